@@ -1,0 +1,118 @@
+//! Count: how many variables take a given value, compared with a constant.
+
+use super::{Constraint, Pruner, Relation};
+use crate::domain::Conflict;
+use crate::ids::{Value, VarId};
+
+/// `|{i : x_i = value}| ⋈ k`; at-most is `≤`, at-least `≥`, exactly `=`.
+///
+/// # Pruning
+/// Both inference levels count the variables fixed to `value` (`sure`) and
+/// those that can still take it (`possible`): a conflict when `sure` or
+/// `possible` already decides against the relation; when `sure` reaches the
+/// largest allowed count the value is removed from the others; when `possible`
+/// equals the smallest allowed count every candidate is fixed to it. For `≠`,
+/// the last undecided candidate is forced when the count would otherwise
+/// equal `k`. O(n) per call.
+#[derive(Debug, Clone)]
+pub struct Count {
+    vars: Vec<VarId>,
+    value: Value,
+    rel: Relation,
+    k: i64,
+}
+
+impl Count {
+    /// `|{i : vars[i] = value}| ⋈ k`.
+    pub fn new(vars: Vec<VarId>, value: Value, rel: Relation, k: i64) -> Count {
+        Count {
+            vars,
+            value,
+            rel,
+            k,
+        }
+    }
+
+    fn prune(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let v = self.value;
+        let mut sure = 0i64;
+        let mut possible = 0i64;
+        for &x in &self.vars {
+            if pruner.contains(x, v) {
+                possible += 1;
+                if pruner.is_fixed(x) {
+                    sure += 1;
+                }
+            }
+        }
+        let (min_ok, max_ok) = match self.rel {
+            Relation::Eq => (self.k, self.k),
+            Relation::Le => (i64::MIN, self.k),
+            Relation::Ge => (self.k, i64::MAX),
+            Relation::Ne => {
+                let open = possible - sure;
+                if open == 0 && sure == self.k {
+                    return Err(Conflict);
+                }
+                if open == 1 {
+                    let x = *self
+                        .vars
+                        .iter()
+                        .find(|&&x| pruner.contains(x, v) && !pruner.is_fixed(x))
+                        .expect("one open");
+                    if sure == self.k {
+                        pruner.fix(x, v)?;
+                    } else if sure + 1 == self.k {
+                        pruner.remove(x, v)?;
+                    }
+                }
+                return Ok(());
+            }
+        };
+        if sure > max_ok || possible < min_ok {
+            return Err(Conflict);
+        }
+        if sure == max_ok && possible > sure {
+            for &x in &self.vars {
+                if !pruner.is_fixed(x) {
+                    pruner.remove(x, v)?;
+                }
+            }
+        } else if possible == min_ok && possible > sure {
+            for &x in &self.vars {
+                if pruner.contains(x, v) {
+                    pruner.fix(x, v)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Constraint for Count {
+    fn scope(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn is_satisfied(&self, values: &[Value]) -> bool {
+        let n = values.iter().filter(|&&x| x == self.value).count() as i64;
+        self.rel.holds(n, self.k)
+    }
+    fn name(&self) -> &str {
+        "count"
+    }
+    fn forward_check(&self, pruner: &mut Pruner<'_>, _changed: usize) -> Result<(), Conflict> {
+        self.prune(pruner)
+    }
+    fn propagate(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
+        self.prune(pruner)
+    }
+    fn violations(&self, values: &[Value]) -> u64 {
+        let n = values.iter().filter(|&&x| x == self.value).count() as i64;
+        match self.rel {
+            Relation::Eq => (n - self.k).unsigned_abs(),
+            Relation::Ne => u64::from(n == self.k),
+            Relation::Le => (n - self.k).max(0) as u64,
+            Relation::Ge => (self.k - n).max(0) as u64,
+        }
+    }
+}

@@ -1,0 +1,401 @@
+//! Constraints: the [`Constraint`] trait (the extension point), the
+//! [`Pruner`] through which constraints change domains, and the built-ins.
+//!
+//! # How to add a constraint
+//! 1. **Write the checker.** Implement [`Constraint::scope`] (the variables,
+//!    in a fixed order) and [`Constraint::is_satisfied`] (given one value per
+//!    scope position, in that order). With only these two, the constraint is
+//!    already correct at every inference level: the defaults below derive
+//!    forward checking, arc consistency and local-search violations from the
+//!    checker.
+//! 2. **Test it against brute force.** Run
+//!    [`testing::check_constraint`](crate::testing::check_constraint) on small
+//!    domains: it enumerates every assignment, compares the solutions the
+//!    search finds at every inference level with the checker's, and reports
+//!    the first difference.
+//! 3. **Make forward checking fast** (optional): override
+//!    [`Constraint::forward_check`], which runs whenever a scope variable becomes
+//!    fixed. Contract: afterwards, if every scope variable but one is fixed,
+//!    that variable's domain holds only values the checker accepts; if all are
+//!    fixed, the constraint is satisfied (else return `Err(Conflict)`).
+//! 4. **Make arc consistency fast** (optional): override
+//!    [`Constraint::propagate`], which runs whenever any scope variable's domain
+//!    changes under [`Inference::Mac`](crate::Inference::Mac). It must never
+//!    remove a value that belongs to a solution of this constraint, and must
+//!    meet the forward-checking contract.
+//! 5. **Count violations well** for local search (optional): override
+//!    [`Constraint::violations`] and [`Constraint::delta`].
+//! 6. Document semantics, pruning at each level and cost, as the built-ins do,
+//!    and post it with [`Model::post`](crate::Model::post).
+//!
+//! ```
+//! use csp_core::{Constraint, Domain, Model, Search, Value, VarId};
+//!
+//! /// `x < y`, written with the two required methods only.
+//! #[derive(Debug)]
+//! struct Less([VarId; 2]);
+//!
+//! impl Constraint for Less {
+//!     fn scope(&self) -> &[VarId] { &self.0 }
+//!     fn is_satisfied(&self, v: &[Value]) -> bool { v[0] < v[1] }
+//! }
+//!
+//! let mut m = Model::new();
+//! let x = m.new_var(Domain::range(1, 3)).unwrap();
+//! let y = m.new_var(Domain::range(1, 3)).unwrap();
+//! m.post(Less([x, y])).unwrap();
+//! assert_eq!(Search::new(&m).count().count, 3); // (1,2) (1,3) (2,3)
+//! ```
+
+use std::fmt;
+
+use smallvec::SmallVec;
+
+use crate::domain::{Conflict, DomainStore};
+use crate::ids::{Value, VarId};
+
+mod all_different;
+mod count;
+mod element;
+mod linear;
+mod not_equal;
+mod predicate;
+mod table;
+
+pub use all_different::AllDifferent;
+pub use count::Count;
+pub use element::Element;
+pub use linear::{Linear, Relation};
+pub use not_equal::{Equal, NotEqual};
+pub use predicate::Predicate;
+pub use table::Table;
+
+/// A constraint over a fixed list of variables (its scope).
+///
+/// Two methods are required; the rest have defaults derived from the checker.
+/// See the [module documentation](self) for the checklist.
+pub trait Constraint: Send + Sync + fmt::Debug {
+    /// The variables the constraint is over, in the order the checker reads them.
+    fn scope(&self) -> &[VarId];
+
+    /// The checker: is the constraint satisfied when scope position `i` takes
+    /// `values[i]`? `values.len() == self.scope().len()`.
+    fn is_satisfied(&self, values: &[Value]) -> bool;
+
+    /// A short name for traces and error messages.
+    fn name(&self) -> &str {
+        "constraint"
+    }
+
+    /// Forward checking: called when the variable at scope position `changed`
+    /// has become fixed. The default waits until one scope variable is left
+    /// unfixed, then removes its values that the checker rejects: O(d) checks of
+    /// cost O(k) for domain size d and arity k.
+    fn forward_check(&self, pruner: &mut Pruner<'_>, changed: usize) -> Result<(), Conflict> {
+        let _ = changed;
+        default_forward_check(self, pruner)
+    }
+
+    /// Arc consistency: called when any scope variable's domain changed under
+    /// maintained arc consistency. The default is generalised arc consistency
+    /// by support search when the product of the domain sizes is at most
+    /// [`GAC_TUPLE_LIMIT`], and forward checking above that.
+    fn propagate(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
+        default_propagate(self, pruner)
+    }
+
+    /// Local search: how badly a complete scope assignment violates the
+    /// constraint (0 when satisfied). Default: 0 or 1 from the checker.
+    fn violations(&self, values: &[Value]) -> u64 {
+        u64::from(!self.is_satisfied(values))
+    }
+
+    /// Local search: the change in [`violations`](Constraint::violations) when
+    /// scope position `pos` changes from `values[pos]` to `new`. Default:
+    /// recomputes both from scratch.
+    fn delta(&self, values: &[Value], pos: usize, new: Value) -> i64 {
+        let mut after: SmallVec<[Value; 16]> = SmallVec::from_slice(values);
+        after[pos] = new;
+        self.violations(&after) as i64 - self.violations(values) as i64
+    }
+}
+
+/// Above this many candidate tuples the default [`Constraint::propagate`]
+/// falls back to forward checking.
+pub const GAC_TUPLE_LIMIT: u64 = 4096;
+
+/// The only way to read and change domains during search.
+///
+/// Every change goes through the domain store and is recorded on its trail,
+/// so backtracking restores it. A change that empties a domain returns
+/// `Err(Conflict)`, which a constraint passes on with `?`.
+pub struct Pruner<'a> {
+    pub(crate) store: &'a mut DomainStore,
+}
+
+impl fmt::Debug for Pruner<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pruner").finish_non_exhaustive()
+    }
+}
+
+impl<'a> Pruner<'a> {
+    pub(crate) fn new(store: &'a mut DomainStore) -> Pruner<'a> {
+        Pruner { store }
+    }
+
+    /// Number of values left in `x`'s domain.
+    #[inline]
+    pub fn size(&self, x: VarId) -> u32 {
+        self.store.size(x.index())
+    }
+
+    /// Smallest value of `x`'s domain.
+    #[inline]
+    pub fn min(&self, x: VarId) -> Value {
+        self.store.min(x.index())
+    }
+
+    /// Largest value of `x`'s domain.
+    #[inline]
+    pub fn max(&self, x: VarId) -> Value {
+        self.store.max(x.index())
+    }
+
+    /// Is `v` in `x`'s domain?
+    #[inline]
+    pub fn contains(&self, x: VarId, v: Value) -> bool {
+        self.store.contains(x.index(), v)
+    }
+
+    /// Has `x` exactly one value left?
+    #[inline]
+    pub fn is_fixed(&self, x: VarId) -> bool {
+        self.store.size(x.index()) == 1
+    }
+
+    /// `x`'s value if it is fixed.
+    #[inline]
+    pub fn value(&self, x: VarId) -> Option<Value> {
+        self.is_fixed(x).then(|| self.store.min(x.index()))
+    }
+
+    /// The values of `x`'s domain in ascending order (a snapshot: the domain may
+    /// be changed while iterating).
+    pub fn values(&self, x: VarId) -> DomainValues {
+        let i = x.index();
+        if self.store.is_small(i) {
+            let (bits, base) = self.store.small_bits(i);
+            DomainValues::Bits { bits, base }
+        } else {
+            let mut v = Vec::with_capacity(self.store.size(i) as usize);
+            self.store.values_into(i, &mut v);
+            DomainValues::List(v.into_iter())
+        }
+    }
+
+    /// The smallest value `> after` in `x`'s domain.
+    pub fn next_above(&self, x: VarId, after: Value) -> Option<Value> {
+        self.store.next_above(x.index(), after)
+    }
+
+    /// Removes `v` from `x`'s domain; `Ok(true)` when it was there.
+    #[inline]
+    pub fn remove(&mut self, x: VarId, v: Value) -> Result<bool, Conflict> {
+        self.store.remove(x.index(), v)
+    }
+
+    /// Reduces `x`'s domain to `{v}` (a conflict if `v` is not in it).
+    #[inline]
+    pub fn fix(&mut self, x: VarId, v: Value) -> Result<(), Conflict> {
+        self.store.fix(x.index(), v)
+    }
+
+    /// Removes the values below `v`.
+    #[inline]
+    pub fn set_min(&mut self, x: VarId, v: Value) -> Result<bool, Conflict> {
+        self.store.set_min(x.index(), v)
+    }
+
+    /// Removes the values above `v`.
+    #[inline]
+    pub fn set_max(&mut self, x: VarId, v: Value) -> Result<bool, Conflict> {
+        self.store.set_max(x.index(), v)
+    }
+
+    /// Keeps the values for which `keep` is true; `Ok(true)` if any went.
+    pub fn retain(
+        &mut self,
+        x: VarId,
+        mut keep: impl FnMut(Value) -> bool,
+    ) -> Result<bool, Conflict> {
+        let i = x.index();
+        if self.store.is_small(i) {
+            let (bits, base) = self.store.small_bits(i);
+            let mut mask = 0u64;
+            let mut b = bits;
+            while b != 0 {
+                let k = b.trailing_zeros();
+                if keep(base + k as Value) {
+                    mask |= 1 << k;
+                }
+                b &= b - 1;
+            }
+            self.store.retain_small_mask(i, mask)
+        } else {
+            let mut changed = false;
+            for v in self.values(x) {
+                if !keep(v) {
+                    changed |= self.store.remove(i, v)?;
+                }
+            }
+            Ok(changed)
+        }
+    }
+
+    /// The domain as a bit mask when it fits one machine word: `(bits, base)`,
+    /// bit `k` standing for `base + k`. `None` for large domains.
+    #[inline]
+    pub fn word(&self, x: VarId) -> Option<(u64, Value)> {
+        let i = x.index();
+        self.store.is_small(i).then(|| self.store.small_bits(i))
+    }
+
+    /// Keeps only the values whose bit is set in `mask` (see [`Pruner::word`]);
+    /// `x`'s domain must be small.
+    #[inline]
+    pub fn retain_word(&mut self, x: VarId, mask: u64) -> Result<bool, Conflict> {
+        self.store.retain_small_mask(x.index(), mask)
+    }
+}
+
+/// A snapshot of a domain's values, ascending (see [`Pruner::values`]).
+#[derive(Debug, Clone)]
+pub enum DomainValues {
+    /// A one-word domain: bit `k` stands for `base + k`.
+    #[doc(hidden)]
+    Bits {
+        /// The remaining bits.
+        bits: u64,
+        /// The value of bit 0.
+        base: Value,
+    },
+    /// A larger domain, as a list.
+    #[doc(hidden)]
+    List(std::vec::IntoIter<Value>),
+}
+
+impl Iterator for DomainValues {
+    type Item = Value;
+    #[inline]
+    fn next(&mut self) -> Option<Value> {
+        match self {
+            DomainValues::Bits { bits, base } => {
+                if *bits == 0 {
+                    return None;
+                }
+                let k = bits.trailing_zeros();
+                *bits &= *bits - 1;
+                Some(*base + k as Value)
+            }
+            DomainValues::List(it) => it.next(),
+        }
+    }
+}
+
+/// The default forward checking (see [`Constraint::forward_check`]).
+pub fn default_forward_check<C: Constraint + ?Sized>(
+    c: &C,
+    pruner: &mut Pruner<'_>,
+) -> Result<(), Conflict> {
+    let scope = c.scope();
+    let mut open: Option<VarId> = None;
+    for &x in scope {
+        if !pruner.is_fixed(x) {
+            match open {
+                None => open = Some(x),
+                Some(y) if y == x => {}
+                Some(_) => return Ok(()),
+            }
+        }
+    }
+    let mut values: SmallVec<[Value; 16]> = scope
+        .iter()
+        .map(|&x| pruner.value(x).unwrap_or(0))
+        .collect();
+    match open {
+        None => {
+            if c.is_satisfied(&values) {
+                Ok(())
+            } else {
+                Err(Conflict)
+            }
+        }
+        Some(x) => pruner
+            .retain(x, |v| {
+                for (k, &y) in scope.iter().enumerate() {
+                    if y == x {
+                        values[k] = v;
+                    }
+                }
+                c.is_satisfied(&values)
+            })
+            .map(|_| ()),
+    }
+}
+
+/// The default arc consistency (see [`Constraint::propagate`]): for each
+/// variable and value, search the other domains for a supporting tuple.
+pub fn default_propagate<C: Constraint + ?Sized>(
+    c: &C,
+    pruner: &mut Pruner<'_>,
+) -> Result<(), Conflict> {
+    let scope = c.scope();
+    let mut product: u64 = 1;
+    for &x in scope {
+        product = product.saturating_mul(pruner.size(x) as u64);
+    }
+    if product > GAC_TUPLE_LIMIT {
+        return default_forward_check(c, pruner);
+    }
+    // Enumerate all tuples of the current domains once, marking supported values.
+    let doms: SmallVec<[Vec<Value>; 8]> =
+        scope.iter().map(|&x| pruner.values(x).collect()).collect();
+    let mut supported: SmallVec<[Vec<bool>; 8]> =
+        doms.iter().map(|d| vec![false; d.len()]).collect();
+    let k = scope.len();
+    let mut idx: SmallVec<[usize; 16]> = SmallVec::from_elem(0, k);
+    let mut values: SmallVec<[Value; 16]> = doms.iter().map(|d| d[0]).collect();
+    'tuples: loop {
+        // A variable repeated in the scope must take one value.
+        let consistent =
+            (0..k).all(|a| (0..a).all(|b| scope[a] != scope[b] || values[a] == values[b]));
+        if consistent && c.is_satisfied(&values) {
+            for p in 0..k {
+                supported[p][idx[p]] = true;
+            }
+        }
+        let mut p = k;
+        loop {
+            if p == 0 {
+                break 'tuples;
+            }
+            p -= 1;
+            idx[p] += 1;
+            if idx[p] < doms[p].len() {
+                values[p] = doms[p][idx[p]];
+                break;
+            }
+            idx[p] = 0;
+            values[p] = doms[p][0];
+        }
+    }
+    for p in 0..k {
+        for (j, &v) in doms[p].iter().enumerate() {
+            if !supported[p][j] {
+                pruner.remove(scope[p], v)?;
+            }
+        }
+    }
+    Ok(())
+}

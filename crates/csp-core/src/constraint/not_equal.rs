@@ -1,0 +1,140 @@
+//! Binary constraints with an offset: `x ≠ y + c` and `x = y + c`.
+
+use super::{Constraint, Pruner};
+use crate::domain::Conflict;
+use crate::ids::{Value, VarId};
+
+/// `x ≠ y + c`.
+///
+/// # Pruning
+/// Forward checking and arc consistency are the same: once one side is fixed
+/// the single forbidden value is removed from the other. O(1).
+#[derive(Debug, Clone)]
+pub struct NotEqual {
+    vars: [VarId; 2],
+    c: Value,
+}
+
+impl NotEqual {
+    /// `x ≠ y + c`.
+    pub fn new(x: VarId, y: VarId, c: Value) -> NotEqual {
+        NotEqual { vars: [x, y], c }
+    }
+
+    fn prune(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let [x, y] = self.vars;
+        if let Some(a) = pruner.value(x) {
+            if let Some(v) = a.checked_sub(self.c) {
+                pruner.remove(y, v)?;
+            }
+        }
+        if let Some(b) = pruner.value(y) {
+            if let Some(v) = b.checked_add(self.c) {
+                pruner.remove(x, v)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Constraint for NotEqual {
+    fn scope(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn is_satisfied(&self, v: &[Value]) -> bool {
+        v[0] as i64 != v[1] as i64 + self.c as i64
+    }
+    fn name(&self) -> &str {
+        "not-equal"
+    }
+    #[inline]
+    fn forward_check(&self, pruner: &mut Pruner<'_>, _changed: usize) -> Result<(), Conflict> {
+        self.prune(pruner)
+    }
+    fn propagate(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
+        self.prune(pruner)
+    }
+}
+
+/// `x = y + c`.
+///
+/// # Pruning
+/// Both inference levels make the two domains mirror each other: a value of
+/// `x` stays only if `x − c` is in `y`'s domain and vice versa. O(d) for
+/// domain size d (one shift and mask when both domains are one word).
+#[derive(Debug, Clone)]
+pub struct Equal {
+    vars: [VarId; 2],
+    c: Value,
+}
+
+impl Equal {
+    /// `x = y + c`.
+    pub fn new(x: VarId, y: VarId, c: Value) -> Equal {
+        Equal { vars: [x, y], c }
+    }
+
+    fn prune(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let [x, y] = self.vars;
+        let c = self.c as i64;
+        if x == y {
+            return if c == 0 { Ok(()) } else { Err(Conflict) };
+        }
+        if let (Some((bx, basex)), Some((by, basey))) = (pruner.word(x), pruner.word(y)) {
+            // Value v of x stands at bit v - basex; y's value v - c at bit v - c - basey.
+            let shift = basey as i64 + c - basex as i64; // y bit k <-> x bit k + shift
+            let y_in_x = shift_bits(by, shift);
+            pruner.retain_word(x, y_in_x)?;
+            let _ = bx;
+            let (bx, _) = pruner.word(x).expect("x is small");
+            pruner.retain_word(y, shift_bits(bx, -shift))?;
+            return Ok(());
+        }
+        let xs: Vec<Value> = pruner.values(x).collect();
+        for v in xs {
+            let w = v as i64 - c;
+            let keep = Value::try_from(w).is_ok_and(|w| pruner.contains(y, w));
+            if !keep {
+                pruner.remove(x, v)?;
+            }
+        }
+        let ys: Vec<Value> = pruner.values(y).collect();
+        for w in ys {
+            let v = w as i64 + c;
+            let keep = Value::try_from(v).is_ok_and(|v| pruner.contains(x, v));
+            if !keep {
+                pruner.remove(y, w)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[inline]
+fn shift_bits(bits: u64, by: i64) -> u64 {
+    if by >= 64 || by <= -64 {
+        0
+    } else if by >= 0 {
+        bits << by
+    } else {
+        bits >> -by
+    }
+}
+
+impl Constraint for Equal {
+    fn scope(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn is_satisfied(&self, v: &[Value]) -> bool {
+        v[0] as i64 == v[1] as i64 + self.c as i64
+    }
+    fn name(&self) -> &str {
+        "equal"
+    }
+    fn forward_check(&self, pruner: &mut Pruner<'_>, _changed: usize) -> Result<(), Conflict> {
+        self.prune(pruner)
+    }
+    fn propagate(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
+        self.prune(pruner)
+    }
+}

@@ -1,0 +1,104 @@
+//! Table constraints: the scope must take one of a list of allowed tuples.
+
+use smallvec::SmallVec;
+
+use super::{Constraint, Pruner};
+use crate::domain::Conflict;
+use crate::ids::{Value, VarId};
+
+/// The scope's values must form one of the allowed tuples.
+///
+/// # Pruning
+/// Both inference levels enforce generalised arc consistency by scanning the
+/// tuples: a tuple is alive when each of its values is still in its domain, and
+/// a value stays only if some live tuple uses it. O(t·k) for t tuples of arity k.
+/// The checker is a binary search over the sorted tuples, O(k·log t).
+#[derive(Debug, Clone)]
+pub struct Table {
+    vars: Vec<VarId>,
+    /// Tuples, sorted and deduplicated, flattened (`arity` values each).
+    tuples: Vec<Value>,
+}
+
+impl Table {
+    /// A table over `vars` with the given tuples (each of length `vars.len()`,
+    /// checked by the model).
+    pub fn new(vars: Vec<VarId>, tuples: Vec<Vec<Value>>) -> Table {
+        let mut t = tuples;
+        t.sort_unstable();
+        t.dedup();
+        Table {
+            vars,
+            tuples: t.into_iter().flatten().collect(),
+        }
+    }
+
+    fn arity(&self) -> usize {
+        self.vars.len()
+    }
+
+    fn rows(&self) -> impl Iterator<Item = &[Value]> {
+        self.tuples.chunks_exact(self.arity().max(1))
+    }
+
+    fn gac(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let k = self.arity();
+        if k == 0 {
+            return Ok(());
+        }
+        let mut supported: SmallVec<[Vec<Value>; 8]> = (0..k).map(|_| Vec::new()).collect();
+        for row in self.rows() {
+            if row
+                .iter()
+                .zip(&self.vars)
+                .all(|(&v, &x)| pruner.contains(x, v))
+                && (0..k).all(|a| (0..a).all(|b| self.vars[a] != self.vars[b] || row[a] == row[b]))
+            {
+                for p in 0..k {
+                    supported[p].push(row[p]);
+                }
+            }
+        }
+        for p in 0..k {
+            let s = &mut supported[p];
+            s.sort_unstable();
+            s.dedup();
+            let s = &supported[p];
+            pruner.retain(self.vars[p], |v| s.binary_search(&v).is_ok())?;
+        }
+        Ok(())
+    }
+}
+
+impl Constraint for Table {
+    fn scope(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn is_satisfied(&self, values: &[Value]) -> bool {
+        let k = self.arity();
+        if k == 0 {
+            return true;
+        }
+        let n = self.tuples.len() / k;
+        let (mut lo, mut hi) = (0usize, n);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let row = &self.tuples[mid * k..mid * k + k];
+            match row.cmp(values) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return true,
+            }
+        }
+        false
+    }
+    fn name(&self) -> &str {
+        "table"
+    }
+    fn forward_check(&self, pruner: &mut Pruner<'_>, _changed: usize) -> Result<(), Conflict> {
+        self.gac(pruner)
+    }
+    fn propagate(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
+        self.gac(pruner)
+    }
+}

@@ -1,0 +1,918 @@
+//! Finite domains: the declared [`Domain`] of a variable, and the search-time
+//! domain store with its trail.
+//!
+//! # Representation
+//! A declared [`Domain`] is either a range `lo..=hi` (two integers, whatever its
+//! size) or a sorted set of values. Models share identical declared domains, so
+//! ten million variables over `0..10_000_000` cost one domain, not ten million.
+//!
+//! During search every variable has one of two representations:
+//! * **small** (the declared span `max − min + 1` is at most 64): one `u64`
+//!   whose bit `i` says whether `base + i` is still in the domain. Removal is
+//!   `&= !bit`, size is `count_ones`, minimum is `trailing_zeros`. Queens
+//!   columns, Sudoku digits and colors all live here.
+//! * **large**: the bounds `lo..=hi` and the size, plus a bitset over the
+//!   declared span that is only allocated when the domain first gets a hole.
+//!   The domain is `bits ∩ [lo, hi]`; bounds changes never touch the bitset.
+//!
+//! # Invariants
+//! * a small domain's bits never go above its declared span;
+//! * a large domain's `lo` and `hi` are members and `size` counts its members;
+//! * no domain is ever empty: a change that would empty it returns `Conflict`
+//!   and leaves it as it was;
+//! * every change is recorded on the trail before it is made, at most once per
+//!   variable and level for the small bits and the large bounds (a timestamp per
+//!   variable tells whether the current level already saved it).
+//!
+//! # Complexity
+//! Membership and removal are O(1); the minimum and maximum of a small domain
+//! are O(1); moving a large domain's bound past a hole scans words (64 values a
+//! step). Undoing a level costs one step per trail entry made at that level.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::ids::Value;
+
+/// The declared domain of a variable: a finite, non-empty set of [`Value`]s.
+///
+/// ```
+/// use csp_core::Domain;
+/// let d = Domain::range(1, 9);
+/// assert_eq!(d.size(), 9);
+/// let s = Domain::values([5, 1, 3, 3]);
+/// assert_eq!(s.iter().collect::<Vec<_>>(), vec![1, 3, 5]);
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Domain {
+    repr: Repr,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Repr {
+    Range(Value, Value),
+    Set(Arc<[Value]>),
+}
+
+impl Domain {
+    /// All values from `lo` to `hi`, both included. Empty when `lo > hi`
+    /// (posting an empty domain is a [`ModelError`](crate::ModelError)).
+    pub fn range(lo: Value, hi: Value) -> Domain {
+        Domain {
+            repr: Repr::Range(lo, hi),
+        }
+    }
+
+    /// The given values (duplicates are ignored, order does not matter).
+    pub fn values(values: impl IntoIterator<Item = Value>) -> Domain {
+        let mut v: Vec<Value> = values.into_iter().collect();
+        v.sort_unstable();
+        v.dedup();
+        if let (Some(&lo), Some(&hi)) = (v.first(), v.last()) {
+            if (hi as i64 - lo as i64 + 1) as usize == v.len() {
+                return Domain::range(lo, hi);
+            }
+        }
+        Domain {
+            repr: Repr::Set(v.into()),
+        }
+    }
+
+    /// The single value `v`.
+    pub fn singleton(v: Value) -> Domain {
+        Domain::range(v, v)
+    }
+
+    /// Number of values.
+    pub fn size(&self) -> u64 {
+        match &self.repr {
+            Repr::Range(lo, hi) => {
+                if lo > hi {
+                    0
+                } else {
+                    (*hi as i64 - *lo as i64 + 1) as u64
+                }
+            }
+            Repr::Set(v) => v.len() as u64,
+        }
+    }
+
+    /// True when the domain has no value.
+    pub fn is_empty(&self) -> bool {
+        self.size() == 0
+    }
+
+    /// Smallest value, if any.
+    pub fn min(&self) -> Option<Value> {
+        match &self.repr {
+            Repr::Range(lo, hi) => (lo <= hi).then_some(*lo),
+            Repr::Set(v) => v.first().copied(),
+        }
+    }
+
+    /// Largest value, if any.
+    pub fn max(&self) -> Option<Value> {
+        match &self.repr {
+            Repr::Range(lo, hi) => (lo <= hi).then_some(*hi),
+            Repr::Set(v) => v.last().copied(),
+        }
+    }
+
+    /// True when `v` belongs to the domain.
+    pub fn contains(&self, v: Value) -> bool {
+        match &self.repr {
+            Repr::Range(lo, hi) => *lo <= v && v <= *hi,
+            Repr::Set(s) => s.binary_search(&v).is_ok(),
+        }
+    }
+
+    /// The values in ascending order.
+    pub fn iter(&self) -> impl Iterator<Item = Value> + '_ {
+        let (range, set) = match &self.repr {
+            Repr::Range(lo, hi) => (Some(*lo..=*hi), None),
+            Repr::Set(s) => (None, Some(s.iter().copied())),
+        };
+        range.into_iter().flatten().chain(set.into_iter().flatten())
+    }
+
+    /// True when the domain is a plain range (no holes).
+    pub fn is_range(&self) -> bool {
+        matches!(self.repr, Repr::Range(..))
+    }
+}
+
+impl fmt::Debug for Domain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.repr {
+            Repr::Range(lo, hi) => write!(f, "{lo}..={hi}"),
+            Repr::Set(s) => f.debug_set().entries(s.iter()).finish(),
+        }
+    }
+}
+
+/// A domain wipe-out: some variable has no value left. It travels with `?`
+/// out of propagation and makes the search backtrack; it is not an error of
+/// the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conflict;
+
+const NOT_LARGE: u32 = u32::MAX;
+const NO_WORDS: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Large {
+    lo: Value,
+    hi: Value,
+    size: u32,
+    /// Offset of the bitset in `DomainStore::words`, or `NO_WORDS`.
+    words: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Undo {
+    Small { var: u32, old: u64 },
+    Large { var: u32, old: Large },
+    Word { at: u32, old: u64 },
+}
+
+/// The domains of all variables during search, with their trail.
+#[derive(Clone, Debug)]
+pub(crate) struct DomainStore {
+    base: Vec<Value>,
+    small: Vec<u64>,
+    large_idx: Vec<u32>,
+    large: Vec<Large>,
+    /// Declared spans of large variables (to size a bitset when it is needed).
+    large_span: Vec<u32>,
+    words: Vec<u64>,
+    saved: Vec<u64>,
+    trail: Vec<Undo>,
+    marks: Vec<(u32, u64)>,
+    stamp: u64,
+    next_stamp: u64,
+    /// Variables that became fixed since the queue was last drained.
+    pub(crate) fixed_queue: Vec<u32>,
+    /// Variables whose domain changed (only recorded when `track_changes`).
+    pub(crate) changed: Vec<u32>,
+    in_changed: Vec<bool>,
+    pub(crate) track_changes: bool,
+    /// Removed (var, value) pairs, recorded for observers when `track_prunes`.
+    pub(crate) prunes: Vec<(u32, Value)>,
+    pub(crate) track_prunes: bool,
+    /// Number of values removed, for statistics.
+    pub(crate) removals: u64,
+    /// Number of variables with more than one value.
+    pub(crate) unfixed: usize,
+}
+
+impl DomainStore {
+    /// Builds the store from declared domains (`domains[var_domain[i]]` is variable i's).
+    pub(crate) fn new(domains: &[Domain], var_domain: &[u32]) -> DomainStore {
+        let n = var_domain.len();
+        let mut s = DomainStore {
+            base: Vec::with_capacity(n),
+            small: Vec::with_capacity(n),
+            large_idx: Vec::with_capacity(n),
+            large: Vec::new(),
+            large_span: Vec::new(),
+            words: Vec::new(),
+            saved: vec![0; n],
+            trail: Vec::with_capacity(4 * n.min(1 << 16)),
+            marks: Vec::with_capacity(n.min(1 << 16) + 1),
+            stamp: 1,
+            next_stamp: 2,
+            fixed_queue: Vec::with_capacity(n.min(1 << 16)),
+            changed: Vec::with_capacity(n.min(1 << 16)),
+            in_changed: vec![false; n],
+            track_changes: false,
+            prunes: Vec::new(),
+            track_prunes: false,
+            removals: 0,
+            unfixed: 0,
+        };
+        // Precompute each distinct declared domain once.
+        let mut small_bits: Vec<Option<u64>> = Vec::with_capacity(domains.len());
+        for d in domains {
+            let (lo, hi) = (d.min().unwrap_or(0), d.max().unwrap_or(-1));
+            let span = hi as i64 - lo as i64 + 1;
+            if (1..=64).contains(&span) {
+                let mut bits = 0u64;
+                for v in d.iter() {
+                    bits |= 1u64 << (v - lo) as u32;
+                }
+                small_bits.push(Some(bits));
+            } else {
+                small_bits.push(None);
+            }
+        }
+        for &di in var_domain {
+            let d = &domains[di as usize];
+            let lo = d.min().unwrap_or(0);
+            s.base.push(lo);
+            match small_bits[di as usize] {
+                Some(bits) => {
+                    s.small.push(bits);
+                    s.large_idx.push(NOT_LARGE);
+                }
+                None => {
+                    s.small.push(0);
+                    let hi = d.max().unwrap_or(lo);
+                    let span = (hi as i64 - lo as i64 + 1) as u32;
+                    let mut l = Large {
+                        lo,
+                        hi,
+                        size: d.size() as u32,
+                        words: NO_WORDS,
+                    };
+                    if !d.is_range() {
+                        let at = s.words.len();
+                        s.words.resize(at + (span as usize).div_ceil(64), 0);
+                        for v in d.iter() {
+                            let off = (v as i64 - lo as i64) as usize;
+                            s.words[at + off / 64] |= 1u64 << (off % 64);
+                        }
+                        l.words = at as u32;
+                    }
+                    s.large_idx.push(s.large.len() as u32);
+                    s.large.push(l);
+                    s.large_span.push(span);
+                }
+            }
+        }
+        s.unfixed = (0..n).filter(|&i| s.size(i) > 1).count();
+        s
+    }
+
+    /// Number of variables.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.base.len()
+    }
+
+    /// True when variable `i` has at most 64 declared values (one machine word).
+    #[inline]
+    pub(crate) fn is_small(&self, i: usize) -> bool {
+        self.large_idx[i] == NOT_LARGE
+    }
+
+    /// The bits of a small domain and the value of bit 0.
+    #[inline]
+    pub(crate) fn small_bits(&self, i: usize) -> (u64, Value) {
+        (self.small[i], self.base[i])
+    }
+
+    #[inline]
+    pub(crate) fn size(&self, i: usize) -> u32 {
+        let li = self.large_idx[i];
+        if li == NOT_LARGE {
+            self.small[i].count_ones()
+        } else {
+            self.large[li as usize].size
+        }
+    }
+
+    #[inline]
+    pub(crate) fn min(&self, i: usize) -> Value {
+        let li = self.large_idx[i];
+        if li == NOT_LARGE {
+            self.base[i] + self.small[i].trailing_zeros() as Value
+        } else {
+            self.large[li as usize].lo
+        }
+    }
+
+    #[inline]
+    pub(crate) fn max(&self, i: usize) -> Value {
+        let li = self.large_idx[i];
+        if li == NOT_LARGE {
+            self.base[i] + 63 - self.small[i].leading_zeros() as Value
+        } else {
+            self.large[li as usize].hi
+        }
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, i: usize, v: Value) -> bool {
+        let li = self.large_idx[i];
+        let off = v as i64 - self.base[i] as i64;
+        if li == NOT_LARGE {
+            (0..64).contains(&off) && self.small[i] >> off & 1 == 1
+        } else {
+            let l = &self.large[li as usize];
+            if v < l.lo || v > l.hi {
+                return false;
+            }
+            l.words == NO_WORDS || {
+                let off = off as usize;
+                self.words[l.words as usize + off / 64] >> (off % 64) & 1 == 1
+            }
+        }
+    }
+
+    /// The smallest value `> after` in the domain of `i`, if any.
+    pub(crate) fn next_above(&self, i: usize, after: Value) -> Option<Value> {
+        let li = self.large_idx[i];
+        if li == NOT_LARGE {
+            let off = after as i64 - self.base[i] as i64 + 1;
+            let bits = if off <= 0 {
+                self.small[i]
+            } else if off >= 64 {
+                0
+            } else {
+                self.small[i] & (!0u64 << off)
+            };
+            (bits != 0).then(|| self.base[i] + bits.trailing_zeros() as Value)
+        } else {
+            let l = self.large[li as usize];
+            if after >= l.hi {
+                return None;
+            }
+            let start = after.max(l.lo - 1) + 1;
+            if l.words == NO_WORDS {
+                return Some(start);
+            }
+            self.scan_up(&l, self.base[i], start)
+        }
+    }
+
+    /// The largest value `< before` in the domain of `i`, if any.
+    pub(crate) fn next_below(&self, i: usize, before: Value) -> Option<Value> {
+        let li = self.large_idx[i];
+        if li == NOT_LARGE {
+            let off = before as i64 - self.base[i] as i64;
+            let bits = if off <= 0 {
+                0
+            } else if off >= 64 {
+                self.small[i]
+            } else {
+                self.small[i] & ((1u64 << off) - 1)
+            };
+            (bits != 0).then(|| self.base[i] + 63 - bits.leading_zeros() as Value)
+        } else {
+            let l = self.large[li as usize];
+            if before <= l.lo {
+                return None;
+            }
+            let start = before.min(l.hi + 1) - 1;
+            if l.words == NO_WORDS {
+                return Some(start);
+            }
+            self.scan_down(&l, self.base[i], start)
+        }
+    }
+
+    /// First member `>= from` (and `<= hi`) in a large domain's bitset.
+    fn scan_up(&self, l: &Large, base: Value, from: Value) -> Option<Value> {
+        let mut off = (from as i64 - base as i64) as usize;
+        let end = (l.hi as i64 - base as i64) as usize;
+        let w0 = l.words as usize;
+        while off <= end {
+            let word = self.words[w0 + off / 64] >> (off % 64);
+            if word != 0 {
+                let found = off + word.trailing_zeros() as usize;
+                return (found <= end).then(|| (base as i64 + found as i64) as Value);
+            }
+            off = (off / 64 + 1) * 64;
+        }
+        None
+    }
+
+    /// Last member `<= from` (and `>= lo`) in a large domain's bitset.
+    fn scan_down(&self, l: &Large, base: Value, from: Value) -> Option<Value> {
+        let mut off = (from as i64 - base as i64) as isize;
+        let end = (l.lo as i64 - base as i64) as isize;
+        let w0 = l.words as usize;
+        while off >= end {
+            let shift = 63 - (off % 64) as u32;
+            let word = self.words[w0 + off as usize / 64] << shift;
+            if word != 0 {
+                let found = off - word.leading_zeros() as isize;
+                return (found >= end).then(|| (base as i64 + found as i64) as Value);
+            }
+            off = (off / 64) * 64 - 1;
+        }
+        None
+    }
+
+    // ---- trail -------------------------------------------------------------
+
+    /// The current decision level (number of pushed levels).
+    #[inline]
+    pub(crate) fn level(&self) -> usize {
+        self.marks.len()
+    }
+
+    /// Opens a new level: changes from now on are undone by `backtrack_to`.
+    #[inline]
+    pub(crate) fn push_level(&mut self) {
+        self.marks.push((self.trail.len() as u32, self.stamp));
+        self.stamp = self.next_stamp;
+        self.next_stamp += 1;
+    }
+
+    /// Undoes every change made since level `level` was the current one.
+    pub(crate) fn backtrack_to(&mut self, level: usize) {
+        while self.marks.len() > level {
+            let (mark, stamp) = self.marks.pop().expect("level exists");
+            while self.trail.len() > mark as usize {
+                match self.trail.pop().expect("trail entry") {
+                    Undo::Small { var, old } => {
+                        let cur = &mut self.small[var as usize];
+                        if cur.count_ones() == 1 && old.count_ones() > 1 {
+                            self.unfixed += 1;
+                        }
+                        *cur = old;
+                    }
+                    Undo::Large { var, old } => {
+                        let cur = &mut self.large[self.large_idx[var as usize] as usize];
+                        if cur.size == 1 && old.size > 1 {
+                            self.unfixed += 1;
+                        }
+                        *cur = old;
+                    }
+                    Undo::Word { at, old } => self.words[at as usize] = old,
+                }
+            }
+            self.stamp = stamp;
+        }
+    }
+
+    #[inline]
+    fn save_small(&mut self, i: usize) {
+        if self.saved[i] != self.stamp {
+            self.saved[i] = self.stamp;
+            self.trail.push(Undo::Small {
+                var: i as u32,
+                old: self.small[i],
+            });
+        }
+    }
+
+    #[inline]
+    fn save_large(&mut self, i: usize, li: usize) {
+        if self.saved[i] != self.stamp {
+            self.saved[i] = self.stamp;
+            self.trail.push(Undo::Large {
+                var: i as u32,
+                old: self.large[li],
+            });
+        }
+    }
+
+    #[inline]
+    fn note_change(&mut self, i: usize, new_size: u32) {
+        if new_size == 1 {
+            self.unfixed -= 1;
+            self.fixed_queue.push(i as u32);
+        }
+        if self.track_changes && !self.in_changed[i] {
+            self.in_changed[i] = true;
+            self.changed.push(i as u32);
+        }
+    }
+
+    /// Takes the list of changed variables (clearing their flags).
+    pub(crate) fn take_changed(&mut self, out: &mut Vec<u32>) {
+        out.clear();
+        std::mem::swap(out, &mut self.changed);
+        for &v in out.iter() {
+            self.in_changed[v as usize] = false;
+        }
+    }
+
+    /// Forgets pending change events (after a conflict).
+    pub(crate) fn clear_events(&mut self) {
+        self.fixed_queue.clear();
+        for &v in &self.changed {
+            self.in_changed[v as usize] = false;
+        }
+        self.changed.clear();
+        self.prunes.clear();
+    }
+
+    // ---- changes -----------------------------------------------------------
+
+    /// Removes `v` from the domain of `i`. Returns whether it was there.
+    #[inline]
+    pub(crate) fn remove(&mut self, i: usize, v: Value) -> Result<bool, Conflict> {
+        if self.large_idx[i] == NOT_LARGE {
+            let off = v as i64 - self.base[i] as i64;
+            if !(0..64).contains(&off) {
+                return Ok(false);
+            }
+            let bit = 1u64 << off;
+            let bits = self.small[i];
+            if bits & bit == 0 {
+                return Ok(false);
+            }
+            self.set_small(i, bits & !bit, v)?;
+            Ok(true)
+        } else {
+            self.remove_large(i, v)
+        }
+    }
+
+    /// Replaces the bits of small variable `i` by `new` (a subset of the old bits).
+    /// `removed_hint` is one removed value, used only for prune logging when a
+    /// single value goes.
+    #[inline]
+    fn set_small(&mut self, i: usize, new: u64, removed_hint: Value) -> Result<(), Conflict> {
+        let old = self.small[i];
+        debug_assert_eq!(new & !old, 0, "set_small must only remove values");
+        if new == old {
+            return Ok(());
+        }
+        if new == 0 {
+            // A wipe-out leaves the domain as it was: domains are never empty.
+            return Err(Conflict);
+        }
+        if self.track_prunes {
+            let gone = old & !new;
+            if gone.count_ones() == 1 {
+                self.prunes.push((i as u32, removed_hint));
+            } else {
+                let mut g = gone;
+                while g != 0 {
+                    self.prunes
+                        .push((i as u32, self.base[i] + g.trailing_zeros() as Value));
+                    g &= g - 1;
+                }
+            }
+        }
+        self.removals += (old & !new).count_ones() as u64;
+        self.save_small(i);
+        self.small[i] = new;
+        let size = new.count_ones();
+        self.note_change(i, size);
+        Ok(())
+    }
+
+    /// Keeps only the values whose bit is set in `mask` (small variables only;
+    /// bit k stands for `base + k`).
+    #[inline]
+    pub(crate) fn retain_small_mask(&mut self, i: usize, mask: u64) -> Result<bool, Conflict> {
+        debug_assert!(self.is_small(i));
+        let old = self.small[i];
+        let new = old & mask;
+        if new == old {
+            return Ok(false);
+        }
+        self.set_small(
+            i,
+            new,
+            self.base[i] + (old & !new).trailing_zeros() as Value,
+        )?;
+        Ok(true)
+    }
+
+    fn materialize(&mut self, i: usize, li: usize) {
+        let span = self.large_span[li] as usize;
+        let at = self.words.len();
+        // Every declared value is present in the bitset; the bounds do the rest.
+        self.words.resize(at + span.div_ceil(64), !0u64);
+        if span % 64 != 0 {
+            let last = self.words.len() - 1;
+            self.words[last] = (1u64 << (span % 64)) - 1;
+        }
+        self.large[li].words = at as u32;
+        let _ = i;
+    }
+
+    fn remove_large(&mut self, i: usize, v: Value) -> Result<bool, Conflict> {
+        let li = self.large_idx[i] as usize;
+        let l = self.large[li];
+        if v < l.lo || v > l.hi || !self.contains(i, v) {
+            return Ok(false);
+        }
+        if l.size == 1 {
+            // Never empty a domain in place: report the wipe-out.
+            self.removals += 1;
+            if self.track_prunes {
+                self.prunes.push((i as u32, v));
+            }
+            return Err(Conflict);
+        }
+        self.save_large(i, li);
+        self.removals += 1;
+        if self.track_prunes {
+            self.prunes.push((i as u32, v));
+        }
+        let base = self.base[i];
+        if v == l.lo {
+            let lo = if l.words == NO_WORDS {
+                v + 1
+            } else {
+                self.scan_up(&l, base, v + 1).expect("size > 1")
+            };
+            self.large[li].lo = lo;
+        } else if v == l.hi {
+            let hi = if l.words == NO_WORDS {
+                v - 1
+            } else {
+                self.scan_down(&l, base, v - 1).expect("size > 1")
+            };
+            self.large[li].hi = hi;
+        } else {
+            if l.words == NO_WORDS {
+                self.materialize(i, li);
+            }
+            let off = (v as i64 - base as i64) as usize;
+            let at = self.large[li].words as usize + off / 64;
+            self.trail.push(Undo::Word {
+                at: at as u32,
+                old: self.words[at],
+            });
+            self.words[at] &= !(1u64 << (off % 64));
+        }
+        self.large[li].size -= 1;
+        let size = self.large[li].size;
+        self.note_change(i, size);
+        Ok(true)
+    }
+
+    /// Reduces the domain of `i` to `{v}`; a conflict when `v` is not in it.
+    pub(crate) fn fix(&mut self, i: usize, v: Value) -> Result<(), Conflict> {
+        if !self.contains(i, v) {
+            return Err(Conflict);
+        }
+        if self.large_idx[i] == NOT_LARGE {
+            let bit = 1u64 << (v - self.base[i]) as u32;
+            self.set_small(i, bit, v)?;
+            Ok(())
+        } else {
+            let li = self.large_idx[i] as usize;
+            let l = self.large[li];
+            if l.size == 1 {
+                return Ok(());
+            }
+            self.save_large(i, li);
+            if self.track_prunes {
+                let mut x = self.next_above(i, l.lo - 1);
+                while let Some(w) = x {
+                    if w != v {
+                        self.prunes.push((i as u32, w));
+                    }
+                    x = self.next_above(i, w);
+                }
+            }
+            self.removals += (l.size - 1) as u64;
+            self.large[li].lo = v;
+            self.large[li].hi = v;
+            self.large[li].size = 1;
+            self.note_change(i, 1);
+            Ok(())
+        }
+    }
+
+    /// Removes every value `< v`. Returns whether anything changed.
+    pub(crate) fn set_min(&mut self, i: usize, v: Value) -> Result<bool, Conflict> {
+        if v <= self.min(i) {
+            return Ok(false);
+        }
+        if v > self.max(i) {
+            return Err(Conflict);
+        }
+        if self.large_idx[i] == NOT_LARGE {
+            let off = (v - self.base[i]) as u32;
+            self.retain_small_mask(i, !0u64 << off)
+        } else {
+            self.set_large_bounds(i, v, Value::MAX)
+        }
+    }
+
+    /// Removes every value `> v`. Returns whether anything changed.
+    pub(crate) fn set_max(&mut self, i: usize, v: Value) -> Result<bool, Conflict> {
+        if v >= self.max(i) {
+            return Ok(false);
+        }
+        if v < self.min(i) {
+            return Err(Conflict);
+        }
+        if self.large_idx[i] == NOT_LARGE {
+            let off = (v - self.base[i]) as u32;
+            let mask = if off >= 63 {
+                !0u64
+            } else {
+                (1u64 << (off + 1)) - 1
+            };
+            self.retain_small_mask(i, mask)
+        } else {
+            self.set_large_bounds(i, Value::MIN, v)
+        }
+    }
+
+    fn set_large_bounds(&mut self, i: usize, lo: Value, hi: Value) -> Result<bool, Conflict> {
+        let li = self.large_idx[i] as usize;
+        let l = self.large[li];
+        let new_lo = if lo > l.lo {
+            match self.next_above(i, lo - 1) {
+                Some(x) => x,
+                None => return Err(Conflict),
+            }
+        } else {
+            l.lo
+        };
+        let new_hi = if hi < l.hi {
+            match self.next_below(i, hi + 1) {
+                Some(x) => x,
+                None => return Err(Conflict),
+            }
+        } else {
+            l.hi
+        };
+        if new_lo > new_hi {
+            return Err(Conflict);
+        }
+        if new_lo == l.lo && new_hi == l.hi {
+            return Ok(false);
+        }
+        if self.track_prunes {
+            let mut x = Some(l.lo);
+            while let Some(w) = x.filter(|&w| w < new_lo) {
+                self.prunes.push((i as u32, w));
+                x = self.next_above(i, w);
+            }
+            let mut x = Some(l.hi);
+            while let Some(w) = x.filter(|&w| w > new_hi) {
+                self.prunes.push((i as u32, w));
+                x = self.next_below(i, w);
+            }
+        }
+        let size = self.count_range(&l, self.base[i], new_lo, new_hi);
+        self.save_large(i, li);
+        self.removals += (l.size - size) as u64;
+        let e = &mut self.large[li];
+        e.lo = new_lo;
+        e.hi = new_hi;
+        e.size = size;
+        self.note_change(i, size);
+        Ok(true)
+    }
+
+    /// Number of members of a large domain's bitset within `[a, b]`.
+    fn count_range(&self, l: &Large, base: Value, a: Value, b: Value) -> u32 {
+        if l.words == NO_WORDS {
+            return (b as i64 - a as i64 + 1) as u32;
+        }
+        let (a, b) = (
+            (a as i64 - base as i64) as usize,
+            (b as i64 - base as i64) as usize,
+        );
+        let w0 = l.words as usize;
+        let (wa, wb) = (a / 64, b / 64);
+        let lo_mask = !0u64 << (a % 64);
+        let hi_mask = if b % 64 == 63 {
+            !0u64
+        } else {
+            (1u64 << (b % 64 + 1)) - 1
+        };
+        if wa == wb {
+            return (self.words[w0 + wa] & lo_mask & hi_mask).count_ones();
+        }
+        let mut n = (self.words[w0 + wa] & lo_mask).count_ones()
+            + (self.words[w0 + wb] & hi_mask).count_ones();
+        for w in &self.words[w0 + wa + 1..w0 + wb] {
+            n += w.count_ones();
+        }
+        n
+    }
+
+    /// Values of the domain of `i`, ascending, into `out` (cleared first).
+    pub(crate) fn values_into(&self, i: usize, out: &mut Vec<Value>) {
+        out.clear();
+        if self.is_small(i) {
+            let (mut bits, base) = self.small_bits(i);
+            while bits != 0 {
+                out.push(base + bits.trailing_zeros() as Value);
+                bits &= bits - 1;
+            }
+        } else {
+            let mut x = Some(self.min(i));
+            while let Some(v) = x {
+                out.push(v);
+                x = self.next_above(i, v);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store(d: Domain) -> DomainStore {
+        DomainStore::new(&[d], &[0])
+    }
+
+    fn vals(s: &DomainStore) -> Vec<Value> {
+        let mut v = Vec::new();
+        s.values_into(0, &mut v);
+        v
+    }
+
+    #[test]
+    fn small_remove_and_backtrack_restores() {
+        let mut s = store(Domain::range(1, 9));
+        s.push_level();
+        assert_eq!(s.remove(0, 5), Ok(true));
+        assert_eq!(s.remove(0, 5), Ok(false));
+        assert_eq!(s.size(0), 8);
+        s.push_level();
+        s.fix(0, 9).unwrap();
+        assert_eq!((s.min(0), s.max(0)), (9, 9));
+        s.backtrack_to(1);
+        assert_eq!(vals(&s), vec![1, 2, 3, 4, 6, 7, 8, 9]);
+        s.backtrack_to(0);
+        assert_eq!(s.size(0), 9);
+    }
+
+    #[test]
+    fn large_domain_lazy_bitset() {
+        let mut s = store(Domain::range(0, 999));
+        assert!(!s.is_small(0));
+        s.push_level();
+        s.remove(0, 0).unwrap();
+        assert_eq!(s.min(0), 1);
+        assert!(s.words.is_empty(), "bounds change must not allocate");
+        s.remove(0, 500).unwrap();
+        assert!(!s.contains(0, 500));
+        assert_eq!(s.size(0), 998);
+        s.set_min(0, 499).unwrap();
+        assert_eq!(s.min(0), 499);
+        s.set_min(0, 500).unwrap();
+        assert_eq!(s.min(0), 501);
+        s.set_max(0, 502).unwrap();
+        assert_eq!(vals(&s), vec![501, 502]);
+        assert_eq!(s.remove(0, 501), Ok(true));
+        assert_eq!(s.remove(0, 502), Err(Conflict));
+        s.backtrack_to(0);
+        assert_eq!(s.size(0), 1000);
+        assert!(s.contains(0, 500));
+        assert_eq!((s.min(0), s.max(0)), (0, 999));
+    }
+
+    #[test]
+    fn set_domain_with_holes() {
+        let mut s = store(Domain::values([-100, 0, 7, 200]));
+        assert_eq!(vals(&s), vec![-100, 0, 7, 200]);
+        assert_eq!(s.next_above(0, 0), Some(7));
+        assert_eq!(s.next_below(0, 0), Some(-100));
+        s.push_level();
+        s.set_max(0, 100).unwrap();
+        assert_eq!(vals(&s), vec![-100, 0, 7]);
+        s.backtrack_to(0);
+        assert_eq!(s.size(0), 4);
+    }
+
+    #[test]
+    fn stamps_save_again_in_sibling_levels() {
+        let mut s = store(Domain::range(0, 5));
+        s.push_level();
+        s.remove(0, 1).unwrap();
+        s.backtrack_to(0);
+        s.push_level();
+        s.remove(0, 2).unwrap();
+        s.backtrack_to(0);
+        assert_eq!(s.size(0), 6);
+    }
+}

@@ -1,0 +1,87 @@
+//! Errors raised while building a model.
+
+use std::fmt;
+
+/// A mistake in building a [`Model`](crate::Model): the model is left as it
+/// was before the failing call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// A variable was declared with no value.
+    EmptyDomain {
+        /// The variable's name, if it was given one.
+        name: Option<String>,
+    },
+    /// A domain with more values than a `u32` counts.
+    DomainTooLarge {
+        /// Its size.
+        size: u64,
+    },
+    /// A `VarId` that this model did not create.
+    ForeignVar {
+        /// The constraint being posted.
+        constraint: &'static str,
+        /// The offending index.
+        index: usize,
+        /// How many variables the model has.
+        num_vars: usize,
+    },
+    /// Two lists that must have the same length do not.
+    LengthMismatch {
+        /// The constraint being posted.
+        constraint: &'static str,
+        /// What was being compared.
+        what: &'static str,
+        /// The expected length.
+        expected: usize,
+        /// The length found.
+        found: usize,
+    },
+    /// The extreme values of a linear sum do not fit in 64 bits.
+    Overflow {
+        /// The constraint being posted.
+        constraint: &'static str,
+    },
+    /// Any other invalid argument, described.
+    Invalid {
+        /// The constraint being posted.
+        constraint: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelError::EmptyDomain { name: Some(n) } => {
+                write!(f, "variable `{n}` has an empty domain")
+            }
+            ModelError::EmptyDomain { name: None } => write!(f, "a variable has an empty domain"),
+            ModelError::DomainTooLarge { size } => {
+                write!(f, "a domain of {size} values is larger than the 2^32 - 1 supported")
+            }
+            ModelError::ForeignVar {
+                constraint,
+                index,
+                num_vars,
+            } => write!(
+                f,
+                "{constraint}: variable v{index} does not belong to this model (it has {num_vars} variables)"
+            ),
+            ModelError::LengthMismatch {
+                constraint,
+                what,
+                expected,
+                found,
+            } => write!(f, "{constraint}: {what}: expected {expected} entries, found {found}"),
+            ModelError::Overflow { constraint } => write!(
+                f,
+                "{constraint}: the sum's extreme values overflow 64-bit integers"
+            ),
+            ModelError::Invalid { constraint, reason } => write!(f, "{constraint}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}

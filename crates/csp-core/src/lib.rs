@@ -1,0 +1,104 @@
+//! # csp-core: one model, many solvers
+//!
+//! The engine of the `csp` toolkit: declare variables with finite integer
+//! domains and constraints over them in a [`Model`], then hand the model to a
+//! backtracking [`Search`] (with forward checking or arc consistency) or to
+//! local search, without changing it.
+//!
+//! ## A first model
+//! ```
+//! use csp_core::{Domain, Model, Search};
+//!
+//! let mut m = Model::new();
+//! let x = m.new_var_named("x", Domain::range(1, 3)).unwrap();
+//! let y = m.new_var_named("y", Domain::range(1, 3)).unwrap();
+//! m.not_equal(x, y, 0).unwrap(); // x ≠ y
+//! let s = Search::new(&m).solve().solution.unwrap();
+//! assert_ne!(s[x], s[y]);
+//! ```
+//!
+//! ## Constraints
+//! The built-ins are posted through [`Model`] methods: [`Model::not_equal`] and
+//! [`Model::equal`] (`x ≠ y + c`, `x = y + c`), [`Model::all_different`] and
+//! [`Model::all_different_offset`], [`Model::linear`], [`Model::table`],
+//! [`Model::element`], [`Model::count`] (with [`Model::at_most`],
+//! [`Model::exactly`]) and [`Model::predicate`], the closure escape hatch. Your
+//! own constraints implement [`Constraint`]: see the checklist in
+//! [`constraint`].
+//!
+//! ```
+//! use csp_core::{Domain, Model, Relation, Search};
+//! // SEND + MORE = MONEY as one linear equation and an all-different.
+//! let mut m = Model::new();
+//! let l: Vec<_> = "SENDMORY".chars()
+//!     .map(|c| m.new_var_named(&c.to_string(), Domain::range(0, 9)).unwrap())
+//!     .collect();
+//! let [s, e, n, d, o, r, y] = [l[0], l[1], l[2], l[3], l[5], l[6], l[7]];
+//! let mo = l[4];
+//! m.all_different(&l).unwrap();
+//! m.linear(&[(1000, s), (100, e), (10, n), (1, d),
+//!            (1000, mo), (100, o), (10, r), (1, e),
+//!            (-10000, mo), (-1000, o), (-100, n), (-10, e), (-1, y)],
+//!          Relation::Eq, 0).unwrap();
+//! m.linear(&[(1, s)], Relation::Ge, 1).unwrap();
+//! m.linear(&[(1, mo)], Relation::Ge, 1).unwrap();
+//! let sol = Search::new(&m).solve().solution.unwrap();
+//! assert_eq!(sol.values_of(&[s, e, n, d]), vec![9, 5, 6, 7]);
+//! ```
+//!
+//! ## Search options
+//! [`Inference`] (none, forward checking, maintained arc consistency),
+//! [`VarOrder`] (input, smallest domain, dom/deg, dom/wdeg) and [`ValOrder`]
+//! (ascending, descending, middle, seeded random) are set on the [`Search`].
+//!
+//! ## Counting and enumerating
+//! ```
+//! use csp_core::{Domain, Model, Search};
+//! let mut m = Model::new();
+//! let xs = m.new_vars(5, Domain::range(1, 5)).unwrap();
+//! m.all_different(&xs).unwrap();
+//! assert_eq!(Search::new(&m).count().count, 120);
+//! assert_eq!(Search::new(&m).count_up_to(10).count, 10);
+//! assert_eq!(Search::new(&m).solutions().take(3).count(), 3);
+//! assert_eq!(Search::new(&m).par_count(2).count, 120);
+//! ```
+//!
+//! ## Limits and statistics
+//! ```
+//! use csp_core::{Domain, Limits, Limit, Model, Outcome, Search};
+//! let mut m = Model::new();
+//! let xs = m.new_vars(8, Domain::range(1, 8)).unwrap();
+//! m.all_different(&xs).unwrap();
+//! let r = Search::new(&m).limits(Limits::none().with_nodes(100)).count();
+//! assert_eq!(r.outcome, Outcome::LimitReached(Limit::Nodes));
+//! assert!(r.stats.nodes <= 100);
+//! println!("{}", r.stats); // solutions: .., nodes: .., failures: .., ...
+//! ```
+#![warn(missing_docs)]
+
+pub mod constraint;
+pub mod domain;
+mod error;
+mod ids;
+mod limits;
+mod model;
+mod observer;
+pub mod search;
+mod solution;
+mod stats;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use constraint::{Constraint, Pruner, Relation};
+pub use domain::{Conflict, Domain};
+pub use error::ModelError;
+pub use ids::{ConstraintId, Value, VarId};
+pub use limits::{CancelToken, Limit, Limits, Outcome};
+pub use model::{CheckError, Model};
+pub use observer::SearchObserver;
+pub use search::{
+    Inference, Report, Search, SearchOptions, Solutions, SolveResult, Uniqueness, ValOrder,
+    VarOrder,
+};
+pub use solution::Solution;
+pub use stats::Statistics;

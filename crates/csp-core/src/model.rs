@@ -1,0 +1,486 @@
+//! The [`Model`]: variables with declared domains, and constraints over them.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::constraint::{
+    AllDifferent, Constraint, Count, Element, Equal, Linear, NotEqual, Predicate, Pruner, Relation,
+    Table,
+};
+use crate::domain::{Conflict, Domain};
+use crate::error::ModelError;
+use crate::ids::{ConstraintId, Value, VarId};
+
+/// A posted constraint: the built-ins are enum variants so the search loop
+/// dispatches to them statically; user constraints go through the trait object.
+#[derive(Debug)]
+pub(crate) enum Posted {
+    AllDifferent(AllDifferent),
+    NotEqual(NotEqual),
+    Equal(Equal),
+    Linear(Linear),
+    Table(Table),
+    Element(Element),
+    Count(Count),
+    User(Box<dyn Constraint>),
+}
+
+macro_rules! dispatch {
+    ($self:expr, $c:ident => $e:expr) => {
+        match $self {
+            Posted::AllDifferent($c) => $e,
+            Posted::NotEqual($c) => $e,
+            Posted::Equal($c) => $e,
+            Posted::Linear($c) => $e,
+            Posted::Table($c) => $e,
+            Posted::Element($c) => $e,
+            Posted::Count($c) => $e,
+            Posted::User($c) => $e,
+        }
+    };
+}
+
+impl Posted {
+    #[inline]
+    pub(crate) fn as_dyn(&self) -> &dyn Constraint {
+        match self {
+            Posted::AllDifferent(c) => c,
+            Posted::NotEqual(c) => c,
+            Posted::Equal(c) => c,
+            Posted::Linear(c) => c,
+            Posted::Table(c) => c,
+            Posted::Element(c) => c,
+            Posted::Count(c) => c,
+            Posted::User(c) => &**c,
+        }
+    }
+    #[inline]
+    pub(crate) fn forward_check(&self, p: &mut Pruner<'_>, pos: usize) -> Result<(), Conflict> {
+        dispatch!(self, c => c.forward_check(p, pos))
+    }
+    #[inline]
+    pub(crate) fn propagate(&self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        dispatch!(self, c => c.propagate(p))
+    }
+    #[inline]
+    pub(crate) fn scope(&self) -> &[VarId] {
+        dispatch!(self, c => c.scope())
+    }
+}
+
+/// A constraint-satisfaction problem: variables with finite domains, and
+/// constraints over them. Built once, then read by any number of solvers.
+///
+/// ```
+/// use csp_core::{Domain, Model, Relation, Search};
+///
+/// let mut m = Model::new();
+/// let x = m.new_var_named("x", Domain::range(0, 9)).unwrap();
+/// let y = m.new_var_named("y", Domain::range(0, 9)).unwrap();
+/// m.linear(&[(1, x), (1, y)], Relation::Eq, 10).unwrap(); // x + y = 10
+/// m.not_equal(x, y, 0).unwrap();                          // x ≠ y
+/// assert_eq!(Search::new(&m).count().count, 8); // (1,9) .. (9,1) without (5,5)
+/// ```
+#[derive(Default)]
+pub struct Model {
+    domains: Vec<Domain>,
+    domain_index: HashMap<Domain, u32>,
+    var_domain: Vec<u32>,
+    names: HashMap<u32, Box<str>>,
+    constraints: Vec<Posted>,
+}
+
+impl fmt::Debug for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Model")
+            .field("vars", &self.var_domain.len())
+            .field("distinct_domains", &self.domains.len())
+            .field("constraints", &self.constraints.len())
+            .finish()
+    }
+}
+
+impl Model {
+    /// An empty model.
+    pub fn new() -> Model {
+        Model::default()
+    }
+
+    /// Number of variables.
+    pub fn num_vars(&self) -> usize {
+        self.var_domain.len()
+    }
+
+    /// Number of constraints.
+    pub fn num_constraints(&self) -> usize {
+        self.constraints.len()
+    }
+
+    /// All variables, in creation order.
+    pub fn vars(&self) -> impl ExactSizeIterator<Item = VarId> {
+        (0..self.var_domain.len() as u32).map(VarId)
+    }
+
+    fn intern(&mut self, d: Domain) -> Result<u32, ModelError> {
+        if let Some(&i) = self.domain_index.get(&d) {
+            return Ok(i);
+        }
+        if d.size() > u32::MAX as u64 {
+            return Err(ModelError::DomainTooLarge { size: d.size() });
+        }
+        let i = self.domains.len() as u32;
+        self.domains.push(d.clone());
+        self.domain_index.insert(d, i);
+        Ok(i)
+    }
+
+    /// Declares a variable with domain `domain`.
+    pub fn new_var(&mut self, domain: Domain) -> Result<VarId, ModelError> {
+        if domain.is_empty() {
+            return Err(ModelError::EmptyDomain { name: None });
+        }
+        let di = self.intern(domain)?;
+        let id = VarId(self.var_domain.len() as u32);
+        self.var_domain.push(di);
+        Ok(id)
+    }
+
+    /// Declares a named variable (names show in traces and error messages).
+    pub fn new_var_named(&mut self, name: &str, domain: Domain) -> Result<VarId, ModelError> {
+        if domain.is_empty() {
+            return Err(ModelError::EmptyDomain {
+                name: Some(name.to_string()),
+            });
+        }
+        let x = self.new_var(domain)?;
+        self.names.insert(x.0, name.into());
+        Ok(x)
+    }
+
+    /// Declares `n` variables sharing one domain (stored once).
+    pub fn new_vars(&mut self, n: usize, domain: Domain) -> Result<Vec<VarId>, ModelError> {
+        if domain.is_empty() {
+            return Err(ModelError::EmptyDomain { name: None });
+        }
+        let di = self.intern(domain)?;
+        let start = self.var_domain.len() as u32;
+        self.var_domain.resize(self.var_domain.len() + n, di);
+        Ok((start..start + n as u32).map(VarId).collect())
+    }
+
+    /// The declared domain of `x`.
+    pub fn domain(&self, x: VarId) -> &Domain {
+        &self.domains[self.var_domain[x.index()] as usize]
+    }
+
+    /// The name of `x`, if it has one.
+    pub fn name(&self, x: VarId) -> Option<&str> {
+        self.names.get(&x.0).map(|s| &**s)
+    }
+
+    /// The name of `x`, or `v<index>`.
+    pub fn display_name(&self, x: VarId) -> String {
+        self.name(x).map_or_else(|| x.to_string(), str::to_string)
+    }
+
+    /// The constraint `c`.
+    pub fn constraint(&self, c: ConstraintId) -> &dyn Constraint {
+        self.constraints[c.index()].as_dyn()
+    }
+
+    /// All constraints with their ids.
+    pub fn constraints(&self) -> impl Iterator<Item = (ConstraintId, &dyn Constraint)> {
+        self.constraints
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (ConstraintId(i as u32), c.as_dyn()))
+    }
+
+    pub(crate) fn posted(&self) -> &[Posted] {
+        &self.constraints
+    }
+
+    pub(crate) fn declared(&self) -> (&[Domain], &[u32]) {
+        (&self.domains, &self.var_domain)
+    }
+
+    /// Checks a complete assignment (one value per variable, by index) against
+    /// the domains and every constraint. Returns the first violated constraint.
+    pub fn check(&self, values: &[Value]) -> Result<(), CheckError> {
+        if values.len() != self.num_vars() {
+            return Err(CheckError::Length {
+                expected: self.num_vars(),
+                found: values.len(),
+            });
+        }
+        for x in self.vars() {
+            if !self.domain(x).contains(values[x.index()]) {
+                return Err(CheckError::Domain {
+                    var: x,
+                    value: values[x.index()],
+                });
+            }
+        }
+        let mut buf = Vec::new();
+        for (id, c) in self.constraints() {
+            buf.clear();
+            buf.extend(c.scope().iter().map(|x| values[x.index()]));
+            if !c.is_satisfied(&buf) {
+                return Err(CheckError::Violated {
+                    constraint: id,
+                    name: c.name().to_string(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn check_vars(&self, constraint: &'static str, vars: &[VarId]) -> Result<(), ModelError> {
+        let n = self.num_vars();
+        match vars.iter().find(|x| x.index() >= n) {
+            Some(x) => Err(ModelError::ForeignVar {
+                constraint,
+                index: x.index(),
+                num_vars: n,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn push(&mut self, p: Posted) -> ConstraintId {
+        let id = ConstraintId(self.constraints.len() as u32);
+        self.constraints.push(p);
+        id
+    }
+
+    /// Posts a user-defined constraint (see [`Constraint`]).
+    pub fn post(&mut self, c: impl Constraint + 'static) -> Result<ConstraintId, ModelError> {
+        self.check_vars("constraint", c.scope())?;
+        Ok(self.push(Posted::User(Box::new(c))))
+    }
+
+    /// `x ≠ y + c` (see [`NotEqual`]).
+    pub fn not_equal(&mut self, x: VarId, y: VarId, c: Value) -> Result<ConstraintId, ModelError> {
+        self.check_vars("not-equal", &[x, y])?;
+        Ok(self.push(Posted::NotEqual(NotEqual::new(x, y, c))))
+    }
+
+    /// `x = y + c` (see [`Equal`]).
+    pub fn equal(&mut self, x: VarId, y: VarId, c: Value) -> Result<ConstraintId, ModelError> {
+        self.check_vars("equal", &[x, y])?;
+        Ok(self.push(Posted::Equal(Equal::new(x, y, c))))
+    }
+
+    /// All of `vars` take distinct values (see [`AllDifferent`]).
+    pub fn all_different(&mut self, vars: &[VarId]) -> Result<ConstraintId, ModelError> {
+        self.all_different_offset(vars, &vec![0; vars.len()])
+    }
+
+    /// The values `vars[i] + offsets[i]` are pairwise distinct (see [`AllDifferent`]).
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Search};
+    /// // 6-queens: one variable per row, three all-different over x, x+i, x−i.
+    /// let n = 6;
+    /// let mut m = Model::new();
+    /// let q = m.new_vars(n, Domain::range(0, n as i32 - 1)).unwrap();
+    /// let rows: Vec<i32> = (0..n as i32).collect();
+    /// let neg: Vec<i32> = rows.iter().map(|i| -i).collect();
+    /// m.all_different(&q).unwrap();
+    /// m.all_different_offset(&q, &rows).unwrap();
+    /// m.all_different_offset(&q, &neg).unwrap();
+    /// assert_eq!(Search::new(&m).count().count, 4);
+    /// ```
+    pub fn all_different_offset(
+        &mut self,
+        vars: &[VarId],
+        offsets: &[Value],
+    ) -> Result<ConstraintId, ModelError> {
+        self.check_vars("all-different", vars)?;
+        if offsets.len() != vars.len() {
+            return Err(ModelError::LengthMismatch {
+                constraint: "all-different",
+                what: "offsets for the variables",
+                expected: vars.len(),
+                found: offsets.len(),
+            });
+        }
+        Ok(self.push(Posted::AllDifferent(AllDifferent::new(
+            vars.to_vec(),
+            offsets.to_vec(),
+        ))))
+    }
+
+    /// `Σ a·x ⋈ c` over the terms `(a, x)` (see [`Linear`]).
+    ///
+    /// Fails with [`ModelError::Overflow`] when the sum's extreme values (from the
+    /// declared domains) or `c` do not fit comfortably in `i64`.
+    pub fn linear(
+        &mut self,
+        terms: &[(i64, VarId)],
+        rel: Relation,
+        c: i64,
+    ) -> Result<ConstraintId, ModelError> {
+        let vars: Vec<VarId> = terms.iter().map(|t| t.1).collect();
+        self.check_vars("linear", &vars)?;
+        let mut bound: i128 = (c as i128).abs();
+        for &(a, x) in terms {
+            let d = self.domain(x);
+            let m = (d.min().unwrap_or(0) as i128)
+                .abs()
+                .max((d.max().unwrap_or(0) as i128).abs());
+            bound += (a as i128).abs() * m;
+        }
+        if bound > (i64::MAX / 4) as i128 {
+            return Err(ModelError::Overflow {
+                constraint: "linear",
+            });
+        }
+        let coefs = terms.iter().map(|t| t.0).collect();
+        Ok(self.push(Posted::Linear(Linear::new(vars, coefs, rel, c))))
+    }
+
+    /// The values of `vars` form one of `tuples` (see [`Table`]).
+    pub fn table(
+        &mut self,
+        vars: &[VarId],
+        tuples: impl IntoIterator<Item = Vec<Value>>,
+    ) -> Result<ConstraintId, ModelError> {
+        self.check_vars("table", vars)?;
+        let tuples: Vec<Vec<Value>> = tuples.into_iter().collect();
+        if let Some(t) = tuples.iter().find(|t| t.len() != vars.len()) {
+            return Err(ModelError::LengthMismatch {
+                constraint: "table",
+                what: "values in a tuple",
+                expected: vars.len(),
+                found: t.len(),
+            });
+        }
+        Ok(self.push(Posted::Table(Table::new(vars.to_vec(), tuples))))
+    }
+
+    /// `array[index] = result` with a 0-based index (see [`Element`]).
+    pub fn element(
+        &mut self,
+        index: VarId,
+        array: &[VarId],
+        result: VarId,
+    ) -> Result<ConstraintId, ModelError> {
+        self.check_vars("element", &[index, result])?;
+        self.check_vars("element", array)?;
+        if array.is_empty() {
+            return Err(ModelError::Invalid {
+                constraint: "element",
+                reason: "the array is empty".into(),
+            });
+        }
+        Ok(self.push(Posted::Element(Element::new(index, array, result))))
+    }
+
+    /// `array[index] = result` for a constant array (each constant becomes a
+    /// fixed variable).
+    pub fn element_const(
+        &mut self,
+        index: VarId,
+        array: &[Value],
+        result: VarId,
+    ) -> Result<ConstraintId, ModelError> {
+        self.check_vars("element", &[index, result])?;
+        let vars = array
+            .iter()
+            .map(|&v| self.new_var(Domain::singleton(v)))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.element(index, &vars, result)
+    }
+
+    /// `|{x ∈ vars : x = value}| ⋈ k` (see [`Count`]).
+    pub fn count(
+        &mut self,
+        vars: &[VarId],
+        value: Value,
+        rel: Relation,
+        k: i64,
+    ) -> Result<ConstraintId, ModelError> {
+        self.check_vars("count", vars)?;
+        Ok(self.push(Posted::Count(Count::new(vars.to_vec(), value, rel, k))))
+    }
+
+    /// At most `k` of `vars` take `value`.
+    pub fn at_most(
+        &mut self,
+        vars: &[VarId],
+        value: Value,
+        k: i64,
+    ) -> Result<ConstraintId, ModelError> {
+        self.count(vars, value, Relation::Le, k)
+    }
+
+    /// Exactly `k` of `vars` take `value`.
+    pub fn exactly(
+        &mut self,
+        vars: &[VarId],
+        value: Value,
+        k: i64,
+    ) -> Result<ConstraintId, ModelError> {
+        self.count(vars, value, Relation::Eq, k)
+    }
+
+    /// A constraint given by a closure over the values of `vars` (see [`Predicate`]).
+    pub fn predicate(
+        &mut self,
+        vars: &[VarId],
+        name: &str,
+        check: impl Fn(&[Value]) -> bool + Send + Sync + 'static,
+    ) -> Result<ConstraintId, ModelError> {
+        self.check_vars("predicate", vars)?;
+        Ok(self.push(Posted::User(Box::new(Predicate::new(
+            vars.to_vec(),
+            name,
+            check,
+        )))))
+    }
+}
+
+/// Why an assignment fails [`Model::check`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckError {
+    /// Wrong number of values.
+    Length {
+        /// Number of variables.
+        expected: usize,
+        /// Number of values given.
+        found: usize,
+    },
+    /// A value outside its variable's declared domain.
+    Domain {
+        /// The variable.
+        var: VarId,
+        /// Its value.
+        value: Value,
+    },
+    /// A constraint rejects the assignment.
+    Violated {
+        /// Which constraint.
+        constraint: ConstraintId,
+        /// Its name.
+        name: String,
+    },
+}
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckError::Length { expected, found } => {
+                write!(f, "expected {expected} values, found {found}")
+            }
+            CheckError::Domain { var, value } => {
+                write!(f, "{var} = {value} is outside its domain")
+            }
+            CheckError::Violated { constraint, name } => {
+                write!(f, "constraint {constraint} ({name}) is violated")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}

@@ -1,0 +1,201 @@
+//! A brute-force harness for checking constraints and search against their
+//! checkers (enabled by the `testing` feature, on by default).
+//!
+//! [`check_model`] enumerates every assignment of a small model's declared
+//! domains, keeps those the model's checkers accept, and compares that set
+//! with what the search finds at every inference level, variable order and
+//! value order, and with what the counting and parallel paths report. This is
+//! step 2 of the "how to add a constraint" checklist in [`crate::constraint`].
+//!
+//! ```
+//! use csp_core::{testing, Domain, Relation};
+//! // The built-in linear constraint against brute force on three small domains.
+//! testing::check_constraint(&[Domain::range(-2, 2), Domain::range(0, 3), Domain::values([1, 4])], |m, v| {
+//!     m.linear(&[(2, v[0]), (-1, v[1]), (3, v[2])], Relation::Le, 4).map(|_| ())
+//! })
+//! .unwrap();
+//! ```
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use crate::{
+    Domain, Inference, Model, ModelError, Search, SearchOptions, ValOrder, Value, VarId, VarOrder,
+};
+
+/// The largest number of assignments [`brute_force`] will enumerate.
+pub const MAX_ASSIGNMENTS: u64 = 2_000_000;
+
+/// A difference between the search and brute force.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// Which configuration disagreed.
+    pub config: String,
+    /// What went wrong.
+    pub detail: String,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.config, self.detail)
+    }
+}
+
+impl std::error::Error for Mismatch {}
+
+/// Every solution of `model`, by enumerating all assignments of its declared
+/// domains in lexicographic order. `None` if there are more than
+/// [`MAX_ASSIGNMENTS`].
+pub fn brute_force(model: &Model) -> Option<Vec<Vec<Value>>> {
+    let doms: Vec<Vec<Value>> = model
+        .vars()
+        .map(|x| model.domain(x).iter().collect())
+        .collect();
+    let mut total: u64 = 1;
+    for d in &doms {
+        total = total.checked_mul(d.len() as u64)?;
+    }
+    if total > MAX_ASSIGNMENTS {
+        return None;
+    }
+    let n = doms.len();
+    let mut idx = vec![0usize; n];
+    let mut values: Vec<Value> = doms.iter().map(|d| d[0]).collect();
+    let mut out = Vec::new();
+    loop {
+        if model.check(&values).is_ok() {
+            out.push(values.clone());
+        }
+        let mut p = n;
+        loop {
+            if p == 0 {
+                return Some(out);
+            }
+            p -= 1;
+            idx[p] += 1;
+            if idx[p] < doms[p].len() {
+                values[p] = doms[p][idx[p]];
+                break;
+            }
+            idx[p] = 0;
+            values[p] = doms[p][0];
+        }
+    }
+}
+
+/// All search configurations the harness tries.
+pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
+    let mut out = Vec::new();
+    for inference in [Inference::None, Inference::ForwardChecking, Inference::Mac] {
+        for var_order in [
+            VarOrder::Input,
+            VarOrder::Mrv,
+            VarOrder::DomDeg,
+            VarOrder::DomWdeg,
+        ] {
+            for val_order in [
+                ValOrder::Ascending,
+                ValOrder::Descending,
+                ValOrder::Middle,
+                ValOrder::Random { seed },
+            ] {
+                out.push(SearchOptions {
+                    inference,
+                    var_order,
+                    val_order,
+                    limits: Default::default(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Compares the search with brute force on `model` under every configuration:
+/// the same solution set (no solution lost, none invented, none twice), the
+/// same count from `count()` and `par_count()`, and the right answer from
+/// `solve()` and `is_unique()`.
+pub fn check_model(model: &Model) -> Result<(), Mismatch> {
+    let expected: BTreeSet<Vec<Value>> = brute_force(model)
+        .ok_or_else(|| Mismatch {
+            config: "brute force".into(),
+            detail: format!("the model has more than {MAX_ASSIGNMENTS} assignments"),
+        })?
+        .into_iter()
+        .collect();
+    for (k, opts) in all_configurations(0x5EED).into_iter().enumerate() {
+        let config = format!(
+            "{:?}/{:?}/{:?}",
+            opts.inference, opts.var_order, opts.val_order
+        );
+        let fail = |detail: String| Mismatch {
+            config: config.clone(),
+            detail,
+        };
+        let found: Vec<Vec<Value>> = Search::new(model)
+            .options(opts.clone())
+            .solutions()
+            .map(|s| s.into_values())
+            .collect();
+        let set: BTreeSet<Vec<Value>> = found.iter().cloned().collect();
+        if set.len() != found.len() {
+            return Err(fail("a solution was reported twice".into()));
+        }
+        if let Some(lost) = expected.difference(&set).next() {
+            return Err(fail(format!("solution {lost:?} was lost")));
+        }
+        if let Some(extra) = set.difference(&expected).next() {
+            return Err(fail(format!("{extra:?} is not a solution")));
+        }
+        let count = Search::new(model).options(opts.clone()).count().count;
+        if count != expected.len() as u128 {
+            return Err(fail(format!(
+                "count() = {count}, expected {}",
+                expected.len()
+            )));
+        }
+        if k % 7 == 0 {
+            let par = Search::new(model).options(opts.clone()).par_count(2).count;
+            if par != expected.len() as u128 {
+                return Err(fail(format!(
+                    "par_count() = {par}, expected {}",
+                    expected.len()
+                )));
+            }
+            let (sols, _) = Search::new(model).options(opts.clone()).par_solutions(2);
+            let pset: BTreeSet<Vec<Value>> = sols.into_iter().map(|s| s.into_values()).collect();
+            if pset != expected {
+                return Err(fail("par_solutions() differs from brute force".into()));
+            }
+        }
+        let first = Search::new(model).options(opts.clone()).solve().solution;
+        match (&first, expected.is_empty()) {
+            (None, false) => return Err(fail("solve() found nothing".into())),
+            (Some(s), true) => return Err(fail(format!("solve() invented {:?}", s.values()))),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Builds a model with one variable per domain in `domains`, lets `post` add
+/// the constraint under test over them, and runs [`check_model`].
+pub fn check_constraint(
+    domains: &[Domain],
+    post: impl FnOnce(&mut Model, &[VarId]) -> Result<(), ModelError>,
+) -> Result<(), Mismatch> {
+    let mut m = Model::new();
+    let vars: Vec<VarId> = domains
+        .iter()
+        .map(|d| m.new_var(d.clone()))
+        .collect::<Result<_, _>>()
+        .map_err(|e| Mismatch {
+            config: "model".into(),
+            detail: e.to_string(),
+        })?;
+    post(&mut m, &vars).map_err(|e| Mismatch {
+        config: "post".into(),
+        detail: e.to_string(),
+    })?;
+    check_model(&m)
+}
