@@ -169,6 +169,17 @@ struct Large {
 }
 
 #[derive(Clone, Copy, Debug)]
+struct Mark {
+    trail: u32,
+    stamp: u64,
+    unfixed: u32,
+}
+
+/// Up to this many variables, small domains are saved by copying them whole at
+/// each level (a few cache lines) rather than trailed change by change.
+const SNAPSHOT_MAX_VARS: usize = 256;
+
+#[derive(Clone, Copy, Debug)]
 enum Undo {
     Small { var: u32, old: u64 },
     Large { var: u32, old: Large },
@@ -187,7 +198,11 @@ pub(crate) struct DomainStore {
     words: Vec<u64>,
     saved: Vec<u64>,
     trail: Vec<Undo>,
-    marks: Vec<(u32, u64)>,
+    marks: Vec<Mark>,
+    /// Snapshot mode: small domains are copied whole at each level instead of
+    /// being trailed one by one (chosen when there are few variables).
+    snapshot: bool,
+    snaps: Vec<u64>,
     stamp: u64,
     next_stamp: u64,
     /// Variables that became fixed since the queue was last drained.
@@ -219,6 +234,8 @@ impl DomainStore {
             saved: vec![0; n],
             trail: Vec::with_capacity(4 * n.min(1 << 16)),
             marks: Vec::with_capacity(n.min(1 << 16) + 1),
+            snapshot: n <= SNAPSHOT_MAX_VARS,
+            snaps: Vec::new(),
             stamp: 1,
             next_stamp: 2,
             fixed_queue: Vec::with_capacity(n.min(1 << 16)),
@@ -445,41 +462,45 @@ impl DomainStore {
     /// Opens a new level: changes from now on are undone by `backtrack_to`.
     #[inline]
     pub(crate) fn push_level(&mut self) {
-        self.marks.push((self.trail.len() as u32, self.stamp));
+        self.marks.push(Mark {
+            trail: self.trail.len() as u32,
+            stamp: self.stamp,
+            unfixed: self.unfixed as u32,
+        });
+        if self.snapshot {
+            self.snaps.extend_from_slice(&self.small);
+        }
         self.stamp = self.next_stamp;
         self.next_stamp += 1;
     }
 
     /// Undoes every change made since level `level` was the current one.
     pub(crate) fn backtrack_to(&mut self, level: usize) {
-        while self.marks.len() > level {
-            let (mark, stamp) = self.marks.pop().expect("level exists");
-            while self.trail.len() > mark as usize {
-                match self.trail.pop().expect("trail entry") {
-                    Undo::Small { var, old } => {
-                        let cur = &mut self.small[var as usize];
-                        if cur.count_ones() == 1 && old.count_ones() > 1 {
-                            self.unfixed += 1;
-                        }
-                        *cur = old;
-                    }
-                    Undo::Large { var, old } => {
-                        let cur = &mut self.large[self.large_idx[var as usize] as usize];
-                        if cur.size == 1 && old.size > 1 {
-                            self.unfixed += 1;
-                        }
-                        *cur = old;
-                    }
-                    Undo::Word { at, old } => self.words[at as usize] = old,
-                }
-            }
-            self.stamp = stamp;
+        if self.marks.len() <= level {
+            return;
         }
+        let mark = self.marks[level];
+        self.marks.truncate(level);
+        while self.trail.len() > mark.trail as usize {
+            match self.trail.pop().expect("trail entry") {
+                Undo::Small { var, old } => self.small[var as usize] = old,
+                Undo::Large { var, old } => self.large[self.large_idx[var as usize] as usize] = old,
+                Undo::Word { at, old } => self.words[at as usize] = old,
+            }
+        }
+        if self.snapshot {
+            let n = self.small.len();
+            self.small
+                .copy_from_slice(&self.snaps[level * n..(level + 1) * n]);
+            self.snaps.truncate(level * n);
+        }
+        self.stamp = mark.stamp;
+        self.unfixed = mark.unfixed as usize;
     }
 
     #[inline]
     fn save_small(&mut self, i: usize) {
-        if self.saved[i] != self.stamp {
+        if !self.snapshot && self.saved[i] != self.stamp {
             self.saved[i] = self.stamp;
             self.trail.push(Undo::Small {
                 var: i as u32,
@@ -533,7 +554,7 @@ impl DomainStore {
     // ---- changes -----------------------------------------------------------
 
     /// Removes `v` from the domain of `i`. Returns whether it was there.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn remove(&mut self, i: usize, v: Value) -> Result<bool, Conflict> {
         if self.large_idx[i] == NOT_LARGE {
             let off = v as i64 - self.base[i] as i64;
@@ -555,7 +576,7 @@ impl DomainStore {
     /// Replaces the bits of small variable `i` by `new` (a subset of the old bits).
     /// `removed_hint` is one removed value, used only for prune logging when a
     /// single value goes.
-    #[inline]
+    #[inline(always)]
     fn set_small(&mut self, i: usize, new: u64, removed_hint: Value) -> Result<(), Conflict> {
         let old = self.small[i];
         debug_assert_eq!(new & !old, 0, "set_small must only remove values");
@@ -567,17 +588,7 @@ impl DomainStore {
             return Err(Conflict);
         }
         if self.track_prunes {
-            let gone = old & !new;
-            if gone.count_ones() == 1 {
-                self.prunes.push((i as u32, removed_hint));
-            } else {
-                let mut g = gone;
-                while g != 0 {
-                    self.prunes
-                        .push((i as u32, self.base[i] + g.trailing_zeros() as Value));
-                    g &= g - 1;
-                }
-            }
+            self.log_small_prunes(i, old & !new, removed_hint);
         }
         self.removals += (old & !new).count_ones() as u64;
         self.save_small(i);
@@ -585,6 +596,72 @@ impl DomainStore {
         let size = new.count_ones();
         self.note_change(i, size);
         Ok(())
+    }
+
+    #[cold]
+    fn log_small_prunes(&mut self, i: usize, gone: u64, removed_hint: Value) {
+        if gone.count_ones() == 1 {
+            self.prunes.push((i as u32, removed_hint));
+        } else {
+            let mut g = gone;
+            while g != 0 {
+                self.prunes
+                    .push((i as u32, self.base[i] + g.trailing_zeros() as Value));
+                g &= g - 1;
+            }
+        }
+    }
+
+    /// All-different forward checking on one-word domains: for every position
+    /// `j ≠ skip`, removes the bit `id − adj[j]` from variable `vars[j]`, where
+    /// `adj[j] = offset_j + declared_min_j`. All the variables must be small.
+    /// This is the hot loop of N-queens-like models.
+    #[inline]
+    pub(crate) fn remove_id_small(
+        &mut self,
+        vars: &[u32],
+        adj: &[i64],
+        skip: usize,
+        id: i64,
+    ) -> Result<(), Conflict> {
+        assert_eq!(vars.len(), adj.len());
+        let small_len = self.small.len();
+        for (j, (&v, &a)) in vars.iter().zip(adj).enumerate() {
+            let i = v as usize;
+            let off = id - a;
+            if (off as u64) >= 64 || j == skip {
+                continue;
+            }
+            debug_assert!(self.is_small(i));
+            // The model only creates constraints over its own variables.
+            assert!(i < small_len);
+            let bits = self.small[i];
+            let bit = 1u64 << off;
+            if bits & bit == 0 {
+                continue;
+            }
+            let new = bits & !bit;
+            if new == 0 {
+                return Err(Conflict);
+            }
+            self.clear_small_bit(i, new, bit);
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn clear_small_bit(&mut self, i: usize, new: u64, bit: u64) {
+        if self.track_prunes {
+            self.log_small_prunes(i, bit, self.base[i] + bit.trailing_zeros() as Value);
+        }
+        self.removals += 1;
+        self.save_small(i);
+        self.small[i] = new;
+        if new & (new - 1) == 0 {
+            self.note_change(i, 1);
+        } else if self.track_changes {
+            self.note_change(i, 2);
+        }
     }
 
     /// Keeps only the values whose bit is set in `mask` (small variables only;
@@ -610,7 +687,7 @@ impl DomainStore {
         let at = self.words.len();
         // Every declared value is present in the bitset; the bounds do the rest.
         self.words.resize(at + span.div_ceil(64), !0u64);
-        if span % 64 != 0 {
+        if !span.is_multiple_of(64) {
             let last = self.words.len() - 1;
             self.words[last] = (1u64 << (span % 64)) - 1;
         }
@@ -618,6 +695,7 @@ impl DomainStore {
         let _ = i;
     }
 
+    #[inline(never)]
     fn remove_large(&mut self, i: usize, v: Value) -> Result<bool, Conflict> {
         let li = self.large_idx[i] as usize;
         let l = self.large[li];

@@ -4,8 +4,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::constraint::{
-    AllDifferent, Constraint, Count, Element, Equal, Linear, NotEqual, Predicate, Pruner, Relation,
-    Table,
+    has_repeats, AllDifferent, CheckerOnly, Constraint, Count, Element, Equal, Linear, NotEqual,
+    Predicate, Pruner, Relation, Table,
 };
 use crate::domain::{Conflict, Domain};
 use crate::error::ModelError;
@@ -262,12 +262,18 @@ impl Model {
     /// `x ≠ y + c` (see [`NotEqual`]).
     pub fn not_equal(&mut self, x: VarId, y: VarId, c: Value) -> Result<ConstraintId, ModelError> {
         self.check_vars("not-equal", &[x, y])?;
+        if x == y {
+            return Ok(self.push(Posted::User(Box::new(CheckerOnly(NotEqual::new(x, y, c))))));
+        }
         Ok(self.push(Posted::NotEqual(NotEqual::new(x, y, c))))
     }
 
     /// `x = y + c` (see [`Equal`]).
     pub fn equal(&mut self, x: VarId, y: VarId, c: Value) -> Result<ConstraintId, ModelError> {
         self.check_vars("equal", &[x, y])?;
+        if x == y {
+            return Ok(self.push(Posted::User(Box::new(CheckerOnly(Equal::new(x, y, c))))));
+        }
         Ok(self.push(Posted::Equal(Equal::new(x, y, c))))
     }
 
@@ -305,10 +311,24 @@ impl Model {
                 found: offsets.len(),
             });
         }
-        Ok(self.push(Posted::AllDifferent(AllDifferent::new(
-            vars.to_vec(),
-            offsets.to_vec(),
-        ))))
+        let small = vars.iter().all(|&x| {
+            let d = self.domain(x);
+            let span = d.max().unwrap_or(0) as i64 - d.min().unwrap_or(0) as i64 + 1;
+            span <= 64
+        });
+        let mut c = AllDifferent::new(vars.to_vec(), offsets.to_vec());
+        if has_repeats(vars) {
+            // The specialised pruning assumes distinct variables.
+            return Ok(self.push(Posted::User(Box::new(CheckerOnly(c)))));
+        }
+        if small {
+            let mins: Vec<Value> = vars
+                .iter()
+                .map(|&x| self.domain(x).min().unwrap_or(0))
+                .collect();
+            c = c.with_word_domains(&mins);
+        }
+        Ok(self.push(Posted::AllDifferent(c)))
     }
 
     /// `Σ a·x ⋈ c` over the terms `(a, x)` (see [`Linear`]).
@@ -336,7 +356,18 @@ impl Model {
                 constraint: "linear",
             });
         }
-        let coefs = terms.iter().map(|t| t.0).collect();
+        // Merge repeated variables and drop zero coefficients, so that bounds
+        // reasoning treats each variable once.
+        let mut merged: Vec<(VarId, i64)> = Vec::with_capacity(terms.len());
+        for &(a, x) in terms {
+            match merged.iter_mut().find(|t| t.0 == x) {
+                Some(t) => t.1 += a,
+                None => merged.push((x, a)),
+            }
+        }
+        merged.retain(|t| t.1 != 0);
+        let vars = merged.iter().map(|t| t.0).collect();
+        let coefs = merged.iter().map(|t| t.1).collect();
         Ok(self.push(Posted::Linear(Linear::new(vars, coefs, rel, c))))
     }
 
@@ -374,7 +405,11 @@ impl Model {
                 reason: "the array is empty".into(),
             });
         }
-        Ok(self.push(Posted::Element(Element::new(index, array, result))))
+        let c = Element::new(index, array, result);
+        if has_repeats(c.scope()) {
+            return Ok(self.push(Posted::User(Box::new(CheckerOnly(c)))));
+        }
+        Ok(self.push(Posted::Element(c)))
     }
 
     /// `array[index] = result` for a constant array (each constant becomes a
@@ -402,7 +437,11 @@ impl Model {
         k: i64,
     ) -> Result<ConstraintId, ModelError> {
         self.check_vars("count", vars)?;
-        Ok(self.push(Posted::Count(Count::new(vars.to_vec(), value, rel, k))))
+        let c = Count::new(vars.to_vec(), value, rel, k);
+        if has_repeats(vars) {
+            return Ok(self.push(Posted::User(Box::new(CheckerOnly(c)))));
+        }
+        Ok(self.push(Posted::Count(c)))
     }
 
     /// At most `k` of `vars` take `value`.

@@ -28,6 +28,10 @@ use crate::ids::{Value, VarId};
 pub struct AllDifferent {
     vars: Vec<VarId>,
     offsets: Vec<Value>,
+    /// When every variable's declared domain fits one machine word: the
+    /// variable indices and `offset + declared minimum` per position, for the
+    /// word-level fast path.
+    fast: Option<(Vec<u32>, Vec<i64>)>,
 }
 
 impl AllDifferent {
@@ -35,7 +39,31 @@ impl AllDifferent {
     /// checked by [`Model::all_different_offset`](crate::Model::all_different_offset)).
     pub fn new(vars: Vec<VarId>, offsets: Vec<Value>) -> AllDifferent {
         debug_assert_eq!(vars.len(), offsets.len());
-        AllDifferent { vars, offsets }
+        AllDifferent {
+            vars,
+            offsets,
+            fast: None,
+        }
+    }
+
+    /// Enables the word-level fast path: `mins[i]` is the declared minimum of
+    /// `vars[i]`, whose declared domain must span at most 64 values (the model
+    /// checks this, as it knows the declared domains).
+    pub(crate) fn with_word_domains(mut self, mins: &[Value]) -> AllDifferent {
+        let idx = self.vars.iter().map(|x| x.0).collect();
+        let adj = self
+            .offsets
+            .iter()
+            .zip(mins)
+            .map(|(&c, &m)| c as i64 + m as i64)
+            .collect();
+        self.fast = Some((idx, adj));
+        self
+    }
+
+    /// The variables.
+    pub fn vars(&self) -> &[VarId] {
+        &self.vars
     }
 
     /// The offsets `c_i`.
@@ -48,6 +76,9 @@ impl AllDifferent {
     fn remove_id_of(&self, pruner: &mut Pruner<'_>, pos: usize) -> Result<(), Conflict> {
         let x = self.vars[pos];
         let id = pruner.min(x) as i64 + self.offsets[pos] as i64;
+        if let Some((idx, adj)) = &self.fast {
+            return pruner.store.remove_id_small(idx, adj, pos, id);
+        }
         for (j, (&y, &c)) in self.vars.iter().zip(&self.offsets).enumerate() {
             if j != pos {
                 let v = id - c as i64;

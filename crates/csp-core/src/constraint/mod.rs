@@ -399,3 +399,34 @@ pub fn default_propagate<C: Constraint + ?Sized>(
     }
     Ok(())
 }
+
+/// Wraps a constraint so that only its checker is used: pruning comes from
+/// the defaults. The model uses it for built-ins whose specialised pruning
+/// assumes distinct scope variables, when a variable is repeated.
+#[derive(Debug)]
+pub(crate) struct CheckerOnly<C>(pub(crate) C);
+
+impl<C: Constraint> Constraint for CheckerOnly<C> {
+    fn scope(&self) -> &[VarId] {
+        self.0.scope()
+    }
+    fn is_satisfied(&self, values: &[Value]) -> bool {
+        self.0.is_satisfied(values)
+    }
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn violations(&self, values: &[Value]) -> u64 {
+        self.0.violations(values)
+    }
+}
+
+/// Does `vars` name some variable twice?
+pub(crate) fn has_repeats(vars: &[VarId]) -> bool {
+    if vars.len() <= 16 {
+        return (0..vars.len()).any(|a| (0..a).any(|b| vars[a] == vars[b]));
+    }
+    let mut v = vars.to_vec();
+    v.sort_unstable();
+    v.windows(2).any(|w| w[0] == w[1])
+}

@@ -6,6 +6,9 @@ use std::sync::Arc;
 use super::Constraint;
 use crate::ids::{Value, VarId};
 
+/// The closure type of a [`Predicate`].
+pub type CheckFn = dyn Fn(&[Value]) -> bool + Send + Sync;
+
 /// A constraint whose checker is a closure over the scope's values.
 ///
 /// All pruning comes from the defaults: forward checking once one scope
@@ -16,7 +19,7 @@ use crate::ids::{Value, VarId};
 pub struct Predicate {
     vars: Vec<VarId>,
     name: String,
-    check: Arc<dyn Fn(&[Value]) -> bool + Send + Sync>,
+    check: Arc<CheckFn>,
 }
 
 impl Predicate {

@@ -519,14 +519,9 @@ fn split(model: &Model, opts: &SearchOptions) -> (Vec<Vec<(u32, Value)>>, Statis
         e.count_shortcut = false;
         paths.clear();
         let mut deepest = 0;
-        loop {
-            match e.step(Some(depth)) {
-                Step::Solution => {
-                    deepest = deepest.max(e.depth());
-                    paths.push(e.path());
-                }
-                Step::Done | Step::Limit(_) => break,
-            }
+        while e.step(Some(depth)) == Step::Solution {
+            deepest = deepest.max(e.depth());
+            paths.push(e.path());
         }
         stats = Statistics {
             time: stats.time,

@@ -1,0 +1,193 @@
+//! Errors, limits, cancellation, iterators and parallel determinism.
+
+use std::ops::ControlFlow;
+use std::time::Duration;
+
+use csp_core::{
+    CancelToken, Domain, Inference, Limit, Limits, Model, ModelError, Outcome, Search, Uniqueness,
+    ValOrder, VarId, VarOrder,
+};
+
+fn queens(n: usize) -> (Model, Vec<VarId>) {
+    let mut m = Model::new();
+    let q = m.new_vars(n, Domain::range(0, n as i32 - 1)).unwrap();
+    let up: Vec<i32> = (0..n as i32).collect();
+    let down: Vec<i32> = up.iter().map(|i| -i).collect();
+    m.all_different(&q).unwrap();
+    m.all_different_offset(&q, &up).unwrap();
+    m.all_different_offset(&q, &down).unwrap();
+    (m, q)
+}
+
+/// Independent check: no two queens share a column or a diagonal.
+fn is_queens_solution(cols: &[i32]) -> bool {
+    (0..cols.len())
+        .all(|i| (0..i).all(|k| cols[i] != cols[k] && (cols[i] - cols[k]).abs() != (i - k) as i32))
+}
+
+#[test]
+fn model_errors_are_typed() {
+    let mut m = Model::new();
+    assert_eq!(
+        m.new_var(Domain::range(3, 2)),
+        Err(ModelError::EmptyDomain { name: None })
+    );
+    assert!(matches!(
+        m.new_var_named("z", Domain::values([])),
+        Err(ModelError::EmptyDomain { name: Some(n) }) if n == "z"
+    ));
+    let x = m.new_var(Domain::range(0, 3)).unwrap();
+    let foreign = VarId::from_index(7);
+    let e = m.not_equal(x, foreign, 0).unwrap_err();
+    assert!(matches!(e, ModelError::ForeignVar { index: 7, .. }));
+    assert!(e.to_string().contains("v7"));
+    let e = m.all_different_offset(&[x], &[1, 2]).unwrap_err();
+    assert!(matches!(
+        e,
+        ModelError::LengthMismatch {
+            expected: 1,
+            found: 2,
+            ..
+        }
+    ));
+    let big = m
+        .new_var(Domain::range(i32::MIN / 2, i32::MAX / 2))
+        .unwrap();
+    let e = m
+        .linear(&[(i64::MAX / 2, big)], csp_core::Relation::Le, 0)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        ModelError::Overflow {
+            constraint: "linear"
+        }
+    );
+    let e = m.table(&[x, x], vec![vec![1]]).unwrap_err();
+    assert!(matches!(e, ModelError::LengthMismatch { .. }));
+    // The failed posts left the model untouched.
+    assert_eq!(m.num_constraints(), 0);
+}
+
+#[test]
+fn queens_counts_at_every_inference_level() {
+    let expected = [1u128, 0, 0, 2, 10, 4, 40, 92];
+    for (i, &want) in expected.iter().enumerate() {
+        let (m, _) = queens(i + 1);
+        for inf in [Inference::None, Inference::ForwardChecking, Inference::Mac] {
+            for vo in [VarOrder::Input, VarOrder::Mrv, VarOrder::DomWdeg] {
+                let r = Search::new(&m).inference(inf).var_order(vo).count();
+                assert_eq!(r.count, want, "n={} {inf:?} {vo:?}", i + 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn solutions_come_in_lexicographic_order_with_input_ascending() {
+    let (m, q) = queens(8);
+    let sols: Vec<Vec<i32>> = Search::new(&m)
+        .var_order(VarOrder::Input)
+        .solutions()
+        .map(|s| s.values_of(&q))
+        .collect();
+    assert_eq!(sols.len(), 92);
+    assert!(sols.iter().all(|s| is_queens_solution(s)));
+    assert!(sols.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(sols[0], vec![0, 4, 7, 5, 2, 6, 1, 3]);
+}
+
+#[test]
+fn large_n_with_mrv_and_middle_values() {
+    let (m, q) = queens(200);
+    let r = Search::new(&m)
+        .var_order(VarOrder::Mrv)
+        .val_order(ValOrder::Middle)
+        .limits(Limits::none().with_time(Duration::from_secs(20)))
+        .solve();
+    assert_eq!(r.outcome, Outcome::Solved);
+    assert!(is_queens_solution(&r.solution.unwrap().values_of(&q)));
+}
+
+#[test]
+fn limits_stop_and_keep_what_was_found() {
+    let (m, _) = queens(10);
+    let r = Search::new(&m)
+        .limits(Limits::none().with_nodes(50))
+        .count();
+    assert_eq!(r.outcome, Outcome::LimitReached(Limit::Nodes));
+    assert!(r.stats.nodes <= 50);
+    let r = Search::new(&m).count_up_to(5);
+    assert_eq!(
+        (r.count, r.outcome),
+        (5, Outcome::LimitReached(Limit::Solutions))
+    );
+    let r = Search::new(&m)
+        .limits(Limits::none().with_solutions(3))
+        .for_each_solution(|_| ControlFlow::Continue(()));
+    assert_eq!(
+        (r.count, r.outcome),
+        (3, Outcome::LimitReached(Limit::Solutions))
+    );
+    let t = CancelToken::new();
+    t.cancel();
+    let r = Search::new(&m)
+        .limits(Limits::none().with_cancel(t))
+        .count();
+    assert_eq!(r.outcome, Outcome::LimitReached(Limit::Cancelled));
+    let (m, _) = queens(3);
+    assert_eq!(Search::new(&m).count().outcome, Outcome::Unsatisfiable);
+    assert_eq!(Search::new(&m).solve().outcome, Outcome::Unsatisfiable);
+    assert_eq!(Search::new(&m).is_unique(), Uniqueness::None);
+}
+
+#[test]
+fn uniqueness() {
+    let (m, _) = queens(6);
+    assert!(matches!(
+        Search::new(&m).is_unique(),
+        Uniqueness::Multiple(..)
+    ));
+    let (m, _) = queens(1);
+    assert!(matches!(Search::new(&m).is_unique(), Uniqueness::Unique(_)));
+}
+
+#[test]
+fn parallel_results_do_not_depend_on_threads() {
+    let (m, q) = queens(9);
+    let base = Search::new(&m)
+        .var_order(VarOrder::Input)
+        .par_solutions(1)
+        .0;
+    assert_eq!(base.len(), 352);
+    for t in [2, 3, 8] {
+        let (s, r) = Search::new(&m).var_order(VarOrder::Input).par_solutions(t);
+        assert_eq!(s, base, "threads {t}");
+        assert_eq!(r.count, 352);
+        assert_eq!(Search::new(&m).par_count(t).count, 352);
+    }
+    // Same order as the sequential search with the same options.
+    let seq: Vec<_> = Search::new(&m)
+        .var_order(VarOrder::Input)
+        .solutions()
+        .collect();
+    assert_eq!(seq, base);
+    assert!(base.iter().all(|s| is_queens_solution(&s.values_of(&q))));
+    let r1 = Search::new(&m)
+        .val_order(ValOrder::Random { seed: 7 })
+        .par_solutions(1)
+        .0;
+    let r2 = Search::new(&m)
+        .val_order(ValOrder::Random { seed: 7 })
+        .par_solutions(2)
+        .0;
+    assert_eq!(r1, r2);
+}
+
+#[test]
+fn twelve_queens_count() {
+    let (m, _) = queens(12);
+    let r = Search::new(&m).var_order(VarOrder::Input).count();
+    assert_eq!(r.count, 14200);
+    assert_eq!(r.outcome, Outcome::Solved);
+    assert!(r.stats.to_string().contains("solutions: 14200"));
+}

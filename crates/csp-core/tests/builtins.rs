@@ -1,0 +1,115 @@
+//! Every built-in constraint against its checker, by brute force, at every
+//! inference level, variable order and value order.
+
+use csp_core::testing::check_constraint;
+use csp_core::{Domain, Relation};
+
+fn small() -> Vec<Domain> {
+    vec![
+        Domain::range(0, 3),
+        Domain::range(-1, 2),
+        Domain::values([0, 2, 3]),
+        Domain::range(1, 3),
+    ]
+}
+
+#[test]
+fn not_equal_and_equal_with_offsets() {
+    for c in -2..=2 {
+        check_constraint(&small()[..2], |m, v| m.not_equal(v[0], v[1], c).map(|_| ())).unwrap();
+        check_constraint(&small()[..2], |m, v| m.equal(v[0], v[1], c).map(|_| ())).unwrap();
+        check_constraint(&small()[1..3], |m, v| m.equal(v[0], v[1], c).map(|_| ())).unwrap();
+    }
+}
+
+#[test]
+fn equal_on_large_domains() {
+    let d = [Domain::range(0, 100), Domain::values([3, 50, 99, 120])];
+    check_constraint(&d, |m, v| m.equal(v[0], v[1], -20).map(|_| ())).unwrap();
+}
+
+#[test]
+fn all_different_plain_and_offset() {
+    check_constraint(&small(), |m, v| m.all_different(v).map(|_| ())).unwrap();
+    check_constraint(&small(), |m, v| {
+        m.all_different_offset(v, &[0, 1, -1, 2]).map(|_| ())
+    })
+    .unwrap();
+    // A variable repeated with different offsets.
+    check_constraint(&small()[..2], |m, v| {
+        m.all_different_offset(&[v[0], v[1], v[0]], &[0, 0, 2])
+            .map(|_| ())
+    })
+    .unwrap();
+    // Large domains (no word fast path).
+    let d = [
+        Domain::range(0, 70),
+        Domain::values([0, 1, 69, 70]),
+        Domain::range(68, 70),
+    ];
+    check_constraint(&d[1..], |m, v| m.all_different(v).map(|_| ())).unwrap();
+}
+
+#[test]
+fn linear_all_relations() {
+    for rel in [Relation::Eq, Relation::Ne, Relation::Le, Relation::Ge] {
+        for c in [-3, 0, 2, 5] {
+            check_constraint(&small()[..3], |m, v| {
+                m.linear(&[(2, v[0]), (-1, v[1]), (3, v[2])], rel, c)
+                    .map(|_| ())
+            })
+            .unwrap_or_else(|e| panic!("{rel} {c}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn table_element_count() {
+    check_constraint(&small()[..3], |m, v| {
+        m.table(
+            v,
+            vec![vec![0, -1, 0], vec![1, 2, 3], vec![3, 0, 2], vec![2, 2, 2]],
+        )
+        .map(|_| ())
+    })
+    .unwrap();
+    let d = [
+        Domain::range(-1, 3),
+        Domain::range(0, 3),
+        Domain::range(0, 2),
+        Domain::range(1, 3),
+        Domain::values([0, 3]),
+    ];
+    check_constraint(&d, |m, v| m.element(v[0], &v[2..], v[1]).map(|_| ())).unwrap();
+    for rel in [Relation::Eq, Relation::Ne, Relation::Le, Relation::Ge] {
+        for k in 0..=3 {
+            check_constraint(&small(), |m, v| m.count(v, 2, rel, k).map(|_| ()))
+                .unwrap_or_else(|e| panic!("{rel} {k}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn predicate_uses_the_defaults() {
+    check_constraint(&small()[..3], |m, v| {
+        m.predicate(v, "a*b > c", |x| x[0] * x[1] > x[2])
+            .map(|_| ())
+    })
+    .unwrap();
+    // Unary predicate: the root must filter it even with no fixed variable.
+    check_constraint(&small()[..2], |m, v| {
+        m.predicate(&v[..1], "odd", |x| x[0] % 2 != 0).map(|_| ())
+    })
+    .unwrap();
+}
+
+#[test]
+fn several_constraints_together() {
+    check_constraint(&small(), |m, v| {
+        m.all_different(&v[..3])?;
+        m.linear(&[(1, v[0]), (1, v[3])], Relation::Le, 4)?;
+        m.not_equal(v[1], v[3], -1)?;
+        Ok(())
+    })
+    .unwrap();
+}
