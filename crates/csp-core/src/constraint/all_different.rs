@@ -179,6 +179,17 @@ impl Constraint for AllDifferent {
         "all-different"
     }
 
+    fn is_consistent_partial(&self, values: &[Option<Value>]) -> bool {
+        let ids: SmallVec<[i64; 32]> = values
+            .iter()
+            .zip(&self.offsets)
+            .filter_map(|(v, &c)| v.map(|v| v as i64 + c as i64))
+            .collect();
+        let mut sorted = ids;
+        sorted.sort_unstable();
+        sorted.windows(2).all(|w| w[0] != w[1])
+    }
+
     #[inline]
     fn forward_check(&self, pruner: &mut Pruner<'_>, changed: usize) -> Result<(), Conflict> {
         self.remove_id_of(pruner, changed)

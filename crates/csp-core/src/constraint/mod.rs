@@ -87,6 +87,20 @@ pub trait Constraint: Send + Sync + fmt::Debug {
         "constraint"
     }
 
+    /// Inference level "none": can a partial assignment (`None` for the
+    /// positions not fixed yet) still be extended? The search rejects the
+    /// newest assignment when this says no. The default answers `true` until
+    /// every position is fixed, then asks the checker; built-ins answer
+    /// earlier (all-different: the fixed ids are already distinct).
+    fn is_consistent_partial(&self, values: &[Option<Value>]) -> bool {
+        if values.iter().all(Option::is_some) {
+            let full: SmallVec<[Value; 16]> = values.iter().map(|v| v.unwrap_or(0)).collect();
+            self.is_satisfied(&full)
+        } else {
+            true
+        }
+    }
+
     /// Forward checking: called when the variable at scope position `changed`
     /// has become fixed. The default waits until one scope variable is left
     /// unfixed, then removes its values that the checker rejects: O(d) checks of
@@ -418,6 +432,9 @@ impl<C: Constraint> Constraint for CheckerOnly<C> {
     }
     fn violations(&self, values: &[Value]) -> u64 {
         self.0.violations(values)
+    }
+    fn is_consistent_partial(&self, values: &[Option<Value>]) -> bool {
+        self.0.is_consistent_partial(values)
     }
 }
 

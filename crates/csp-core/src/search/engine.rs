@@ -120,6 +120,7 @@ pub(crate) struct Engine<'a> {
     shared_nodes: Option<SharedNodes>,
     flushed_nodes: u64,
     scratch: Vec<Value>,
+    partial: Vec<Option<Value>>,
     /// Solutions found at or before the bottom shortcut (count mode).
     pub(crate) counted: u128,
     pub(crate) count_shortcut: bool,
@@ -163,6 +164,7 @@ impl<'a> Engine<'a> {
             shared_nodes: None,
             flushed_nodes: 0,
             scratch: Vec::new(),
+            partial: Vec::new(),
             counted: 0,
             opts,
         }
@@ -202,13 +204,19 @@ impl<'a> Engine<'a> {
         let posted = self.model.posted();
         match self.opts.inference {
             Inference::None => {
+                // Check every constraint once against the declared singletons.
+                self.store.fixed_queue.clear();
+                for i in 0..self.store.len() {
+                    if self.store.size(i) == 1 {
+                        self.store.fixed_queue.push(i as u32);
+                    }
+                }
+                self.propagate_none()?;
                 for c in posted {
-                    let scope = c.scope();
-                    if scope.iter().all(|x| self.store.size(x.index()) == 1) {
+                    if c.scope().iter().all(|x| self.store.size(x.index()) == 1) {
                         self.check_fixed(c.as_dyn())?;
                     }
                 }
-                self.store.fixed_queue.clear();
                 Ok(())
             }
             Inference::ForwardChecking => {
@@ -286,18 +294,26 @@ impl<'a> Engine<'a> {
     fn propagate_none(&mut self) -> Result<(), Conflict> {
         let posted = self.model.posted();
         let prep = Arc::clone(&self.prep);
-        while let Some(x) = self.store.fixed_queue.pop() {
+        let mut partial = std::mem::take(&mut self.partial);
+        let mut result = Ok(());
+        'outer: while let Some(x) = self.store.fixed_queue.pop() {
             for &(ci, _) in prep.watches(x as usize) {
-                let c = &posted[ci as usize];
-                if c.scope().iter().all(|y| self.store.size(y.index()) == 1) {
-                    if let Err(e) = self.check_fixed(c.as_dyn()) {
-                        self.weights[ci as usize] += 1;
-                        return Err(e);
-                    }
+                let c = posted[ci as usize].as_dyn();
+                partial.clear();
+                partial.extend(c.scope().iter().map(|y| {
+                    let i = y.index();
+                    (self.store.size(i) == 1).then(|| self.store.min(i))
+                }));
+                self.stats.propagations += 1;
+                if !c.is_consistent_partial(&partial) {
+                    self.weights[ci as usize] += 1;
+                    result = Err(Conflict);
+                    break 'outer;
                 }
             }
         }
-        Ok(())
+        self.partial = partial;
+        result
     }
 
     #[inline]
