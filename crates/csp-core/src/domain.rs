@@ -218,6 +218,10 @@ pub(crate) struct DomainStore {
     pub(crate) removals: u64,
     /// Number of variables with more than one value.
     pub(crate) unfixed: usize,
+    /// Small integers that propagators keep per level (saved at every level
+    /// and restored on backtrack), e.g. the size of a sparse set.
+    pub(crate) counters: Vec<u32>,
+    counter_snaps: Vec<u32>,
 }
 
 impl DomainStore {
@@ -246,6 +250,8 @@ impl DomainStore {
             track_prunes: false,
             removals: 0,
             unfixed: 0,
+            counters: Vec::new(),
+            counter_snaps: Vec::new(),
         };
         // Precompute each distinct declared domain once.
         let mut small_bits: Vec<Option<u64>> = Vec::with_capacity(domains.len());
@@ -470,6 +476,7 @@ impl DomainStore {
         if self.snapshot {
             self.snaps.extend_from_slice(&self.small);
         }
+        self.counter_snaps.extend_from_slice(&self.counters);
         self.stamp = self.next_stamp;
         self.next_stamp += 1;
     }
@@ -493,6 +500,12 @@ impl DomainStore {
             self.small
                 .copy_from_slice(&self.snaps[level * n..(level + 1) * n]);
             self.snaps.truncate(level * n);
+        }
+        let c = self.counters.len();
+        if c > 0 {
+            self.counters
+                .copy_from_slice(&self.counter_snaps[level * c..(level + 1) * c]);
+            self.counter_snaps.truncate(level * c);
         }
         self.stamp = mark.stamp;
         self.unfixed = mark.unfixed as usize;
@@ -610,6 +623,54 @@ impl DomainStore {
                 g &= g - 1;
             }
         }
+    }
+
+    /// Fused forward checking for up to four all-different constraints over
+    /// the same variables (one-word domains): for every position `j` listed
+    /// in `peers`, removes at once the values `ids[t] − adj[j][t]` for each
+    /// member `t` (unused members have an id that never lands in a word). One
+    /// pass, one mask per peer, instead of one pass per constraint.
+    #[inline]
+    pub(crate) fn remove_ids_small(
+        &mut self,
+        vars: &[u32],
+        adj: &[[i64; 4]],
+        peers: &[u32],
+        ids: [i64; 4],
+    ) -> Result<(), Conflict> {
+        let [id0, id1, id2, id3] = ids;
+        let mut removed = 0u64;
+        for &j in peers {
+            let j = j as usize;
+            let a = adj[j];
+            let bit = |off: i64| u64::from((off as u64) < 64) << ((off as u64) & 63);
+            let m = bit(id0 - a[0]) | bit(id1 - a[1]) | bit(id2 - a[2]) | bit(id3 - a[3]);
+            let i = vars[j] as usize;
+            debug_assert!(self.is_small(i));
+            let bits = self.small[i];
+            let gone = bits & m;
+            if gone == 0 {
+                continue;
+            }
+            let new = bits & !m;
+            if new == 0 {
+                self.removals += removed;
+                return Err(Conflict);
+            }
+            if self.track_prunes {
+                self.log_small_prunes(i, gone, self.base[i] + gone.trailing_zeros() as Value);
+            }
+            removed += gone.count_ones() as u64;
+            self.save_small(i);
+            self.small[i] = new;
+            if new & (new - 1) == 0 {
+                self.note_change(i, 1);
+            } else if self.track_changes {
+                self.note_change(i, 2);
+            }
+        }
+        self.removals += removed;
+        Ok(())
     }
 
     /// All-different forward checking on one-word domains: for every position

@@ -113,3 +113,20 @@ fn several_constraints_together() {
     })
     .unwrap();
 }
+
+#[test]
+fn fused_all_different_groups() {
+    // Two to four all-different constraints over the same variables are
+    // forward-checked together; the result must not change.
+    for g in 2..=5 {
+        check_constraint(&small(), |m, v| {
+            let offs = [[0, 0, 0, 0], [0, 1, 2, 3], [0, -1, -2, -3], [1, 0, 2, -1], [0, 2, -1, 1]];
+            for o in offs.iter().take(g) {
+                m.all_different_offset(v, o)?;
+            }
+            m.not_equal(v[0], v[3], 1)?;
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("group of {g}: {e}"));
+    }
+}

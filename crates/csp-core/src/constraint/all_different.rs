@@ -66,6 +66,12 @@ impl AllDifferent {
         &self.vars
     }
 
+    /// The word-level data (`variable indices`, `offset + declared minimum`
+    /// per position) when every declared domain fits one word.
+    pub(crate) fn word_data(&self) -> Option<(&[u32], &[i64])> {
+        self.fast.as_ref().map(|(v, a)| (&v[..], &a[..]))
+    }
+
     /// The offsets `c_i`.
     pub fn offsets(&self) -> &[Value] {
         &self.offsets

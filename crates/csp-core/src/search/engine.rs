@@ -20,7 +20,7 @@ use crate::constraint::Pruner;
 use crate::domain::{Conflict, DomainStore};
 use crate::ids::{Value, VarId};
 use crate::limits::Limit;
-use crate::model::Model;
+use crate::model::{Model, Posted};
 use crate::observer::SearchObserver;
 use crate::search::{Inference, SearchOptions, ValOrder, VarOrder};
 use crate::stats::Statistics;
@@ -32,36 +32,166 @@ pub(crate) struct Prepared {
     /// (constraint, scope position) pairs it appears in.
     start: Vec<u32>,
     watch: Vec<(u32, u32)>,
+    /// The watch lists for forward checking, where a group of all-different
+    /// constraints over the same variables is one fused entry (index
+    /// `num_constraints + group`).
+    fc_start: Vec<u32>,
+    fc_watch: Vec<(u32, u32)>,
+    fused: Vec<FusedAllDiff>,
+}
+
+/// Two to four all-different constraints over the same variable list, all
+/// with one-word domains: forward checking removes the ids of all of them in
+/// one pass over the peers (N-queens' columns and both diagonals).
+#[derive(Debug)]
+struct FusedAllDiff {
+    members: Vec<u32>,
+    vars: Vec<u32>,
+    /// `adj[j][t]`: member t's offset at position j plus the declared minimum
+    /// (0 for unused members).
+    adj: Vec<[i64; 4]>,
+    g: usize,
+}
+
+impl FusedAllDiff {
+    /// Forward checking from position `pos` (just fixed). `state` lists the
+    /// positions not yet fixed-and-checked as a sparse set whose size lives in
+    /// `store.counters[counter]`, so fixed peers are not visited again.
+    #[inline]
+    fn forward_check(
+        &self,
+        store: &mut DomainStore,
+        state: &mut SparseSet,
+        counter: usize,
+        pos: usize,
+    ) -> Result<(), Conflict> {
+        let size = store.counters[counter] as usize;
+        let at = state.index[pos] as usize;
+        if at < size {
+            let last = size - 1;
+            let moved = state.order[last];
+            state.order.swap(at, last);
+            state.index[moved as usize] = at as u32;
+            state.index[pos] = last as u32;
+            store.counters[counter] = last as u32;
+        }
+        let i = self.vars[pos] as usize;
+        let (bits, _) = store.small_bits(i);
+        let k = bits.trailing_zeros() as i64;
+        let a = self.adj[pos];
+        let mut ids = [-1i64; 4];
+        for t in 0..self.g {
+            ids[t] = k + a[t];
+        }
+        let n = store.counters[counter] as usize;
+        store.remove_ids_small(&self.vars, &self.adj, &state.order[..n], ids)
+    }
+}
+
+/// A set of positions with O(1) removal; its size is kept by the caller.
+#[derive(Clone, Debug)]
+struct SparseSet {
+    order: Vec<u32>,
+    index: Vec<u32>,
+}
+
+/// Builds CSR lists from (variable, entry) pairs.
+fn csr(n: usize, entries: &[(usize, (u32, u32))]) -> (Vec<u32>, Vec<(u32, u32)>) {
+    let mut start = vec![0u32; n + 1];
+    for &(v, _) in entries {
+        start[v + 1] += 1;
+    }
+    for v in 0..n {
+        start[v + 1] += start[v];
+    }
+    let mut fill = start.clone();
+    let mut list = vec![(0u32, 0u32); entries.len()];
+    for &(v, e) in entries {
+        list[fill[v] as usize] = e;
+        fill[v] += 1;
+    }
+    (start, list)
 }
 
 impl Prepared {
     pub(crate) fn new(model: &Model) -> Prepared {
         let n = model.num_vars();
-        let mut deg = vec![0u32; n + 1];
-        for c in model.posted() {
-            for x in c.scope() {
-                deg[x.index()] += 1;
-            }
-        }
-        let mut start = vec![0u32; n + 1];
-        for v in 0..n {
-            start[v + 1] = start[v] + deg[v];
-        }
-        let mut fill = start.clone();
-        let mut watch = vec![(0u32, 0u32); start[n] as usize];
-        for (ci, c) in model.posted().iter().enumerate() {
+        let posted = model.posted();
+        let mut entries = Vec::new();
+        for (ci, c) in posted.iter().enumerate() {
             for (pos, x) in c.scope().iter().enumerate() {
-                let v = x.index();
-                watch[fill[v] as usize] = (ci as u32, pos as u32);
-                fill[v] += 1;
+                entries.push((x.index(), (ci as u32, pos as u32)));
             }
         }
-        Prepared { start, watch }
+        let (start, watch) = csr(n, &entries);
+
+        // Group word-domain all-different constraints by their variable list.
+        let mut groups: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+        for (ci, c) in posted.iter().enumerate() {
+            if let Posted::AllDifferent(a) = c {
+                if let Some((vars, _)) = a.word_data() {
+                    match groups.iter_mut().find(|g| g.0 == vars) {
+                        Some(g) => g.1.push(ci as u32),
+                        None => groups.push((vars.to_vec(), vec![ci as u32])),
+                    }
+                }
+            }
+        }
+        let mut fused = Vec::new();
+        let mut in_group = vec![false; posted.len()];
+        for (vars, members) in groups {
+            for chunk in members.chunks(4) {
+                if chunk.len() < 2 {
+                    continue;
+                }
+                let g = chunk.len();
+                let mut adj = vec![[0i64; 4]; vars.len()];
+                for (t, &ci) in chunk.iter().enumerate() {
+                    in_group[ci as usize] = true;
+                    if let Posted::AllDifferent(a) = &posted[ci as usize] {
+                        let (_, a_adj) = a.word_data().expect("word data");
+                        for j in 0..vars.len() {
+                            adj[j][t] = a_adj[j];
+                        }
+                    }
+                }
+                fused.push(FusedAllDiff {
+                    members: chunk.to_vec(),
+                    vars: vars.clone(),
+                    adj,
+                    g,
+                });
+            }
+        }
+        let mut fc_entries: Vec<(usize, (u32, u32))> = entries
+            .iter()
+            .filter(|(_, (ci, _))| !in_group[*ci as usize])
+            .copied()
+            .collect();
+        for (gi, f) in fused.iter().enumerate() {
+            for (pos, &v) in f.vars.iter().enumerate() {
+                fc_entries.push((v as usize, ((posted.len() + gi) as u32, pos as u32)));
+            }
+        }
+        fc_entries.sort_by_key(|e| (e.0, e.1 .0));
+        let (fc_start, fc_watch) = csr(n, &fc_entries);
+        Prepared {
+            start,
+            watch,
+            fc_start,
+            fc_watch,
+            fused,
+        }
     }
 
     #[inline]
     fn watches(&self, v: usize) -> &[(u32, u32)] {
         &self.watch[self.start[v] as usize..self.start[v + 1] as usize]
+    }
+
+    #[inline]
+    fn fc_watches(&self, v: usize) -> &[(u32, u32)] {
+        &self.fc_watch[self.fc_start[v] as usize..self.fc_start[v + 1] as usize]
     }
 
     fn degree(&self, v: usize) -> u32 {
@@ -120,6 +250,9 @@ pub(crate) struct Engine<'a> {
     shared_nodes: Option<SharedNodes>,
     flushed_nodes: u64,
     scratch: Vec<Value>,
+    /// Per fused group: the positions still to visit (see `FusedAllDiff`).
+    fused_sets: Vec<SparseSet>,
+    fused_counter0: usize,
     partial: Vec<Option<Value>>,
     /// Solutions found at or before the bottom shortcut (count mode).
     pub(crate) counted: u128,
@@ -135,6 +268,19 @@ impl<'a> Engine<'a> {
     ) -> Engine<'a> {
         let (doms, var_dom) = model.declared();
         let mut store = DomainStore::new(doms, var_dom);
+        let fused_counter0 = store.counters.len();
+        let fused_sets = prep
+            .fused
+            .iter()
+            .map(|f| {
+                store.counters.push(f.vars.len() as u32);
+                let k = f.vars.len() as u32;
+                SparseSet {
+                    order: (0..k).collect(),
+                    index: (0..k).collect(),
+                }
+            })
+            .collect();
         store.track_changes = opts.inference == Inference::Mac;
         store.track_prunes = observer.is_some();
         let n = model.num_vars();
@@ -164,6 +310,8 @@ impl<'a> Engine<'a> {
             shared_nodes: None,
             flushed_nodes: 0,
             scratch: Vec::new(),
+            fused_sets,
+            fused_counter0,
             partial: Vec::new(),
             counted: 0,
             opts,
@@ -321,13 +469,30 @@ impl<'a> Engine<'a> {
         let posted = self.model.posted();
         let prep = &*self.prep;
         while let Some(x) = self.store.fixed_queue.pop() {
-            for &(ci, pos) in prep.watches(x as usize) {
+            for &(ci, pos) in prep.fc_watches(x as usize) {
                 self.stats.propagations += 1;
-                let r = posted[ci as usize]
-                    .forward_check(&mut Pruner::new(&mut self.store), pos as usize);
-                if r.is_err() {
-                    self.weights[ci as usize] += 1;
-                    return r;
+                let ci = ci as usize;
+                if ci < posted.len() {
+                    let r = posted[ci].forward_check(&mut Pruner::new(&mut self.store), pos as usize);
+                    if r.is_err() {
+                        self.weights[ci] += 1;
+                        return r;
+                    }
+                } else {
+                    let g = ci - posted.len();
+                    let f = &prep.fused[g];
+                    let r = f.forward_check(
+                        &mut self.store,
+                        &mut self.fused_sets[g],
+                        self.fused_counter0 + g,
+                        pos as usize,
+                    );
+                    if r.is_err() {
+                        for &m in &f.members {
+                            self.weights[m as usize] += 1;
+                        }
+                        return r;
+                    }
                 }
             }
         }
