@@ -673,6 +673,90 @@ impl DomainStore {
         Ok(())
     }
 
+    /// All-different propagation on one-word domains whose ids (`value +
+    /// offset`, bit `b` of variable `vars[j]` standing for id `adj[j] + b`) all
+    /// fit one 64-bit window: naked singles, hidden singles (when every
+    /// available id is needed) and the pigeonhole test, to a fixpoint, with a
+    /// few word operations per variable and pass. `None` when the ids do not
+    /// fit one window; otherwise whether a domain changed.
+    pub(crate) fn alldiff_window(
+        &mut self,
+        vars: &[u32],
+        adj: &[i64],
+    ) -> Result<Option<bool>, Conflict> {
+        let k = vars.len();
+        if k > 64 {
+            return Ok(None);
+        }
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for (&v, &a) in vars.iter().zip(adj) {
+            let bits = self.small[v as usize];
+            lo = lo.min(a + bits.trailing_zeros() as i64);
+            hi = hi.max(a + 63 - bits.leading_zeros() as i64);
+        }
+        if hi - lo >= 64 {
+            return Ok(None);
+        }
+        #[inline(always)]
+        fn to_ids(bits: u64, by: i64) -> u64 {
+            if by >= 0 {
+                bits << by
+            } else {
+                bits >> -by
+            }
+        }
+        let mut changed_any = false;
+        loop {
+            let (mut fixed, mut once, mut twice) = (0u64, 0u64, 0u64);
+            for (&v, &a) in vars.iter().zip(adj) {
+                let m = to_ids(self.small[v as usize], a - lo);
+                if m & (m - 1) == 0 {
+                    if fixed & m != 0 {
+                        return Err(Conflict);
+                    }
+                    fixed |= m;
+                }
+                twice |= once & m;
+                once |= m;
+            }
+            let avail = once.count_ones() as usize;
+            if avail < k {
+                return Err(Conflict);
+            }
+            let hidden = if avail == k {
+                once & !twice & !fixed
+            } else {
+                0
+            };
+            let mut changed = false;
+            for (&v, &a) in vars.iter().zip(adj) {
+                let i = v as usize;
+                let bits = self.small[i];
+                if bits & (bits - 1) == 0 {
+                    continue;
+                }
+                let m = to_ids(bits, a - lo);
+                let mut new = m & !fixed;
+                let h = new & hidden;
+                if h != 0 {
+                    if h & (h - 1) != 0 {
+                        return Err(Conflict);
+                    }
+                    new = h;
+                }
+                if new != m {
+                    let nb = to_ids(new, lo - a);
+                    self.set_small(i, nb, self.base[i] + (bits & !nb).trailing_zeros() as Value)?;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return Ok(Some(changed_any));
+            }
+            changed_any = true;
+        }
+    }
+
     /// All-different forward checking on one-word domains: for every position
     /// `j ≠ skip`, removes the bit `id − adj[j]` from variable `vars[j]`, where
     /// `adj[j] = offset_j + declared_min_j`. All the variables must be small.

@@ -62,6 +62,19 @@ impl Posted {
     pub(crate) fn propagate(&self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
         dispatch!(self, c => c.propagate(p))
     }
+    /// Does running `propagate` twice in a row never prune more than once?
+    /// Then the engine does not re-queue a constraint for its own changes.
+    #[inline]
+    pub(crate) fn is_idempotent(&self) -> bool {
+        matches!(
+            self,
+            Posted::AllDifferent(_)
+                | Posted::NotEqual(_)
+                | Posted::Equal(_)
+                | Posted::Linear(_)
+                | Posted::Table(_)
+        )
+    }
     #[inline]
     pub(crate) fn scope(&self) -> &[VarId] {
         dispatch!(self, c => c.scope())

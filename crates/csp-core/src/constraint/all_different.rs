@@ -202,6 +202,11 @@ impl Constraint for AllDifferent {
     }
 
     fn propagate(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
+        if let Some((idx, adj)) = &self.fast {
+            if pruner.store.alldiff_window(idx, adj)?.is_some() {
+                return Ok(());
+            }
+        }
         let k = self.vars.len();
         let mut done: SmallVec<[bool; 32]> = SmallVec::from_elem(false, k);
         loop {

@@ -473,7 +473,8 @@ impl<'a> Engine<'a> {
                 self.stats.propagations += 1;
                 let ci = ci as usize;
                 if ci < posted.len() {
-                    let r = posted[ci].forward_check(&mut Pruner::new(&mut self.store), pos as usize);
+                    let r =
+                        posted[ci].forward_check(&mut Pruner::new(&mut self.store), pos as usize);
                     if r.is_err() {
                         self.weights[ci] += 1;
                         return r;
@@ -503,11 +504,12 @@ impl<'a> Engine<'a> {
         let posted = self.model.posted();
         let prep = &*self.prep;
         let mut changed = std::mem::take(&mut self.changed);
+        let mut skip = u32::MAX;
         let result = (|| loop {
             self.store.take_changed(&mut changed);
             for &x in &changed {
                 for &(ci, _) in prep.watches(x as usize) {
-                    if !self.in_queue[ci as usize] {
+                    if ci != skip && !self.in_queue[ci as usize] {
                         self.in_queue[ci as usize] = true;
                         self.queue.push(ci);
                     }
@@ -518,11 +520,15 @@ impl<'a> Engine<'a> {
             };
             self.in_queue[ci as usize] = false;
             self.stats.propagations += 1;
-            let r = posted[ci as usize].propagate(&mut Pruner::new(&mut self.store));
+            let c = &posted[ci as usize];
+            let r = c.propagate(&mut Pruner::new(&mut self.store));
             if r.is_err() {
                 self.weights[ci as usize] += 1;
                 return r;
             }
+            // An idempotent propagator is at its own fixpoint: its own changes
+            // need not wake it again.
+            skip = if c.is_idempotent() { ci } else { u32::MAX };
         })();
         self.store.fixed_queue.clear();
         self.changed = changed;

@@ -1,0 +1,43 @@
+//! N-queens: place `n` queens on an `n × n` board so that no two attack each
+//! other.
+//!
+//! As a constraint-satisfaction problem the puzzle has one variable per row
+//! `y`, whose value `x` is the column of that row's queen. Rows are distinct
+//! by construction, and three *all-different* constraints finish the model:
+//! on the columns `x`, on the anti-diagonals `x + y` and on the diagonals
+//! `x − y`. This crate solves that model with dedicated algorithms, the
+//! classic alternatives to a generic constraint engine:
+//!
+//! * [`bitboard`]: the bitwise backtracking counter, with the eight
+//!   symmetries of the square, threads, and lexicographic enumeration;
+//! * [`construction`]: one solution for any `n ≥ 4` in O(n), without search;
+//! * [`permutation`]: backtracking over permutations with search limits and
+//!   a tracing hook;
+//! * [`brute_force`]: testing all `n^n` arrangements, for teaching;
+//! * [`verify`]: an independent checker listing every attacking pair, and
+//!   the parser of the `columns` text format;
+//! * [`render`]: board, chess (`a1`), `columns`, JSON and SVG output;
+//! * [`symmetry`]: rotations and reflections, canonical forms, orbit sizes.
+//!
+//! A placement is a slice of 0-based columns, one per row: row `i` has its
+//! queen in column `cols[i]`. Text formats meant for people use 1-based
+//! columns.
+//!
+//! ```
+//! use csp_queens::{bitboard, construction, render, verify};
+//!
+//! assert_eq!(bitboard::count(8, 0).unwrap(), 92);
+//! let cols = construction::construct(8).unwrap();
+//! assert!(verify::check(&cols).is_solution());
+//! print!("{}", render::render(&cols, render::Format::Board));
+//! ```
+
+pub mod bitboard;
+pub mod brute_force;
+pub mod construction;
+pub mod model;
+pub mod permutation;
+pub mod render;
+pub mod symmetry;
+pub mod trace;
+pub mod verify;

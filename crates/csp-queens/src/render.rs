@@ -1,0 +1,376 @@
+//! Text and picture formats for placements.
+//!
+//! Every format takes a placement `cols` (row `r` has its queen in the 0-based
+//! column `cols[r]`) and ends its output with exactly one newline, so the
+//! result can be written out as it is. Row 0 comes first (top) everywhere.
+//!
+//! | format    | example for the 4-queens solution `[1, 3, 0, 2]` |
+//! |-----------|--------------------------------------------------|
+//! | `board`   | `. Q . .` / `. . . Q` / `Q . . .` / `. . Q .` (one row per line, squares separated by single spaces) |
+//! | `a1`      | `b1 d2 a3 c4` (file letter = column, rank = 1-based row) |
+//! | `columns` | `2 4 1 3` (1-based columns; read back by [`crate::verify::parse_columns_line`]) |
+//! | `json`    | `{"n":4,"columns":[2,4,1,3]}` (1-based columns) |
+//! | `svg`     | a standalone SVG picture of the checkered board with round queens |
+//!
+//! Columns are not required to form a solution. If some column is `n` or more
+//! the pictures (`board`, `svg`) are widened to show it.
+//!
+//! ```
+//! use csp_queens::render::{render, Format};
+//! let sol = [1, 3, 0, 2];
+//! assert_eq!(render(&sol, Format::Board), ". Q . .\n. . . Q\nQ . . .\n. . Q .\n");
+//! assert_eq!(render(&sol, "columns".parse().unwrap()), "2 4 1 3\n");
+//! assert_eq!(render(&sol, Format::Json), "{\"n\":4,\"columns\":[2,4,1,3]}\n");
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+/// An output format; see the module docs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// A grid of `Q` and `.`, one row per line, squares separated by spaces.
+    Board,
+    /// Chess notation, one square per row: `a1 e2 h3 …`.
+    A1,
+    /// 1-based columns separated by spaces.
+    Columns,
+    /// A JSON object `{"n":…,"columns":[…]}` with 1-based columns.
+    Json,
+    /// A standalone SVG picture.
+    Svg,
+}
+
+impl Format {
+    /// Every format, in documentation order.
+    pub const ALL: [Format; 5] = [
+        Format::Board,
+        Format::A1,
+        Format::Columns,
+        Format::Json,
+        Format::Svg,
+    ];
+
+    /// The name accepted by [`FromStr`] and printed by [`fmt::Display`].
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Board => "board",
+            Format::A1 => "a1",
+            Format::Columns => "columns",
+            Format::Json => "json",
+            Format::Svg => "svg",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A format name that [`Format::from_str`] does not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownFormat {
+    /// The name given.
+    pub given: String,
+}
+
+impl fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown format `{}`; valid formats are ", self.given)?;
+        for (i, format) in Format::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(format.name())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownFormat {}
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    /// Parses a format name, ignoring ASCII case and surrounding whitespace.
+    ///
+    /// ```
+    /// use csp_queens::render::Format;
+    /// assert_eq!("SVG".parse::<Format>(), Ok(Format::Svg));
+    /// let err = "png".parse::<Format>().unwrap_err();
+    /// assert_eq!(err.to_string(), "unknown format `png`; valid formats are board, a1, columns, json, svg");
+    /// ```
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
+        let wanted = s.trim();
+        Format::ALL
+            .into_iter()
+            .find(|format| format.name().eq_ignore_ascii_case(wanted))
+            .ok_or_else(|| UnknownFormat {
+                given: s.to_string(),
+            })
+    }
+}
+
+/// Renders `cols` in `format`; see the module docs.
+pub fn render(cols: &[u32], format: Format) -> String {
+    match format {
+        Format::Board => board(cols),
+        Format::A1 => a1(cols),
+        Format::Columns => columns(cols),
+        Format::Json => json(cols),
+        Format::Svg => svg(cols),
+    }
+}
+
+/// Appends the decimal digits of `value` without allocating.
+fn push_number(out: &mut String, value: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = value;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
+/// Decimal width of `value`.
+fn decimal_width(value: u64) -> usize {
+    value.checked_ilog10().map_or(1, |log| log as usize + 1)
+}
+
+/// The width of the pictured board: `n`, or more to show off-board queens.
+fn picture_width(cols: &[u32]) -> usize {
+    let widest = cols.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
+    widest.max(cols.len())
+}
+
+/// The `board` format: `Q` and `.` separated by single spaces, one row per
+/// line.
+pub fn board(cols: &[u32]) -> String {
+    let width = picture_width(cols);
+    let mut out = String::with_capacity(cols.len() * 2 * width.max(1));
+    for &col in cols {
+        for x in 0..width {
+            if x > 0 {
+                out.push(' ');
+            }
+            out.push(if x == col as usize { 'Q' } else { '.' });
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Appends the spreadsheet-style file letters of the 0-based column `col`:
+/// `a` … `z`, `aa`, `ab`, … (bijective base 26).
+fn push_file(out: &mut String, col: u32) {
+    let mut letters = [0u8; 8];
+    let mut at = letters.len();
+    let mut rest = u64::from(col) + 1;
+    while rest > 0 {
+        rest -= 1;
+        at -= 1;
+        letters[at] = b'a' + (rest % 26) as u8;
+        rest /= 26;
+    }
+    for &l in &letters[at..] {
+        out.push(char::from(l));
+    }
+}
+
+/// The name of the square in column `col` (0-based) of row `row` (0-based)
+/// in `a1` notation.
+///
+/// ```
+/// use csp_queens::render::square_name;
+/// assert_eq!(square_name(0, 0), "a1");
+/// assert_eq!(square_name(7, 25), "z8");
+/// assert_eq!(square_name(9, 26), "aa10");
+/// assert_eq!(square_name(0, 701), "zz1");
+/// assert_eq!(square_name(0, 702), "aaa1");
+/// ```
+pub fn square_name(row: usize, col: u32) -> String {
+    let mut out = String::new();
+    push_file(&mut out, col);
+    push_number(&mut out, row as u64 + 1);
+    out
+}
+
+/// The `a1` format: square names separated by spaces.
+///
+/// ```
+/// use csp_queens::render::a1;
+/// assert_eq!(a1(&[0, 4, 7, 5, 2, 6, 1, 3]), "a1 e2 h3 f4 c5 g6 b7 d8\n");
+/// ```
+pub fn a1(cols: &[u32]) -> String {
+    let per = 2 + decimal_width(cols.len() as u64) + 1;
+    let mut out = String::with_capacity(cols.len() * per + 1);
+    for (row, &col) in cols.iter().enumerate() {
+        if row > 0 {
+            out.push(' ');
+        }
+        push_file(&mut out, col);
+        push_number(&mut out, row as u64 + 1);
+    }
+    out.push('\n');
+    out
+}
+
+/// Appends 1-based columns separated by `sep`.
+fn push_columns(out: &mut String, cols: &[u32], sep: char) {
+    for (row, &col) in cols.iter().enumerate() {
+        if row > 0 {
+            out.push(sep);
+        }
+        push_number(out, u64::from(col) + 1);
+    }
+}
+
+/// The `columns` format: 1-based columns separated by spaces.
+///
+/// ```
+/// assert_eq!(csp_queens::render::columns(&[1, 3, 0, 2]), "2 4 1 3\n");
+/// ```
+pub fn columns(cols: &[u32]) -> String {
+    let per = decimal_width(cols.len() as u64) + 1;
+    let mut out = String::with_capacity(cols.len() * per + 1);
+    push_columns(&mut out, cols, ' ');
+    out.push('\n');
+    out
+}
+
+/// The `json` format: `{"n":<n>,"columns":[<1-based columns>]}`.
+pub fn json(cols: &[u32]) -> String {
+    let per = decimal_width(cols.len() as u64) + 1;
+    let mut out = String::with_capacity(cols.len() * per + 32);
+    out.push_str("{\"n\":");
+    push_number(&mut out, cols.len() as u64);
+    out.push_str(",\"columns\":[");
+    push_columns(&mut out, cols, ',');
+    out.push_str("]}\n");
+    out
+}
+
+/// The `svg` format: a standalone SVG document showing the board with a
+/// checkered pattern (the square of row 0, column 0 dark, as `a1` on a chess
+/// board) and every queen as a dark disc. Each square is 10 user units; the
+/// picture is at most about 800 pixels wide.
+pub fn svg(cols: &[u32]) -> String {
+    let n = cols.len();
+    let width = picture_width(cols).max(1);
+    let height = n.max(1);
+    let pixels_per_square = (800 / width.max(height)).clamp(1, 48);
+    let mut out = String::with_capacity(400 + 60 * n);
+    out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    out.push_str("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"");
+    push_number(&mut out, (width * pixels_per_square) as u64);
+    out.push_str("\" height=\"");
+    push_number(&mut out, (height * pixels_per_square) as u64);
+    out.push_str("\" viewBox=\"0 0 ");
+    push_number(&mut out, width as u64 * 10);
+    out.push(' ');
+    push_number(&mut out, height as u64 * 10);
+    out.push_str("\">\n");
+    out.push_str("  <title>");
+    push_number(&mut out, n as u64);
+    out.push_str("-queens placement</title>\n");
+    out.push_str(concat!(
+        "  <defs>\n",
+        "    <pattern id=\"checker\" width=\"20\" height=\"20\" patternUnits=\"userSpaceOnUse\">\n",
+        "      <rect width=\"20\" height=\"20\" fill=\"#f0d9b5\"/>\n",
+        "      <rect width=\"10\" height=\"10\" fill=\"#b58863\"/>\n",
+        "      <rect x=\"10\" y=\"10\" width=\"10\" height=\"10\" fill=\"#b58863\"/>\n",
+        "    </pattern>\n",
+        "  </defs>\n",
+        "  <rect width=\"100%\" height=\"100%\" fill=\"url(#checker)\"/>\n",
+    ));
+    for (row, &col) in cols.iter().enumerate() {
+        out.push_str("  <circle cx=\"");
+        push_number(&mut out, u64::from(col) * 10 + 5);
+        out.push_str("\" cy=\"");
+        push_number(&mut out, row as u64 * 10 + 5);
+        out.push_str("\" r=\"3.5\" fill=\"#1a1a1a\" stroke=\"#ffffff\" stroke-width=\"0.6\"/>\n");
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for format in Format::ALL {
+            assert_eq!(format.name().parse::<Format>(), Ok(format));
+            assert_eq!(format.to_string().parse::<Format>(), Ok(format));
+        }
+        assert!(" Board ".parse::<Format>().is_ok());
+        assert!("".parse::<Format>().is_err());
+    }
+
+    #[test]
+    fn numbers() {
+        let mut s = String::new();
+        for v in [0u64, 7, 10, 99, 100, 4_294_967_296, u64::MAX] {
+            s.clear();
+            push_number(&mut s, v);
+            assert_eq!(s, v.to_string());
+            assert_eq!(decimal_width(v), v.to_string().len());
+        }
+    }
+
+    #[test]
+    fn files_are_bijective_base_26() {
+        let name = |c| square_name(0, c);
+        assert_eq!(name(25), "z1");
+        assert_eq!(name(26), "aa1");
+        assert_eq!(name(27), "ab1");
+        assert_eq!(name(51), "az1");
+        assert_eq!(name(52), "ba1");
+        assert_eq!(name(u32::MAX), "mwlqkwv1");
+    }
+
+    #[test]
+    fn off_board_columns_widen_the_picture() {
+        assert_eq!(board(&[2]), ". . Q\n");
+        assert_eq!(board(&[]), "");
+        assert_eq!(columns(&[]), "\n");
+        assert_eq!(json(&[]), "{\"n\":0,\"columns\":[]}\n");
+    }
+
+    #[test]
+    fn svg_is_well_formed_enough() {
+        let s = svg(&[1, 3, 0, 2]);
+        assert!(s.starts_with("<?xml"));
+        assert!(s.ends_with("</svg>\n"));
+        assert_eq!(s.matches("<circle").count(), 4);
+        assert!(s.contains("cx=\"15\" cy=\"5\""));
+        assert!(s.contains("viewBox=\"0 0 40 40\""));
+        // Tags balance.
+        assert_eq!(s.matches("<svg").count(), s.matches("</svg>").count());
+        assert_eq!(
+            s.matches("<pattern").count(),
+            s.matches("</pattern>").count()
+        );
+    }
+
+    #[test]
+    fn large_columns_output_is_fast_and_exact() {
+        let n = 1_000_000u32;
+        let cols: Vec<u32> = (0..n).rev().collect();
+        let text = columns(&cols);
+        assert!(text.starts_with("1000000 999999 "));
+        assert!(text.ends_with(" 2 1\n"));
+        assert_eq!(text.split_ascii_whitespace().count(), n as usize);
+    }
+}

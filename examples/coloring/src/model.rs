@@ -1,0 +1,414 @@
+//! The model, and solving through the generic engine.
+//!
+//! ```
+//! use csp_coloring::{check_coloring, maps, model};
+//! use csp_core::Outcome;
+//!
+//! let graph = maps::AUSTRALIA.graph();
+//! let two = model::color(&graph, 2, &model::ColorOptions::default()).unwrap();
+//! assert_eq!(two.outcome, Outcome::Unsatisfiable);
+//! let three = model::color(&graph, 3, &model::ColorOptions::default()).unwrap();
+//! assert_eq!(check_coloring(&graph, &three.colors.unwrap(), 3), Ok(()));
+//! ```
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use csp_core::{
+    Domain, Inference, Limits, LocalError, MinConflicts, Model, ModelError, Outcome, Search,
+    SearchOptions, Statistics, ValOrder, Value, VarId, VarOrder,
+};
+
+use crate::precedence::ValuePrecedence;
+use crate::Graph;
+
+/// How the interchangeable colors are told apart.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Symmetry {
+    /// No symmetry breaking: every coloring and all its renamings are solutions.
+    None,
+    /// Colors appear in order of first use along [`precedence_order`] (see
+    /// [`ValuePrecedence`]): one coloring per class of renamings. The default.
+    #[default]
+    ValuePrecedence,
+}
+
+/// Options for [`color`] and [`chromatic_number`].
+#[derive(Debug, Clone)]
+pub struct ColorOptions {
+    /// The engine's search options (including its limits, applied per call of
+    /// the engine).
+    pub search: SearchOptions,
+    /// Symmetry breaking.
+    pub symmetry: Symmetry,
+}
+
+impl Default for ColorOptions {
+    /// Forward checking (with not-equal constraints, arc consistency prunes no
+    /// more and costs a queue), variables by domain size over weighted degree,
+    /// colors ascending, value precedence on.
+    fn default() -> ColorOptions {
+        ColorOptions {
+            search: SearchOptions {
+                inference: Inference::ForwardChecking,
+                var_order: VarOrder::DomWdeg,
+                val_order: ValOrder::Ascending,
+                limits: Limits::none(),
+            },
+            symmetry: Symmetry::ValuePrecedence,
+        }
+    }
+}
+
+/// A large clique found greedily: from every vertex in turn (up to
+/// [`CLIQUE_STARTS`] of them, highest degree first), grow a clique by adding the
+/// candidate adjacent to the most other candidates; keep the largest.
+///
+/// Its size is a lower bound on the chromatic number, and listing its vertices
+/// first in [`precedence_order`] gives them colors 0, 1, 2, ... outright. This is
+/// modelling help, not a solver: it runs before the engine and never decides
+/// whether a coloring exists.
+///
+/// ```
+/// let g = csp_coloring::Graph::new(5, [(0, 1), (1, 2), (0, 2), (2, 3), (3, 4)]).unwrap();
+/// assert_eq!(csp_coloring::model::greedy_clique(&g), vec![0, 1, 2]);
+/// ```
+pub fn greedy_clique(graph: &Graph) -> Vec<u32> {
+    let n = graph.vertices() as usize;
+    let words = n.div_ceil(64);
+    let mut rows = vec![0u64; n * words];
+    for &(u, v) in graph.edges() {
+        let (u, v) = (u as usize, v as usize);
+        rows[u * words + v / 64] |= 1 << (v % 64);
+        rows[v * words + u / 64] |= 1 << (u % 64);
+    }
+    let row = |v: usize| &rows[v * words..(v + 1) * words];
+    let mut by_degree: Vec<usize> = (0..n).collect();
+    let degree = |v: usize| row(v).iter().map(|w| w.count_ones()).sum::<u32>();
+    by_degree.sort_by_key(|&v| (std::cmp::Reverse(degree(v)), v));
+    let mut best: Vec<u32> = Vec::new();
+    for &seed in by_degree.iter().take(CLIQUE_STARTS) {
+        if (degree(seed) as usize) < best.len() {
+            break; // a clique through `seed` cannot beat the best
+        }
+        let mut clique = vec![seed as u32];
+        let mut cand: Vec<u64> = row(seed).to_vec();
+        loop {
+            // The candidate with the most neighbors among the candidates.
+            let mut pick: Option<(u32, usize)> = None;
+            for (w, &bits) in cand.iter().enumerate() {
+                let mut b = bits;
+                while b != 0 {
+                    let v = w * 64 + b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    let links: u32 = row(v)
+                        .iter()
+                        .zip(&cand)
+                        .map(|(a, c)| (a & c).count_ones())
+                        .sum();
+                    match pick {
+                        Some((l, _)) if l >= links => {}
+                        _ => pick = Some((links, v)),
+                    }
+                }
+            }
+            let Some((_, v)) = pick else { break };
+            clique.push(v as u32);
+            for (c, a) in cand.iter_mut().zip(row(v)) {
+                *c &= a;
+            }
+        }
+        if clique.len() > best.len() {
+            best = clique;
+        }
+    }
+    best.sort_unstable();
+    best
+}
+
+/// How many start vertices [`greedy_clique`] tries.
+pub const CLIQUE_STARTS: usize = 1000;
+
+/// The order of the vertices for value precedence: a greedy clique first (its
+/// vertices then get colors 0, 1, 2, ... outright), then the others by
+/// decreasing degree, ties by number.
+pub fn precedence_order(graph: &Graph) -> Vec<u32> {
+    let adj = graph.adjacency();
+    let clique = greedy_clique(graph);
+    let mut in_clique = vec![false; graph.vertices() as usize];
+    for &v in &clique {
+        in_clique[v as usize] = true;
+    }
+    let mut rest: Vec<u32> = (0..graph.vertices())
+        .filter(|&v| !in_clique[v as usize])
+        .collect();
+    rest.sort_by_key(|&v| (std::cmp::Reverse(adj[v as usize].len()), v));
+    clique.into_iter().chain(rest).collect()
+}
+
+/// Builds the model: one variable per vertex (`colors[v]`, named `v1`, `v2`, ...
+/// as in DIMACS files) with domain `0..k`, one not-equal constraint per edge,
+/// and with [`Symmetry::ValuePrecedence`], one value-precedence constraint over
+/// all vertices in [`precedence_order`].
+///
+/// # Errors
+/// [`ModelError`] when `k` is 0 and the graph has vertices (an empty domain).
+pub fn model(graph: &Graph, k: u32, symmetry: Symmetry) -> Result<(Model, Vec<VarId>), ModelError> {
+    let mut m = Model::new();
+    let top = Value::try_from(k).unwrap_or(Value::MAX) - 1;
+    let colors: Vec<VarId> = (0..graph.vertices())
+        .map(|v| m.new_var_named(&format!("v{}", v + 1), Domain::range(0, top)))
+        .collect::<Result<_, _>>()?;
+    // The rule: the two ends of every edge have different colors.
+    for &(u, v) in graph.edges() {
+        m.not_equal(colors[u as usize], colors[v as usize], 0)?;
+    }
+    if symmetry == Symmetry::ValuePrecedence && !colors.is_empty() {
+        let order = precedence_order(graph)
+            .into_iter()
+            .map(|v| colors[v as usize])
+            .collect();
+        m.post(ValuePrecedence::new(order, 0))?;
+    }
+    Ok((m, colors))
+}
+
+/// The result of [`color`].
+#[derive(Debug, Clone)]
+pub struct Colored {
+    /// `Solved`, `Unsatisfiable` (no `k`-coloring exists), or `LimitReached`.
+    pub outcome: Outcome,
+    /// A coloring, `colors[v]` in `0..k`, when one was found.
+    pub colors: Option<Vec<u32>>,
+    /// The engine's counters.
+    pub stats: Statistics,
+}
+
+/// Looks for a coloring of `graph` with at most `k` colors.
+///
+/// # Errors
+/// None in practice (the model is always well formed); a [`ModelError`] is passed on.
+pub fn color(graph: &Graph, k: u32, options: &ColorOptions) -> Result<Colored, ModelError> {
+    if k == 0 {
+        let outcome = if graph.vertices() == 0 {
+            Outcome::Solved
+        } else {
+            Outcome::Unsatisfiable
+        };
+        return Ok(Colored {
+            outcome,
+            colors: (graph.vertices() == 0).then(Vec::new),
+            stats: Statistics::default(),
+        });
+    }
+    let (m, vars) = model(graph, k, options.symmetry)?;
+    let r = Search::new(&m).options(options.search.clone()).solve();
+    Ok(Colored {
+        outcome: r.outcome,
+        colors: r.solution.map(|s| {
+            vars.iter()
+                .map(|&x| u32::try_from(s[x]).expect("colors are 0..k"))
+                .collect()
+        }),
+        stats: r.stats,
+    })
+}
+
+/// What [`chromatic_number`] established.
+#[derive(Debug, Clone)]
+pub struct Chromatic {
+    /// A proved lower bound: no coloring with fewer colors exists.
+    pub lower: u32,
+    /// The best coloring found, `colors[v]`, with `upper` colors.
+    pub coloring: Option<Vec<u32>>,
+    /// The number of colors of `coloring` (an upper bound), when one was found.
+    pub upper: Option<u32>,
+    /// One entry per engine call: the `k` tried, how it ended, and its counters.
+    pub attempts: Vec<(u32, Outcome, Statistics)>,
+}
+
+impl Chromatic {
+    /// The chromatic number, when it was proved (`lower == upper`).
+    pub fn exact(&self) -> Option<u32> {
+        (self.upper == Some(self.lower)).then_some(self.lower)
+    }
+}
+
+/// Finds the chromatic number by trying `k` colors for increasing `k`.
+///
+/// Two bounds come first: the lower bound is the size of a [`greedy_clique`]
+/// (the clique alone needs that many colors), and the upper bound is the number
+/// of colors in the first coloring the engine finds with `Δ + 1` colors (`Δ` the
+/// largest degree: with that many colors every vertex always has a free color,
+/// so the search hardly ever backtracks). Then `k` runs up from the lower bound:
+/// each `k` the engine proves impossible raises the lower bound; the first `k`
+/// with a coloring is the chromatic number.
+///
+/// `time_limit` bounds the whole run (each engine call gets the time left); when
+/// it runs out, the result holds the bounds proved so far.
+///
+/// ```
+/// use csp_coloring::{maps, model};
+///
+/// let c = model::chromatic_number(&maps::US.graph(), None, &model::ColorOptions::default()).unwrap();
+/// assert_eq!(c.exact(), Some(4));
+/// ```
+///
+/// # Errors
+/// A [`ModelError`] from building a model (not expected for any graph).
+pub fn chromatic_number(
+    graph: &Graph,
+    time_limit: Option<Duration>,
+    options: &ColorOptions,
+) -> Result<Chromatic, ModelError> {
+    let start = Instant::now();
+    let mut result = Chromatic {
+        lower: greedy_clique(graph).len() as u32,
+        coloring: None,
+        upper: None,
+        attempts: Vec::new(),
+    };
+    if graph.vertices() == 0 {
+        result.coloring = Some(Vec::new());
+        result.upper = Some(0);
+        return Ok(result);
+    }
+    // Options for one engine call, within the time left; None when it is up.
+    let call_options = || -> Option<ColorOptions> {
+        let mut opts = options.clone();
+        if let Some(limit) = time_limit {
+            let left = limit.saturating_sub(start.elapsed());
+            if left.is_zero() {
+                return None;
+            }
+            let per_call = opts.search.limits.time.map_or(left, |t| t.min(left));
+            opts.search.limits.time = Some(per_call);
+        }
+        Some(opts)
+    };
+    let record = |result: &mut Chromatic, k: u32, r: Colored| -> Outcome {
+        if let Some(colors) = r.colors {
+            let used = colors.iter().max().map_or(0, |&c| c + 1);
+            let better = match result.upper {
+                Some(u) => used < u,
+                None => true,
+            };
+            if better {
+                result.upper = Some(used);
+                result.coloring = Some(colors);
+            }
+        }
+        result.attempts.push((k, r.outcome, r.stats));
+        r.outcome
+    };
+    // The upper bound: a coloring with one more color than the largest degree.
+    let max_degree = graph.adjacency().iter().map(Vec::len).max().unwrap_or(0) as u32;
+    let Some(opts) = call_options() else {
+        return Ok(result);
+    };
+    let r = color(graph, max_degree + 1, &opts)?;
+    if record(&mut result, max_degree + 1, r) != Outcome::Solved {
+        return Ok(result);
+    }
+    // Up from the lower bound.
+    while Some(result.lower) < result.upper {
+        let Some(opts) = call_options() else {
+            return Ok(result);
+        };
+        let k = result.lower;
+        let r = color(graph, k, &opts)?;
+        match record(&mut result, k, r) {
+            Outcome::Unsatisfiable => result.lower = k + 1,
+            Outcome::Solved => {}
+            Outcome::LimitReached(_) => return Ok(result),
+        }
+    }
+    Ok(result)
+}
+
+/// Why [`color_min_conflicts`] could not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LocalSearchError {
+    /// Building the model failed.
+    Model(ModelError),
+    /// The local search rejected its options.
+    Local(LocalError),
+}
+
+impl fmt::Display for LocalSearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LocalSearchError::Model(e) => e.fmt(f),
+            LocalSearchError::Local(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for LocalSearchError {}
+
+/// What [`color_min_conflicts`] found.
+#[derive(Debug, Clone)]
+pub struct LocalColored {
+    /// `Solved` when the best assignment is a proper coloring, else the limit
+    /// that stopped the search. Local search never proves that no coloring exists.
+    pub outcome: Outcome,
+    /// The best assignment found, `colors[v]` in `0..k` (a proper coloring when
+    /// `outcome` is `Solved`).
+    pub colors: Vec<u32>,
+    /// The number of edges whose ends share a color in `colors`.
+    pub conflicts: u64,
+    /// Steps taken (each moves at most one vertex).
+    pub steps: u64,
+    /// Restarts from a fresh assignment.
+    pub restarts: u64,
+    /// Wall-clock time.
+    pub time: Duration,
+}
+
+/// Looks for a `k`-coloring with the engine's min-conflicts local search, on the
+/// model without symmetry breaking (renamed colorings are all equally good to a
+/// local search, and precedence would only add violations to repair).
+///
+/// `limits` supplies the time limit, cancel token and, as a step limit, the node
+/// limit; without any limit the search runs until it finds a coloring, which for
+/// a `k` below the chromatic number is forever. The same seed and step limit give
+/// the same run.
+///
+/// ```
+/// use csp_coloring::{check_coloring, maps, model};
+/// use csp_core::{Limits, Outcome};
+///
+/// let g = maps::US.graph();
+/// let r = model::color_min_conflicts(&g, 4, 1, &Limits::none().with_nodes(100_000)).unwrap();
+/// assert_eq!(r.outcome, Outcome::Solved);
+/// assert_eq!(check_coloring(&g, &r.colors, 4), Ok(()));
+/// ```
+///
+/// # Errors
+/// `k = 0` for a graph with vertices (no color to start from), or an option the
+/// local search rejects.
+pub fn color_min_conflicts(
+    graph: &Graph,
+    k: u32,
+    seed: u64,
+    limits: &Limits,
+) -> Result<LocalColored, LocalSearchError> {
+    let (m, vars) = model(graph, k, Symmetry::None).map_err(LocalSearchError::Model)?;
+    let r = MinConflicts::new(&m)
+        .seed(seed)
+        .limits(limits)
+        .run()
+        .map_err(LocalSearchError::Local)?;
+    Ok(LocalColored {
+        outcome: r.outcome,
+        colors: vars
+            .iter()
+            .map(|x| u32::try_from(r.assignment[x.index()]).expect("colors are 0..k"))
+            .collect(),
+        conflicts: r.violations,
+        steps: r.steps,
+        restarts: r.restarts,
+        time: r.time,
+    })
+}

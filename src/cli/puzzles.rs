@@ -1,0 +1,536 @@
+//! The puzzle subcommands: `sudoku`, `color`, `cryptarithm`, `zebra`, `latin`.
+//! Each reads its input, builds the example crate's model, solves it with the
+//! generic engine, and re-checks every printed solution with the example's
+//! independent checker.
+
+use std::fs;
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use csp_core::{Limits, Outcome, Report, SearchOptions, Statistics};
+
+use super::{parse_inference, parse_seconds, parse_val_order, parse_var_order, CliError};
+
+/// Reads FILE, or stdin when FILE is absent or `-`.
+fn read_input(file: Option<&str>) -> Result<(String, String), CliError> {
+    match file {
+        None | Some("-") => {
+            let mut s = String::new();
+            io::stdin()
+                .read_to_string(&mut s)
+                .map_err(|e| format!("reading stdin: {e}"))?;
+            Ok((s, "<stdin>".into()))
+        }
+        Some(f) => fs::read_to_string(f)
+            .map(|s| (s, f.to_string()))
+            .map_err(|e| format!("{f}: {e}")),
+    }
+}
+
+/// Engine options shared by the puzzle commands (each has its own defaults).
+#[derive(clap::Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Override the inference: none, fc or mac.
+    #[arg(long)]
+    inference: Option<String>,
+    /// Override the variable order: input, mrv, dom-deg or dom-wdeg.
+    #[arg(long = "var-order")]
+    var_order: Option<String>,
+    /// Override the value order: asc, desc, middle or random.
+    #[arg(long = "val-order")]
+    val_order: Option<String>,
+    /// Seed for random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop each search after this many seconds.
+    #[arg(long = "time-limit")]
+    time_limit: Option<String>,
+    /// Print statistics to stderr.
+    #[arg(long)]
+    stats: bool,
+}
+
+impl EngineArgs {
+    fn apply(&self, mut o: SearchOptions) -> Result<SearchOptions, CliError> {
+        if let Some(i) = &self.inference {
+            o.inference = parse_inference(i)?;
+        }
+        if let Some(v) = &self.var_order {
+            o.var_order = parse_var_order(v)?;
+        }
+        if let Some(v) = &self.val_order {
+            o.val_order = parse_val_order(v, self.seed)?;
+        }
+        if let Some(t) = self.time_limit()? {
+            o.limits.time = Some(t);
+        }
+        Ok(o)
+    }
+    fn time_limit(&self) -> Result<Option<Duration>, CliError> {
+        self.time_limit.as_deref().map(parse_seconds).transpose()
+    }
+}
+
+fn io_err(e: io::Error) -> CliError {
+    e.to_string()
+}
+
+// ---- sudoku ----------------------------------------------------------------
+
+/// Arguments of `csp sudoku`.
+#[derive(clap::Args, Debug)]
+pub struct SudokuArgs {
+    /// Puzzle file (one puzzle per line; `#` and blank lines skipped); stdin if absent.
+    file: Option<String>,
+    /// Print the number of solutions instead of a solution.
+    #[arg(long)]
+    count: bool,
+    /// With --count: stop counting at K.
+    #[arg(long = "count-limit")]
+    count_limit: Option<u64>,
+    /// Print `unique`, `none` or `multiple` for each puzzle.
+    #[arg(long)]
+    unique: bool,
+    /// line (default) or grid (a boxed grid for people).
+    #[arg(long, default_value = "line")]
+    format: String,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Runs `csp sudoku`.
+pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
+    use csp_sudoku::{check_solution, model, parse, render};
+    let grid_format = match a.format.as_str() {
+        "line" => false,
+        "grid" => true,
+        f => return Err(format!("unknown format '{f}' (expected line or grid)")),
+    };
+    let options = a.engine.apply(model::options())?;
+    let (text, name) = read_input(a.file.as_deref())?;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut bad = false;
+    let mut total = Statistics::default();
+    let start = Instant::now();
+    let mut puzzles = 0;
+    for entry in parse::entries(&text) {
+        let grid = match entry.result {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("{name}: {e}");
+                writeln!(out, "error").map_err(io_err)?;
+                bad = true;
+                continue;
+            }
+        };
+        puzzles += 1;
+        let t = Instant::now();
+        let stats;
+        if a.unique {
+            let u = model::is_unique(&grid, &options);
+            let word = match &u {
+                model::Uniqueness::None => "none",
+                model::Uniqueness::Unique(s) => {
+                    check_solution(&grid, s).map_err(|e| format!("internal error: {e}"))?;
+                    "unique"
+                }
+                model::Uniqueness::Multiple(..) => "multiple",
+                model::Uniqueness::Unknown(_) => "unknown",
+            };
+            writeln!(out, "{word}").map_err(io_err)?;
+            stats = None;
+        } else if a.count {
+            let r = match a.count_limit {
+                Some(k) => model::count_up_to(&grid, k, &options),
+                None => {
+                    let (m, _) = model::model(&grid);
+                    csp_core::Search::new(&m).options(options.clone()).count()
+                }
+            };
+            writeln!(out, "{}", r.count).map_err(io_err)?;
+            stats = Some(r.stats);
+        } else {
+            let r = model::solve(&grid, &options);
+            match (&r.solution, r.outcome) {
+                (Some(s), _) => {
+                    check_solution(&grid, s).map_err(|e| format!("internal error: {e}"))?;
+                    if grid_format {
+                        writeln!(out, "{}", render::boxed(s)).map_err(io_err)?;
+                    } else {
+                        writeln!(out, "{}", render::line(s)).map_err(io_err)?;
+                    }
+                }
+                (None, Outcome::LimitReached(l)) => {
+                    writeln!(out, "unknown").map_err(io_err)?;
+                    eprintln!("{name}: line {}: stopped by the {l}", entry.line);
+                }
+                (None, _) => writeln!(out, "no solution").map_err(io_err)?,
+            }
+            stats = Some(r.stats);
+        }
+        if let Some(s) = stats {
+            if a.engine.stats {
+                eprintln!(
+                    "line {}: {s} (wall {:.3} ms)",
+                    entry.line,
+                    t.elapsed().as_secs_f64() * 1e3
+                );
+            }
+            total.merge(&s);
+            total.time = start.elapsed();
+        }
+    }
+    out.flush().map_err(io_err)?;
+    if a.engine.stats {
+        total.time = start.elapsed();
+        eprintln!("total ({puzzles} puzzles): {total}");
+    }
+    Ok(if bad {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+// ---- color -------------------------------------------------------------------
+
+/// Arguments of `csp color`.
+#[derive(clap::Args, Debug)]
+pub struct ColorArgs {
+    /// A DIMACS graph file (`p edge V E`, `e u v`, `c` comments).
+    file: Option<String>,
+    /// A built-in map instead of a file: australia or us.
+    #[arg(long)]
+    map: Option<String>,
+    /// Find a coloring with K colors (or prove there is none); without it,
+    /// find the smallest K provable within the time limit.
+    #[arg(long)]
+    colors: Option<u32>,
+    /// backtracking (default) or min-conflicts.
+    #[arg(long, default_value = "backtracking")]
+    solver: String,
+    /// Count the K-colorings (all of them, renamings of colors included).
+    #[arg(long)]
+    count: bool,
+    /// numbers (default) or names (one `region color` line per region, maps only).
+    #[arg(long, default_value = "numbers")]
+    format: String,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Runs `csp color`.
+pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
+    use csp_coloring::{check_coloring, dimacs, maps, model};
+    let names = match a.format.as_str() {
+        "numbers" => false,
+        "names" => true,
+        f => return Err(format!("unknown format '{f}' (expected numbers or names)")),
+    };
+    let (graph, map) = match (&a.map, &a.file) {
+        (Some(_), Some(_)) => return Err("give either a FILE or --map, not both".into()),
+        (None, None) => return Err("give a DIMACS FILE or --map australia|us".into()),
+        (Some(m), None) => {
+            let map = maps::builtin_map(m).map_err(|e| e.to_string())?;
+            (map.graph(), Some(map))
+        }
+        (None, Some(f)) => {
+            let (text, name) = read_input(Some(f))?;
+            let d = dimacs::parse_dimacs(&text).map_err(|e| format!("{name}: {e}"))?;
+            for w in &d.warnings {
+                eprintln!("{name}: warning: {w}");
+            }
+            (d.graph, None)
+        }
+    };
+    if names && map.is_none() {
+        return Err("--format names needs a built-in --map".into());
+    }
+    let mut options = model::ColorOptions::default();
+    options.search = a.engine.apply(options.search)?;
+    let time_limit = a.engine.time_limit()?;
+    let print = |colors: &[u32], k: u32| -> Result<(), CliError> {
+        check_coloring(&graph, colors, k).map_err(|e| format!("internal error: {e}"))?;
+        let used = colors.iter().map(|&c| c + 1).max().unwrap_or(0);
+        let mut out = io::BufWriter::new(io::stdout().lock());
+        writeln!(out, "{used}").map_err(io_err)?;
+        match (names, map) {
+            (true, Some(m)) => {
+                for (region, c) in m.regions.iter().zip(colors) {
+                    writeln!(out, "{region} {}", c + 1).map_err(io_err)?;
+                }
+            }
+            _ => {
+                let line: Vec<String> = colors.iter().map(|c| (c + 1).to_string()).collect();
+                writeln!(out, "{}", line.join(" ")).map_err(io_err)?;
+            }
+        }
+        out.flush().map_err(io_err)
+    };
+    let t = Instant::now();
+    match (a.solver.as_str(), a.colors) {
+        ("min-conflicts", None) => Err("--solver min-conflicts needs --colors K".into()),
+        ("min-conflicts", Some(k)) => {
+            if a.count {
+                return Err("--count needs --solver backtracking".into());
+            }
+            let mut limits = Limits::none();
+            limits.time = Some(time_limit.unwrap_or(Duration::from_secs(10)));
+            let r = model::color_min_conflicts(&graph, k, a.engine.seed, &limits)
+                .map_err(|e| e.to_string())?;
+            if r.outcome == Outcome::Solved {
+                print(&r.colors, k)?;
+            } else {
+                println!("unknown");
+            }
+            if a.engine.stats {
+                eprintln!(
+                    "solver: min-conflicts, {} conflicts left, {} steps, {} restarts, {:.3} s",
+                    r.conflicts,
+                    r.steps,
+                    r.restarts,
+                    r.time.as_secs_f64()
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        ("backtracking", Some(k)) if a.count => {
+            let (m, _) =
+                model::model(&graph, k, model::Symmetry::None).map_err(|e| e.to_string())?;
+            let r: Report = csp_core::Search::new(&m)
+                .options(options.search.clone())
+                .count();
+            println!("{}", r.count);
+            if let Outcome::LimitReached(l) = r.outcome {
+                eprintln!("warning: incomplete count: stopped by the {l}");
+            }
+            if a.engine.stats {
+                eprintln!("solver: backtracking, {}", r.stats);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        ("backtracking", Some(k)) => {
+            let r = model::color(&graph, k, &options).map_err(|e| e.to_string())?;
+            match (&r.colors, r.outcome) {
+                (Some(c), _) => print(c, k)?,
+                (None, Outcome::LimitReached(_)) => println!("unknown"),
+                (None, _) => println!("none"),
+            }
+            if a.engine.stats {
+                eprintln!("solver: backtracking, {}", r.stats);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        ("backtracking", None) => {
+            if a.count {
+                return Err("--count needs --colors K".into());
+            }
+            let limit = time_limit.or(Some(Duration::from_secs(60)));
+            let c = model::chromatic_number(&graph, limit, &options).map_err(|e| e.to_string())?;
+            match (&c.coloring, c.upper) {
+                (Some(col), Some(k)) => {
+                    print(col, k)?;
+                    match c.exact() {
+                        Some(x) => eprintln!("chromatic number: {x} (proven optimal)"),
+                        None => eprintln!(
+                            "{k} colors suffice; not proven optimal (lower bound {}) within the time limit",
+                            c.lower
+                        ),
+                    }
+                }
+                _ => println!("unknown"),
+            }
+            if a.engine.stats {
+                for (k, o, s) in &c.attempts {
+                    eprintln!("k = {k}: {o}; {s}");
+                }
+                eprintln!("total {:.3} s", t.elapsed().as_secs_f64());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        (s, _) => Err(format!(
+            "unknown solver '{s}' (expected backtracking or min-conflicts)"
+        )),
+    }
+}
+
+// ---- cryptarithm -----------------------------------------------------------
+
+/// Arguments of `csp cryptarithm`.
+#[derive(clap::Args, Debug)]
+pub struct CryptarithmArgs {
+    /// The puzzle, e.g. "SEND+MORE=MONEY".
+    puzzle: String,
+    /// Print the number of solutions only.
+    #[arg(long)]
+    count: bool,
+    /// Allow words of two or more letters to start with 0.
+    #[arg(long = "allow-leading-zeros")]
+    allow_leading_zeros: bool,
+    /// columns (with carries, default) or linear (one equation).
+    #[arg(long, default_value = "columns")]
+    formulation: String,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Runs `csp cryptarithm`.
+pub fn cryptarithm(a: CryptarithmArgs) -> Result<ExitCode, CliError> {
+    use csp_cryptarithm::{check_solution, model, render, Puzzle};
+    let puzzle: Puzzle = a.puzzle.parse().map_err(|e| format!("{e}"))?;
+    let mut o = model::Options {
+        leading_zeros: a.allow_leading_zeros,
+        ..model::Options::default()
+    };
+    o.formulation = match a.formulation.as_str() {
+        "columns" => model::Formulation::Columns,
+        "linear" => model::Formulation::Linear,
+        f => {
+            return Err(format!(
+                "unknown formulation '{f}' (expected columns or linear)"
+            ))
+        }
+    };
+    o.search = a.engine.apply(o.search)?;
+    let r = model::solve_all(&puzzle, &o).map_err(|e| e.to_string())?;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for d in &r.solutions {
+        check_solution(&puzzle, d, a.allow_leading_zeros)
+            .map_err(|e| format!("internal error: {e}"))?;
+    }
+    if a.count {
+        writeln!(out, "{}", r.solutions.len()).map_err(io_err)?;
+    } else if r.solutions.is_empty() {
+        writeln!(out, "no solution").map_err(io_err)?;
+    } else {
+        for d in &r.solutions {
+            writeln!(out, "{}", render::equation(&puzzle, d)).map_err(io_err)?;
+        }
+    }
+    out.flush().map_err(io_err)?;
+    if let Outcome::LimitReached(l) = r.outcome {
+        eprintln!("warning: incomplete: stopped by the {l}");
+    }
+    if a.engine.stats {
+        eprintln!("{}", r.stats);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+// ---- zebra -------------------------------------------------------------------
+
+/// Arguments of `csp zebra`.
+#[derive(clap::Args, Debug)]
+pub struct ZebraArgs {
+    /// Also print the full table of houses.
+    #[arg(long)]
+    table: bool,
+    /// Print statistics to stderr.
+    #[arg(long)]
+    stats: bool,
+}
+
+/// Runs `csp zebra`.
+pub fn zebra(a: ZebraArgs) -> Result<ExitCode, CliError> {
+    use csp_zebra::{check_solution, model, render};
+    let t = Instant::now();
+    let answer = model::solve_unique().map_err(|e| e.to_string())?;
+    match answer {
+        model::Answer::Unique(s) => {
+            check_solution(&s).map_err(|e| format!("internal error: {e}"))?;
+            if let Some(text) = render::answers(&s) {
+                print!("{text}");
+            }
+            if a.table {
+                println!("{}", render::table(&s));
+            }
+            println!("The solution is unique.");
+        }
+        model::Answer::None => println!("no solution"),
+        model::Answer::Multiple(x, _) => {
+            if let Some(text) = render::answers(&x) {
+                print!("{text}");
+            }
+            println!("The clues allow several solutions.");
+        }
+        model::Answer::Unknown(l) => println!("unknown (stopped by the {l})"),
+    }
+    if a.stats {
+        eprintln!("time: {:.3} ms", t.elapsed().as_secs_f64() * 1e3);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+// ---- latin -------------------------------------------------------------------
+
+/// Arguments of `csp latin`.
+#[derive(clap::Args, Debug)]
+pub struct LatinArgs {
+    /// An order N (with --count), or a file of partial squares to complete
+    /// (one square per block of N lines, `.` for blanks; stdin with `-`).
+    input: String,
+    /// Count the Latin squares of order N.
+    #[arg(long)]
+    count: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Runs `csp latin`.
+pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
+    use csp_latin::{check_solution, model, parse, render};
+    if a.count {
+        let n: usize = a
+            .input
+            .parse()
+            .map_err(|_| format!("N must be a positive integer, got '{}'", a.input))?;
+        let r =
+            model::count_latin_squares(n, model::Counting::Reduced).map_err(|e| e.to_string())?;
+        println!("{}", r.count);
+        if a.engine.stats {
+            eprintln!("{}", r.stats);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let options = a.engine.apply(model::options())?;
+    let (text, name) = read_input(Some(&a.input))?;
+    let mut bad = false;
+    let mut first = true;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for entry in parse::entries(&text) {
+        if !first {
+            writeln!(out).map_err(io_err)?;
+        }
+        first = false;
+        let sq = match entry.result {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{name}: {e}");
+                writeln!(out, "error").map_err(io_err)?;
+                bad = true;
+                continue;
+            }
+        };
+        let r = model::complete(&sq, &options);
+        match (&r.solution, r.outcome) {
+            (Some(s), _) => {
+                check_solution(&sq, s).map_err(|e| format!("internal error: {e}"))?;
+                write!(out, "{}", render::text(s)).map_err(io_err)?;
+            }
+            (None, Outcome::LimitReached(l)) => {
+                writeln!(out, "unknown (stopped by the {l})").map_err(io_err)?
+            }
+            (None, _) => writeln!(out, "no solution").map_err(io_err)?,
+        }
+        if a.engine.stats {
+            eprintln!("{}", r.stats);
+        }
+    }
+    out.flush().map_err(io_err)?;
+    Ok(if bad {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,748 @@
+//! `csp queens`: N-queens with every solver side by side.
+
+use std::io::{self, BufRead, Write};
+use std::ops::ControlFlow;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use csp_core::{Inference, Limits, Outcome, Search, SearchOptions, Statistics, ValOrder, VarOrder};
+use csp_queens::model::{self, queens_model, ModelKind};
+use csp_queens::render::{self, Format};
+use csp_queens::trace::{TraceLine, Tracer};
+use csp_queens::{bitboard, brute_force, construction, permutation, symmetry, verify};
+
+use super::{parse_inference, parse_seconds, parse_val_order, parse_var_order, CliError, Progress};
+
+/// Arguments of `csp queens`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Board size (default 8).
+    #[arg(allow_hyphen_values = true)]
+    n: Option<String>,
+    /// backtracking, pairwise, permutation, brute-force, bitboard,
+    /// min-conflicts, genetic or construction (default: the fastest that fits).
+    #[arg(long)]
+    solver: Option<String>,
+    /// Print the number of solutions only.
+    #[arg(long)]
+    count: bool,
+    /// Print every solution, one per line.
+    #[arg(long)]
+    all: bool,
+    /// Count or list solutions up to the 8 rotations and reflections.
+    #[arg(long)]
+    unique: bool,
+    /// board, a1, columns, json or svg (default: board up to n = 64, columns above).
+    #[arg(long)]
+    format: Option<String>,
+    /// Generic solvers: none, fc or mac.
+    #[arg(long, default_value = "fc")]
+    inference: String,
+    /// Generic solvers: input, mrv, dom-deg or dom-wdeg.
+    #[arg(long = "var-order", default_value = "input")]
+    var_order: String,
+    /// Generic solvers: asc, desc, middle or random.
+    #[arg(long = "val-order", default_value = "asc")]
+    val_order: String,
+    /// Worker threads (default: all cores); output does not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seed for random solvers and random value order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop after this many seconds.
+    #[arg(long = "time-limit")]
+    time_limit: Option<String>,
+    /// Print statistics (solver, nodes, failures, time) to stderr.
+    #[arg(long)]
+    stats: bool,
+    /// Print the search tree, one node per line.
+    #[arg(long)]
+    trace: bool,
+    /// Run every solver on N and print a comparison table.
+    #[arg(long)]
+    compare: bool,
+    /// Read placements in `columns` format from stdin and check each.
+    #[arg(long)]
+    verify: bool,
+}
+
+/// The solvers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Solver {
+    Backtracking,
+    Pairwise,
+    Permutation,
+    BruteForce,
+    Bitboard,
+    MinConflicts,
+    Genetic,
+    Construction,
+}
+
+const SOLVERS: [(Solver, &str); 8] = [
+    (Solver::Backtracking, "backtracking"),
+    (Solver::Pairwise, "pairwise"),
+    (Solver::Permutation, "permutation"),
+    (Solver::BruteForce, "brute-force"),
+    (Solver::Bitboard, "bitboard"),
+    (Solver::MinConflicts, "min-conflicts"),
+    (Solver::Genetic, "genetic"),
+    (Solver::Construction, "construction"),
+];
+
+impl Solver {
+    fn parse(s: &str) -> Result<Solver, CliError> {
+        SOLVERS
+            .iter()
+            .find(|(_, name)| *name == s)
+            .map(|(v, _)| *v)
+            .ok_or_else(|| {
+                let names: Vec<&str> = SOLVERS.iter().map(|(_, n)| *n).collect();
+                format!(
+                    "unknown solver '{s}' (expected one of: {})",
+                    names.join(", ")
+                )
+            })
+    }
+    fn name(self) -> &'static str {
+        SOLVERS
+            .iter()
+            .find(|(v, _)| *v == self)
+            .map_or("?", |(_, n)| n)
+    }
+    fn can_enumerate(self) -> bool {
+        !matches!(
+            self,
+            Solver::MinConflicts | Solver::Genetic | Solver::Construction
+        )
+    }
+    fn kind(self) -> ModelKind {
+        if self == Solver::Pairwise {
+            ModelKind::Pairwise
+        } else {
+            ModelKind::AllDifferent
+        }
+    }
+}
+
+/// Everything `run` needs after parsing.
+struct Job {
+    n: usize,
+    solver: Solver,
+    format: Format,
+    options: SearchOptions,
+    threads: usize,
+    seed: u64,
+    time_limit: Option<Duration>,
+    stats: bool,
+}
+
+fn parse_n(s: Option<&str>) -> Result<usize, CliError> {
+    let Some(s) = s else { return Ok(8) };
+    if s.starts_with('-') {
+        return Err(format!("N must be a non-negative integer, got '{s}'"));
+    }
+    s.parse::<usize>()
+        .map_err(|_| format!("N must be a non-negative integer, got '{s}'"))
+}
+
+/// `csp` with no arguments: 8-queens with the generic engine, board and statistics.
+pub fn run_default() -> Result<ExitCode, CliError> {
+    run(Args {
+        n: None,
+        solver: Some("backtracking".into()),
+        count: false,
+        all: false,
+        unique: false,
+        format: None,
+        inference: "fc".into(),
+        var_order: "input".into(),
+        val_order: "asc".into(),
+        threads: None,
+        seed: 1,
+        time_limit: None,
+        stats: true,
+        trace: false,
+        compare: false,
+        verify: false,
+    })
+}
+
+/// Runs `csp queens`.
+pub fn run(a: Args) -> Result<ExitCode, CliError> {
+    if a.verify {
+        return verify_stdin();
+    }
+    let n = parse_n(a.n.as_deref())?;
+    let enumerate = a.count || a.all || a.unique;
+    let solver = match &a.solver {
+        Some(s) => Solver::parse(s)?,
+        None if a.compare => Solver::Backtracking,
+        None if enumerate => {
+            if n <= bitboard::MAX_N {
+                Solver::Bitboard
+            } else {
+                Solver::Backtracking
+            }
+        }
+        None if n <= 20 => Solver::Backtracking,
+        None => Solver::MinConflicts,
+    };
+    let format = match &a.format {
+        Some(f) => f.parse::<Format>().map_err(|e| e.to_string())?,
+        None if n <= 64 => Format::Board,
+        None => Format::Columns,
+    };
+    let time_limit = a.time_limit.as_deref().map(parse_seconds).transpose()?;
+    let mut limits = Limits::none();
+    limits.time = time_limit;
+    let options = SearchOptions {
+        inference: parse_inference(&a.inference)?,
+        var_order: parse_var_order(&a.var_order)?,
+        val_order: parse_val_order(&a.val_order, a.seed)?,
+        limits,
+    };
+    let job = Job {
+        n,
+        solver,
+        format,
+        options,
+        threads: a.threads.unwrap_or(0),
+        seed: a.seed,
+        time_limit,
+        stats: a.stats,
+    };
+    if a.compare {
+        return compare(&job);
+    }
+    if enumerate && !solver.can_enumerate() {
+        return Err(format!(
+            "--count, --all and --unique need an exact solver; '{}' only finds one solution",
+            solver.name()
+        ));
+    }
+    if a.trace {
+        return trace(&job, a.all || a.count);
+    }
+    if a.count {
+        return count(&job, a.unique);
+    }
+    if a.all || a.unique {
+        return list(&job, a.unique);
+    }
+    first(&job)
+}
+
+fn print_stats(job: &Job, solver: &str, line: &str) {
+    if job.stats {
+        eprintln!("solver: {solver}, n: {}, {line}", job.n);
+    }
+}
+
+fn engine_stats(s: &Statistics) -> String {
+    s.to_string()
+}
+
+fn deadline(job: &Job) -> Option<Instant> {
+    job.time_limit.map(|t| Instant::now() + t)
+}
+
+fn budget<'a>(job: &Job, cancel: Option<&'a AtomicBool>) -> permutation::Budget<'a> {
+    let mut b = permutation::Budget::unlimited();
+    if let Some(d) = deadline(job) {
+        b = b.with_deadline(d);
+    }
+    if let Some(c) = cancel {
+        b = b.with_cancel(c);
+    }
+    b
+}
+
+fn limit_note(outcome: Outcome) -> Option<String> {
+    match outcome {
+        Outcome::LimitReached(l) => Some(format!("stopped by the {l}")),
+        _ => None,
+    }
+}
+
+/// Prints one solution in the chosen format.
+fn emit(out: &mut impl Write, cols: &[u32], format: Format) -> io::Result<()> {
+    let s = render::render(cols, format);
+    out.write_all(s.as_bytes())?;
+    if !s.ends_with('\n') {
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+fn first(job: &Job) -> Result<ExitCode, CliError> {
+    let n = job.n;
+    let t = Instant::now();
+    let (cols, note, stat_line): (Option<Vec<u32>>, Option<String>, String) = match job.solver {
+        Solver::Backtracking | Solver::Pairwise => {
+            let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
+            let r = Search::new(&q.model).options(job.options.clone()).solve();
+            (
+                r.solution.as_ref().map(|s| q.columns(s)),
+                limit_note(r.outcome),
+                engine_stats(&r.stats),
+            )
+        }
+        Solver::Permutation | Solver::BruteForce => {
+            let b = budget(job, None);
+            let (c, rep) = if job.solver == Solver::Permutation {
+                let (c, r) = permutation::first_solution(n, &b).map_err(|e| e.to_string())?;
+                (c, format!("{r}"))
+            } else {
+                let (c, r) = brute_force::first_solution(n, &b).map_err(|e| e.to_string())?;
+                let note = if r.status.is_complete() {
+                    String::new()
+                } else {
+                    format!(
+                        ", stopped ({}) after {:.3e} arrangements",
+                        r.status, r.tried as f64
+                    )
+                };
+                (c, format!("arrangements tried: {}{note}", r.tried))
+            };
+            (c, None, rep)
+        }
+        Solver::Bitboard => {
+            let mut found = None;
+            let _ = bitboard::for_each_solution(n, |c| {
+                found = Some(c.to_vec());
+                ControlFlow::Break(())
+            })
+            .map_err(|e| e.to_string())?;
+            (found, None, String::new())
+        }
+        Solver::Construction => {
+            let c = construction::construct(n).ok();
+            (c, None, String::new())
+        }
+        Solver::MinConflicts | Solver::Genetic => local_search(job)?,
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match &cols {
+        Some(c) => {
+            // Every printed placement is re-checked independently.
+            let v = verify::check(c);
+            if !v.is_solution() {
+                return Err(format!(
+                    "internal error: solver returned an invalid placement: {v}"
+                ));
+            }
+            emit(&mut out, c, job.format).map_err(|e| e.to_string())?
+        }
+        None => match &note {
+            Some(why) => writeln!(out, "no solution found ({why})").map_err(|e| e.to_string())?,
+            None => writeln!(out, "no solution").map_err(|e| e.to_string())?,
+        },
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    print_stats(
+        job,
+        job.solver.name(),
+        &format!("{stat_line} (wall {:.3} s)", t.elapsed().as_secs_f64()),
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// min-conflicts and genetic: the local searches on the generic model.
+fn local_search(job: &Job) -> Result<(Option<Vec<u32>>, Option<String>, String), CliError> {
+    crate::cli::queens_local::solve(
+        job.n,
+        job.solver == Solver::Genetic,
+        job.seed,
+        job.time_limit,
+    )
+}
+
+fn count(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
+    let n = job.n;
+    let t = Instant::now();
+    let _p = Progress::start(&format!("counting {n}-queens solutions"));
+    let (total, note, line) = match job.solver {
+        Solver::Bitboard => {
+            let c = if unique {
+                bitboard::count_unique(n, job.threads)
+            } else {
+                bitboard::count(n, job.threads)
+            }
+            .map_err(|e| e.to_string())?;
+            let what = if unique {
+                "8-fold symmetry classes"
+            } else {
+                "8-fold symmetry"
+            };
+            (
+                c,
+                None,
+                format!("solutions: {c} ({what}, {} threads)", job.threads),
+            )
+        }
+        Solver::Backtracking | Solver::Pairwise if !unique => {
+            let r = model::count(n, job.solver.kind(), &job.options, job.threads)
+                .map_err(|e| e.to_string())?;
+            (r.count, limit_note(r.outcome), engine_stats(&r.stats))
+        }
+        _ => {
+            let mut c = 0u128;
+            let (note, line) = enumerate(job, unique, |_| {
+                c += 1;
+                ControlFlow::Continue(())
+            })?;
+            (c, note, line)
+        }
+    };
+    drop(_p);
+    println!("{total}");
+    if let Some(why) = &note {
+        eprintln!("warning: incomplete count: {why}");
+    }
+    print_stats(
+        job,
+        job.solver.name(),
+        &format!("{line} (wall {:.3} s)", t.elapsed().as_secs_f64()),
+    );
+    Ok(if note.is_some() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn list(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
+    let t = Instant::now();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut err = None;
+    let mut k = 0u128;
+    let format = job.format;
+    let (note, line) = enumerate(job, unique, |c| {
+        debug_assert!(verify::check(c).is_solution());
+        k += 1;
+        let r = if format == Format::Board && k > 1 {
+            out.write_all(b"\n").and_then(|_| emit(&mut out, c, format))
+        } else {
+            emit(&mut out, c, format)
+        };
+        match r {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                err = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    })?;
+    if let Some(e) = err {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            return Err(e.to_string());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if k == 0 {
+        writeln!(out, "no solution").map_err(|e| e.to_string())?;
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    if let Some(why) = &note {
+        eprintln!("warning: incomplete list: {why}");
+    }
+    print_stats(
+        job,
+        job.solver.name(),
+        &format!(
+            "solutions: {k}, {line} (wall {:.3} s)",
+            t.elapsed().as_secs_f64()
+        ),
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Enumerates solutions (canonical representatives only when `unique`) in
+/// the solver's order; returns a note when a limit stopped it, and a stats line.
+fn enumerate(
+    job: &Job,
+    unique: bool,
+    mut f: impl FnMut(&[u32]) -> ControlFlow<()>,
+) -> Result<(Option<String>, String), CliError> {
+    let n = job.n;
+    let mut g = |c: &[u32]| {
+        if unique && symmetry::canonical(c).map(|k| k != c).unwrap_or(false) {
+            return ControlFlow::Continue(());
+        }
+        f(c)
+    };
+    match job.solver {
+        Solver::Bitboard => {
+            let _ = if unique {
+                bitboard::for_each_unique(n, &mut f)
+            } else {
+                bitboard::for_each_solution(n, &mut f)
+            }
+            .map_err(|e| e.to_string())?;
+            Ok((None, String::new()))
+        }
+        Solver::Backtracking | Solver::Pairwise => {
+            let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
+            if job.threads == 1 {
+                let r = Search::new(&q.model)
+                    .options(job.options.clone())
+                    .for_each_solution(|s| g(&q.columns(s)));
+                Ok((limit_note(r.outcome), engine_stats(&r.stats)))
+            } else {
+                let (sols, r) = Search::new(&q.model)
+                    .options(job.options.clone())
+                    .par_solutions(job.threads);
+                for s in &sols {
+                    if g(&q.columns(s)).is_break() {
+                        break;
+                    }
+                }
+                Ok((limit_note(r.outcome), engine_stats(&r.stats)))
+            }
+        }
+        Solver::Permutation => {
+            let r =
+                permutation::for_each(n, &budget(job, None), &mut g).map_err(|e| e.to_string())?;
+            let note = (!r.status.is_complete()).then(|| r.status.to_string());
+            Ok((note, r.to_string()))
+        }
+        Solver::BruteForce => {
+            let r =
+                brute_force::for_each(n, &budget(job, None), &mut g).map_err(|e| e.to_string())?;
+            let note = (!r.status.is_complete()).then(|| {
+                format!(
+                    "{} after {} of {} arrangements ({:.2e} %)",
+                    r.status,
+                    r.tried,
+                    r.total
+                        .map_or_else(|| format!("10^{:.1}", r.total_log10), |t| t.to_string()),
+                    100.0 * r.fraction()
+                )
+            });
+            Ok((note, format!("arrangements tried: {}", r.tried)))
+        }
+        other => Err(format!("'{}' cannot enumerate solutions", other.name())),
+    }
+}
+
+fn trace(job: &Job, all: bool) -> Result<ExitCode, CliError> {
+    let n = job.n;
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut write_err = None;
+    let mut emit_line = |l: &TraceLine| {
+        if write_err.is_none() {
+            if let Err(e) = writeln!(out, "{}", l.render()) {
+                write_err = Some(e);
+            }
+        }
+    };
+    match job.solver {
+        Solver::Backtracking | Solver::Pairwise => {
+            let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
+            let mut tracer = Tracer::new(n, &mut emit_line);
+            let s = Search::new(&q.model)
+                .options(job.options.clone())
+                .observer(&mut tracer);
+            if all {
+                s.for_each_solution(|_| ControlFlow::Continue(()));
+            } else {
+                s.solve();
+            }
+            tracer.finish();
+        }
+        Solver::Permutation => {
+            let mut tracer = Tracer::new(n, &mut emit_line);
+            let depth_of_row = |row: usize| row + 1;
+            let mut obs = |e: permutation::Event| match e {
+                permutation::Event::Assign { row, col } => {
+                    tracer.assign(row, col, depth_of_row(row))
+                }
+                permutation::Event::Reject { row, col } => {
+                    tracer.assign(row, col, depth_of_row(row));
+                    tracer.fail(row);
+                }
+                permutation::Event::Backtrack { row } => tracer.backtrack(row, row + 1),
+                permutation::Event::Solution => tracer.solution(),
+            };
+            permutation::search(n, &budget(job, None), &mut obs, |_| {
+                if all {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
+                }
+            })
+            .map_err(|e| e.to_string())?;
+            tracer.finish();
+        }
+        other => {
+            return Err(format!(
+            "--trace needs a backtracking solver (backtracking, pairwise or permutation), not '{}'",
+            other.name()
+        ))
+        }
+    }
+    drop(emit_line);
+    out.flush().map_err(|e| e.to_string())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn compare(job: &Job) -> Result<ExitCode, CliError> {
+    let n = job.n;
+    let limit = job.time_limit.unwrap_or(Duration::from_secs(10));
+    println!(
+        "{n}-queens, every solver (time limit {} s each)",
+        limit.as_secs_f64()
+    );
+    println!(
+        "{:<28} {:>14} {:>14} {:>10}",
+        "solver", "solutions", "nodes", "time (s)"
+    );
+    let row = |name: &str, sols: String, nodes: String, secs: f64| {
+        println!("{name:<28} {sols:>14} {nodes:>14} {secs:>10.4}");
+    };
+    let with_limit = |inference: Inference| SearchOptions {
+        inference,
+        var_order: VarOrder::Input,
+        val_order: ValOrder::Ascending,
+        limits: Limits::none().with_time(limit),
+    };
+    let mark = |o: Outcome, c: u128| match o {
+        Outcome::LimitReached(_) => format!(">={c}"),
+        _ => c.to_string(),
+    };
+    for (name, kind, inf) in [
+        (
+            "backtracking (none)",
+            ModelKind::AllDifferent,
+            Inference::None,
+        ),
+        (
+            "backtracking (fc)",
+            ModelKind::AllDifferent,
+            Inference::ForwardChecking,
+        ),
+        (
+            "backtracking (mac)",
+            ModelKind::AllDifferent,
+            Inference::Mac,
+        ),
+        ("pairwise (none)", ModelKind::Pairwise, Inference::None),
+        (
+            "pairwise (fc)",
+            ModelKind::Pairwise,
+            Inference::ForwardChecking,
+        ),
+    ] {
+        let t = Instant::now();
+        let q = queens_model(n, kind).map_err(|e| e.to_string())?;
+        let r = Search::new(&q.model).options(with_limit(inf)).count();
+        row(
+            name,
+            mark(r.outcome, r.count),
+            r.stats.nodes.to_string(),
+            t.elapsed().as_secs_f64(),
+        );
+    }
+    let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
+    let t = Instant::now();
+    let r = permutation::count(n, &b).map_err(|e| e.to_string())?;
+    let s = if r.status.is_complete() {
+        r.solutions.to_string()
+    } else {
+        format!(">={}", r.solutions)
+    };
+    row(
+        "permutation",
+        s,
+        r.nodes.to_string(),
+        t.elapsed().as_secs_f64(),
+    );
+    if n <= 9 {
+        let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
+        let t = Instant::now();
+        let r = brute_force::count(n, &b).map_err(|e| e.to_string())?;
+        let s = if r.status.is_complete() {
+            r.solutions.to_string()
+        } else {
+            format!(">={}", r.solutions)
+        };
+        row(
+            "brute-force",
+            s,
+            r.tried.to_string(),
+            t.elapsed().as_secs_f64(),
+        );
+    } else {
+        println!("{:<28} {:>14}", "brute-force", "skipped (n^n too large)");
+    }
+    if n <= bitboard::MAX_N {
+        let t = Instant::now();
+        let c = bitboard::count(n, 1).map_err(|e| e.to_string())?;
+        row(
+            "bitboard (8-fold symmetry)",
+            c.to_string(),
+            "-".into(),
+            t.elapsed().as_secs_f64(),
+        );
+        let t = Instant::now();
+        let c = bitboard::count_mirror(n).map_err(|e| e.to_string())?;
+        row(
+            "bitboard (mirror)",
+            c.to_string(),
+            "-".into(),
+            t.elapsed().as_secs_f64(),
+        );
+    }
+    for (name, genetic) in [("min-conflicts (one)", false), ("genetic (one)", true)] {
+        let t = Instant::now();
+        let (c, _, _) = crate::cli::queens_local::solve(n, genetic, job.seed, Some(limit))?;
+        let found = if c.is_some() { "1" } else { "0" };
+        row(name, found.into(), "-".into(), t.elapsed().as_secs_f64());
+    }
+    let t = Instant::now();
+    let c = construction::construct(n).ok();
+    row(
+        "construction (one)",
+        if c.is_some() { "1".into() } else { "0".into() },
+        "-".into(),
+        t.elapsed().as_secs_f64(),
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify_stdin() -> Result<ExitCode, CliError> {
+    let stdin = io::stdin();
+    let mut bad = false;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for (i, line) in stdin.lock().lines().enumerate() {
+        let line = line.map_err(|e| format!("reading stdin: {e}"))?;
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let msg = match verify::parse_columns_line(&line) {
+            Ok(cols) => {
+                let v = verify::check(&cols);
+                if !v.is_solution() {
+                    bad = true;
+                }
+                v.to_string()
+            }
+            Err(e) => {
+                bad = true;
+                format!("error: {e}")
+            }
+        };
+        writeln!(out, "line {}: {}", i + 1, msg.replace('\n', "\n    "))
+            .map_err(|e| e.to_string())?;
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    Ok(if bad {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

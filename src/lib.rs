@@ -1,0 +1,28 @@
+//! # csp: a constraint-satisfaction toolkit
+//!
+//! One model, many solvers, worked puzzle examples. This facade re-exports
+//! the workspace's crates:
+//!
+//! * [`core`] (`csp-core`): the engine: [`Model`], domains, constraints,
+//!   backtracking [`Search`] and local search;
+//! * [`queens`] (`csp-queens`): N-queens as a CSP beside the classic solvers;
+//! * [`sudoku`], [`coloring`], [`cryptarithm`], [`zebra`], [`latin`]: worked
+//!   examples of modelling with the engine.
+//!
+//! ```
+//! use csp::{Domain, Model, Search};
+//! let mut m = Model::new();
+//! let x = m.new_var(Domain::range(1, 3)).unwrap();
+//! let y = m.new_var(Domain::range(1, 3)).unwrap();
+//! m.not_equal(x, y, 0).unwrap();
+//! assert_eq!(Search::new(&m).count().count, 6);
+//! ```
+
+pub use csp_coloring as coloring;
+pub use csp_core as core;
+pub use csp_core::*;
+pub use csp_cryptarithm as cryptarithm;
+pub use csp_latin as latin;
+pub use csp_queens as queens;
+pub use csp_sudoku as sudoku;
+pub use csp_zebra as zebra;

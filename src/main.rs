@@ -1,0 +1,56 @@
+//! The `csp` command: worked constraint-satisfaction examples on one engine.
+//!
+//! `csp` with no arguments solves 8-queens with the generic engine and shows
+//! the board and the search statistics. `csp --help` lists the subcommands.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cli;
+
+/// Constraint satisfaction on one engine: N-queens, Sudoku, coloring,
+/// cryptarithms, the zebra puzzle and Latin squares.
+#[derive(Parser, Debug)]
+#[command(name = "csp", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// N-queens: solve, count, list, trace, compare solvers, verify placements.
+    Queens(cli::queens::Args),
+    /// Sudoku (9x9, 16x16, 25x25), one puzzle per line from FILE or stdin.
+    Sudoku(cli::puzzles::SudokuArgs),
+    /// Graph and map coloring: DIMACS files or built-in maps.
+    Color(cli::puzzles::ColorArgs),
+    /// Cryptarithms such as SEND+MORE=MONEY.
+    Cryptarithm(cli::puzzles::CryptarithmArgs),
+    /// The zebra puzzle: who drinks water, who owns the zebra.
+    Zebra(cli::puzzles::ZebraArgs),
+    /// Latin squares: count them, or complete partial ones.
+    Latin(cli::puzzles::LatinArgs),
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => cli::queens::run_default(),
+        Some(Command::Queens(a)) => cli::queens::run(a),
+        Some(Command::Sudoku(a)) => cli::puzzles::sudoku(a),
+        Some(Command::Color(a)) => cli::puzzles::color(a),
+        Some(Command::Cryptarithm(a)) => cli::puzzles::cryptarithm(a),
+        Some(Command::Zebra(a)) => cli::puzzles::zebra(a),
+        Some(Command::Latin(a)) => cli::puzzles::latin(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
