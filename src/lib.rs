@@ -26,3 +26,12 @@ pub use csp_latin as latin;
 pub use csp_queens as queens;
 pub use csp_sudoku as sudoku;
 pub use csp_zebra as zebra;
+
+/// The book's chapters, compiled as doctests so their code stays true.
+#[cfg(doctest)]
+mod book {
+    #[doc = include_str!("../docs/getting-started.md")]
+    struct GettingStarted;
+    #[doc = include_str!("../docs/writing-a-constraint.md")]
+    struct WritingAConstraint;
+}

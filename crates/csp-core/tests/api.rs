@@ -191,3 +191,48 @@ fn twelve_queens_count() {
     assert_eq!(r.outcome, Outcome::Solved);
     assert!(r.stats.to_string().contains("solutions: 14200"));
 }
+
+#[test]
+fn ten_million_variables_share_one_domain() {
+    // 10^7 variables over 10^7 values: the model stores the domain once and a
+    // 4-byte index per variable, no bitset.
+    let mut m = Model::new();
+    let xs = m.new_vars(10_000_000, Domain::range(0, 9_999_999)).unwrap();
+    assert_eq!(m.num_vars(), 10_000_000);
+    assert_eq!(m.domain(xs[9_999_999]).size(), 10_000_000);
+    assert!(m.domain(xs[0]).is_range());
+}
+
+#[test]
+fn observer_sees_every_event_in_order() {
+    use csp_core::{SearchObserver, Value};
+    #[derive(Default)]
+    struct Log(Vec<String>);
+    impl SearchObserver for Log {
+        fn on_assign(&mut self, v: VarId, x: Value, d: usize) {
+            self.0.push(format!("assign {v}={x}@{d}"));
+        }
+        fn on_fail(&mut self, v: VarId, x: Value, _: usize) {
+            self.0.push(format!("fail {v}={x}"));
+        }
+        fn on_backtrack(&mut self, v: VarId, _: usize) {
+            self.0.push(format!("backtrack {v}"));
+        }
+        fn on_solution(&mut self, s: &[Value]) {
+            self.0.push(format!("solution {s:?}"));
+        }
+        fn on_prune(&mut self, _: VarId, _: Value) {}
+    }
+    let (m, _) = queens(4);
+    let mut log = Log::default();
+    let r = Search::new(&m)
+        .var_order(VarOrder::Input)
+        .observer(&mut log)
+        .count();
+    assert_eq!(r.count, 2);
+    let sols = log.0.iter().filter(|l| l.starts_with("solution")).count();
+    assert_eq!(sols, 2, "{:#?}", log.0);
+    assert_eq!(log.0[0], "assign v0=0@1");
+    assert!(log.0.iter().any(|l| l.starts_with("fail")));
+    assert!(log.0.iter().any(|l| l.starts_with("backtrack")));
+}

@@ -120,7 +120,13 @@ fn fused_all_different_groups() {
     // forward-checked together; the result must not change.
     for g in 2..=5 {
         check_constraint(&small(), |m, v| {
-            let offs = [[0, 0, 0, 0], [0, 1, 2, 3], [0, -1, -2, -3], [1, 0, 2, -1], [0, 2, -1, 1]];
+            let offs = [
+                [0, 0, 0, 0],
+                [0, 1, 2, 3],
+                [0, -1, -2, -3],
+                [1, 0, 2, -1],
+                [0, 2, -1, 1],
+            ];
             for o in offs.iter().take(g) {
                 m.all_different_offset(v, o)?;
             }

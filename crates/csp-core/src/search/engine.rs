@@ -250,6 +250,8 @@ pub(crate) struct Engine<'a> {
     shared_nodes: Option<SharedNodes>,
     flushed_nodes: u64,
     scratch: Vec<Value>,
+    /// `log` trace events are enabled (checked once per search).
+    trace_enabled: bool,
     /// Per fused group: the positions still to visit (see `FusedAllDiff`).
     fused_sets: Vec<SparseSet>,
     fused_counter0: usize,
@@ -310,6 +312,7 @@ impl<'a> Engine<'a> {
             shared_nodes: None,
             flushed_nodes: 0,
             scratch: Vec::new(),
+            trace_enabled: false,
             fused_sets,
             fused_counter0,
             partial: Vec::new(),
@@ -334,6 +337,7 @@ impl<'a> Engine<'a> {
     pub(crate) fn elapsed_into_stats(&mut self) {
         self.stats.time = self.start_time.elapsed();
         self.stats.removals = self.store.removals;
+        log::debug!("search statistics: {}", self.stats);
     }
 
     /// The decisions on the current path: (variable, value), root first.
@@ -774,7 +778,17 @@ impl<'a> Engine<'a> {
 
     fn start(&mut self) -> Result<(), Conflict> {
         self.started = true;
+        log::debug!(
+            "search start: {} variables, {} constraints, {:?}",
+            self.model.num_vars(),
+            self.model.num_constraints(),
+            self.opts
+        );
+        self.trace_enabled = log::log_enabled!(log::Level::Trace);
         let r = self.root();
+        if r.is_err() {
+            log::debug!("root propagation failed: no solution");
+        }
         if r.is_err() {
             self.finished = true;
             self.store.clear_events();
@@ -858,6 +872,13 @@ impl<'a> Engine<'a> {
                     self.store.push_level();
                     if let Some(obs) = self.observer.as_deref_mut() {
                         obs.on_assign(VarId(var), v, fi + 1);
+                    }
+                    if self.trace_enabled {
+                        log::trace!(
+                            "depth {}: {} = {v}",
+                            fi + 1,
+                            self.model.display_name(VarId(var))
+                        );
                     }
                     let ok = self.store.fix(var as usize, v).is_ok() && self.propagate().is_ok();
                     if ok {
