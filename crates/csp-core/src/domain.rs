@@ -689,13 +689,19 @@ impl DomainStore {
             return Ok(None);
         }
         let (mut lo, mut hi) = (i64::MAX, i64::MIN);
-        for (&v, &a) in vars.iter().zip(adj) {
-            let bits = self.small[v as usize];
-            lo = lo.min(a + bits.trailing_zeros() as i64);
-            hi = hi.max(a + 63 - bits.leading_zeros() as i64);
-        }
-        if hi - lo >= 64 {
-            return Ok(None);
+        if adj.iter().all(|&a| a == adj[0]) {
+            // Same offset and base everywhere (Sudoku, Latin squares): the
+            // words themselves are the id masks.
+            lo = adj[0];
+        } else {
+            for (&v, &a) in vars.iter().zip(adj) {
+                let bits = self.small[v as usize];
+                lo = lo.min(a + bits.trailing_zeros() as i64);
+                hi = hi.max(a + 63 - bits.leading_zeros() as i64);
+            }
+            if hi - lo >= 64 {
+                return Ok(None);
+            }
         }
         #[inline(always)]
         fn to_ids(bits: u64, by: i64) -> u64 {

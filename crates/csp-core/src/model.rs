@@ -99,7 +99,10 @@ pub struct Model {
     domains: Vec<Domain>,
     domain_index: HashMap<Domain, u32>,
     var_domain: Vec<u32>,
-    names: HashMap<u32, Box<str>>,
+    /// Names by variable index; empty until the first named variable.
+    names: Vec<Option<Box<str>>>,
+    /// The last interned domain, to skip hashing when variables repeat it.
+    last_domain: Option<(Domain, u32)>,
     constraints: Vec<Posted>,
 }
 
@@ -135,7 +138,13 @@ impl Model {
     }
 
     fn intern(&mut self, d: Domain) -> Result<u32, ModelError> {
+        if let Some((last, i)) = &self.last_domain {
+            if *last == d {
+                return Ok(*i);
+            }
+        }
         if let Some(&i) = self.domain_index.get(&d) {
+            self.last_domain = Some((d, i));
             return Ok(i);
         }
         if d.size() > u32::MAX as u64 {
@@ -143,7 +152,8 @@ impl Model {
         }
         let i = self.domains.len() as u32;
         self.domains.push(d.clone());
-        self.domain_index.insert(d, i);
+        self.domain_index.insert(d.clone(), i);
+        self.last_domain = Some((d, i));
         Ok(i)
     }
 
@@ -166,7 +176,10 @@ impl Model {
             });
         }
         let x = self.new_var(domain)?;
-        self.names.insert(x.0, name.into());
+        if self.names.len() < self.var_domain.len() {
+            self.names.resize(self.var_domain.len(), None);
+        }
+        self.names[x.index()] = Some(name.into());
         Ok(x)
     }
 
@@ -188,7 +201,7 @@ impl Model {
 
     /// The name of `x`, if it has one.
     pub fn name(&self, x: VarId) -> Option<&str> {
-        self.names.get(&x.0).map(|s| &**s)
+        self.names.get(x.index()).and_then(|s| s.as_deref())
     }
 
     /// The name of `x`, or `v<index>`.
