@@ -19,7 +19,7 @@ use csp_core::{
     SearchOptions, Statistics, ValOrder, Value, VarId, VarOrder,
 };
 
-use crate::precedence::ValuePrecedence;
+use csp_core::constraint::ValuePrecedence;
 use crate::Graph;
 
 /// How the interchangeable colors are told apart.

@@ -59,6 +59,7 @@ mod count;
 mod element;
 mod linear;
 mod not_equal;
+mod precedence;
 mod predicate;
 mod table;
 
@@ -67,6 +68,7 @@ pub use count::Count;
 pub use element::Element;
 pub use linear::{Linear, Relation};
 pub use not_equal::{Equal, NotEqual};
+pub use precedence::ValuePrecedence;
 pub use predicate::Predicate;
 pub use table::Table;
 

@@ -9,10 +9,12 @@
 //! each later variable gets a value already used before it, or the next unused one.
 //!
 //! Nothing here is specific to coloring: any model whose values are
-//! interchangeable (bins, time slots, colors) can post it. It is written as a
-//! user [`Constraint`] so it can move into the engine unchanged.
+//! interchangeable (bins, time slots, colors) can post it. It is written
+//! with the public [`Constraint`] API only, like a user constraint would be.
 
-use csp_core::{Conflict, Constraint, Pruner, Value, VarId};
+use super::{Constraint, Pruner};
+use crate::domain::Conflict;
+use crate::ids::{Value, VarId};
 
 /// `x_0, x_1, ...` use the values `start, start + 1, ...` in order of first use:
 /// every `x_i >= start` and `x_i <= 1 + max(start − 1, x_0, ..., x_{i−1})`.
@@ -38,7 +40,7 @@ use csp_core::{Conflict, Constraint, Pruner, Value, VarId};
 /// Violations count the positions whose value exceeds the bound (0/1 each).
 ///
 /// ```
-/// use csp_coloring::precedence::ValuePrecedence;
+/// use csp_core::constraint::ValuePrecedence;
 /// use csp_core::{Domain, Model, Search};
 ///
 /// // Three variables over four interchangeable values: of the 4^3 = 64
@@ -186,9 +188,9 @@ impl Constraint for ValuePrecedence {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use csp_core::{testing, Domain, Model, Search};
+    use crate::{testing, Domain, Model, Search};
 
-    fn post(m: &mut Model, v: &[VarId], start: Value) -> Result<(), csp_core::ModelError> {
+    fn post(m: &mut Model, v: &[VarId], start: Value) -> Result<(), crate::ModelError> {
         m.post(ValuePrecedence::new(v.to_vec(), start)).map(|_| ())
     }
 
