@@ -149,6 +149,12 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
                 }
             };
             writeln!(out, "{}", r.count).map_err(io_err)?;
+            if let Outcome::LimitReached(l) = r.outcome {
+                eprintln!(
+                    "{name}: line {}: at least {} solutions ({l})",
+                    entry.line, r.count
+                );
+            }
             stats = Some(r.stats);
         } else {
             let r = model::solve(&grid, &options);
@@ -182,9 +188,10 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
         }
     }
     out.flush().map_err(io_err)?;
-    if a.engine.stats {
+    if a.engine.stats && !a.unique {
         total.time = start.elapsed();
-        eprintln!("total ({puzzles} puzzles): {total}");
+        let s = if puzzles == 1 { "" } else { "s" };
+        eprintln!("total ({puzzles} puzzle{s}): {total}");
     }
     Ok(if bad {
         ExitCode::from(1)
@@ -268,6 +275,9 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
         }
         out.flush().map_err(io_err)
     };
+    if a.colors == Some(0) && graph.vertices() > 0 {
+        return Err("--colors must be at least 1".into());
+    }
     let t = Instant::now();
     match (a.solver.as_str(), a.colors) {
         ("min-conflicts", None) => Err("--solver min-conflicts needs --colors K".into()),
@@ -399,8 +409,11 @@ pub fn cryptarithm(a: CryptarithmArgs) -> Result<ExitCode, CliError> {
         check_solution(&puzzle, d, a.allow_leading_zeros)
             .map_err(|e| format!("internal error: {e}"))?;
     }
+    let stopped = matches!(r.outcome, Outcome::LimitReached(_));
     if a.count {
         writeln!(out, "{}", r.solutions.len()).map_err(io_err)?;
+    } else if r.solutions.is_empty() && stopped {
+        writeln!(out, "unknown").map_err(io_err)?;
     } else if r.solutions.is_empty() {
         writeln!(out, "no solution").map_err(io_err)?;
     } else {
@@ -415,7 +428,11 @@ pub fn cryptarithm(a: CryptarithmArgs) -> Result<ExitCode, CliError> {
     if a.engine.stats {
         eprintln!("{}", r.stats);
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if stopped {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 // ---- zebra -------------------------------------------------------------------
@@ -485,11 +502,20 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
             .input
             .parse()
             .map_err(|_| format!("N must be a positive integer, got '{}'", a.input))?;
+        if n == 0 || n > model::MAX_COUNT_ORDER {
+            return Err(format!(
+                "cannot count Latin squares of order {n} (orders 1 to {} are supported)",
+                model::MAX_COUNT_ORDER
+            ));
+        }
         let r =
             model::count_latin_squares(n, model::Counting::Reduced).map_err(|e| e.to_string())?;
         println!("{}", r.count);
         if a.engine.stats {
-            eprintln!("{}", r.stats);
+            eprintln!(
+                "counted reduced squares (first row and column in order), multiplied by n!(n-1)!; engine: {}",
+                r.stats
+            );
         }
         return Ok(ExitCode::SUCCESS);
     }

@@ -685,6 +685,9 @@ impl DomainStore {
         adj: &[i64],
     ) -> Result<Option<bool>, Conflict> {
         let k = vars.len();
+        if k == 0 {
+            return Ok(Some(false));
+        }
         if k > 64 {
             return Ok(None);
         }

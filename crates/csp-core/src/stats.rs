@@ -43,7 +43,7 @@ impl fmt::Display for Statistics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "solutions: {}, nodes: {}, failures: {}, backtracks: {}, propagations: {}, removals: {}, max depth: {}, time: {:.3} s",
+            "solutions: {}, nodes: {}, failures: {}, backtracks: {}, propagations: {}, removals: {}, max depth: {}, time: {:.3} ms",
             self.solutions,
             self.nodes,
             self.failures,
@@ -51,7 +51,7 @@ impl fmt::Display for Statistics {
             self.propagations,
             self.removals,
             self.max_depth,
-            self.time.as_secs_f64()
+            self.time.as_secs_f64() * 1e3
         )
     }
 }

@@ -41,6 +41,12 @@ fn all_different_plain_and_offset() {
             .map(|_| ())
     })
     .unwrap();
+    // Empty scopes are trivially satisfied.
+    check_constraint(&small()[..2], |m, _| m.all_different(&[]).map(|_| ())).unwrap();
+    check_constraint(&small()[..2], |m, _| {
+        m.linear(&[], Relation::Le, 0).map(|_| ())
+    })
+    .unwrap();
     // Large domains (no word fast path).
     let d = [
         Domain::range(0, 70),

@@ -8,6 +8,11 @@
 //! (default 3) of `count` on 1 and 2 threads, `count_mirror`, optionally
 //! `count_plain`, and of `/tmp/ref/nqueens_bitboard N` (mirror halving in C)
 //! when that program exists (override with `QUEENS_REF`), with the ratios.
+//!
+//! Two clocks are reported: wall time, and on Linux the CPU time of the
+//! process (or of the reference child process) read from `/proc/self/stat`
+//! in ticks of 10 ms. On a machine shared with other jobs the CPU time of
+//! the single-threaded runs is the fairer comparison.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -15,14 +20,52 @@ use std::time::Instant;
 
 use csp_queens::bitboard;
 
-/// Best wall time of `reps` runs of `f`, which returns the count it found.
-fn best_of(reps: usize, expected: Option<u128>, mut f: impl FnMut() -> u128) -> (f64, u128) {
-    let mut best = f64::INFINITY;
+/// Clock ticks per second of `/proc/self/stat` (USER_HZ, 100 on Linux).
+const TICKS_PER_SECOND: f64 = 100.0;
+
+/// (CPU seconds of this process, CPU seconds of its waited-for children),
+/// or zeros where `/proc` is not available.
+fn cpu_seconds() -> (f64, f64) {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return (0.0, 0.0);
+    };
+    // Fields after the parenthesized command name; utime is field 14.
+    let Some(rest) = stat.rfind(')').map(|i| &stat[i + 2..]) else {
+        return (0.0, 0.0);
+    };
+    let fields: Vec<f64> = rest
+        .split_whitespace()
+        .map(|f| f.parse().unwrap_or(0.0))
+        .collect();
+    if fields.len() < 15 {
+        return (0.0, 0.0);
+    }
+    // rest starts at field 3: utime = 14, stime = 15, cutime = 16, cstime = 17.
+    let own = (fields[11] + fields[12]) / TICKS_PER_SECOND;
+    let children = (fields[13] + fields[14]) / TICKS_PER_SECOND;
+    (own, children)
+}
+
+/// Best wall and CPU times over `reps` runs.
+#[derive(Debug, Clone, Copy)]
+struct Timing {
+    wall: f64,
+    cpu: f64,
+}
+
+/// Times `reps` runs of `f`, which returns the count it found.
+fn best_of(reps: usize, expected: Option<u128>, mut f: impl FnMut() -> u128) -> (Timing, u128) {
+    let mut best = Timing {
+        wall: f64::INFINITY,
+        cpu: f64::INFINITY,
+    };
     let mut result = 0;
     for _ in 0..reps {
+        let cpu_start = cpu_seconds().0;
         let start = Instant::now();
         result = f();
-        best = best.min(start.elapsed().as_secs_f64());
+        best.wall = best.wall.min(start.elapsed().as_secs_f64());
+        best.cpu = best.cpu.min(cpu_seconds().0 - cpu_start);
         if let Some(expected) = expected {
             assert_eq!(result, expected, "counts disagree");
         }
@@ -30,19 +73,25 @@ fn best_of(reps: usize, expected: Option<u128>, mut f: impl FnMut() -> u128) -> 
     (best, result)
 }
 
-/// Best time reported by the reference program, and its count.
-fn reference(program: &PathBuf, n: usize, reps: usize) -> Option<(f64, u128)> {
-    let mut best = f64::INFINITY;
+/// Best times of the reference program (wall as it reports it, CPU of the
+/// child), and its count.
+fn reference(program: &PathBuf, n: usize, reps: usize) -> Option<(Timing, u128)> {
+    let mut best = Timing {
+        wall: f64::INFINITY,
+        cpu: f64::INFINITY,
+    };
     let mut count = 0;
     for _ in 0..reps {
+        let cpu_start = cpu_seconds().1;
         let output = Command::new(program).arg(n.to_string()).output().ok()?;
+        best.cpu = best.cpu.min(cpu_seconds().1 - cpu_start);
         let text = String::from_utf8_lossy(&output.stdout);
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() < 3 {
             return None;
         }
         count = fields[1].parse().ok()?;
-        best = best.min(fields[2].parse().ok()?);
+        best.wall = best.wall.min(fields[2].parse().ok()?);
     }
     Some((best, count))
 }
@@ -70,7 +119,7 @@ fn main() {
     let program = PathBuf::from(
         std::env::var("QUEENS_REF").unwrap_or_else(|_| "/tmp/ref/nqueens_bitboard".into()),
     );
-    println!("best of {reps} runs, seconds");
+    println!("best of {reps} runs; seconds of wall time / CPU time; ratios to the reference");
     for n in sizes {
         let reference = reference(&program, n, reps);
         let expected = reference.map(|(_, count)| count);
@@ -78,23 +127,29 @@ fn main() {
         let (two, _) = best_of(reps, Some(total), || bitboard::count(n, 2).unwrap());
         let (mirror, _) = best_of(reps, Some(total), || bitboard::count_mirror(n).unwrap());
         println!("n = {n}: {total} solutions");
-        if let Some((seconds, _)) = reference {
-            println!("  reference C (mirror)   {seconds:9.4}");
-        }
-        let ratio = |t: f64| match reference {
-            Some((seconds, _)) => format!("  {:.3}x reference", t / seconds),
-            None => String::new(),
+        let line = |name: &str, t: Timing| {
+            let mut text = format!("  {name:<22} {:8.4} / {:8.4}", t.wall, t.cpu);
+            if let Some((r, _)) = reference {
+                text += &format!("   {:.3}x / {:.3}x", t.wall / r.wall, t.cpu / r.cpu);
+            }
+            text
         };
-        println!("  count, 1 thread        {one:9.4}{}", ratio(one));
+        if let Some((r, _)) = reference {
+            println!(
+                "  {:<22} {:8.4} / {:8.4}",
+                "reference C (mirror)", r.wall, r.cpu
+            );
+        }
+        println!("{}", line("count, 1 thread", one));
         println!(
-            "  count, 2 threads       {two:9.4}{}  speed-up {:.2}x",
-            ratio(two),
-            one / two
+            "{}   wall speed-up {:.2}x",
+            line("count, 2 threads", two),
+            one.wall / two.wall
         );
-        println!("  count_mirror           {mirror:9.4}{}", ratio(mirror));
+        println!("{}", line("count_mirror", mirror));
         if plain {
             let (t, _) = best_of(reps, Some(total), || bitboard::count_plain(n).unwrap());
-            println!("  count_plain            {t:9.4}{}", ratio(t));
+            println!("{}", line("count_plain", t));
         }
     }
 }

@@ -54,7 +54,8 @@ pub struct Budget<'a> {
 }
 
 impl<'a> Budget<'a> {
-    /// How many nodes pass between two looks at the clock and the flag.
+    /// How many nodes pass between two looks at the clock and the flag (a
+    /// power of two).
     pub const CHECK_INTERVAL: u64 = 1024;
 
     /// No limits.
@@ -92,7 +93,8 @@ impl<'a> Budget<'a> {
         if self.max_nodes.is_some_and(|max| nodes >= max) {
             return Some(Status::NodeLimit);
         }
-        if nodes % Self::CHECK_INTERVAL == 0 {
+        // CHECK_INTERVAL is a power of two.
+        if nodes & (Self::CHECK_INTERVAL - 1) == 0 {
             if self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
                 return Some(Status::Cancelled);
             }

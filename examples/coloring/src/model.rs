@@ -19,8 +19,8 @@ use csp_core::{
     SearchOptions, Statistics, ValOrder, Value, VarId, VarOrder,
 };
 
-use csp_core::constraint::ValuePrecedence;
 use crate::Graph;
+use csp_core::constraint::ValuePrecedence;
 
 /// How the interchangeable colors are told apart.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
