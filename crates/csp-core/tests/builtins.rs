@@ -142,3 +142,21 @@ fn fused_all_different_groups() {
         .unwrap_or_else(|e| panic!("group of {g}: {e}"));
     }
 }
+
+#[test]
+fn all_different_checker_on_long_scopes() {
+    use csp_core::{CheckError, Model};
+    let mut m = Model::new();
+    let xs = m.new_vars(40, Domain::range(-1000, 1000)).unwrap();
+    let offs: Vec<i32> = (0..40).collect();
+    m.all_different_offset(&xs, &offs).unwrap();
+    // Dense ids (bitset path) and sparse ids (sorting path), with and without a repeat.
+    let dense: Vec<i32> = (0..40).map(|i| 40 - i).collect(); // all ids equal: 40
+    assert!(matches!(m.check(&dense), Err(CheckError::Violated { .. })));
+    let distinct: Vec<i32> = (0..40).collect(); // ids 0, 2, 4, ...
+    assert_eq!(m.check(&distinct), Ok(()));
+    let mut sparse: Vec<i32> = (0..40).map(|i| i * 25 - 500).collect();
+    assert_eq!(m.check(&sparse), Ok(()));
+    sparse[39] = sparse[0] - 39; // same id as position 0
+    assert!(matches!(m.check(&sparse), Err(CheckError::Violated { .. })));
+}

@@ -176,6 +176,15 @@ impl Constraint for AllDifferent {
         if ids.len() <= 16 {
             return (0..ids.len()).all(|a| (0..a).all(|b| ids[a] != ids[b]));
         }
+        // Dense ids (N-queens: n values over about 2n ids): one bit per id, O(n).
+        let (lo, hi) = ids
+            .iter()
+            .fold((i64::MAX, i64::MIN), |(l, h), &x| (l.min(x), h.max(x)));
+        let span = (hi - lo) as u64 + 1;
+        if span <= 8 * ids.len() as u64 {
+            let mut seen = fixedbitset::FixedBitSet::with_capacity(span as usize);
+            return ids.iter().all(|&x| !seen.put((x - lo) as usize));
+        }
         let mut sorted = ids;
         sorted.sort_unstable();
         sorted.windows(2).all(|w| w[0] != w[1])
