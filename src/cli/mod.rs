@@ -57,7 +57,7 @@ pub fn parse_val_order(s: &str, seed: u64) -> Result<ValOrder, CliError> {
 /// Parses a time limit in seconds.
 pub fn parse_seconds(s: &str) -> Result<Duration, CliError> {
     match s.parse::<f64>() {
-        Ok(x) if x.is_finite() && x >= 0.0 && x < 1e9 => Ok(Duration::from_secs_f64(x)),
+        Ok(x) if x.is_finite() && (0.0..1e9).contains(&x) => Ok(Duration::from_secs_f64(x)),
         _ => Err(format!(
             "--time-limit expects a number of seconds, got '{s}'"
         )),

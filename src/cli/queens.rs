@@ -351,7 +351,7 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
 }
 
 /// min-conflicts and genetic: the local searches on the generic model.
-fn local_search(job: &Job) -> Result<(Option<Vec<u32>>, Option<String>, String), CliError> {
+fn local_search(job: &Job) -> Result<crate::cli::queens_local::LocalOutcome, CliError> {
     crate::cli::queens_local::solve(
         job.n,
         job.solver == Solver::Genetic,
@@ -585,7 +585,9 @@ fn trace(job: &Job, all: bool) -> Result<ExitCode, CliError> {
         ))
         }
     }
-    drop(emit_line);
+    if let Some(e) = write_err {
+        return Err(format!("writing the trace: {e}"));
+    }
     out.flush().map_err(|e| e.to_string())?;
     Ok(ExitCode::SUCCESS)
 }

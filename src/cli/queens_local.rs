@@ -8,6 +8,10 @@ use csp_queens::model::{queens_model, ModelKind};
 
 use super::CliError;
 
+/// What a local search run reports to the command: the columns (if found),
+/// a note when it stopped without a solution, and a statistics line.
+pub type LocalOutcome = (Option<Vec<u32>>, Option<String>, String);
+
 /// Finds one solution of `n` queens by local search. Returns the columns (if
 /// found), a note when it stopped without one, and a statistics line.
 pub fn solve(
@@ -15,7 +19,7 @@ pub fn solve(
     genetic: bool,
     seed: u64,
     time_limit: Option<Duration>,
-) -> Result<(Option<Vec<u32>>, Option<String>, String), CliError> {
+) -> Result<LocalOutcome, CliError> {
     if n == 2 || n == 3 {
         // No placement exists; a local search would only run into its limit.
         return Ok((None, None, "n = 2 and 3 have no solution".into()));

@@ -5,7 +5,7 @@
 //! tracker logs the moves made since the best point; the best assignment is
 //! the current one with that log undone. When the log grows past the number of
 //! variables (or the current assignment is about to be replaced by a restart)
-//! the best is materialised once as a copy and logging stops until the next
+//! the best is materialized once as a copy and logging stops until the next
 //! improvement. Each move is thus paid O(1) amortised.
 
 /// A move that can be undone on an assignment of `E`s.
@@ -88,7 +88,7 @@ impl<E: Copy, U: Undo<E>> Best<E, U> {
         }
     }
 
-    /// Materialises the best as a copy (call before `current` is replaced
+    /// Materializes the best as a copy (call before `current` is replaced
     /// wholesale, as on a restart).
     pub(crate) fn save(&mut self, current: &[E]) {
         if self.saved.is_none() {

@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use super::best::{Best, Changed};
-use super::rng::{take_tie, Rng};
+use super::rng::{IdMap, Pick, Rng};
 use super::state::{DomainTable, Evaluator};
 use super::{permutation, Budget, Init, LocalError, LocalResult, Move};
 use crate::ids::{Value, VarId};
@@ -16,7 +16,7 @@ pub(crate) const SCAN: u64 = 64;
 /// Random draws of a greedy construction before it settles for the least
 /// conflicting candidate seen.
 pub(crate) const GREEDY_TRIES: u32 = 64;
-/// Random partners tried for one swap before settling for the best seen.
+/// Random partners tried for one swap before settling for a sideways swap.
 pub(crate) const SWAP_TRIES: u32 = 1024;
 /// Variables placed between two polls of the clock during a construction.
 pub(crate) const INIT_POLL: usize = 1 << 14;
@@ -45,7 +45,7 @@ pub(crate) const INIT_POLL: usize = 1 << 14;
 /// | [`moves`](MinConflicts::moves) | [`Move::Change`] |
 /// | [`init`](MinConflicts::init) | [`Init::Greedy`] |
 /// | [`tabu`](MinConflicts::tabu) | tenure 10 |
-/// | [`plateau`](MinConflicts::plateau) | `10·n + 1000` steps for n variables |
+/// | [`plateau`](MinConflicts::plateau) | `2·n + 100` steps for n variables |
 /// | [`restarts`](MinConflicts::restarts) | unlimited |
 /// | [`max_steps`](MinConflicts::max_steps), [`time_limit`](MinConflicts::time_limit), [`cancel`](MinConflicts::cancel) | none |
 ///
@@ -54,13 +54,28 @@ pub(crate) const INIT_POLL: usize = 1 << 14;
 ///
 /// # A step
 /// A conflicted variable is picked uniformly at random. With
-/// [`Move::Change`] every other value of its domain is scored by the change
-/// in total violations (O(1) per all-different or not-equal it is in) and the
-/// best non-tabu one is taken, ties at random, even when it is worse than
-/// staying: the tabu tenure keeps the search from stepping straight back.
-/// With [`Move::Swap`] the partners are the variables sharing its domain: all
-/// of them when there are at most 64, else up to 1024 random ones, taking
-/// the first swap that lowers the violations or, failing that, the best seen.
+/// [`Move::Change`] each value of its domain is scored by the change in total
+/// violations (O(1) per all-different or not-equal the variable is in) and it
+/// takes a best one, ties at random, its current value included: a step never
+/// makes things worse, and on a plateau it moves sideways or stays. Values
+/// the variable left within the tabu tenure are skipped unless they would
+/// beat the best assignment so far. With [`Move::Swap`] the partners are the
+/// variables sharing its domain: when there are at most 64 all are scored and
+/// a best swap is made in the same way; otherwise up to 1024 random partners
+/// are tried, taking the first swap that lowers the violations or, failing
+/// that, a best sideways one, if any (Sosič and Gu's repair). A swap is scored
+/// by making it on the counters and undoing it. Local minima are left by the
+/// plateau rule: a restart from a fresh initial assignment.
+///
+/// # Measured
+/// N-queens with swaps: 10^6 queens in under 0.1 s and 10^7 in about 1.5 s
+/// on a shared 2-core machine, within 1.3× of a hand-written C program (see
+/// `benches/local.rs`). Graph coloring with change moves, on DIMACS instances
+/// with as many colors as the chromatic number: `myciel5`, `games120` and
+/// `miles250` take a few dozen steps at most and `queen8_8` under a second,
+/// but `DSJC125.1`, `le450_15b` and `le450_5a` still have 1 to 30 conflicts
+/// after 10 s, where dedicated coloring heuristics (TabuCol and its
+/// successors) succeed.
 #[derive(Clone, Debug)]
 pub struct MinConflicts<'m> {
     model: &'m Model,
@@ -191,7 +206,7 @@ impl<'m> MinConflicts<'m> {
 
     pub(crate) fn plateau_steps(&self) -> u64 {
         self.plateau
-            .unwrap_or_else(|| 10u64.saturating_mul(self.model.num_vars() as u64) + 1000)
+            .unwrap_or_else(|| 2u64.saturating_mul(self.model.num_vars() as u64) + 100)
     }
 
     /// Runs the search.
@@ -204,13 +219,14 @@ impl<'m> MinConflicts<'m> {
         let budget = Budget::new(self.max_steps, self.time_limit, self.cancel.clone());
         let raw = match self.moves {
             Move::Change => run_generic(self, &budget),
-            Move::Swap => {
-                check_permutation(self.model)?;
-                match permutation::Shape::detect(self.model) {
-                    Some(shape) => permutation::run(self, &shape, &budget),
-                    None => run_generic(self, &budget),
+            // A model of the fused shape is a permutation already.
+            Move::Swap => match permutation::Shape::detect(self.model) {
+                Some(shape) => permutation::run(self, &shape, &budget),
+                None => {
+                    check_permutation(self.model)?;
+                    run_generic(self, &budget)
                 }
-            }
+            },
         };
         finish(self.model, raw, budget.start())
     }
@@ -280,32 +296,45 @@ pub(crate) fn finish(model: &Model, raw: Raw, start: Instant) -> Result<LocalRes
     })
 }
 
-/// "Variable `v` may not take `val` again until step `until`."
+/// The tabu rule: "variable `v` may not take `val` again until step `until`".
+/// At most two entries are made per step and each lives `tenure` steps, so
+/// the live ones sit in a small map (expired ones are swept out now and
+/// then): the rule costs no memory per variable.
 #[derive(Debug)]
 pub(crate) struct Tabu<V> {
     tenure: u64,
-    val: Vec<V>,
-    until: Vec<u64>,
+    live: IdMap<u32, (V, u64)>,
 }
 
-impl<V: Copy + Default + PartialEq> Tabu<V> {
-    pub(crate) fn new(n: usize, tenure: u32) -> Tabu<V> {
-        let n = if tenure == 0 { 0 } else { n };
+impl<V: Copy + PartialEq> Tabu<V> {
+    pub(crate) fn new(tenure: u32) -> Tabu<V> {
         Tabu {
             tenure: tenure as u64,
-            val: vec![V::default(); n],
-            until: vec![0; n],
+            live: IdMap::default(),
         }
     }
+
+    /// The value `v` may not take at `step`, if any.
     #[inline]
-    pub(crate) fn is(&self, v: usize, val: V, step: u64) -> bool {
-        self.tenure > 0 && self.until[v] >= step && self.val[v] == val
+    pub(crate) fn forbidden(&self, v: usize, step: u64) -> Option<V> {
+        if self.live.is_empty() {
+            return None;
+        }
+        match self.live.get(&(v as u32)) {
+            Some(&(val, until)) if until >= step => Some(val),
+            _ => None,
+        }
     }
+
+    /// Forbids `v` to take `val` again for the next `tenure` steps.
     #[inline]
     pub(crate) fn forbid(&mut self, v: usize, val: V, step: u64) {
-        if self.tenure > 0 {
-            self.val[v] = val;
-            self.until[v] = step + self.tenure;
+        if self.tenure == 0 {
+            return;
+        }
+        self.live.insert(v as u32, (val, step + self.tenure));
+        if self.live.len() as u64 > 4 * self.tenure + 64 {
+            self.live.retain(|_, e| e.1 > step);
         }
     }
 }
@@ -326,6 +355,38 @@ impl Groups {
             members[d as usize].push(v as u32);
         }
         Groups { members, rank }
+    }
+}
+
+/// Fills `out` with a uniformly random assignment: a random value of its
+/// domain per variable or, with `groups`, a uniformly random permutation of
+/// each group's domain (Fisher–Yates).
+pub(crate) fn random_assignment(
+    tables: &[DomainTable],
+    var_domain: &[u32],
+    groups: Option<&Groups>,
+    rng: &mut Rng,
+    out: &mut [Value],
+) {
+    match groups {
+        None => {
+            for (slot, &d) in out.iter_mut().zip(var_domain) {
+                let t = &tables[d as usize];
+                *slot = t.nth(rng.below(t.size()));
+            }
+        }
+        Some(groups) => {
+            for (d, members) in groups.members.iter().enumerate() {
+                let mut pool: Vec<Value> = (0..members.len() as u64)
+                    .map(|i| tables[d].nth(i))
+                    .collect();
+                for (r, &v) in members.iter().enumerate() {
+                    let j = r + rng.index(pool.len() - r);
+                    pool.swap(r, j);
+                    out[v as usize] = pool[r];
+                }
+            }
+        }
     }
 }
 
@@ -356,7 +417,7 @@ pub(crate) fn run_generic(cfg: &MinConflicts<'_>, budget: &Budget) -> Raw {
     let init_time = init_start.elapsed();
     let mut best: Best<Value, Changed<Value>> = Best::new(n);
     best.offer(g.ev.total());
-    let mut tabu: Tabu<Value> = Tabu::new(n, cfg.tabu);
+    let mut tabu: Tabu<Value> = Tabu::new(cfg.tabu);
     let plateau = cfg.plateau_steps();
     let (mut run_best, mut flat) = (g.ev.total(), 0u64);
     let (mut steps, mut restarts) = (0u64, 0u64);
@@ -427,7 +488,7 @@ pub(crate) fn run_generic(cfg: &MinConflicts<'_>, budget: &Budget) -> Raw {
 /// Is a move worth `d` allowed for a tabu candidate? (Aspiration: only when
 /// it beats the best assignment so far.)
 #[inline]
-fn aspires(total: u64, d: i64, best: u64) -> bool {
+pub(crate) fn aspires(total: u64, d: i64, best: u64) -> bool {
     (total as i128 + d as i128) < best as i128
 }
 
@@ -438,24 +499,13 @@ impl Generic<'_, '_> {
         let n = self.ev.values.len();
         let mut interrupted = None;
         match (self.cfg.init, &self.groups) {
-            (Init::Random, None) => {
-                for v in 0..n {
-                    let t = &self.tables[self.var_domain[v] as usize];
-                    self.ev.values[v] = t.nth(self.rng.below(t.size()));
-                }
-            }
-            (Init::Random, Some(groups)) => {
-                for (d, members) in groups.members.iter().enumerate() {
-                    let mut pool: Vec<Value> = (0..members.len() as u64)
-                        .map(|i| self.tables[d].nth(i))
-                        .collect();
-                    for (r, &v) in members.iter().enumerate() {
-                        let j = r + self.rng.index(pool.len() - r);
-                        pool.swap(r, j);
-                        self.ev.values[v as usize] = pool[r];
-                    }
-                }
-            }
+            (Init::Random, groups) => random_assignment(
+                &self.tables,
+                self.var_domain,
+                groups.as_ref(),
+                &mut self.rng,
+                &mut self.ev.values,
+            ),
             (Init::Greedy, None) => {
                 self.ev.start_construction();
                 for v in 0..n {
@@ -467,23 +517,24 @@ impl Generic<'_, '_> {
                         t.nth(self.rng.below(t.size()))
                     } else {
                         let size = t.size();
-                        let mut pick = PickLeast::default();
+                        let mut pick = Pick::none();
                         if size <= SCAN {
                             for i in 0..size {
                                 let a = t.nth(i);
                                 let c = self.ev.construction_cost(v, a);
-                                pick.offer_tied(c, a, &mut self.rng);
+                                pick.offer(a, c, &mut self.rng);
                             }
                         } else {
                             for _ in 0..GREEDY_TRIES {
                                 let a = t.nth(self.rng.below(size));
                                 let c = self.ev.construction_cost(v, a);
-                                if pick.offer_first(c, a) {
+                                pick.offer_first(a, c);
+                                if c == 0 {
                                     break;
                                 }
                             }
                         }
-                        pick.value.unwrap_or_else(|| t.nth(0))
+                        pick.choice.unwrap_or_else(|| t.nth(0))
                     };
                     self.ev.place(v, a);
                 }
@@ -506,22 +557,23 @@ impl Generic<'_, '_> {
                     let j = if interrupted.is_some() {
                         r
                     } else {
-                        let mut pick = PickLeast::default();
+                        let mut pick = Pick::none();
                         if left <= SCAN {
-                            for j in r..pool.len() {
-                                let c = self.ev.construction_cost(v, pool[j]);
-                                pick.offer_tied(c, j as Value, &mut self.rng);
+                            for (j, &a) in pool.iter().enumerate().skip(r) {
+                                let c = self.ev.construction_cost(v, a);
+                                pick.offer(j, c, &mut self.rng);
                             }
                         } else {
                             for _ in 0..GREEDY_TRIES {
                                 let j = r + self.rng.below(left) as usize;
                                 let c = self.ev.construction_cost(v, pool[j]);
-                                if pick.offer_first(c, j as Value) {
+                                pick.offer_first(j, c);
+                                if c == 0 {
                                     break;
                                 }
                             }
                         }
-                        pick.value.map_or(r, |j| j as usize)
+                        pick.choice.unwrap_or(r)
                     };
                     pool.swap(r, j);
                     self.ev.place(v, pool[r]);
@@ -543,26 +595,19 @@ impl Generic<'_, '_> {
         let cur = self.ev.values[v];
         let total = self.ev.total();
         let t = &self.tables[self.var_domain[v] as usize];
-        let (mut choice, mut best_d, mut ties) = (None, i64::MAX, 0u64);
+        let mut pick = Pick::stay();
+        let forbidden = tabu.forbidden(v, step);
         for i in 0..t.size() {
             let a = t.nth(i);
             if a == cur {
                 continue;
             }
             let d = self.ev.delta(v, a);
-            if d > best_d || (tabu.is(v, a, step) && !aspires(total, d, best)) {
-                continue;
-            }
-            if d < best_d {
-                (choice, best_d, ties) = (Some(a), d, 1);
-            } else {
-                ties += 1;
-                if take_tie(&mut self.rng, ties) {
-                    choice = Some(a);
-                }
+            if pick.admits(d) && (forbidden != Some(a) || aspires(total, d, best)) {
+                pick.offer(a, d, &mut self.rng);
             }
         }
-        match choice {
+        match pick.choice {
             Some(a) => {
                 self.ev.set::<true>(v, a);
                 [Some((v, cur)), None]
@@ -589,22 +634,17 @@ impl Generic<'_, '_> {
             return [None, None];
         }
         let total = self.ev.total();
-        let (mut choice, mut best_d, mut ties) = (None, i64::MAX, 0u64);
+        let mut pick = Pick::stay();
         let mut consider = |ev: &mut Evaluator<'_>, rng: &mut Rng, w: usize| -> bool {
             let d = ev.swap_delta(v, w);
-            let forbidden = tabu.is(v, ev.values[w], step) || tabu.is(w, ev.values[v], step);
-            if d > best_d || (forbidden && !aspires(total, d, best)) {
-                return false;
+            let allowed = pick.admits(d)
+                && (aspires(total, d, best)
+                    || (tabu.forbidden(v, step) != Some(ev.values[w])
+                        && tabu.forbidden(w, step) != Some(ev.values[v])));
+            if allowed {
+                pick.offer(w, d, rng);
             }
-            if d < best_d {
-                (choice, best_d, ties) = (Some(w), d, 1);
-            } else {
-                ties += 1;
-                if take_tie(rng, ties) {
-                    choice = Some(w);
-                }
-            }
-            d < 0
+            allowed && d < 0
         };
         if (m as u64) - 1 <= SCAN {
             for &w in members {
@@ -620,7 +660,7 @@ impl Generic<'_, '_> {
                 }
             }
         }
-        let Some(w) = choice else {
+        let Some(w) = pick.choice else {
             return [None, None];
         };
         let (a, b) = (self.ev.values[v], self.ev.values[w]);
@@ -630,33 +670,25 @@ impl Generic<'_, '_> {
     }
 }
 
-/// The least-cost candidate of a construction step.
-#[derive(Default)]
-struct PickLeast {
-    value: Option<Value>,
-    cost: u64,
-    ties: u64,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl PickLeast {
-    /// Offers a candidate from a full scan: least cost, ties at random.
-    fn offer_tied(&mut self, cost: u64, value: Value, rng: &mut Rng) {
-        if self.value.is_none() || cost < self.cost {
-            (self.value, self.cost, self.ties) = (Some(value), cost, 1);
-        } else if cost == self.cost {
-            self.ties += 1;
-            if take_tie(rng, self.ties) {
-                self.value = Some(value);
-            }
+    #[test]
+    fn tabu_entries_expire_and_are_swept() {
+        let mut t: Tabu<i32> = Tabu::new(3);
+        t.forbid(7, 5, 10);
+        assert_eq!(t.forbidden(7, 11), Some(5));
+        assert_eq!(t.forbidden(7, 13), Some(5));
+        assert_eq!(t.forbidden(7, 14), None);
+        assert_eq!(t.forbidden(8, 11), None);
+        for step in 0..1000u64 {
+            t.forbid(step as usize, 0, step);
         }
-    }
-
-    /// Offers a randomly drawn candidate: least cost, first kept; true when
-    /// it costs nothing (the draws can stop).
-    fn offer_first(&mut self, cost: u64, value: Value) -> bool {
-        if self.value.is_none() || cost < self.cost {
-            (self.value, self.cost) = (Some(value), cost);
-        }
-        cost == 0
+        assert!(t.live.len() <= 4 * 3 + 64 + 1);
+        assert_eq!(t.forbidden(999, 1000), Some(0));
+        let mut off: Tabu<i32> = Tabu::new(0);
+        off.forbid(1, 1, 1);
+        assert_eq!(off.forbidden(1, 1), None);
     }
 }

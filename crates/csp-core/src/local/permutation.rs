@@ -6,39 +6,46 @@
 //! * `q[i]`: the value of variable `i` as a rank in the shared range domain;
 //!   always a permutation of `0..n` once built;
 //! * per kept all-different: the holders of each id `q[i] + off(i)` (offsets
-//!   shifted to start at 0) as an [`Occupancy`], about one bit per id, and the
+//!   shifted to start at 0) as an `Occupancy`, about one bit per id, and the
 //!   constraint's violations `Σ_id (holders − 1)⁺`;
 //! * `list`: variables to repair, with a membership bit per variable.
 //!
-//! At n = 10^7 with two kept constraints this is 40 MB for `q` and 5 MB of
-//! bits; the greedy start reads the bits (and a used-value bit per value) at
-//! random, and that working set fits in cache where byte counters and a
-//! 40 MB pool of unused values would not.
+//! # The greedy start
+//! Variable `t` draws candidates until one is unused and free on every kept
+//! constraint. While many values are unused, a candidate is any value and a
+//! used one is rejected (a bit per value); once the unused values fit a small
+//! list (see `POOL`) candidates are drawn from that list. Candidates are drawn
+//! and tested in batches without a branch each, so their memory reads
+//! overlap. At n = 10^7 with two kept constraints everything read at random
+//! is about 6 MB of bits, which stays in cache where byte counters and a
+//! 40 MB list of unused values would not; only `q` (40 MB) is written, in
+//! order.
 //!
 //! # The repair list
 //! Finding "the other variable on this id" would need a holder table per id,
-//! many times the memory of the bits. The list keeps a
-//! weaker invariant that needs none: *for every id held by c ≥ 2 variables, at
-//! least c − 1 of them are listed.* It holds after the start (a variable is
-//! listed when it is placed on an already-held id) and after every move (each
-//! moved variable is listed when it lands on a held id; one leaving an id
-//! lowers both sides by one). Listed variables found conflict-free when picked
-//! are dropped, which cannot break it. So while there are violations the list
-//! holds a conflicted variable, and no step ever rescans the assignment.
+//! many times the memory of the bits. The list keeps a weaker invariant that
+//! needs none: *for every id held by c ≥ 2 variables, at least c − 1 of them
+//! are listed.* It holds after the start (a variable is listed when it is
+//! placed on an already-held id) and after every move (each moved variable is
+//! listed when it lands on a held id; one leaving an id lowers both sides by
+//! one). Listed variables found conflict-free when picked are dropped, which
+//! cannot break it. So while there are violations the list holds a
+//! conflicted variable, and no step ever rescans the assignment.
 
 use std::array;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
+use fixedbitset::FixedBitSet;
+
 use super::best::{Best, Swapped};
-use super::min_conflicts::{MinConflicts, Raw, Tabu, GREEDY_TRIES, INIT_POLL, SCAN, SWAP_TRIES};
-use super::rng::{take_tie, Rng};
+use super::min_conflicts::{
+    aspires, MinConflicts, Raw, Tabu, GREEDY_TRIES, INIT_POLL, SCAN, SWAP_TRIES,
+};
+use super::rng::{IdMap, Pick, Rng};
 use super::{Budget, Init};
 use crate::ids::Value;
 use crate::limits::{Limit, Outcome};
 use crate::model::{Model, Posted};
-use crate::search::splitmix;
 
 /// At most this many non-constant all-differents take the fused path.
 const MAX_KEPT: usize = 3;
@@ -73,7 +80,7 @@ pub(crate) struct Shape {
 }
 
 impl Shape {
-    /// Recognises the shape, or `None`. O(n) per constraint.
+    /// Recognizes the shape, or `None`. O(n) per constraint.
     pub(crate) fn detect(model: &Model) -> Option<Shape> {
         let n = model.num_vars();
         let (domains, var_domain) = model.declared();
@@ -84,7 +91,7 @@ impl Shape {
         }
         let mut kept = Vec::new();
         let mut spans = Vec::new();
-        let mut seen: Vec<u64> = Vec::new();
+        let mut seen = FixedBitSet::new();
         let mut by_var: Vec<Value> = Vec::new();
         for p in model.posted() {
             let Posted::AllDifferent(c) = p else {
@@ -94,29 +101,31 @@ impl Shape {
             if scope.len() != n {
                 return None;
             }
-            let offs: &[Value] = if scope.iter().enumerate().all(|(i, x)| x.index() == i) {
+            // (Folds rather than `all`: no early exit, so the loops vectorize.)
+            let in_order = scope
+                .iter()
+                .enumerate()
+                .fold(true, |ok, (i, x)| ok & (x.index() == i));
+            let offs: &[Value] = if in_order {
                 c.offsets()
             } else {
                 seen.clear();
-                seen.resize(n.div_ceil(64), 0);
+                seen.grow(n);
                 by_var.clear();
                 by_var.resize(n, 0);
                 for (x, &o) in scope.iter().zip(c.offsets()) {
-                    let (w, b) = (x.index() / 64, 1u64 << (x.index() % 64));
-                    if seen[w] & b != 0 {
-                        return None;
+                    if seen.put(x.index()) {
+                        return None; // a repeated variable
                     }
-                    seen[w] |= b;
                     by_var[x.index()] = o;
                 }
                 &by_var
             };
             let first = offs[0] as i64;
             let step = offs.get(1).map_or(0, |&o| o as i64 - first);
-            let affine = offs
-                .iter()
-                .enumerate()
-                .all(|(i, &o)| o as i64 == first + step * i as i64);
+            let affine = offs.iter().enumerate().fold(true, |ok, (i, &o)| {
+                ok & (o as i64 == first + step * i as i64)
+            });
             let (offsets, width) = if affine {
                 if step == 0 {
                     continue; // a constant offset: implied by the permutation
@@ -155,63 +164,6 @@ impl Shape {
     }
 }
 
-/// A fixed-size set of small integers, one bit each.
-#[derive(Clone, Debug)]
-struct Bits(Vec<u64>);
-
-impl Bits {
-    fn new(n: usize) -> Bits {
-        Bits(vec![0; n.div_ceil(64)])
-    }
-    #[inline(always)]
-    fn get(&self, i: usize) -> bool {
-        self.bit(i) != 0
-    }
-    /// Member `i` as 1 or 0.
-    #[inline(always)]
-    fn bit(&self, i: usize) -> u64 {
-        (self.0[i / 64] >> (i % 64)) & 1
-    }
-    #[inline(always)]
-    fn set(&mut self, i: usize) {
-        self.0[i / 64] |= 1 << (i % 64);
-    }
-    #[inline(always)]
-    fn unset(&mut self, i: usize) {
-        self.0[i / 64] &= !(1 << (i % 64));
-    }
-
-    /// The set `0..n`.
-    fn ones(n: usize) -> Bits {
-        let mut b = Bits(vec![u64::MAX; n.div_ceil(64)]);
-        if n % 64 != 0 {
-            if let Some(last) = b.0.last_mut() {
-                *last = (1 << (n % 64)) - 1;
-            }
-        }
-        b
-    }
-}
-
-/// Hashes ids with the SplitMix64 finalizer (the excess maps are tiny; the
-/// default SipHash would cost more than it protects).
-#[derive(Default)]
-struct IdHash(u64);
-
-impl Hasher for IdHash {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = splitmix(self.0 ^ b as u64);
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = splitmix(x);
-    }
-}
-
 /// The holders of each id of one all-different, in about one bit per id:
 /// `held` says whether any variable has the id, and `excess` counts the
 /// holders beyond the first for the few ids held more than once. The counts
@@ -219,8 +171,8 @@ impl Hasher for IdHash {
 /// the partner draws read these at random, so they stay in cache.
 #[derive(Debug)]
 struct Occupancy {
-    held: Bits,
-    excess: HashMap<u64, u32, BuildHasherDefault<IdHash>>,
+    held: FixedBitSet,
+    excess: IdMap<u64, u32>,
     /// `Σ_id (holders − 1)⁺`: the constraint's violations.
     violations: u64,
 }
@@ -228,8 +180,8 @@ struct Occupancy {
 impl Occupancy {
     fn new(span: usize) -> Occupancy {
         Occupancy {
-            held: Bits::new(span),
-            excess: HashMap::default(),
+            held: FixedBitSet::with_capacity(span),
+            excess: IdMap::default(),
             violations: 0,
         }
     }
@@ -237,7 +189,7 @@ impl Occupancy {
     /// Holders of `id`.
     #[inline(always)]
     fn count(&self, id: usize) -> u32 {
-        if !self.held.get(id) {
+        if !self.held.contains(id) {
             0
         } else if self.excess.is_empty() {
             1
@@ -249,8 +201,8 @@ impl Occupancy {
     /// Adds a holder to `id`; returns the holders before.
     #[inline(always)]
     fn add(&mut self, id: usize) -> u32 {
-        if !self.held.get(id) {
-            self.held.set(id);
+        if !self.held.contains(id) {
+            self.held.insert(id);
             return 0;
         }
         self.violations += 1;
@@ -272,11 +224,11 @@ impl Occupancy {
                 return;
             }
         }
-        self.held.unset(id);
+        self.held.remove(id);
     }
 
     fn clear(&mut self) {
-        self.held.0.fill(0);
+        self.held.clear();
         self.excess.clear();
         self.violations = 0;
     }
@@ -288,12 +240,15 @@ struct Engine<'s, const K: usize> {
     q: Vec<u32>,
     occ: [Occupancy; K],
     list: Vec<u32>,
-    listed: Bits,
+    listed: FixedBitSet,
 }
 
-/// Below this many variables the greedy start draws from a pool of unused
-/// values from the first variable on.
-const SMALL: usize = 1 << 12;
+/// The greedy start switches from rejecting used values to drawing from an
+/// explicit list of the unused ones when they are down to this many (a 4 MiB
+/// list, which stays in cache when read at random) or to half the values if
+/// that is fewer; and at the latest when an eighth are left, as rejection
+/// gets costly below that.
+const POOL: usize = 1 << 20;
 /// Candidates of the greedy start drawn and tested together.
 const BATCH: usize = 8;
 
@@ -302,10 +257,10 @@ impl<'s, const K: usize> Engine<'s, K> {
         Engine {
             n: shape.n,
             offs: array::from_fn(|k| &shape.kept[k]),
-            q: (0..shape.n as u32).collect(),
+            q: vec![0; shape.n],
             occ: array::from_fn(|k| Occupancy::new(shape.spans[k])),
             list: Vec::new(),
-            listed: Bits::new(shape.n),
+            listed: FixedBitSet::with_capacity(shape.n),
         }
     }
 
@@ -362,8 +317,8 @@ impl<'s, const K: usize> Engine<'s, K> {
 
     #[inline]
     fn enlist(&mut self, i: usize) {
-        if !self.listed.get(i) {
-            self.listed.set(i);
+        if !self.listed.contains(i) {
+            self.listed.insert(i);
             self.list.push(i as u32);
         }
     }
@@ -371,7 +326,7 @@ impl<'s, const K: usize> Engine<'s, K> {
     #[inline]
     fn delist_at(&mut self, at: usize) {
         let i = self.list.swap_remove(at) as usize;
-        self.listed.unset(i);
+        self.listed.remove(i);
     }
 
     /// Empties the counts and the list, keeping `q`.
@@ -380,7 +335,7 @@ impl<'s, const K: usize> Engine<'s, K> {
             o.clear();
         }
         for &i in &self.list {
-            self.listed.unset(i as usize);
+            self.listed.remove(i as usize);
         }
         self.list.clear();
     }
@@ -423,21 +378,20 @@ impl<'s, const K: usize> Engine<'s, K> {
             }
             return None;
         }
-        // Greedy. First phase, while at least an eighth of the values are
-        // unused: draw values uniformly, rejecting used ones (one bit each).
-        // Second phase: draw from the list of the unused values. Either way a
-        // batch of candidates is drawn and tested together, without a branch
-        // per candidate, and the first that is unused and free on every
-        // constraint is taken: the first success of independent uniform
-        // draws, so a uniformly random free value.
-        let mut unused = Bits::ones(n);
-        let first_phase = if n < SMALL { 0 } else { n - n / 8 };
+        // Greedy (see the module docs). The first candidate that is unused
+        // and free is the first success of independent uniform draws, so a
+        // uniformly random free value.
+        let mut unused = FixedBitSet::with_capacity(n);
+        unused.insert_range(..);
+        // 16 times the recent average of candidates drawn per variable.
+        let mut need = 16;
+        let first_phase = n - (POOL.min(n / 2).max(n / 8));
         let mut t = 0;
         while t < first_phase {
             if t % INIT_POLL == 0 {
                 if let Some(limit) = budget.poll() {
                     for v in 0..n as u32 {
-                        if unused.get(v as usize) {
+                        if unused.contains(v as usize) {
                             self.put(t, v);
                             t += 1;
                         }
@@ -445,15 +399,15 @@ impl<'s, const K: usize> Engine<'s, K> {
                     return Some(limit);
                 }
             }
-            let v = self.draw(t, rng, |rng| {
+            let v = self.draw(t, rng, &mut need, |rng| {
                 let v = rng.below(n as u64) as u32;
-                (v, v, unused.bit(v as usize))
+                (v, v, u64::from(unused.contains(v as usize)))
             });
-            unused.unset(v as usize);
+            unused.remove(v as usize);
             self.put(t, v);
             t += 1;
         }
-        let mut pool: Vec<u32> = (0..n as u32).filter(|&v| unused.get(v as usize)).collect();
+        let mut pool: Vec<u32> = unused.ones().map(|v| v as u32).collect();
         drop(unused);
         while t < n {
             if t % INIT_POLL == 0 {
@@ -466,7 +420,7 @@ impl<'s, const K: usize> Engine<'s, K> {
                     return Some(limit);
                 }
             }
-            let j = self.draw(t, rng, |rng| {
+            let j = self.draw(t, rng, &mut need, |rng| {
                 let j = rng.index(pool.len());
                 (j as u32, pool[j], 1)
             }) as usize;
@@ -481,45 +435,56 @@ impl<'s, const K: usize> Engine<'s, K> {
     /// handle, the value it stands for, and 1 if the value is unused (else 0).
     /// Returns the handle of the first unused value free on every constraint
     /// or, after [`GREEDY_TRIES`] unused ones that are not, of the least
-    /// occupied of those.
+    /// occupied of those (the first such).
     #[inline]
     fn draw(
         &self,
         t: usize,
         rng: &mut Rng,
+        need: &mut u32,
         mut candidate: impl FnMut(&mut Rng) -> (u32, u32, u64),
     ) -> u32 {
+        const TRIES: usize = GREEDY_TRIES as usize;
         let offs: [usize; K] = array::from_fn(|k| self.offs[k].at(t));
-        let (mut best, mut best_occ, mut tries) = (0, u32::MAX, 0);
+        // Blocked candidates, scored only if no free one turns up.
+        let mut blocked = [(0u32, 0u32); TRIES];
+        let mut tries = 0;
+        // The first batch is as large as recent variables needed.
+        let mut size = (*need / 16 + 1).min(BATCH as u32) as usize;
+        let mut drawn = 0;
         loop {
-            let mut handles = [0u32; BATCH];
-            let mut values = [0u32; BATCH];
+            let mut batch = [(0u32, 0u32); BATCH];
             let (mut usable, mut free) = (0u32, 0u32);
-            for b in 0..BATCH {
+            for (b, slot) in batch.iter_mut().enumerate().take(size) {
                 let (h, v, unused) = candidate(rng);
-                (handles[b], values[b]) = (h, v);
+                *slot = (h, v);
                 let mut ok = unused;
-                for k in 0..K {
-                    ok &= !self.occ[k].held.bit(v as usize + offs[k]);
+                for (o, &off) in self.occ.iter().zip(&offs) {
+                    ok &= !u64::from(o.held.contains(v as usize + off));
                 }
                 usable |= (unused as u32) << b;
                 free |= ((ok & 1) as u32) << b;
             }
             if free != 0 {
-                return handles[free.trailing_zeros() as usize];
+                let first = free.trailing_zeros();
+                *need = *need - *need / 8 + 2 * (drawn + first + 1);
+                return batch[first as usize].0;
             }
+            drawn += size as u32;
+            size = BATCH;
             while usable != 0 {
-                let b = usable.trailing_zeros() as usize;
+                blocked[tries] = batch[usable.trailing_zeros() as usize];
                 usable &= usable - 1;
-                let occ: u32 = (0..K)
-                    .map(|k| self.occ[k].count(values[b] as usize + offs[k]))
-                    .sum();
-                if occ < best_occ {
-                    (best, best_occ) = (handles[b], occ);
-                }
                 tries += 1;
-                if tries >= GREEDY_TRIES {
-                    return best;
+                if tries == TRIES {
+                    *need = *need - *need / 8 + 2 * drawn;
+                    let occupancy = |v: u32| -> u32 {
+                        (0..K)
+                            .map(|k| self.occ[k].count(v as usize + offs[k]))
+                            .sum()
+                    };
+                    let least = blocked.iter().min_by_key(|&&(_, v)| occupancy(v));
+                    return least.map_or(blocked[0].0, |&(h, _)| h);
                 }
             }
         }
@@ -545,22 +510,17 @@ impl<'s, const K: usize> Engine<'s, K> {
         best: u64,
     ) -> Option<usize> {
         let total = self.total();
-        let (mut choice, mut best_d, mut ties) = (None, i64::MAX, 0u64);
+        let mut pick = Pick::stay();
         let mut consider = |e: &mut Self, rng: &mut Rng, j: usize| -> bool {
             let d = e.swap_delta(v, j);
-            let forbidden = tabu.is(v, e.q[j], step) || tabu.is(j, e.q[v], step);
-            if d > best_d || (forbidden && (total as i128 + d as i128) >= best as i128) {
-                return false;
+            let allowed = pick.admits(d)
+                && (aspires(total, d, best)
+                    || (tabu.forbidden(v, step) != Some(e.q[j])
+                        && tabu.forbidden(j, step) != Some(e.q[v])));
+            if allowed {
+                pick.offer(j, d, rng);
             }
-            if d < best_d {
-                (choice, best_d, ties) = (Some(j), d, 1);
-            } else {
-                ties += 1;
-                if take_tie(rng, ties) {
-                    choice = Some(j);
-                }
-            }
-            d < 0
+            allowed && d < 0
         };
         if (self.n as u64) - 1 <= SCAN {
             for j in 0..self.n {
@@ -576,7 +536,7 @@ impl<'s, const K: usize> Engine<'s, K> {
                 }
             }
         }
-        choice
+        pick.choice
     }
 }
 
@@ -599,7 +559,7 @@ fn solve<const K: usize>(cfg: &MinConflicts<'_>, shape: &Shape, budget: &Budget)
     let init_time = init_start.elapsed();
     let mut best: Best<u32, Swapped> = Best::new(n);
     best.offer(e.total());
-    let mut tabu: Tabu<u32> = Tabu::new(n, cfg.tabu);
+    let mut tabu: Tabu<u32> = Tabu::new(cfg.tabu);
     let plateau = cfg.plateau_steps();
     let (mut run_best, mut flat) = (e.total(), 0u64);
     let (mut steps, mut restarts) = (0u64, 0u64);
@@ -724,6 +684,7 @@ mod tests {
         m.all_different_offset(&q, &neg).unwrap();
         let shape = Shape::detect(&m).unwrap();
         let mut e: Engine<'_, 1> = Engine::new(&shape);
+        e.q = (0..n as u32).collect();
         e.recount();
         assert_eq!(e.total(), n as u64 - 1);
         assert_eq!(e.conflict(7), n as u32 - 1);

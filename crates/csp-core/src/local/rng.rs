@@ -8,6 +8,9 @@
 //! `bound / 2^64`, and every operation is plain 64-bit integer arithmetic, so a
 //! seed gives the same stream on every machine and word size.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use crate::search::splitmix;
 
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -53,12 +56,91 @@ impl Rng {
     }
 }
 
-/// Reservoir choice among ties: the `k`-th candidate of equal merit
-/// (`k` counted from 1) replaces the current choice with probability `1/k`,
-/// so each of the tied candidates is kept with equal probability.
-#[inline]
-pub(crate) fn take_tie(rng: &mut Rng, k: u64) -> bool {
-    rng.below(k) == 0
+/// A hasher for small integer keys: the SplitMix64 finalizer, fixed (so maps
+/// behave the same on every run) and cheap (the maps it serves are small and
+/// never iterated).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct IdHash(u64);
+
+impl Hasher for IdHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = splitmix(self.0 ^ b as u64);
+        }
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.0 = splitmix(x as u64);
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = splitmix(x);
+    }
+}
+
+/// A hash map keyed by small integers through [`IdHash`].
+pub(crate) type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHash>>;
+
+/// The candidate a step or construction picks: least score, ties broken at random by
+/// reservoir sampling (the k-th candidate of the best score replaces the
+/// choice with probability 1/k, so each tied candidate is kept with equal
+/// probability).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pick<T> {
+    /// The chosen candidate (`None`: none offered, or staying put).
+    pub(crate) choice: Option<T>,
+    score: i64,
+    ties: u64,
+}
+
+impl<T: Copy> Pick<T> {
+    /// No candidate yet.
+    pub(crate) fn none() -> Pick<T> {
+        Pick {
+            choice: None,
+            score: i64::MAX,
+            ties: 0,
+        }
+    }
+
+    /// Staying put is the first candidate, at score 0 (no change), so a
+    /// step that takes the best never makes things worse.
+    pub(crate) fn stay() -> Pick<T> {
+        Pick {
+            choice: None,
+            score: 0,
+            ties: 1,
+        }
+    }
+
+    /// Would a candidate with `score` be considered (no worse than the best)?
+    #[inline]
+    pub(crate) fn admits(&self, score: i64) -> bool {
+        score <= self.score
+    }
+
+    /// Offers a candidate; ties with the best are kept at random.
+    #[inline]
+    pub(crate) fn offer(&mut self, candidate: T, score: i64, rng: &mut Rng) {
+        if score < self.score {
+            (self.choice, self.score, self.ties) = (Some(candidate), score, 1);
+        } else if score == self.score {
+            self.ties += 1;
+            if rng.below(self.ties) == 0 {
+                self.choice = Some(candidate);
+            }
+        }
+    }
+
+    /// Offers a candidate drawn at random; the first of the best score is
+    /// kept (the draws are random already).
+    #[inline]
+    pub(crate) fn offer_first(&mut self, candidate: T, score: i64) {
+        if score < self.score {
+            (self.choice, self.score) = (Some(candidate), score);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -76,6 +158,26 @@ mod tests {
         }
         assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
         assert_eq!(Rng::new(3).below(0), 0);
+    }
+
+    #[test]
+    fn ties_are_broken_evenly() {
+        let mut rng = Rng::new(9);
+        let mut kept = [0u32; 3];
+        for _ in 0..3000 {
+            let mut b = Pick::stay();
+            assert!(!b.admits(1));
+            b.offer(1, 0, &mut rng);
+            b.offer(2, 0, &mut rng);
+            b.offer(3, 1, &mut rng);
+            kept[b.choice.unwrap_or(0)] += 1;
+        }
+        assert!(kept.iter().all(|&k| (850..1150).contains(&k)), "{kept:?}");
+        let mut b = Pick::none();
+        b.offer_first(5, 2);
+        b.offer_first(6, 2);
+        b.offer_first(7, 3);
+        assert_eq!(b.choice, Some(5));
     }
 
     #[test]

@@ -28,12 +28,12 @@
 //!   its constraint reports for the current assignment;
 //! * `v ∈ conflicted ⇔ conf[v] > 0`.
 
-use std::collections::HashMap;
-
 use crate::constraint::{Constraint, NotEqual};
 use crate::domain::Domain;
 use crate::ids::{Value, VarId};
 use crate::model::{Model, Posted};
+
+use super::rng::IdMap;
 
 /// The values of a declared domain, indexable without a per-variable bitset:
 /// a range is two numbers, a set with holes one sorted list per distinct domain.
@@ -89,7 +89,7 @@ impl DomainTable {
 #[derive(Debug)]
 enum IdTable {
     Dense { lo: i64, cells: Vec<[u32; 2]> },
-    Sparse(HashMap<i64, [u32; 2]>),
+    Sparse(IdMap<i64, [u32; 2]>),
 }
 
 impl IdTable {
@@ -294,14 +294,14 @@ impl<'m> Evaluator<'m> {
                     }
                     let k = scope.len() as i64;
                     let ids = if scope.is_empty() {
-                        IdTable::Sparse(HashMap::new())
+                        IdTable::Sparse(IdMap::default())
                     } else if hi - lo < 4 * k + 65536 {
                         IdTable::Dense {
                             lo,
                             cells: vec![[0, 0]; (hi - lo + 1) as usize],
                         }
                     } else {
-                        IdTable::Sparse(HashMap::new())
+                        IdTable::Sparse(IdMap::default())
                     };
                     Eval::AllDiff {
                         vars: scope,
@@ -628,12 +628,12 @@ impl<'m> Evaluator<'m> {
     /// The violations `v = a` adds to the variables placed before it (those
     /// of smaller index): all-different ids already taken, not-equal with a
     /// placed partner, and other constraints whose last variable is `v`.
-    pub(crate) fn construction_cost(&mut self, v: usize, a: Value) -> u64 {
+    pub(crate) fn construction_cost(&mut self, v: usize, a: Value) -> i64 {
         let mut cost = 0;
         for o in &self.occ[self.occ_start[v]..self.occ_start[v + 1]] {
             match &self.evals[o.eval as usize] {
                 Eval::AllDiff { offsets, ids, .. } => {
-                    cost += u64::from(ids.count(a as i64 + offsets[o.pos as usize] as i64) >= 1);
+                    cost += i64::from(ids.count(a as i64 + offsets[o.pos as usize] as i64) >= 1);
                 }
                 Eval::NotEqual { c, x, y, .. } => {
                     let (x, y) = (*x as usize, *y as usize);
@@ -644,7 +644,7 @@ impl<'m> Evaluator<'m> {
                         } else {
                             [self.values[x], a]
                         };
-                        cost += u64::from(!c.is_satisfied(&pair));
+                        cost += i64::from(!c.is_satisfied(&pair));
                     }
                 }
                 Eval::Checker { c, last, .. } => {
@@ -655,7 +655,9 @@ impl<'m> Evaluator<'m> {
                                 *s = a;
                             }
                         }
-                        cost += c.violations(&self.scratch);
+                        cost = cost.saturating_add(
+                            i64::try_from(c.violations(&self.scratch)).unwrap_or(i64::MAX),
+                        );
                     }
                 }
             }
@@ -690,6 +692,9 @@ mod tests {
         m.linear(&[(1, xs[2]), (1, xs[3])], crate::Relation::Le, 3)
             .unwrap();
         m.all_different(&[xs[4], xs[4], xs[5]]).unwrap(); // repeated: checker path
+                                                          // Ids spread too wide for a flat table: the hash map.
+        m.all_different_offset(&[xs[0], xs[3], xs[5]], &[0, 1_000_000_000, 1])
+            .unwrap();
         let mut ev = Evaluator::new(&m);
         ev.load(&[0, 0, 1, 2, 3, 3]);
         let mut rng = super::super::rng::Rng::new(5);
@@ -708,12 +713,16 @@ mod tests {
                 })
                 .sum();
             assert_eq!(ev.total(), fresh);
-            let mut listed: Vec<usize> = (0..ev.conflicted.len()).map(|i| ev.conflicted.get(i)).collect();
+            let mut listed: Vec<usize> = (0..ev.conflicted.len())
+                .map(|i| ev.conflicted.get(i))
+                .collect();
             listed.sort_unstable();
             let conf = ev.conf.clone();
             let values = ev.values.clone();
             ev.load(&values);
-            let mut rescan: Vec<usize> = (0..ev.conflicted.len()).map(|i| ev.conflicted.get(i)).collect();
+            let mut rescan: Vec<usize> = (0..ev.conflicted.len())
+                .map(|i| ev.conflicted.get(i))
+                .collect();
             rescan.sort_unstable();
             assert_eq!(listed, rescan);
             assert_eq!(conf, ev.conf);
