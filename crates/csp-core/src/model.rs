@@ -305,7 +305,8 @@ impl Model {
 
     /// All of `vars` take distinct values (see [`AllDifferent`]).
     pub fn all_different(&mut self, vars: &[VarId]) -> Result<ConstraintId, ModelError> {
-        self.all_different_offset(vars, &vec![0; vars.len()])
+        self.check_vars("all-different", vars)?;
+        self.all_different_owned(vars.to_vec(), vec![0; vars.len()])
     }
 
     /// The values `vars[i] + offsets[i]` are pairwise distinct (see [`AllDifferent`]).
@@ -337,18 +338,29 @@ impl Model {
                 found: offsets.len(),
             });
         }
+        self.all_different_owned(vars.to_vec(), offsets.to_vec())
+    }
+
+    /// Posts all-different over checked, equally long `vars` and `offsets`.
+    fn all_different_owned(
+        &mut self,
+        vars: Vec<VarId>,
+        offsets: Vec<Value>,
+    ) -> Result<ConstraintId, ModelError> {
         let small = vars.iter().all(|&x| {
             let d = self.domain(x);
             let span = d.max().unwrap_or(0) as i64 - d.min().unwrap_or(0) as i64 + 1;
             span <= 64
         });
-        let mut c = AllDifferent::new(vars.to_vec(), offsets.to_vec());
-        if has_repeats(vars) {
+        let repeats = has_repeats(&vars);
+        let mut c = AllDifferent::new(vars, offsets);
+        if repeats {
             // The specialised pruning assumes distinct variables.
             return Ok(self.push(Posted::User(Box::new(CheckerOnly(c)))));
         }
         if small {
-            let mins: Vec<Value> = vars
+            let mins: Vec<Value> = c
+                .vars()
                 .iter()
                 .map(|&x| self.domain(x).min().unwrap_or(0))
                 .collect();

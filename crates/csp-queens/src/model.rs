@@ -58,8 +58,8 @@ impl QueensModel {
 
 /// The model for `n` queens, every row's domain `0..n`.
 pub fn queens_model(n: usize, kind: ModelKind) -> Result<QueensModel, ModelError> {
-    let domains = vec![Domain::range(0, n.min(i32::MAX as usize) as i32 - 1); n];
-    queens_model_with(n, kind, &domains)
+    let full = Domain::range(0, n.min(i32::MAX as usize) as i32 - 1);
+    build(n, kind, &[], &full)
 }
 
 /// The model for `n` queens with given row domains (used to break symmetry
@@ -69,10 +69,6 @@ pub fn queens_model_with(
     kind: ModelKind,
     domains: &[Domain],
 ) -> Result<QueensModel, ModelError> {
-    let n32 = i32::try_from(n).map_err(|_| ModelError::Invalid {
-        constraint: "queens",
-        reason: format!("n = {n} is too large"),
-    })?;
     if domains.len() != n {
         return Err(ModelError::LengthMismatch {
             constraint: "queens",
@@ -81,14 +77,37 @@ pub fn queens_model_with(
             found: domains.len(),
         });
     }
+    match domains.last() {
+        Some(last) => build(n, kind, domains, last),
+        None => build(0, kind, &[], &Domain::range(0, 0)),
+    }
+}
+
+/// Builds the model: row `i` gets `first[i]`, or `rest` past the end of
+/// `first` (so the plain model needs no vector of a million equal domains).
+fn build(
+    n: usize,
+    kind: ModelKind,
+    first: &[Domain],
+    rest: &Domain,
+) -> Result<QueensModel, ModelError> {
+    let n32 = i32::try_from(n).map_err(|_| ModelError::Invalid {
+        constraint: "queens",
+        reason: format!("n = {n} is too large"),
+    })?;
+    let domain = |i: usize| first.get(i).unwrap_or(rest);
     let mut model = Model::new();
     let mut rows = Vec::with_capacity(n);
-    // Rows sharing the full domain are declared together (one stored domain);
+    // Rows sharing a domain are declared together (one stored domain);
     // names (`q1`, `q2`, ...) are given on boards small enough to trace.
     let mut i = 0;
     while i < n {
-        let d = &domains[i];
-        let run = domains[i..n].iter().take_while(|e| *e == d).count();
+        let d = domain(i);
+        let run = if i >= first.len() {
+            n - i
+        } else {
+            (i..n).take_while(|&k| domain(k) == d).count()
+        };
         if n <= 64 {
             for k in i..i + run {
                 rows.push(model.new_var_named(&format!("q{}", k + 1), d.clone())?);

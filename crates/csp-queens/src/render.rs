@@ -127,19 +127,38 @@ pub fn render(cols: &[u32], format: Format) -> String {
 /// Appends the decimal digits of `value` without allocating.
 fn push_number(out: &mut String, value: u64) {
     let mut digits = [0u8; 20];
+    let at = write_digits(&mut digits, value);
+    // ASCII digits are always valid UTF-8.
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+}
+
+/// Writes the decimal digits of `value` at the end of `digits`; returns where
+/// they start.
+#[inline]
+fn write_digits(digits: &mut [u8; 20], value: u64) -> usize {
+    // Two digits per division: "00" to "99" side by side.
+    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
     let mut at = digits.len();
     let mut rest = value;
-    loop {
+    while rest >= 100 {
+        let pair = (rest % 100) as usize * 2;
+        rest /= 100;
+        at -= 2;
+        digits[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    if rest >= 10 {
+        let pair = rest as usize * 2;
+        at -= 2;
+        digits[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
         at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
+        digits[at] = b'0' + rest as u8;
     }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
+    at
 }
 
 /// Decimal width of `value`.
@@ -226,13 +245,20 @@ pub fn a1(cols: &[u32]) -> String {
 }
 
 /// Appends 1-based columns separated by `sep`.
-fn push_columns(out: &mut String, cols: &[u32], sep: char) {
+fn push_columns(out: &mut String, cols: &[u32], sep: u8) {
+    // Bytes first and one UTF-8 validation at the end: a 10^7-queens line is
+    // about 70 MB, so the per-digit cost matters.
+    let mut bytes = std::mem::take(out).into_bytes();
+    let mut digits = [0u8; 20];
     for (row, &col) in cols.iter().enumerate() {
         if row > 0 {
-            out.push(sep);
+            bytes.push(sep);
         }
-        push_number(out, u64::from(col) + 1);
+        let at = write_digits(&mut digits, u64::from(col) + 1);
+        bytes.extend_from_slice(&digits[at..]);
     }
+    *out = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
 }
 
 /// The `columns` format: 1-based columns separated by spaces.
@@ -243,7 +269,7 @@ fn push_columns(out: &mut String, cols: &[u32], sep: char) {
 pub fn columns(cols: &[u32]) -> String {
     let per = decimal_width(cols.len() as u64) + 1;
     let mut out = String::with_capacity(cols.len() * per + 1);
-    push_columns(&mut out, cols, ' ');
+    push_columns(&mut out, cols, b' ');
     out.push('\n');
     out
 }
@@ -255,7 +281,7 @@ pub fn json(cols: &[u32]) -> String {
     out.push_str("{\"n\":");
     push_number(&mut out, cols.len() as u64);
     out.push_str(",\"columns\":[");
-    push_columns(&mut out, cols, ',');
+    push_columns(&mut out, cols, b',');
     out.push_str("]}\n");
     out
 }
@@ -307,6 +333,21 @@ pub fn svg(cols: &[u32]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digits_match_std_formatting() {
+        let mut values: Vec<u64> = vec![0, 9, 10, 99, 100, 101, 999, 1000, 65_535, u64::MAX];
+        values.extend((0..64).map(|k| 1u64 << k));
+        values.extend((1..20).map(|k| 10u64.pow(k) - 1));
+        for v in values {
+            let mut s = String::new();
+            push_number(&mut s, v);
+            assert_eq!(s, v.to_string());
+        }
+        let cols: Vec<u32> = (0..2000).rev().collect();
+        let want: Vec<String> = cols.iter().map(|c| (c + 1).to_string()).collect();
+        assert_eq!(columns(&cols), want.join(" ") + "\n");
+    }
 
     #[test]
     fn names_round_trip() {

@@ -168,24 +168,25 @@ impl Constraint for AllDifferent {
     }
 
     fn is_satisfied(&self, values: &[Value]) -> bool {
-        let ids: SmallVec<[i64; 32]> = values
-            .iter()
-            .zip(&self.offsets)
-            .map(|(&v, &c)| v as i64 + c as i64)
-            .collect();
-        if ids.len() <= 16 {
+        let ids = || {
+            values
+                .iter()
+                .zip(&self.offsets)
+                .map(|(&v, &c)| v as i64 + c as i64)
+        };
+        if values.len() <= 16 {
+            let ids: SmallVec<[i64; 16]> = ids().collect();
             return (0..ids.len()).all(|a| (0..a).all(|b| ids[a] != ids[b]));
         }
-        // Dense ids (N-queens: n values over about 2n ids): one bit per id, O(n).
-        let (lo, hi) = ids
-            .iter()
-            .fold((i64::MAX, i64::MIN), |(l, h), &x| (l.min(x), h.max(x)));
+        // Dense ids (N-queens: n values over about 2n ids): one bit per id,
+        // O(n), and the ids are recomputed rather than stored.
+        let (lo, hi) = ids().fold((i64::MAX, i64::MIN), |(l, h), x| (l.min(x), h.max(x)));
         let span = (hi - lo) as u64 + 1;
-        if span <= 8 * ids.len() as u64 {
+        if span <= 8 * values.len() as u64 {
             let mut seen = fixedbitset::FixedBitSet::with_capacity(span as usize);
-            return ids.iter().all(|&x| !seen.put((x - lo) as usize));
+            return ids().all(|x| !seen.put((x - lo) as usize));
         }
-        let mut sorted = ids;
+        let mut sorted: Vec<i64> = ids().collect();
         sorted.sort_unstable();
         sorted.windows(2).all(|w| w[0] != w[1])
     }

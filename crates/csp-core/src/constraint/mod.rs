@@ -445,7 +445,9 @@ pub(crate) fn has_repeats(vars: &[VarId]) -> bool {
     if vars.len() <= 16 {
         return (0..vars.len()).any(|a| (0..a).any(|b| vars[a] == vars[b]));
     }
-    let mut v = vars.to_vec();
-    v.sort_unstable();
-    v.windows(2).any(|w| w[0] == w[1])
+    // One bit per variable index: linear, and no copy of a scope that may
+    // hold millions of variables.
+    let top = vars.iter().map(|x| x.index()).max().unwrap_or(0);
+    let mut seen = fixedbitset::FixedBitSet::with_capacity(top + 1);
+    vars.iter().any(|x| seen.put(x.index()))
 }
