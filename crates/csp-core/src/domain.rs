@@ -677,12 +677,14 @@ impl DomainStore {
     /// offset`, bit `b` of variable `vars[j]` standing for id `adj[j] + b`) all
     /// fit one 64-bit window: naked singles, hidden singles (when every
     /// available id is needed) and the pigeonhole test, to a fixpoint, with a
-    /// few word operations per variable and pass. `None` when the ids do not
-    /// fit one window; otherwise whether a domain changed.
+    /// few word operations per variable and pass. `window` is the lowest id
+    /// when the caller knows that all ids fit the 64 from there. `None` when
+    /// the ids do not fit one window; otherwise whether a domain changed.
     pub(crate) fn alldiff_window(
         &mut self,
         vars: &[u32],
         adj: &[i64],
+        window: Option<i64>,
     ) -> Result<Option<bool>, Conflict> {
         let k = vars.len();
         if k == 0 {
@@ -692,10 +694,8 @@ impl DomainStore {
             return Ok(None);
         }
         let (mut lo, mut hi) = (i64::MAX, i64::MIN);
-        if adj.iter().all(|&a| a == adj[0]) {
-            // Same offset and base everywhere (Sudoku, Latin squares): the
-            // words themselves are the id masks.
-            lo = adj[0];
+        if let Some(w) = window {
+            lo = w;
         } else {
             for (&v, &a) in vars.iter().zip(adj) {
                 let bits = self.small[v as usize];
@@ -714,16 +714,24 @@ impl DomainStore {
                 bits >> -by
             }
         }
+        // Work on a local copy of the id masks (no indirect loads per pass),
+        // and write back only the variables that changed, once each.
+        let mut masks = [0u64; 64];
+        for (m, (&v, &a)) in masks.iter_mut().zip(vars.iter().zip(adj)) {
+            *m = to_ids(self.small[v as usize], a - lo);
+        }
+        let masks = &mut masks[..k];
         let mut changed_any = false;
         loop {
-            let (mut fixed, mut once, mut twice) = (0u64, 0u64, 0u64);
-            for (&v, &a) in vars.iter().zip(adj) {
-                let m = to_ids(self.small[v as usize], a - lo);
+            let (mut fixed, mut multi, mut once, mut twice) = (0u64, 0u64, 0u64, 0u64);
+            for &m in masks.iter() {
                 if m & (m - 1) == 0 {
                     if fixed & m != 0 {
                         return Err(Conflict);
                     }
                     fixed |= m;
+                } else {
+                    multi |= m;
                 }
                 twice |= once & m;
                 once |= m;
@@ -737,15 +745,18 @@ impl DomainStore {
             } else {
                 0
             };
+            // Nothing to do unless an open variable holds a fixed id or a
+            // hidden single (hidden ids are never in fixed variables).
+            if multi & fixed == 0 && hidden == 0 {
+                break;
+            }
             let mut changed = false;
-            for (&v, &a) in vars.iter().zip(adj) {
-                let i = v as usize;
-                let bits = self.small[i];
-                if bits & (bits - 1) == 0 {
+            for m in masks.iter_mut() {
+                let old = *m;
+                if old & (old - 1) == 0 {
                     continue;
                 }
-                let m = to_ids(bits, a - lo);
-                let mut new = m & !fixed;
+                let mut new = old & !fixed;
                 let h = new & hidden;
                 if h != 0 {
                     if h & (h - 1) != 0 {
@@ -753,17 +764,30 @@ impl DomainStore {
                     }
                     new = h;
                 }
-                if new != m {
-                    let nb = to_ids(new, lo - a);
-                    self.set_small(i, nb, self.base[i] + (bits & !nb).trailing_zeros() as Value)?;
+                if new != old {
+                    if new == 0 {
+                        return Err(Conflict);
+                    }
+                    *m = new;
                     changed = true;
                 }
             }
             if !changed {
-                return Ok(Some(changed_any));
+                break;
             }
             changed_any = true;
         }
+        if changed_any {
+            for (&m, (&v, &a)) in masks.iter().zip(vars.iter().zip(adj)) {
+                let i = v as usize;
+                let bits = self.small[i];
+                let nb = to_ids(m, lo - a);
+                if nb != bits {
+                    self.set_small(i, nb, self.base[i] + (bits & !nb).trailing_zeros() as Value)?;
+                }
+            }
+        }
+        Ok(Some(changed_any))
     }
 
     /// All-different forward checking on one-word domains: for every position

@@ -359,12 +359,15 @@ impl Model {
             return Ok(self.push(Posted::User(Box::new(CheckerOnly(c)))));
         }
         if small {
-            let mins: Vec<Value> = c
+            let bounds: Vec<(Value, Value)> = c
                 .vars()
                 .iter()
-                .map(|&x| self.domain(x).min().unwrap_or(0))
+                .map(|&x| {
+                    let d = self.domain(x);
+                    (d.min().unwrap_or(0), d.max().unwrap_or(0))
+                })
                 .collect();
-            c = c.with_word_domains(&mins);
+            c = c.with_word_domains(&bounds);
         }
         Ok(self.push(Posted::AllDifferent(c)))
     }

@@ -32,6 +32,9 @@ pub struct AllDifferent {
     /// variable indices and `offset + declared minimum` per position, for the
     /// word-level fast path.
     fast: Option<(Vec<u32>, Vec<i64>)>,
+    /// The lowest id when the declared domains' ids all fit one 64-bit
+    /// window (Sudoku, Latin squares), so propagation need not find it.
+    window: Option<i64>,
 }
 
 impl AllDifferent {
@@ -43,20 +46,29 @@ impl AllDifferent {
             vars,
             offsets,
             fast: None,
+            window: None,
         }
     }
 
-    /// Enables the word-level fast path: `mins[i]` is the declared minimum of
-    /// `vars[i]`, whose declared domain must span at most 64 values (the model
-    /// checks this, as it knows the declared domains).
-    pub(crate) fn with_word_domains(mut self, mins: &[Value]) -> AllDifferent {
+    /// Enables the word-level fast path: `bounds[i]` are the declared minimum
+    /// and maximum of `vars[i]`, whose declared domain must span at most 64
+    /// values (the model checks this, as it knows the declared domains).
+    pub(crate) fn with_word_domains(mut self, bounds: &[(Value, Value)]) -> AllDifferent {
         let idx = self.vars.iter().map(|x| x.0).collect();
-        let adj = self
+        let adj: Vec<i64> = self
             .offsets
             .iter()
-            .zip(mins)
-            .map(|(&c, &m)| c as i64 + m as i64)
+            .zip(bounds)
+            .map(|(&c, &(lo, _))| c as i64 + lo as i64)
             .collect();
+        let lo = adj.iter().copied().min().unwrap_or(0);
+        let hi = adj
+            .iter()
+            .zip(bounds)
+            .map(|(&a, &(l, h))| a + (h as i64 - l as i64))
+            .max()
+            .unwrap_or(0);
+        self.window = (hi - lo < 64).then_some(lo);
         self.fast = Some((idx, adj));
         self
     }
@@ -213,7 +225,11 @@ impl Constraint for AllDifferent {
 
     fn propagate(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
         if let Some((idx, adj)) = &self.fast {
-            if pruner.store.alldiff_window(idx, adj)?.is_some() {
+            if pruner
+                .store
+                .alldiff_window(idx, adj, self.window)?
+                .is_some()
+            {
                 return Ok(());
             }
         }

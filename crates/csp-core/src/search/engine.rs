@@ -235,7 +235,7 @@ pub(crate) struct Engine<'a> {
     frames: Vec<Frame>,
     pub(crate) stats: Statistics,
     weights: Vec<u32>,
-    queue: Vec<u32>,
+    queue: std::collections::VecDeque<u32>,
     in_queue: Vec<bool>,
     changed: Vec<u32>,
     observer: Option<&'a mut dyn SearchObserver>,
@@ -297,7 +297,7 @@ impl<'a> Engine<'a> {
             frames: Vec::with_capacity(n.min(1 << 16)),
             stats: Statistics::default(),
             weights: vec![1; model.num_constraints()],
-            queue: Vec::with_capacity(model.num_constraints()),
+            queue: std::collections::VecDeque::with_capacity(model.num_constraints()),
             in_queue: vec![false; model.num_constraints()],
             changed: Vec::new(),
             count_shortcut: observer.is_none() && opts.inference != Inference::None,
@@ -412,7 +412,7 @@ impl<'a> Engine<'a> {
     fn enqueue(&mut self, c: u32) {
         if !self.in_queue[c as usize] {
             self.in_queue[c as usize] = true;
-            self.queue.push(c);
+            self.queue.push_back(c);
         }
     }
 
@@ -515,11 +515,11 @@ impl<'a> Engine<'a> {
                 for &(ci, _) in prep.watches(x as usize) {
                     if ci != skip && !self.in_queue[ci as usize] {
                         self.in_queue[ci as usize] = true;
-                        self.queue.push(ci);
+                        self.queue.push_back(ci);
                     }
                 }
             }
-            let Some(ci) = self.queue.pop() else {
+            let Some(ci) = self.queue.pop_front() else {
                 return Ok(());
             };
             self.in_queue[ci as usize] = false;
