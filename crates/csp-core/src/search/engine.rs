@@ -114,7 +114,7 @@ fn csr(n: usize, entries: &[(usize, (u32, u32))]) -> (Vec<u32>, Vec<(u32, u32)>)
 }
 
 impl Prepared {
-    pub(crate) fn new(model: &Model) -> Prepared {
+    pub(crate) fn new(model: &Model, inference: Inference) -> Prepared {
         let n = model.num_vars();
         let posted = model.posted();
         let mut entries = Vec::new();
@@ -124,6 +124,16 @@ impl Prepared {
             }
         }
         let (start, watch) = csr(n, &entries);
+        if inference != Inference::ForwardChecking {
+            // The fused lists serve forward checking only.
+            return Prepared {
+                start,
+                watch,
+                fc_start: vec![0; n + 1],
+                fc_watch: Vec::new(),
+                fused: Vec::new(),
+            };
+        }
 
         // Group word-domain all-different constraints by their variable list.
         let mut groups: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();

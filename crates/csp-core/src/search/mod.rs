@@ -240,7 +240,7 @@ impl<'a> Search<'a> {
     /// An iterator over all solutions, in search order. After it ends,
     /// [`Solutions::outcome`] tells whether a limit stopped it.
     pub fn solutions(self) -> Solutions<'a> {
-        let prep = Arc::new(Prepared::new(self.model));
+        let prep = Arc::new(Prepared::new(self.model, self.options.inference));
         Solutions::new(self.model, prep, self.options, self.observer)
     }
 
@@ -288,7 +288,7 @@ impl<'a> Search<'a> {
     /// variable is left its remaining values are all solutions, so they are
     /// added at once instead of being tried one by one.
     pub fn count(self) -> Report {
-        let prep = Arc::new(Prepared::new(self.model));
+        let prep = Arc::new(Prepared::new(self.model, self.options.inference));
         let mut e = Engine::new(self.model, prep, self.options, self.observer);
         let mut n = 0u128;
         let stop = loop {
@@ -373,7 +373,7 @@ impl<'a> Search<'a> {
         let model = self.model;
         let opts = self.options;
         let (subs, split_stats, start) = split(model, &opts);
-        let prep = Arc::new(Prepared::new(model));
+        let prep = Arc::new(Prepared::new(model, opts.inference));
         let shared: Arc<AtomicU64> = Arc::new(AtomicU64::new(0));
         let solve_one = |(i, path): (usize, &Vec<(u32, Value)>)| {
             let mut o = opts.clone();
@@ -429,7 +429,7 @@ impl<'a> Search<'a> {
         let model = self.model;
         let opts = self.options;
         let (subs, split_stats, start) = split(model, &opts);
-        let prep = Arc::new(Prepared::new(model));
+        let prep = Arc::new(Prepared::new(model, opts.inference));
         let shared: Arc<AtomicU64> = Arc::new(AtomicU64::new(0));
         let solve_one = |(i, path): (usize, &Vec<(u32, Value)>)| {
             let mut o = opts.clone();
@@ -505,7 +505,7 @@ const SPLIT_MAX_DEPTH: usize = 8;
 /// found above that depth become subproblems of their own), in DFS order.
 fn split(model: &Model, opts: &SearchOptions) -> (Vec<Vec<(u32, Value)>>, Statistics, Instant) {
     let start = Instant::now();
-    let prep = Arc::new(Prepared::new(model));
+    let prep = Arc::new(Prepared::new(model, opts.inference));
     let mut o = opts.clone();
     o.limits = Limits {
         cancel: opts.limits.cancel.clone(),
