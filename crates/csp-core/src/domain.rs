@@ -33,6 +33,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::ids::Value;
+use crate::search::engine::FusedPos;
 
 /// The declared domain of a variable: a finite, non-empty set of [`Value`]s.
 ///
@@ -218,10 +219,13 @@ pub(crate) struct DomainStore {
     pub(crate) removals: u64,
     /// Number of variables with more than one value.
     pub(crate) unfixed: usize,
-    /// Small integers that propagators keep per level (saved at every level
-    /// and restored on backtrack), e.g. the size of a sparse set.
-    pub(crate) counters: Vec<u32>,
-    counter_snaps: Vec<u32>,
+    /// State words that propagators keep per level (saved at every level and
+    /// restored on backtrack), e.g. a set of positions still to check: how
+    /// many there are. They live in `small` after the variables' words, so a
+    /// snapshot saves them with the domains in one copy.
+    num_words: usize,
+    /// Saved state words, one group per level (trail mode only).
+    word_snaps: Vec<u64>,
 }
 
 impl DomainStore {
@@ -250,8 +254,8 @@ impl DomainStore {
             track_prunes: false,
             removals: 0,
             unfixed: 0,
-            counters: Vec::new(),
-            counter_snaps: Vec::new(),
+            num_words: 0,
+            word_snaps: Vec::new(),
         };
         // Precompute each distinct declared domain once.
         let mut small_bits: Vec<Option<u64>> = Vec::with_capacity(domains.len());
@@ -322,6 +326,18 @@ impl DomainStore {
     #[inline]
     pub(crate) fn small_bits(&self, i: usize) -> (u64, Value) {
         (self.small[i], self.base[i])
+    }
+
+    /// True when variable `i` has more than one value.
+    #[inline]
+    pub(crate) fn is_open(&self, i: usize) -> bool {
+        let li = self.large_idx[i];
+        if li == NOT_LARGE {
+            let b = self.small[i];
+            b & b.wrapping_sub(1) != 0
+        } else {
+            self.large[li as usize].size > 1
+        }
     }
 
     #[inline]
@@ -465,6 +481,28 @@ impl DomainStore {
         self.marks.len()
     }
 
+    /// Adds a state word (see `num_words`) with the given value; returns its
+    /// index for [`word`](Self::word). Only before the first level.
+    pub(crate) fn add_word(&mut self, value: u64) -> usize {
+        debug_assert!(self.marks.is_empty());
+        self.small.push(value);
+        self.num_words += 1;
+        self.num_words - 1
+    }
+
+    /// The value of state word `k`.
+    #[inline]
+    pub(crate) fn word(&self, k: usize) -> u64 {
+        self.small[self.base.len() + k]
+    }
+
+    /// Sets state word `k` (restored on backtrack).
+    #[inline]
+    pub(crate) fn set_word(&mut self, k: usize, value: u64) {
+        let n = self.base.len();
+        self.small[n + k] = value;
+    }
+
     /// Opens a new level: changes from now on are undone by `backtrack_to`.
     #[inline]
     pub(crate) fn push_level(&mut self) {
@@ -475,19 +513,67 @@ impl DomainStore {
         });
         if self.snapshot {
             self.snaps.extend_from_slice(&self.small);
+        } else if self.num_words > 0 {
+            let n = self.base.len();
+            self.word_snaps.extend_from_slice(&self.small[n..]);
         }
-        self.counter_snaps.extend_from_slice(&self.counters);
         self.stamp = self.next_stamp;
         self.next_stamp += 1;
     }
 
     /// Undoes every change made since level `level` was the current one.
+    #[cfg(test)]
     pub(crate) fn backtrack_to(&mut self, level: usize) {
         if self.marks.len() <= level {
             return;
         }
+        self.undo_to_mark(level);
         let mark = self.marks[level];
         self.marks.truncate(level);
+        self.truncate_snapshots(level);
+        self.stamp = mark.stamp;
+    }
+
+    /// Returns to the state at the opening of level `level + 1` (the state
+    /// when the level was `level`) and keeps that level open: the same as
+    /// `backtrack_to(level)` followed by `push_level()`, with one copy of the
+    /// snapshot instead of two. Opens the level when it is not open yet.
+    #[inline]
+    pub(crate) fn reopen_level(&mut self, level: usize) {
+        debug_assert!(self.marks.len() >= level);
+        if self.marks.len() == level {
+            self.push_level();
+            return;
+        }
+        self.undo_to_mark(level);
+        self.marks.truncate(level + 1);
+        self.truncate_snapshots(level + 1);
+        // The trail of the level is gone: a fresh stamp makes every variable
+        // saved again before its next change.
+        self.stamp = self.next_stamp;
+        self.next_stamp += 1;
+    }
+
+    /// Closes the level opened at `level` after [`reopen_level`]
+    /// (Self::reopen_level) left the state at its opening: nothing is copied.
+    #[inline]
+    pub(crate) fn close_reopened_level(&mut self, level: usize) {
+        if self.marks.len() <= level {
+            return;
+        }
+        debug_assert_eq!(self.marks.len(), level + 1);
+        debug_assert_eq!(self.trail.len(), self.marks[level].trail as usize);
+        let mark = self.marks[level];
+        self.marks.truncate(level);
+        self.truncate_snapshots(level);
+        self.stamp = mark.stamp;
+    }
+
+    /// Undoes the trail back to `marks[level]` and copies that level's
+    /// snapshots back (domains, state words, number of unfixed variables).
+    #[inline]
+    fn undo_to_mark(&mut self, level: usize) {
+        let mark = self.marks[level];
         while self.trail.len() > mark.trail as usize {
             match self.trail.pop().expect("trail entry") {
                 Undo::Small { var, old } => self.small[var as usize] = old,
@@ -496,19 +582,23 @@ impl DomainStore {
             }
         }
         if self.snapshot {
-            let n = self.small.len();
+            let w = self.small.len();
             self.small
-                .copy_from_slice(&self.snaps[level * n..(level + 1) * n]);
-            self.snaps.truncate(level * n);
+                .copy_from_slice(&self.snaps[level * w..(level + 1) * w]);
+        } else if self.num_words > 0 {
+            let (n, c) = (self.base.len(), self.num_words);
+            self.small[n..].copy_from_slice(&self.word_snaps[level * c..(level + 1) * c]);
         }
-        let c = self.counters.len();
-        if c > 0 {
-            self.counters
-                .copy_from_slice(&self.counter_snaps[level * c..(level + 1) * c]);
-            self.counter_snaps.truncate(level * c);
-        }
-        self.stamp = mark.stamp;
         self.unfixed = mark.unfixed as usize;
+    }
+
+    /// Keeps the snapshots of the first `levels` levels.
+    #[inline]
+    fn truncate_snapshots(&mut self, levels: usize) {
+        if self.snapshot {
+            self.snaps.truncate(levels * self.small.len());
+        }
+        self.word_snaps.truncate(levels * self.num_words);
     }
 
     #[inline]
@@ -625,28 +715,26 @@ impl DomainStore {
         }
     }
 
-    /// Fused forward checking for up to four all-different constraints over
+    /// Fused forward checking for two to four all-different constraints over
     /// the same variables (one-word domains): for every position `j` listed
-    /// in `peers`, removes at once the values `ids[t] − adj[j][t]` for each
-    /// member `t` (unused members have an id that never lands in a word). One
-    /// pass, one mask per peer, instead of one pass per constraint.
-    #[inline]
-    pub(crate) fn remove_ids_small(
+    /// in `peers`, removes at once the values `ids[t] − pos[j].adj[t]` for
+    /// each member `t < G`. One pass, one mask per peer, instead of one pass
+    /// per constraint.
+    #[inline(always)]
+    pub(crate) fn remove_ids_small<const G: usize>(
         &mut self,
-        vars: &[u32],
-        adj: &[[i64; 4]],
+        pos: &[FusedPos],
         peers: &[u32],
-        ids: [i64; 4],
+        ids: [i64; G],
     ) -> Result<(), Conflict> {
-        let [id0, id1, id2, id3] = ids;
-        let mut removed = 0u64;
+        let mut removed = 0u32;
         for &j in peers {
-            let j = j as usize;
-            let a = adj[j];
-            let bit = |off: i64| u64::from((off as u64) < 64) << ((off as u64) & 63);
-            let m = bit(id0 - a[0]) | bit(id1 - a[1]) | bit(id2 - a[2]) | bit(id3 - a[3]);
-            let i = vars[j] as usize;
-            debug_assert!(self.is_small(i));
+            let p = &pos[j as usize];
+            let mut m = 0u64;
+            for (id, adj) in ids.iter().zip(&p.adj) {
+                m |= bit_at(id - adj);
+            }
+            let i = p.var as usize;
             let bits = self.small[i];
             let gone = bits & m;
             if gone == 0 {
@@ -654,13 +742,13 @@ impl DomainStore {
             }
             let new = bits & !m;
             if new == 0 {
-                self.removals += removed;
+                self.removals += u64::from(removed);
                 return Err(Conflict);
             }
             if self.track_prunes {
                 self.log_small_prunes(i, gone, self.base[i] + gone.trailing_zeros() as Value);
             }
-            removed += gone.count_ones() as u64;
+            removed += gone.count_ones();
             self.save_small(i);
             self.small[i] = new;
             if new & (new - 1) == 0 {
@@ -669,8 +757,74 @@ impl DomainStore {
                 self.note_change(i, 2);
             }
         }
-        self.removals += removed;
+        self.removals += u64::from(removed);
         Ok(())
+    }
+
+    /// True when a change to a small domain needs no bookkeeping beyond the
+    /// new bits, the removal count and the fixed-variable queue: domains are
+    /// saved by snapshots, and neither changes nor prunes are recorded.
+    #[inline]
+    pub(crate) fn plain_small_updates(&self) -> bool {
+        self.snapshot && !self.track_changes && !self.track_prunes
+    }
+
+    /// [`remove_ids_small`](Self::remove_ids_small) for a wave of fixed
+    /// positions (`ids[b][t]`: member t's id of wave member b) when
+    /// [`plain_small_updates`](Self::plain_small_updates) holds: every peer's
+    /// new bits are stored whether or not they changed, and a peer that
+    /// becomes fixed is noted through an index increment, so the loop has no
+    /// data-dependent branch but the wipe-out test. The peers it fixes are
+    /// set in `fixed` (a word per word of positions), their variables go to
+    /// the fixed queue when `queue` is set; returns how many.
+    #[inline(always)]
+    pub(crate) fn remove_ids_small_plain<const G: usize>(
+        &mut self,
+        pos: &[FusedPos],
+        active: std::ops::Range<usize>,
+        ids: Ids<'_, G>,
+        fixed: &mut [u64],
+        queue: bool,
+    ) -> Result<usize, Conflict> {
+        debug_assert!(self.plain_small_updates());
+        let n = self.base.len();
+        let (small, words) = self.small.split_at_mut(n);
+        let active = &words[active];
+        let r = match ids {
+            Ids::One(id) => plain_pass(small, pos, active, fixed, move |p| {
+                let mut m = 0u64;
+                for (id, adj) in id.iter().zip(&p.adj) {
+                    m |= bit_at(id - adj);
+                }
+                m
+            }),
+            Ids::Many(ids) => plain_pass(small, pos, active, fixed, |p| {
+                let mut m = 0u64;
+                for b in ids {
+                    for (id, adj) in b[..G].iter().zip(&p.adj) {
+                        m |= bit_at(id - adj);
+                    }
+                }
+                m
+            }),
+        };
+        let (count, removed) = r.map_err(|removed| {
+            self.removals += u64::from(removed);
+            Conflict
+        })?;
+        self.removals += u64::from(removed);
+        self.unfixed -= count;
+        if queue && count > 0 {
+            for (wi, &word) in fixed.iter().enumerate() {
+                let mut a = word;
+                while a != 0 {
+                    let j = wi * 64 + a.trailing_zeros() as usize;
+                    a &= a - 1;
+                    self.fixed_queue.push(pos[j].var);
+                }
+            }
+        }
+        Ok(count)
     }
 
     /// All-different propagation on one-word domains whose ids (`value +
@@ -803,7 +957,7 @@ impl DomainStore {
         id: i64,
     ) -> Result<(), Conflict> {
         assert_eq!(vars.len(), adj.len());
-        let small_len = self.small.len();
+        let small_len = self.base.len();
         for (j, (&v, &a)) in vars.iter().zip(adj).enumerate() {
             let i = v as usize;
             let off = id - a;
@@ -927,15 +1081,19 @@ impl DomainStore {
     }
 
     /// Reduces the domain of `i` to `{v}`; a conflict when `v` is not in it.
+    #[inline]
     pub(crate) fn fix(&mut self, i: usize, v: Value) -> Result<(), Conflict> {
-        if !self.contains(i, v) {
-            return Err(Conflict);
-        }
         if self.large_idx[i] == NOT_LARGE {
-            let bit = 1u64 << (v - self.base[i]) as u32;
-            self.set_small(i, bit, v)?;
-            Ok(())
+            let off = v as i64 - self.base[i] as i64;
+            let bits = self.small[i];
+            if !(0..64).contains(&off) || bits >> off & 1 == 0 {
+                return Err(Conflict);
+            }
+            self.set_small(i, 1u64 << off, v)
         } else {
+            if !self.contains(i, v) {
+                return Err(Conflict);
+            }
             let li = self.large_idx[i] as usize;
             let l = self.large[li];
             if l.size == 1 {
@@ -1092,6 +1250,69 @@ impl DomainStore {
     }
 }
 
+/// The ids a pass of [`DomainStore::remove_ids_small_plain`] removes: those
+/// of one fixed position (`ids[t]` for member t), or of several (the first
+/// `G` entries of each).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Ids<'a, const G: usize> {
+    One([i64; G]),
+    Many(&'a [[i64; 4]]),
+}
+
+/// `1 << off` when `off` is a bit of a word, 0 otherwise.
+#[inline(always)]
+fn bit_at(off: i64) -> u64 {
+    let off = off as u64;
+    // Shift first, then select: a conditional move, no branch.
+    let b = 1u64 << (off & 63);
+    if off < 64 {
+        b
+    } else {
+        0
+    }
+}
+
+/// One pass of [`DomainStore::remove_ids_small_plain`]: removes `mask(peer)`
+/// from the word of each peer (the set bits of `active`), sets in `fixed`
+/// (a word per word of `active`) the peers it leaves with one value, and
+/// returns (how many, values removed); `Err(values removed)` on a wipe-out.
+#[inline(always)]
+fn plain_pass(
+    small: &mut [u64],
+    pos: &[FusedPos],
+    active: &[u64],
+    fixed: &mut [u64],
+    mask: impl Fn(&FusedPos) -> u64,
+) -> Result<(usize, u32), u32> {
+    let mut removed = 0u32;
+    let mut count = 0;
+    for ((wi, &word), out) in active.iter().enumerate().zip(fixed.iter_mut()) {
+        let mut a = word;
+        let mut newly = 0u64;
+        while a != 0 {
+            let b = a.trailing_zeros();
+            a &= a - 1;
+            let p = &pos[wi * 64 + b as usize];
+            let m = mask(p);
+            let i = p.var as usize;
+            let bits = small[i];
+            let new = bits & !m;
+            if new == 0 {
+                return Err(removed);
+            }
+            small[i] = new;
+            let gone = bits ^ new;
+            removed += gone.count_ones();
+            // Newly fixed: something went and one value is left.
+            let single = (gone != 0) & (new & (new - 1) == 0);
+            newly |= u64::from(single) << b;
+        }
+        *out = newly;
+        count += newly.count_ones() as usize;
+    }
+    Ok((count, removed))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1170,5 +1391,39 @@ mod tests {
         s.remove(0, 2).unwrap();
         s.backtrack_to(0);
         assert_eq!(s.size(0), 6);
+    }
+
+    /// `reopen_level` must behave as `backtrack_to` then `push_level`, in
+    /// both snapshot mode (few variables) and trail mode (many), for small
+    /// and large domains and for state words.
+    #[test]
+    fn reopen_level_matches_backtrack_and_push() {
+        for n in [2, SNAPSHOT_MAX_VARS + 1] {
+            let doms = [Domain::range(0, 9), Domain::range(0, 999)];
+            let var_dom: Vec<u32> = (0..n as u32).map(|i| i % 2).collect();
+            let mut s = DomainStore::new(&doms, &var_dom);
+            let w = s.add_word(0b1111);
+            s.push_level();
+            s.remove(0, 3).unwrap();
+            let before: Vec<usize> = (0..n).map(|i| s.size(i) as usize).collect();
+            for value in [4, 5, 6] {
+                s.reopen_level(1);
+                assert_eq!(s.level(), 2);
+                assert_eq!((s.size(0), s.word(w)), (9, 0b1111), "n = {n}");
+                s.fix(0, value).unwrap();
+                s.remove(1, 500).unwrap();
+                s.set_word(w, 0b0101);
+                s.push_level();
+                s.remove(1, 501).unwrap();
+            }
+            s.reopen_level(1);
+            s.close_reopened_level(1);
+            assert_eq!(s.level(), 1);
+            let after: Vec<usize> = (0..n).map(|i| s.size(i) as usize).collect();
+            assert_eq!(before, after);
+            assert!(s.contains(1, 500) && !s.contains(0, 3));
+            s.backtrack_to(0);
+            assert_eq!((s.size(0), s.size(1), s.word(w)), (10, 1000, 0b1111));
+        }
     }
 }

@@ -7,17 +7,27 @@
 //!    variable left whose every constraint has been checked: add its domain
 //!    size instead of branching. Otherwise push a frame holding a snapshot of
 //!    the values to try.
-//! 2. *Branch*: undo the trail back to the top frame's level, take its next
-//!    value (the [`ValOrder`]), open a level, fix the variable, propagate
-//!    (the [`Inference`] level). Success: descend. Wipe-out: count a failure and
-//!    branch again. No value left: pop the frame (a backtrack).
+//! 2. *Branch*: return the store to the top frame's state with the level for
+//!    its next value open (`DomainStore::reopen_level`: one snapshot copy per
+//!    value), take its next value (the [`ValOrder`]), fix the variable,
+//!    propagate (the [`Inference`] level). Success: descend. Wipe-out: count a
+//!    failure and branch again. No value left: close the level and pop the
+//!    frame (a backtrack).
+//!
+//! Forward checking runs two to four all-different constraints over the same
+//! variables with one-word domains (N-queens' `x`, `x+i`, `x−i`) as one
+//! *fused group*: a fixed position removes all its ids from every active peer
+//! in one branch-free pass, and the peers that pass fixes are checked
+//! together in the next pass (a *wave*) rather than one by one through the
+//! queue. The active positions are bits of state words kept in the store
+//! beside the domains, so a level's snapshot restores them too.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
 use crate::constraint::Pruner;
-use crate::domain::{Conflict, DomainStore};
+use crate::domain::{Conflict, DomainStore, Ids};
 use crate::ids::{Value, VarId};
 use crate::limits::Limit;
 use crate::model::{Model, Posted};
@@ -46,53 +56,171 @@ pub(crate) struct Prepared {
 #[derive(Debug)]
 struct FusedAllDiff {
     members: Vec<u32>,
-    vars: Vec<u32>,
-    /// `adj[j][t]`: member t's offset at position j plus the declared minimum
-    /// (0 for unused members).
-    adj: Vec<[i64; 4]>,
+    /// Per position: its variable and, for each member `t`, the member's
+    /// offset at that position plus the variable's declared minimum (0 for
+    /// unused members). One record per position keeps a peer's data on one
+    /// cache line.
+    pos: Vec<FusedPos>,
     g: usize,
+    /// No variable of the group has another forward-checking watch: a
+    /// variable the group's waves fix needs no trip through the fixed queue.
+    closed: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FusedPos {
+    pub(crate) adj: [i64; 4],
+    pub(crate) var: u32,
 }
 
 impl FusedAllDiff {
-    /// Forward checking from position `pos` (just fixed). `state` lists the
-    /// positions not yet fixed-and-checked as a sparse set whose size lives in
-    /// `store.counters[counter]`, so fixed peers are not visited again.
+    /// Forward checking from position `pos` (just fixed). The positions not
+    /// yet fixed-and-checked are the set bits of the store's state words
+    /// `state.first_word..` (restored on backtrack with the domains), so fixed
+    /// peers are not visited again.
     #[inline]
     fn forward_check(
         &self,
         store: &mut DomainStore,
-        state: &mut SparseSet,
-        counter: usize,
+        state: &mut FusedState,
         pos: usize,
     ) -> Result<(), Conflict> {
-        let size = store.counters[counter] as usize;
-        let at = state.index[pos] as usize;
-        if at < size {
-            let last = size - 1;
-            let moved = state.order[last];
-            state.order.swap(at, last);
-            state.index[moved as usize] = at as u32;
-            state.index[pos] = last as u32;
-            store.counters[counter] = last as u32;
+        match self.g {
+            2 => self.forward_check_g::<2>(store, state, pos),
+            3 => self.forward_check_g::<3>(store, state, pos),
+            _ => self.forward_check_g::<4>(store, state, pos),
         }
-        let i = self.vars[pos] as usize;
-        let (bits, _) = store.small_bits(i);
-        let k = bits.trailing_zeros() as i64;
-        let a = self.adj[pos];
-        let mut ids = [-1i64; 4];
-        for t in 0..self.g {
-            ids[t] = k + a[t];
+    }
+
+    #[inline(never)]
+    fn forward_check_g<const G: usize>(
+        &self,
+        store: &mut DomainStore,
+        state: &mut FusedState,
+        pos: usize,
+    ) -> Result<(), Conflict> {
+        let w0 = state.first_word;
+        let nw = self.pos.len().div_ceil(64);
+        let (w, bit) = (w0 + pos / 64, 1u64 << (pos % 64));
+        let word = store.word(w);
+        if word & bit == 0 {
+            // Checked already (at this level or above): its ids left every
+            // peer then active, and the peers checked before it left their
+            // ids out of its domain.
+            return Ok(());
         }
-        let n = store.counters[counter] as usize;
-        store.remove_ids_small(&self.vars, &self.adj, &state.order[..n], ids)
+        if !store.plain_small_updates() {
+            store.set_word(w, word & !bit);
+            let ids = self.ids::<G>(store, pos);
+            let peers = &mut state.peers;
+            peers.clear();
+            for wi in 0..nw {
+                let mut a = store.word(w0 + wi);
+                while a != 0 {
+                    peers.push((wi * 64) as u32 + a.trailing_zeros());
+                    a &= a - 1;
+                }
+            }
+            return store.remove_ids_small::<G>(&self.pos, peers, ids);
+        }
+        // Waves: the positions a pass fixes are checked together in the
+        // next pass, rather than one pass each.
+        let FusedState {
+            newly_fixed,
+            batch_ids,
+            ..
+        } = state;
+        let queue = !self.closed;
+        store.set_word(w, word & !bit);
+        let ids = self.ids::<G>(store, pos);
+        let mut r = store.remove_ids_small_plain::<G>(
+            &self.pos,
+            w0..w0 + nw,
+            Ids::One(ids),
+            newly_fixed,
+            queue,
+        )?;
+        while r != 0 {
+            let mut last = [0i64; G];
+            let mut b = 0;
+            for (wi, &fixed) in newly_fixed.iter().enumerate() {
+                let mut a = fixed;
+                store.set_word(w0 + wi, store.word(w0 + wi) & !a);
+                while a != 0 {
+                    let q = wi * 64 + a.trailing_zeros() as usize;
+                    a &= a - 1;
+                    let ids = self.ids::<G>(store, q);
+                    // Positions fixed in the same wave have not seen each other.
+                    for other in &batch_ids[..b] {
+                        if (0..G).any(|t| other[t] == ids[t]) {
+                            return Err(Conflict);
+                        }
+                    }
+                    batch_ids[b][..G].copy_from_slice(&ids);
+                    last = ids;
+                    b += 1;
+                }
+            }
+            // One position (the usual case): its ids go in registers.
+            let ids = if r == 1 {
+                Ids::One(last)
+            } else {
+                Ids::Many(&batch_ids[..r])
+            };
+            r = store.remove_ids_small_plain::<G>(
+                &self.pos,
+                w0..w0 + nw,
+                ids,
+                newly_fixed,
+                queue,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The ids (value plus offset, per member) of the fixed position `pos`.
+    #[inline(always)]
+    fn ids<const G: usize>(&self, store: &DomainStore, pos: usize) -> [i64; G] {
+        let p = &self.pos[pos];
+        let k = store.small_bits(p.var as usize).0.trailing_zeros() as i64;
+        let mut ids = [0i64; G];
+        for (id, adj) in ids.iter_mut().zip(&p.adj) {
+            *id = k + adj;
+        }
+        ids
     }
 }
 
-/// A set of positions with O(1) removal; its size is kept by the caller.
+/// Per-search state of a fused group: where its active-position words live
+/// in the store, and scratch space for the waves.
 #[derive(Clone, Debug)]
-struct SparseSet {
-    order: Vec<u32>,
-    index: Vec<u32>,
+struct FusedState {
+    first_word: usize,
+    /// The positions one pass fixes (a bit per position).
+    newly_fixed: Vec<u64>,
+    /// The ids of the positions of the current wave.
+    batch_ids: Vec<[i64; 4]>,
+    /// The active positions, listed (for the general path).
+    peers: Vec<u32>,
+}
+
+impl FusedState {
+    /// Adds the group's words (every position active) to the store.
+    fn new(k: usize, store: &mut DomainStore) -> FusedState {
+        let mut first_word = None;
+        for w in 0..k.div_ceil(64) {
+            let bits = (k - w * 64).min(64);
+            let word = if bits == 64 { !0 } else { (1u64 << bits) - 1 };
+            let at = store.add_word(word);
+            first_word.get_or_insert(at);
+        }
+        FusedState {
+            first_word: first_word.unwrap_or(0),
+            newly_fixed: vec![0; k.div_ceil(64)],
+            batch_ids: vec![[0; 4]; k],
+            peers: Vec::with_capacity(k),
+        }
+    }
 }
 
 /// Builds CSR lists from (variable, entry) pairs.
@@ -155,21 +283,27 @@ impl Prepared {
                     continue;
                 }
                 let g = chunk.len();
-                let mut adj = vec![[0i64; 4]; vars.len()];
+                let mut pos: Vec<FusedPos> = vars
+                    .iter()
+                    .map(|&v| FusedPos {
+                        adj: [0; 4],
+                        var: v,
+                    })
+                    .collect();
                 for (t, &ci) in chunk.iter().enumerate() {
                     in_group[ci as usize] = true;
                     if let Posted::AllDifferent(a) = &posted[ci as usize] {
                         let (_, a_adj) = a.word_data().expect("word data");
-                        for j in 0..vars.len() {
-                            adj[j][t] = a_adj[j];
+                        for (p, &a) in pos.iter_mut().zip(a_adj) {
+                            p.adj[t] = a;
                         }
                     }
                 }
                 fused.push(FusedAllDiff {
                     members: chunk.to_vec(),
-                    vars: vars.clone(),
-                    adj,
+                    pos,
                     g,
+                    closed: false,
                 });
             }
         }
@@ -179,12 +313,18 @@ impl Prepared {
             .copied()
             .collect();
         for (gi, f) in fused.iter().enumerate() {
-            for (pos, &v) in f.vars.iter().enumerate() {
-                fc_entries.push((v as usize, ((posted.len() + gi) as u32, pos as u32)));
+            for (pos, p) in f.pos.iter().enumerate() {
+                fc_entries.push((p.var as usize, ((posted.len() + gi) as u32, pos as u32)));
             }
         }
         fc_entries.sort_by_key(|e| (e.0, e.1 .0));
         let (fc_start, fc_watch) = csr(n, &fc_entries);
+        for f in &mut fused {
+            f.closed = f.pos.iter().all(|p| {
+                let v = p.var as usize;
+                fc_start[v + 1] - fc_start[v] == 1
+            });
+        }
         Prepared {
             start,
             watch,
@@ -262,9 +402,8 @@ pub(crate) struct Engine<'a> {
     scratch: Vec<Value>,
     /// `log` trace events are enabled (checked once per search).
     trace_enabled: bool,
-    /// Per fused group: the positions still to visit (see `FusedAllDiff`).
-    fused_sets: Vec<SparseSet>,
-    fused_counter0: usize,
+    /// Per fused group: its search state (see `FusedAllDiff`).
+    fused_sets: Vec<FusedState>,
     partial: Vec<Option<Value>>,
     /// Solutions found at or before the bottom shortcut (count mode).
     pub(crate) counted: u128,
@@ -280,18 +419,10 @@ impl<'a> Engine<'a> {
     ) -> Engine<'a> {
         let (doms, var_dom) = model.declared();
         let mut store = DomainStore::new(doms, var_dom);
-        let fused_counter0 = store.counters.len();
         let fused_sets = prep
             .fused
             .iter()
-            .map(|f| {
-                store.counters.push(f.vars.len() as u32);
-                let k = f.vars.len() as u32;
-                SparseSet {
-                    order: (0..k).collect(),
-                    index: (0..k).collect(),
-                }
-            })
+            .map(|f| FusedState::new(f.pos.len(), &mut store))
             .collect();
         store.track_changes = opts.inference == Inference::Mac;
         store.track_prunes = observer.is_some();
@@ -324,7 +455,6 @@ impl<'a> Engine<'a> {
             scratch: Vec::new(),
             trace_enabled: false,
             fused_sets,
-            fused_counter0,
             partial: Vec::new(),
             counted: 0,
             opts,
@@ -496,12 +626,7 @@ impl<'a> Engine<'a> {
                 } else {
                     let g = ci - posted.len();
                     let f = &prep.fused[g];
-                    let r = f.forward_check(
-                        &mut self.store,
-                        &mut self.fused_sets[g],
-                        self.fused_counter0 + g,
-                        pos as usize,
-                    );
+                    let r = f.forward_check(&mut self.store, &mut self.fused_sets[g], pos as usize);
                     if r.is_err() {
                         for &m in &f.members {
                             self.weights[m as usize] += 1;
@@ -561,8 +686,8 @@ impl<'a> Engine<'a> {
                 // except in replayed subproblems where decisions may skip ahead.
                 let from = if self.frames.is_empty() { 0 } else { from };
                 (from..n)
-                    .find(|&i| s.size(i) > 1)
-                    .or_else(|| (0..from).find(|&i| s.size(i) > 1))
+                    .find(|&i| s.is_open(i))
+                    .or_else(|| (0..from).find(|&i| s.is_open(i)))
             }
             VarOrder::Mrv => {
                 let mut best = None;
@@ -858,10 +983,13 @@ impl<'a> Engine<'a> {
                 self.finished = true;
                 return Step::Done;
             };
+            // The state at the frame's opening, with the level for its next
+            // value open (one snapshot copy per value).
             let level = self.frames[fi].level as usize;
-            self.store.backtrack_to(level);
+            self.store.reopen_level(level);
             match self.next_value(fi) {
                 None => {
+                    self.store.close_reopened_level(level);
                     let var = self.frames[fi].var;
                     self.frames.pop();
                     self.stats.backtracks += 1;
@@ -879,7 +1007,6 @@ impl<'a> Engine<'a> {
                     }
                     let var = self.frames[fi].var;
                     self.frames[fi].value = v;
-                    self.store.push_level();
                     if let Some(obs) = self.observer.as_deref_mut() {
                         obs.on_assign(VarId(var), v, fi + 1);
                     }
@@ -952,6 +1079,14 @@ impl<'a> Engine<'a> {
             }
         }
         None
+    }
+
+    /// [`take_solution`](Self::take_solution) for counting: the values are
+    /// only built when an observer or a debug build needs them.
+    pub(crate) fn note_solution(&mut self) {
+        if self.observer.is_some() || cfg!(debug_assertions) {
+            self.take_solution();
+        }
     }
 
     /// Reports a solution found by `step` to the observer and checks it in

@@ -27,7 +27,7 @@ use crate::observer::SearchObserver;
 use crate::solution::Solution;
 use crate::stats::Statistics;
 
-mod engine;
+pub(crate) mod engine;
 
 pub(crate) use engine::splitmix;
 use engine::{Engine, Prepared, Step};
@@ -294,7 +294,7 @@ impl<'a> Search<'a> {
         let stop = loop {
             match e.step(None) {
                 Step::Solution => {
-                    e.take_solution();
+                    e.note_solution();
                     n += 1;
                 }
                 Step::Done => break None,
@@ -391,7 +391,7 @@ impl<'a> Search<'a> {
                 stop = loop {
                     match e.step(None) {
                         Step::Solution => {
-                            e.take_solution();
+                            e.note_solution();
                             n += 1;
                         }
                         Step::Done => break None,
