@@ -33,7 +33,6 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::ids::Value;
-use crate::search::engine::FusedPos;
 
 /// The declared domain of a variable: a finite, non-empty set of [`Value`]s.
 ///
@@ -496,6 +495,13 @@ impl DomainStore {
         self.small[self.base.len() + k]
     }
 
+    /// State words `range` (see [`word`](Self::word)).
+    #[inline]
+    pub(crate) fn words(&self, range: std::ops::Range<usize>) -> &[u64] {
+        let n = self.base.len();
+        &self.small[n + range.start..n + range.end]
+    }
+
     /// Sets state word `k` (restored on backtrack).
     #[inline]
     pub(crate) fn set_word(&mut self, k: usize, value: u64) {
@@ -730,10 +736,7 @@ impl DomainStore {
         let mut removed = 0u32;
         for &j in peers {
             let p = &pos[j as usize];
-            let mut m = 0u64;
-            for (id, adj) in ids.iter().zip(&p.adj) {
-                m |= bit_at(id - adj);
-            }
+            let m = id_mask(&ids, &p.adj);
             let i = p.var as usize;
             let bits = self.small[i];
             let gone = bits & m;
@@ -773,7 +776,7 @@ impl DomainStore {
     /// positions (`ids[b][t]`: member t's id of wave member b) when
     /// [`plain_small_updates`](Self::plain_small_updates) holds: every peer's
     /// new bits are stored whether or not they changed, and a peer that
-    /// becomes fixed is noted through an index increment, so the loop has no
+    /// becomes fixed is noted as a bit of a mask, so the loop has no
     /// data-dependent branch but the wipe-out test. The peers it fixes are
     /// set in `fixed` (a word per word of positions), their variables go to
     /// the fixed queue when `queue` is set; returns how many.
@@ -791,21 +794,9 @@ impl DomainStore {
         let (small, words) = self.small.split_at_mut(n);
         let active = &words[active];
         let r = match ids {
-            Ids::One(id) => plain_pass(small, pos, active, fixed, move |p| {
-                let mut m = 0u64;
-                for (id, adj) in id.iter().zip(&p.adj) {
-                    m |= bit_at(id - adj);
-                }
-                m
-            }),
+            Ids::One(id) => plain_pass(small, pos, active, fixed, move |p| id_mask(&id, &p.adj)),
             Ids::Many(ids) => plain_pass(small, pos, active, fixed, |p| {
-                let mut m = 0u64;
-                for b in ids {
-                    for (id, adj) in b[..G].iter().zip(&p.adj) {
-                        m |= bit_at(id - adj);
-                    }
-                }
-                m
+                ids.iter().fold(0, |m, b| m | id_mask(&b[..G], &p.adj))
             }),
         };
         let (count, removed) = r.map_err(|removed| {
@@ -815,14 +806,7 @@ impl DomainStore {
         self.removals += u64::from(removed);
         self.unfixed -= count;
         if queue && count > 0 {
-            for (wi, &word) in fixed.iter().enumerate() {
-                let mut a = word;
-                while a != 0 {
-                    let j = wi * 64 + a.trailing_zeros() as usize;
-                    a &= a - 1;
-                    self.fixed_queue.push(pos[j].var);
-                }
-            }
+            self.fixed_queue.extend(set_bits(fixed).map(|j| pos[j].var));
         }
         Ok(count)
     }
@@ -1248,6 +1232,40 @@ impl DomainStore {
             }
         }
     }
+}
+
+/// One position of a fused all-different group (see the search engine): its
+/// variable and, for each member `t`, the member's offset there plus the
+/// variable's declared minimum (0 for unused members), so bit `b` of the
+/// variable's word stands for id `adj[t] + b`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FusedPos {
+    pub(crate) adj: [i64; 4],
+    pub(crate) var: u32,
+}
+
+/// The indices of the set bits of `words` (bit `b` of word `w` is `64w + b`),
+/// in increasing order.
+pub(crate) fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(w, &word)| {
+        let mut a = word;
+        std::iter::from_fn(move || {
+            (a != 0).then(|| {
+                let b = a.trailing_zeros() as usize;
+                a &= a - 1;
+                w * 64 + b
+            })
+        })
+    })
+}
+
+/// The bits a fixed position's ids (`ids[t]` for member t) take out of the
+/// word of a peer with offsets `adj`: bit `ids[t] − adj[t]` for each member.
+#[inline(always)]
+fn id_mask(ids: &[i64], adj: &[i64; 4]) -> u64 {
+    ids.iter()
+        .zip(adj)
+        .fold(0, |m, (id, adj)| m | bit_at(id - adj))
 }
 
 /// The ids a pass of [`DomainStore::remove_ids_small_plain`] removes: those

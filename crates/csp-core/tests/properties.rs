@@ -49,12 +49,18 @@ fn spec(nvars: usize) -> impl Strategy<Value = Spec> {
     ]
 }
 
-fn build(doms: &[(i32, i32)], specs: &[Spec]) -> Model {
+/// A model with one variable over `lo..=lo + w` per `(lo, w)`.
+fn with_vars(doms: &[(i32, i32)]) -> (Model, Vec<VarId>) {
     let mut m = Model::new();
-    let xs: Vec<VarId> = doms
+    let xs = doms
         .iter()
         .map(|&(lo, w)| m.new_var(Domain::range(lo, lo + w)).unwrap())
         .collect();
+    (m, xs)
+}
+
+fn build(doms: &[(i32, i32)], specs: &[Spec]) -> Model {
+    let (mut m, xs) = with_vars(doms);
     for s in specs {
         match s {
             Spec::Ne(a, b, c) => {
@@ -103,11 +109,7 @@ proptest! {
 /// as one fused group, in waves; `extra` adds a constraint on two of the
 /// variables, so the group is not the only one watching them.
 fn fused(doms: &[(i32, i32)], offsets: &[Vec<i32>], extra: Option<(usize, usize, i32)>) -> Model {
-    let mut m = Model::new();
-    let xs: Vec<VarId> = doms
-        .iter()
-        .map(|&(lo, w)| m.new_var(Domain::range(lo, lo + w)).unwrap())
-        .collect();
+    let (mut m, xs) = with_vars(doms);
     for offs in offsets {
         m.all_different_offset(&xs, &offs[..xs.len()]).unwrap();
     }

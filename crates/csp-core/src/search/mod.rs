@@ -27,7 +27,7 @@ use crate::observer::SearchObserver;
 use crate::solution::Solution;
 use crate::stats::Statistics;
 
-pub(crate) mod engine;
+mod engine;
 
 pub(crate) use engine::splitmix;
 use engine::{Engine, Prepared, Step};
