@@ -28,6 +28,25 @@ fn csp_stdin(args: &[&str], input: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// `csp(args)`, killed (and the test failed) if it runs longer than `limit`.
+fn csp_within(args: &[&str], limit: std::time::Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run csp");
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("wait for csp").is_none() {
+        if start.elapsed() > limit {
+            child.kill().ok();
+            panic!("csp {args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("csp output")
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
@@ -265,6 +284,61 @@ fn verify_reports_attacks() {
     let out = stdout(&o);
     assert!(out.starts_with("line 1: valid"), "{out}");
     assert!(out.contains("line 2: not a solution"), "{out}");
+}
+
+/// A time limit stops every counting and listing path promptly: exit code
+/// 1, a warning on stderr, and no false "no solution".
+#[test]
+fn time_limits_stop_hopeless_searches() {
+    for args in [
+        &["queens", "40", "--count", "--time-limit", "0.1"][..],
+        &[
+            "queens",
+            "40",
+            "--unique",
+            "--count",
+            "--threads",
+            "1",
+            "--time-limit",
+            "0.1",
+        ],
+        &[
+            "queens",
+            "40",
+            "--solver",
+            "backtracking",
+            "--count",
+            "--time-limit",
+            "0.1",
+        ],
+        &[
+            "queens",
+            "30",
+            "--solver",
+            "bitboard",
+            "--all",
+            "--time-limit",
+            "0.1",
+        ],
+        &[
+            "queens",
+            "12",
+            "--solver",
+            "brute-force",
+            "--all",
+            "--time-limit",
+            "0.1",
+        ],
+    ] {
+        let o = csp_within(args, std::time::Duration::from_secs(20));
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&o).contains("incomplete"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert!(!stdout(&o).contains("no solution"), "{args:?}");
+    }
 }
 
 #[test]

@@ -51,7 +51,8 @@ pub struct Args {
     /// Seed for random solvers and random value order.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Stop after this many seconds.
+    /// Stop after this many seconds (a count or list cut short says so on
+    /// stderr and exits with 1).
     #[arg(long = "time-limit")]
     time_limit: Option<String>,
     /// Print statistics (solver, nodes, failures, time) to stderr.
@@ -366,20 +367,16 @@ fn count(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
     let _p = Progress::start(&format!("counting {n}-queens solutions"));
     let (total, note, line) = match job.solver {
         Solver::Bitboard => {
-            let c = if unique {
-                bitboard::count_unique(n, job.threads)
+            let (counts, status) = bitboard::count_within(n, job.threads, &budget(job, None))
+                .map_err(|e| e.to_string())?;
+            let (c, what) = if unique {
+                (counts.unique, "8-fold symmetry classes")
             } else {
-                bitboard::count(n, job.threads)
-            }
-            .map_err(|e| e.to_string())?;
-            let what = if unique {
-                "8-fold symmetry classes"
-            } else {
-                "8-fold symmetry"
+                (counts.total, "8-fold symmetry")
             };
             (
                 c,
-                None,
+                (!status.is_complete()).then(|| status.to_string()),
                 format!("solutions: {c} ({what}, {} threads)", job.threads),
             )
         }
@@ -442,7 +439,8 @@ fn list(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    if k == 0 {
+    // A search stopped by a limit has not shown that there is none.
+    if k == 0 && note.is_none() {
         writeln!(out, "no solution").map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())?;
@@ -457,7 +455,11 @@ fn list(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
             t.elapsed().as_secs_f64()
         ),
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(if note.is_some() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Enumerates solutions (canonical representatives only when `unique`) in
@@ -476,13 +478,25 @@ fn enumerate(
     };
     match job.solver {
         Solver::Bitboard => {
+            // The time limit, looked at each solution (listing is bound by
+            // the output anyway).
+            let budget = budget(job, None);
+            let mut stopped = None;
+            let mut h = |c: &[u32]| {
+                f(c)?;
+                stopped = budget.interrupted();
+                match stopped {
+                    Some(_) => ControlFlow::Break(()),
+                    None => ControlFlow::Continue(()),
+                }
+            };
             let _ = if unique {
-                bitboard::for_each_unique(n, &mut f)
+                bitboard::for_each_unique(n, &mut h)
             } else {
-                bitboard::for_each_solution(n, &mut f)
+                bitboard::for_each_solution(n, &mut h)
             }
             .map_err(|e| e.to_string())?;
-            Ok((None, String::new()))
+            Ok((stopped.map(|s| s.to_string()), String::new()))
         }
         Solver::Backtracking | Solver::Pairwise => {
             let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
@@ -682,19 +696,28 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
         println!("{:<28} {:>14}", "brute-force", "skipped (n^n too large)");
     }
     if n <= bitboard::MAX_N {
+        let lower_bound = |c: u128, status: permutation::Status| {
+            if status.is_complete() {
+                c.to_string()
+            } else {
+                format!(">={c}")
+            }
+        };
+        let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
         let t = Instant::now();
-        let c = bitboard::count(n, 1).map_err(|e| e.to_string())?;
+        let (c, status) = bitboard::count_within(n, 1, &b).map_err(|e| e.to_string())?;
         row(
             "bitboard (8-fold symmetry)",
-            c.to_string(),
+            lower_bound(c.total, status),
             "-".into(),
             t.elapsed().as_secs_f64(),
         );
+        let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
         let t = Instant::now();
-        let c = bitboard::count_mirror(n).map_err(|e| e.to_string())?;
+        let (c, status) = bitboard::count_mirror_within(n, &b).map_err(|e| e.to_string())?;
         row(
             "bitboard (mirror)",
-            c.to_string(),
+            lower_bound(c, status),
             "-".into(),
             t.elapsed().as_secs_f64(),
         );

@@ -95,12 +95,19 @@ impl<'a> Budget<'a> {
         }
         // CHECK_INTERVAL is a power of two.
         if nodes & (Self::CHECK_INTERVAL - 1) == 0 {
-            if self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
-                return Some(Status::Cancelled);
-            }
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                return Some(Status::Deadline);
-            }
+            return self.interrupted();
+        }
+        None
+    }
+
+    /// Whether the cancel flag is up or the deadline has passed (looked at
+    /// now, whatever the node count).
+    pub fn interrupted(&self) -> Option<Status> {
+        if self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            return Some(Status::Cancelled);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some(Status::Deadline);
         }
         None
     }
