@@ -794,9 +794,14 @@ impl DomainStore {
         let (small, words) = self.small.split_at_mut(n);
         let active = &words[active];
         let r = match ids {
-            Ids::One(id) => plain_pass(small, pos, active, fixed, move |p| id_mask(&id, &p.adj)),
-            Ids::Many(ids) => plain_pass(small, pos, active, fixed, |p| {
-                ids.iter().fold(0, |m, b| m | id_mask(&b[..G], &p.adj))
+            Ids::One(id) => plain_pass(small, active, fixed, move |p| {
+                let p = &pos[p];
+                (p.var as usize, id_mask(&id, &p.adj))
+            }),
+            Ids::Many(ids) => plain_pass(small, active, fixed, |p| {
+                let p = &pos[p];
+                let m = ids.iter().fold(0, |m, b| m | id_mask(&b[..G], &p.adj));
+                (p.var as usize, m)
             }),
         };
         let (count, removed) = r.map_err(|removed| {
@@ -807,6 +812,38 @@ impl DomainStore {
         self.unfixed -= count;
         if queue && count > 0 {
             self.fixed_queue.extend(set_bits(fixed).map(|j| pos[j].var));
+        }
+        Ok(count)
+    }
+
+    /// Removes the ids of one fixed position from the active peers of a
+    /// [`DenseGroup`] (position `p` is variable `dense.first + p`), computing
+    /// eight positions at a time; the peers it fixes are added to `fixed`
+    /// (and to the fixed queue when `queue` is set).
+    #[inline(always)]
+    pub(crate) fn remove_ids_small_dense<const G: usize>(
+        &mut self,
+        dense: &DenseGroup,
+        active: std::ops::Range<usize>,
+        ids: Ids<'_, G>,
+        fixed: &mut [u64],
+        queue: bool,
+    ) -> Result<usize, Conflict> {
+        debug_assert!(self.plain_small_updates());
+        let n = self.base.len();
+        let (small, words) = self.small.split_at_mut(n);
+        let active = &words[active];
+        let r = dense_pass(small, dense, active, fixed, ids);
+        let (count, removed) = r.map_err(|removed| {
+            self.removals += u64::from(removed);
+            Conflict
+        })?;
+        self.removals += u64::from(removed);
+        self.unfixed -= count;
+        if queue && count > 0 {
+            let first = dense.first;
+            self.fixed_queue
+                .extend(set_bits(fixed).map(|j| first + j as u32));
         }
         Ok(count)
     }
@@ -1064,6 +1101,27 @@ impl DomainStore {
         Ok(true)
     }
 
+    /// [`fix`](Self::fix) for a small variable when
+    /// [`plain_small_updates`](Self::plain_small_updates) holds and the
+    /// caller forward-checks `i` itself: the variable does not go to the
+    /// fixed queue.
+    #[inline]
+    pub(crate) fn fix_small_unqueued(&mut self, i: usize, v: Value) -> Result<(), Conflict> {
+        debug_assert!(self.plain_small_updates() && self.is_small(i));
+        let off = v as i64 - self.base[i] as i64;
+        let bits = self.small[i];
+        if !(0..64).contains(&off) || bits >> off & 1 == 0 {
+            return Err(Conflict);
+        }
+        let new = 1u64 << off;
+        if bits != new {
+            self.removals += u64::from(bits.count_ones() - 1);
+            self.small[i] = new;
+            self.unfixed -= 1;
+        }
+        Ok(())
+    }
+
     /// Reduces the domain of `i` to `{v}`; a conflict when `v` is not in it.
     #[inline]
     pub(crate) fn fix(&mut self, i: usize, v: Value) -> Result<(), Conflict> {
@@ -1290,17 +1348,17 @@ fn bit_at(off: i64) -> u64 {
     }
 }
 
-/// One pass of [`DomainStore::remove_ids_small_plain`]: removes `mask(peer)`
-/// from the word of each peer (the set bits of `active`), sets in `fixed`
-/// (a word per word of `active`) the peers it leaves with one value, and
-/// returns (how many, values removed); `Err(values removed)` on a wipe-out.
+/// One pass of [`DomainStore::remove_ids_small_plain`]: for each peer `p`
+/// (the set bits of `active`), `peer(p)` gives its word's index in `small`
+/// and the bits to remove from it; sets in `fixed` (a word per word of
+/// `active`) the peers it leaves with one value, and returns (how many,
+/// values removed); `Err(values removed)` on a wipe-out.
 #[inline(always)]
 fn plain_pass(
     small: &mut [u64],
-    pos: &[FusedPos],
     active: &[u64],
     fixed: &mut [u64],
-    mask: impl Fn(&FusedPos) -> u64,
+    peer: impl Fn(usize) -> (usize, u64),
 ) -> Result<(usize, u32), u32> {
     let mut removed = 0u32;
     let mut count = 0;
@@ -1310,9 +1368,7 @@ fn plain_pass(
         while a != 0 {
             let b = a.trailing_zeros();
             a &= a - 1;
-            let p = &pos[wi * 64 + b as usize];
-            let m = mask(p);
-            let i = p.var as usize;
+            let (i, m) = peer(wi * 64 + b as usize);
             let bits = small[i];
             let new = bits & !m;
             if new == 0 {
@@ -1329,6 +1385,162 @@ fn plain_pass(
         count += newly.count_ones() as usize;
     }
     Ok((count, removed))
+}
+
+/// A fused group whose position `p` is variable `first + p`, with its
+/// offsets laid out by chunks of eight positions (`chunks[c][t][l]`: member
+/// t's `adj` at position `8c + l`; past the last position, an offset that
+/// puts every id outside the word).
+#[derive(Clone, Debug)]
+pub(crate) struct DenseGroup {
+    pub(crate) first: u32,
+    pub(crate) len: usize,
+    pub(crate) chunks: Vec<[[i64; 8]; 4]>,
+}
+
+impl DenseGroup {
+    /// The layout of `pos`, when its variables are consecutive.
+    pub(crate) fn new(pos: &[FusedPos]) -> Option<DenseGroup> {
+        let first = pos.first()?.var;
+        if pos
+            .iter()
+            .enumerate()
+            .any(|(p, fp)| fp.var as usize != first as usize + p)
+        {
+            return None;
+        }
+        let mut chunks = vec![[[i64::MIN / 2; 8]; 4]; pos.len().div_ceil(8)];
+        for (p, fp) in pos.iter().enumerate() {
+            for (member, &adj) in chunks[p / 8].iter_mut().zip(&fp.adj) {
+                member[p % 8] = adj;
+            }
+        }
+        Some(DenseGroup {
+            first,
+            len: pos.len(),
+            chunks,
+        })
+    }
+}
+
+/// The pass of [`DomainStore::remove_ids_small_dense`], eight positions per
+/// vector: (peers fixed, values removed), `Err(values removed)` on a wipe-out.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx512f",
+    target_feature = "avx512vpopcntdq"
+))]
+#[inline(always)]
+fn dense_pass<const G: usize>(
+    small: &mut [u64],
+    dense: &DenseGroup,
+    active: &[u64],
+    fixed: &mut [u64],
+    ids: Ids<'_, G>,
+) -> Result<(usize, u32), u32> {
+    use std::arch::x86_64::*;
+    let first = dense.first as usize;
+    // The masked loads and stores below touch only lanes of active
+    // positions below `len`, all within `small[first..first + len]`.
+    assert!(first + dense.len <= small.len());
+    let words = small[first..].as_mut_ptr();
+    // SAFETY: the build enables avx512f and avx512vpopcntdq (this function
+    // is compiled only then); every memory access is in bounds (above).
+    unsafe {
+        let one = _mm512_set1_epi64(1);
+        let mut gone_bits = _mm512_setzero_si512();
+        let mut count = 0;
+        let (idv, many): ([__m512i; G], &[[i64; 4]]) = match ids {
+            Ids::One(id) => (std::array::from_fn(|t| _mm512_set1_epi64(id[t])), &[]),
+            Ids::Many(b) => ([_mm512_setzero_si512(); G], b),
+        };
+        for (wi, (&word, out)) in active.iter().zip(fixed.iter_mut()).enumerate() {
+            let mut newly_word = 0u64;
+            let chunks = dense.chunks.iter().enumerate().skip(wi * 8).take(8);
+            for (c, ch) in chunks {
+                let lanes = (dense.len - c * 8).min(8);
+                let act = (word >> (c % 8 * 8)) as __mmask8 & ((1u16 << lanes) - 1) as u8;
+                if act == 0 {
+                    continue;
+                }
+                let at = words.add(c * 8);
+                let old = _mm512_maskz_loadu_epi64(act, at.cast());
+                // The removed ids' bits in each peer's word: bit `id − adj`
+                // of every member; a shift outside 0..64 (an id outside the
+                // peer's window) gives 0.
+                let mut m = _mm512_setzero_si512();
+                for t in 0..G {
+                    let adj = _mm512_loadu_epi64(ch[t].as_ptr());
+                    if many.is_empty() {
+                        let sh = _mm512_sub_epi64(idv[t], adj);
+                        m = _mm512_or_si512(m, _mm512_sllv_epi64(one, sh));
+                    } else {
+                        for b in many {
+                            let sh = _mm512_sub_epi64(_mm512_set1_epi64(b[t]), adj);
+                            m = _mm512_or_si512(m, _mm512_sllv_epi64(one, sh));
+                        }
+                    }
+                }
+                let new = _mm512_andnot_si512(m, old);
+                let gone = _mm512_xor_si512(old, new);
+                gone_bits = _mm512_add_epi64(gone_bits, _mm512_popcnt_epi64(gone));
+                // An active peer left with no value: a wipe-out.
+                if _mm512_mask_testn_epi64_mask(act, new, new) != 0 {
+                    return Err(_mm512_reduce_add_epi64(gone_bits) as u32);
+                }
+                _mm512_mask_storeu_epi64(at.cast(), act, new);
+                // Newly fixed: something went and `new & (new − 1)` is 0.
+                let newly = _mm512_test_epi64_mask(gone, gone)
+                    & _mm512_testn_epi64_mask(new, _mm512_sub_epi64(new, one));
+                newly_word |= u64::from(newly) << (c % 8 * 8);
+            }
+            *out = newly_word;
+            count += newly_word.count_ones() as usize;
+        }
+        Ok((count, _mm512_reduce_add_epi64(gone_bits) as u32))
+    }
+}
+
+// Where AVX-512 is not enabled, the pass goes one position at a time.
+#[cfg(not(all(
+    target_arch = "x86_64",
+    target_feature = "avx512f",
+    target_feature = "avx512vpopcntdq"
+)))]
+use self::dense_pass_portable as dense_pass;
+
+/// The pass of [`DomainStore::remove_ids_small_dense`] one active position
+/// at a time, as [`plain_pass`] does (the vector pass is tested against it).
+#[cfg_attr(
+    all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512vpopcntdq",
+        not(test)
+    ),
+    allow(dead_code)
+)]
+#[inline(always)]
+fn dense_pass_portable<const G: usize>(
+    small: &mut [u64],
+    dense: &DenseGroup,
+    active: &[u64],
+    fixed: &mut [u64],
+    ids: Ids<'_, G>,
+) -> Result<(usize, u32), u32> {
+    let first = dense.first as usize;
+    let small = &mut small[..first + dense.len];
+    plain_pass(small, active, fixed, |p| {
+        let ch = &dense.chunks[p / 8];
+        let adj = |t: usize| ch[t][p % 8];
+        let m = match ids {
+            Ids::One(id) => (0..G).fold(0, |m, t| m | bit_at(id[t] - adj(t))),
+            Ids::Many(b) => b
+                .iter()
+                .fold(0, |m, id| (0..G).fold(m, |m, t| m | bit_at(id[t] - adj(t)))),
+        };
+        (first + p, m)
+    })
 }
 
 #[cfg(test)]
@@ -1443,5 +1655,65 @@ mod tests {
             s.backtrack_to(0);
             assert_eq!((s.size(0), s.size(1), s.word(w)), (10, 1000, 0b1111));
         }
+    }
+
+    /// The vector pass of a dense fused group against the portable one, on
+    /// random groups, domains, active sets and fixed ids.
+    #[test]
+    fn dense_pass_matches_portable_pass() {
+        let mut rng = 0x1234_5678_9abc_def0u64;
+        let mut next = move |m: u64| {
+            rng = crate::search::splitmix(rng);
+            rng % m
+        };
+        let (mut fixing, mut wiped) = (0, 0);
+        for _ in 0..20_000 {
+            let len = 1 + next(70) as usize;
+            let first = next(3) as usize;
+            let width = 1 + next(12);
+            let pos: Vec<FusedPos> = (0..len)
+                .map(|p| FusedPos {
+                    adj: std::array::from_fn(|_| next(9) as i64 - 4 + p as i64 % 3),
+                    var: (first + p) as u32,
+                })
+                .collect();
+            let dense = DenseGroup::new(&pos).expect("consecutive");
+            let small: Vec<u64> = (0..first + len + next(3) as usize)
+                .map(|_| (next(1 << width) | 1 << next(width)) & ((1 << width) - 1) | 1)
+                .collect();
+            let active: Vec<u64> = (0..len.div_ceil(64))
+                .map(|w| {
+                    let bits = (len - w * 64).min(64);
+                    let all = if bits == 64 { !0 } else { (1u64 << bits) - 1 };
+                    (next(u64::MAX) ^ next(u64::MAX) << 20) & all
+                })
+                .collect();
+            let ids: Vec<[i64; 4]> = (0..1 + next(3))
+                .map(|_| std::array::from_fn(|_| next(16) as i64 - 3))
+                .collect();
+            let one: [i64; 3] = std::array::from_fn(|t| ids[0][t]);
+            for many in [false, true] {
+                let id = if many { Ids::Many(&ids) } else { Ids::One(one) };
+                let (mut s1, mut s2) = (small.clone(), small.clone());
+                let (mut f1, mut f2) = (vec![0; active.len()], vec![0; active.len()]);
+                let r1 = dense_pass::<3>(&mut s1, &dense, &active, &mut f1, id);
+                let r2 = dense_pass_portable::<3>(&mut s2, &dense, &active, &mut f2, id);
+                match (r1, r2) {
+                    (Ok(a), Ok(b)) => {
+                        assert_eq!(a, b);
+                        assert_eq!((s1, f1), (s2, f2));
+                        fixing += usize::from(a.0 > 0);
+                    }
+                    // After a wipe-out the words are restored by the search,
+                    // and the vector pass counts whole chunks.
+                    (Err(_), Err(_)) => wiped += 1,
+                    (a, b) => panic!("vector {a:?}, portable {b:?}"),
+                }
+            }
+        }
+        assert!(
+            fixing > 1000 && wiped > 1000,
+            "{fixing} passes fixed peers, {wiped} wiped out"
+        );
     }
 }

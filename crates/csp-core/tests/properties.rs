@@ -107,9 +107,18 @@ proptest! {
 /// Two to four all-different constraints over one variable list (with
 /// offsets, as N-queens' columns and diagonals), which forward checking runs
 /// as one fused group, in waves; `extra` adds a constraint on two of the
-/// variables, so the group is not the only one watching them.
-fn fused(doms: &[(i32, i32)], offsets: &[Vec<i32>], extra: Option<(usize, usize, i32)>) -> Model {
-    let (mut m, xs) = with_vars(doms);
+/// variables, so the group is not the only one watching them. The list is
+/// the variables rotated by `rotate`: in declaration order (0) the group is
+/// checked eight positions at a time, otherwise one peer at a time.
+fn fused(
+    doms: &[(i32, i32)],
+    offsets: &[Vec<i32>],
+    extra: Option<(usize, usize, i32)>,
+    rotate: usize,
+) -> Model {
+    let (mut m, mut xs) = with_vars(doms);
+    let k = rotate % xs.len();
+    xs.rotate_left(k);
     for offs in offsets {
         m.all_different_offset(&xs, &offs[..xs.len()]).unwrap();
     }
@@ -120,16 +129,20 @@ fn fused(doms: &[(i32, i32)], offsets: &[Vec<i32>], extra: Option<(usize, usize,
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
     #[test]
     fn fused_all_different_groups_match_brute_force(
         doms in proptest::collection::vec((0..=1i32, 2..=5i32), 3..=6),
         offsets in proptest::collection::vec(proptest::collection::vec(-3..=3i32, 6), 2..=4),
         extra in proptest::option::of((0..6usize, 0..6usize, -1..=1i32)),
+        rotate in prop_oneof![Just(0usize), 1..6usize],
     ) {
-        let m = fused(&doms, &offsets, extra);
+        let m = fused(&doms, &offsets, extra, rotate);
         if let Err(e) = check_model(&m) {
-            prop_assert!(false, "{e}\noffsets {offsets:?} over {doms:?}, extra {extra:?}");
+            prop_assert!(
+                false,
+                "{e}\noffsets {offsets:?} over {doms:?}, extra {extra:?}, rotate {rotate}"
+            );
         }
     }
 }
@@ -142,7 +155,7 @@ fn queens_groups_match_brute_force() {
         let rows: Vec<i32> = (0..n as i32).collect();
         let neg: Vec<i32> = rows.iter().map(|r| -r).collect();
         let offsets = vec![vec![0; n], rows, neg];
-        let m = fused(&vec![(0, n as i32 - 1); n], &offsets, None);
+        let m = fused(&vec![(0, n as i32 - 1); n], &offsets, None, 0);
         check_model(&m).unwrap();
     }
 }
