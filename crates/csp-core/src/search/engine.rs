@@ -380,6 +380,9 @@ struct Frame {
     started: bool,
     /// The value being tried.
     value: Value,
+    /// The variable's closed fused group and position there, when its
+    /// decisions are checked directly, else `NO_GROUP`.
+    direct: (u32, u32),
 }
 
 /// What one call of [`Engine::step`] found.
@@ -700,6 +703,9 @@ impl<'a> Engine<'a> {
     // ---- variable and value choice ----------------------------------------
 
     fn select_var(&self) -> Option<usize> {
+        if self.store.unfixed == 0 {
+            return None;
+        }
         let n = self.store.len();
         let s = &self.store;
         match self.opts.var_order {
@@ -768,6 +774,11 @@ impl<'a> Engine<'a> {
             b: 0,
             started: false,
             value: 0,
+            direct: if self.direct {
+                self.prep.direct[var]
+            } else {
+                NO_GROUP
+            },
         };
         if s.is_small(var) {
             f.rem = s.small_bits(var).0;
@@ -1042,7 +1053,7 @@ impl<'a> Engine<'a> {
                             self.model.display_name(VarId(var))
                         );
                     }
-                    let ok = self.decide(var as usize, v);
+                    let ok = self.decide(var as usize, v, self.frames[fi].direct);
                     if ok {
                         self.descend = true;
                     } else {
@@ -1056,32 +1067,30 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Fixes `var` to `v` and propagates; whether that succeeded.
+    /// Fixes `var` to `v` and propagates; whether that succeeded. `direct`
+    /// is the frame's (group, position) when the variable's only
+    /// forward-checking watch is a closed fused group: then the group
+    /// checks the decision at once, with no trip through the fixed queue.
     #[inline]
-    fn decide(&mut self, var: usize, v: Value) -> bool {
-        if self.direct {
-            let (g, pos) = self.prep.direct[var];
-            if g != NO_GROUP.0 {
-                // The group is the variable's only forward-checking watch:
-                // no trip through the fixed queue.
-                if self.store.fix_small_unqueued(var, v).is_err() {
-                    return false;
-                }
-                self.stats.propagations += 1;
-                let f = &self.prep.fused[g as usize];
-                let state = &mut self.fused_sets[g as usize];
-                if f.forward_check(&mut self.store, state, pos as usize)
-                    .is_err()
-                {
-                    for &m in &f.members {
-                        self.weights[m as usize] += 1;
-                    }
-                    return false;
-                }
-                return true;
-            }
+    fn decide(&mut self, var: usize, v: Value, (g, pos): (u32, u32)) -> bool {
+        if g == NO_GROUP.0 {
+            return self.store.fix(var, v).is_ok() && self.propagate().is_ok();
         }
-        self.store.fix(var, v).is_ok() && self.propagate().is_ok()
+        if self.store.fix_small_unqueued(var, v).is_err() {
+            return false;
+        }
+        self.stats.propagations += 1;
+        let f = &self.prep.fused[g as usize];
+        let state = &mut self.fused_sets[g as usize];
+        if f.forward_check(&mut self.store, state, pos as usize)
+            .is_err()
+        {
+            for &m in &f.members {
+                self.weights[m as usize] += 1;
+            }
+            return false;
+        }
+        true
     }
 
     /// Is `x` the only variable with more than one value?
