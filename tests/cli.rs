@@ -329,6 +329,7 @@ fn time_limits_stop_hopeless_searches() {
             "--time-limit",
             "0.1",
         ],
+        &["latin", "7", "--count", "--time-limit", "0.1"],
     ] {
         let o = csp_within(args, std::time::Duration::from_secs(20));
         assert_eq!(o.status.code(), Some(1), "{args:?}");

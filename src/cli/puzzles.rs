@@ -508,14 +508,19 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
                 model::MAX_COUNT_ORDER
             ));
         }
-        let r =
-            model::count_latin_squares(n, model::Counting::Reduced).map_err(|e| e.to_string())?;
+        let options = a.engine.apply(model::options())?;
+        let r = model::count_latin_squares_with(n, model::Counting::Reduced, &options)
+            .map_err(|e| e.to_string())?;
         println!("{}", r.count);
         if a.engine.stats {
             eprintln!(
                 "counted reduced squares (first row and column in order), multiplied by n!(n-1)!; engine: {}",
                 r.stats
             );
+        }
+        if let Outcome::LimitReached(l) = r.outcome {
+            eprintln!("warning: incomplete count: stopped by the {l}");
+            return Ok(ExitCode::from(1));
         }
         return Ok(ExitCode::SUCCESS);
     }

@@ -135,6 +135,20 @@ pub const MAX_COUNT_ORDER: usize = 10;
 /// # Errors
 /// [`SquareError::UnsupportedOrder`] when `n` is 0 or above [`MAX_COUNT_ORDER`].
 pub fn count_latin_squares(n: usize, counting: Counting) -> Result<Report, SquareError> {
+    count_latin_squares_with(n, counting, &options())
+}
+
+/// [`count_latin_squares`] with the search options (and limits) given: a
+/// count stopped by a limit reports `LimitReached` and the squares found so
+/// far (times `n!·(n−1)!` for [`Counting::Reduced`]).
+///
+/// # Errors
+/// [`SquareError::UnsupportedOrder`] when `n` is 0 or above [`MAX_COUNT_ORDER`].
+pub fn count_latin_squares_with(
+    n: usize,
+    counting: Counting,
+    options: &SearchOptions,
+) -> Result<Report, SquareError> {
     if n > MAX_COUNT_ORDER {
         return Err(SquareError::UnsupportedOrder(n));
     }
@@ -146,7 +160,7 @@ pub fn count_latin_squares(n: usize, counting: Counting) -> Result<Report, Squar
         }
     }
     let (m, _) = model(&square);
-    let mut report = Search::new(&m).options(options()).count();
+    let mut report = Search::new(&m).options(options.clone()).count();
     if counting == Counting::Reduced {
         let factor: u128 = (1..=n as u128).product::<u128>() * (1..n as u128).product::<u128>();
         report.count *= factor;

@@ -47,6 +47,21 @@ fn counts_through_reduced_squares() {
 }
 
 #[test]
+fn counting_honours_the_options_and_their_limits() {
+    // Other search options give the same count.
+    let mut o = model::options();
+    o.var_order = csp_core::VarOrder::Input;
+    o.inference = csp_core::Inference::ForwardChecking;
+    let r = model::count_latin_squares_with(5, Counting::Reduced, &o).unwrap();
+    assert_eq!((r.count, r.outcome), (161280, Outcome::Solved));
+    // A node limit stops the count of order 7 (16942080 reduced squares).
+    o.limits = csp_core::Limits::none().with_nodes(1000);
+    let r = model::count_latin_squares_with(7, Counting::Reduced, &o).unwrap();
+    assert_eq!(r.outcome, Outcome::LimitReached(csp_core::Limit::Nodes));
+    assert!(r.stats.nodes <= 1000);
+}
+
+#[test]
 fn order_zero_is_an_error() {
     assert!(model::count_latin_squares(0, Counting::All).is_err());
     assert!(model::count_latin_squares(11, Counting::Reduced).is_err());
