@@ -330,6 +330,15 @@ fn time_limits_stop_hopeless_searches() {
             "0.1",
         ],
         &["latin", "7", "--count", "--time-limit", "0.1"],
+        &[
+            "color",
+            "examples/coloring/tests/data/myciel4.col",
+            "--colors",
+            "6",
+            "--count",
+            "--time-limit",
+            "0.1",
+        ],
     ] {
         let o = csp_within(args, std::time::Duration::from_secs(20));
         assert_eq!(o.status.code(), Some(1), "{args:?}");

@@ -312,11 +312,12 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
                 .options(options.search.clone())
                 .count();
             println!("{}", r.count);
-            if let Outcome::LimitReached(l) = r.outcome {
-                eprintln!("warning: incomplete count: stopped by the {l}");
-            }
             if a.engine.stats {
                 eprintln!("solver: backtracking, {}", r.stats);
+            }
+            if let Outcome::LimitReached(l) = r.outcome {
+                eprintln!("warning: incomplete count: stopped by the {l}");
+                return Ok(ExitCode::from(1));
             }
             Ok(ExitCode::SUCCESS)
         }
