@@ -804,6 +804,20 @@ impl DomainStore {
                 (p.var as usize, m)
             }),
         };
+        self.account_pass(r, fixed, queue, |j| pos[j].var)
+    }
+
+    /// The bookkeeping after a pass `r` (peers fixed, values removed):
+    /// counters, and the variables (`var(position)`) of the peers it fixed
+    /// queued when `queue` is set.
+    #[inline(always)]
+    fn account_pass(
+        &mut self,
+        r: Result<(usize, u32), u32>,
+        fixed: &[u64],
+        queue: bool,
+        var: impl Fn(usize) -> u32,
+    ) -> Result<usize, Conflict> {
         let (count, removed) = r.map_err(|removed| {
             self.removals += u64::from(removed);
             Conflict
@@ -811,7 +825,7 @@ impl DomainStore {
         self.removals += u64::from(removed);
         self.unfixed -= count;
         if queue && count > 0 {
-            self.fixed_queue.extend(set_bits(fixed).map(|j| pos[j].var));
+            self.fixed_queue.extend(set_bits(fixed).map(var));
         }
         Ok(count)
     }
@@ -834,18 +848,7 @@ impl DomainStore {
         let (small, words) = self.small.split_at_mut(n);
         let active = &words[active];
         let r = dense_pass(small, dense, active, fixed, ids);
-        let (count, removed) = r.map_err(|removed| {
-            self.removals += u64::from(removed);
-            Conflict
-        })?;
-        self.removals += u64::from(removed);
-        self.unfixed -= count;
-        if queue && count > 0 {
-            let first = dense.first;
-            self.fixed_queue
-                .extend(set_bits(fixed).map(|j| first + j as u32));
-        }
-        Ok(count)
+        self.account_pass(r, fixed, queue, |j| dense.first + j as u32)
     }
 
     /// All-different propagation on one-word domains whose ids (`value +

@@ -567,37 +567,25 @@ where
     let mut counts = Counts::default();
     let n = plan.n;
     let _ = match plan.kind {
-        Kind::Plain => explore_polled::<false, _, _>(
-            plan,
-            prefix,
-            n,
-            &mut |_| {
-                counts.total += 1;
-                ControlFlow::Continue(())
-            },
-            poll,
-        ),
-        Kind::Mirror => explore_polled::<false, _, _>(
-            plan,
-            prefix,
-            n,
-            &mut |_| {
-                counts.total += 2;
-                ControlFlow::Continue(())
-            },
-            poll,
-        ),
-        Kind::Corner => explore_polled::<false, _, _>(
-            plan,
-            prefix,
-            n,
-            &mut |_| {
-                counts.total += 8;
-                counts.unique += 1;
-                ControlFlow::Continue(())
-            },
-            poll,
-        ),
+        Kind::Plain | Kind::Mirror | Kind::Corner => {
+            // Each solution stands for a fixed number of solutions.
+            let (weight, unique) = match plan.kind {
+                Kind::Plain => (1, 0),
+                Kind::Mirror => (2, 0),
+                _ => (8, 1),
+            };
+            explore_polled::<false, _, _>(
+                plan,
+                prefix,
+                n,
+                &mut |_| {
+                    counts.total += weight;
+                    counts.unique += unique;
+                    ControlFlow::Continue(())
+                },
+                poll,
+            )
+        }
         Kind::Edge { k } => explore_polled::<true, _, _>(
             plan,
             prefix,

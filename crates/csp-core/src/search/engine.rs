@@ -100,6 +100,25 @@ impl FusedAllDiff {
         }
     }
 
+    /// [`forward_check`](Self::forward_check), counting a wipe-out against
+    /// the members' weights (for dom/wdeg).
+    #[inline]
+    fn check(
+        &self,
+        store: &mut DomainStore,
+        state: &mut FusedState,
+        weights: &mut [u32],
+        pos: usize,
+    ) -> Result<(), Conflict> {
+        let r = self.forward_check(store, state, pos);
+        if r.is_err() {
+            for &m in &self.members {
+                weights[m as usize] += 1;
+            }
+        }
+        r
+    }
+
     // Out of line: measured faster (the pass loop gets the registers to
     // itself) than inlined into `propagate`.
     #[inline(never)]
@@ -651,14 +670,12 @@ impl<'a> Engine<'a> {
                     }
                 } else {
                     let g = ci - posted.len();
-                    let f = &prep.fused[g];
-                    let r = f.forward_check(&mut self.store, &mut self.fused_sets[g], pos as usize);
-                    if r.is_err() {
-                        for &m in &f.members {
-                            self.weights[m as usize] += 1;
-                        }
-                        return r;
-                    }
+                    prep.fused[g].check(
+                        &mut self.store,
+                        &mut self.fused_sets[g],
+                        &mut self.weights,
+                        pos as usize,
+                    )?;
                 }
             }
         }
@@ -1080,17 +1097,14 @@ impl<'a> Engine<'a> {
             return false;
         }
         self.stats.propagations += 1;
-        let f = &self.prep.fused[g as usize];
-        let state = &mut self.fused_sets[g as usize];
-        if f.forward_check(&mut self.store, state, pos as usize)
-            .is_err()
-        {
-            for &m in &f.members {
-                self.weights[m as usize] += 1;
-            }
-            return false;
-        }
-        true
+        self.prep.fused[g as usize]
+            .check(
+                &mut self.store,
+                &mut self.fused_sets[g as usize],
+                &mut self.weights,
+                pos as usize,
+            )
+            .is_ok()
     }
 
     /// Is `x` the only variable with more than one value?
