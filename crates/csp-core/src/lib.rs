@@ -1,5 +1,22 @@
 //! # csp-core: one model, many solvers
 //!
+//! ## A map of the kernel (for a newcomer)
+//! | what | where |
+//! |---|---|
+//! | the search loop (decide, propagate, backtrack) | `search/engine.rs`, [`Engine::step`](search) |
+//! | variable choice / value choice | `search/var_order.rs` / `search/val_order.rs` |
+//! | the domain store and its trail | `domain/store.rs` (large domains: `domain/large.rs`) |
+//! | the propagation queue, events, priorities | `propagation/kernel.rs` |
+//! | the propagator trait (stateful, with events) | [`propagation::Propagator`] |
+//! | the constraint trait (checker path) | [`Constraint`] in `constraint/mod.rs` |
+//! | built-in constraints | `constraint/*.rs` (fused all-different: `constraint/fused.rs`) |
+//! | local search | [`local`] |
+//!
+//! A [`Constraint`] is the declaration and its checker; with two methods it
+//! is correct at every inference level. A [`propagation::Propagator`] is its
+//! search-time side with reversible state and events; the kernel checks
+//! every solution it hands out against every constraint's checker.
+//!
 //! The engine of the `csp` toolkit: declare variables with finite integer
 //! domains and constraints over them in a [`Model`], then hand the model to a
 //! backtracking [`Search`] (with forward checking or arc consistency) or to
@@ -51,10 +68,10 @@
 //! [`VarOrder`] (input, smallest domain, dom/deg, dom/wdeg) and [`ValOrder`]
 //! (ascending, descending, middle, seeded random) are set on the [`Search`].
 //! Forward checking runs two to four all-different constraints over the
-//! same variable list (N-queens' `x`, `x + i`, `x − i`) as one fused group.
-//! When that list is variables declared together, in order (one
-//! [`Model::new_vars`] call), and the build enables AVX-512 (this
-//! workspace builds with `target-cpu=native`), the group's domains are
+//! same variable list (N-queens' `x`, `x + i`, `x − i`) as one fused
+//! propagator. When that list is variables declared together, in order (one
+//! [`Model::new_vars`] call), and the machine has AVX-512 (detected at run
+//! time; the build targets the x86-64 baseline), the group's domains are
 //! updated eight at a time by vector instructions.
 //!
 //! ## Counting and enumerating
@@ -111,6 +128,7 @@ mod limits;
 pub mod local;
 mod model;
 mod observer;
+pub mod propagation;
 pub mod search;
 mod solution;
 mod stats;

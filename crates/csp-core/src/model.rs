@@ -5,9 +5,9 @@ use std::fmt;
 
 use crate::constraint::{
     has_repeats, AllDifferent, CheckerOnly, Constraint, Count, Element, Equal, Linear, NotEqual,
-    Predicate, Pruner, Relation, Table,
+    Predicate, Relation, Table,
 };
-use crate::domain::{Conflict, Domain};
+use crate::domain::Domain;
 use crate::error::ModelError;
 use crate::ids::{ConstraintId, Value, VarId};
 
@@ -53,14 +53,6 @@ impl Posted {
             Posted::Count(c) => c,
             Posted::User(c) => &**c,
         }
-    }
-    #[inline]
-    pub(crate) fn forward_check(&self, p: &mut Pruner<'_>, pos: usize) -> Result<(), Conflict> {
-        dispatch!(self, c => c.forward_check(p, pos))
-    }
-    #[inline]
-    pub(crate) fn propagate(&self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
-        dispatch!(self, c => c.propagate(p))
     }
     /// Does running `propagate` twice in a row never prune more than once?
     /// Then the engine does not re-queue a constraint for its own changes.

@@ -53,10 +53,12 @@ use smallvec::SmallVec;
 
 use crate::domain::{Conflict, DomainStore};
 use crate::ids::{Value, VarId};
+use crate::propagation::{Literal, Propagator, StateInt, StateWords};
 
 mod all_different;
 mod count;
 mod element;
+pub(crate) mod fused;
 mod linear;
 mod not_equal;
 mod precedence;
@@ -120,6 +122,14 @@ pub trait Constraint: Send + Sync + fmt::Debug {
         default_propagate(self, pruner)
     }
 
+    /// A stateful propagator for this constraint (see [`crate::propagation`]),
+    /// created once per search; it may borrow from the constraint. `None`
+    /// (the default) propagates through [`forward_check`](Constraint::forward_check)
+    /// and [`propagate`](Constraint::propagate) above.
+    fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
+        None
+    }
+
     /// Local search: how badly a complete scope assignment violates the
     /// constraint (0 when satisfied). Default: 0 or 1 from the checker.
     fn violations(&self, values: &[Value]) -> u64 {
@@ -147,6 +157,10 @@ pub const GAC_TUPLE_LIMIT: u64 = 4096;
 /// `Err(Conflict)`, which a constraint passes on with `?`.
 pub struct Pruner<'a> {
     pub(crate) store: &'a mut DomainStore,
+    /// The running propagator (`u32::MAX` outside propagation).
+    pub(crate) prop: u32,
+    /// Set by [`Pruner::entail`].
+    pub(crate) entailed: bool,
 }
 
 impl fmt::Debug for Pruner<'_> {
@@ -156,14 +170,110 @@ impl fmt::Debug for Pruner<'_> {
 }
 
 impl<'a> Pruner<'a> {
-    pub(crate) fn new(store: &'a mut DomainStore) -> Pruner<'a> {
-        Pruner { store }
+    pub(crate) fn new(store: &'a mut DomainStore, prop: u32) -> Pruner<'a> {
+        Pruner {
+            store,
+            prop,
+            entailed: false,
+        }
     }
 
-    /// Number of values left in `x`'s domain.
+    /// Number of values left in `x`'s domain (up to 2^32).
     #[inline]
-    pub fn size(&self, x: VarId) -> u32 {
+    pub fn size(&self, x: VarId) -> u64 {
         self.store.size(x.index())
+    }
+
+    /// The value of a reversible integer (see
+    /// [`Setup::new_int`](crate::propagation::Setup::new_int)).
+    #[inline]
+    pub fn get(&self, s: StateInt) -> i64 {
+        self.store.word(s.0) as i64
+    }
+
+    /// Sets a reversible integer; backtracking restores its old value.
+    #[inline]
+    pub fn set(&mut self, s: StateInt, value: i64) {
+        self.store.set_word(s.0, value as u64);
+    }
+
+    /// Word `k` of a block of reversible words.
+    #[inline]
+    pub fn state_word(&self, s: StateWords, k: usize) -> u64 {
+        assert!(k < s.len, "state word {k} of a block of {}", s.len);
+        self.store.word(s.first + k)
+    }
+
+    /// Sets word `k` of a block of reversible words.
+    #[inline]
+    pub fn set_state_word(&mut self, s: StateWords, k: usize, value: u64) {
+        assert!(k < s.len, "state word {k} of a block of {}", s.len);
+        self.store.set_word(s.first + k, value);
+    }
+
+    /// Declares the constraint entailed: it holds for every assignment of
+    /// the current domains, so the propagator is not called again below
+    /// this node (backtracking revives it).
+    pub fn entail(&mut self) {
+        self.entailed = true;
+    }
+
+    /// Removes `v` from `x` with a reason: the premises (facts about other
+    /// domains) that justify it. `premises` runs only when someone records
+    /// reasons (an observer that asks for them), so an unexplained search
+    /// pays nothing for it.
+    pub fn remove_because(
+        &mut self,
+        x: VarId,
+        v: Value,
+        premises: impl FnOnce(&mut Vec<Literal>),
+    ) -> Result<bool, Conflict> {
+        let r = self.remove(x, v)?;
+        if r && self.store.track_reasons {
+            self.record(Literal::Ne(x, v), premises);
+        }
+        Ok(r)
+    }
+
+    /// Removes the values below `v` from `x`, with a reason (see
+    /// [`remove_because`](Self::remove_because)).
+    pub fn set_min_because(
+        &mut self,
+        x: VarId,
+        v: Value,
+        premises: impl FnOnce(&mut Vec<Literal>),
+    ) -> Result<bool, Conflict> {
+        let r = self.set_min(x, v)?;
+        if r && self.store.track_reasons {
+            self.record(Literal::Ge(x, v), premises);
+        }
+        Ok(r)
+    }
+
+    /// Removes the values above `v` from `x`, with a reason (see
+    /// [`remove_because`](Self::remove_because)).
+    pub fn set_max_because(
+        &mut self,
+        x: VarId,
+        v: Value,
+        premises: impl FnOnce(&mut Vec<Literal>),
+    ) -> Result<bool, Conflict> {
+        let r = self.set_max(x, v)?;
+        if r && self.store.track_reasons {
+            self.record(Literal::Le(x, v), premises);
+        }
+        Ok(r)
+    }
+
+    #[cold]
+    fn record(&mut self, fact: Literal, premises: impl FnOnce(&mut Vec<Literal>)) {
+        let mut p = Vec::new();
+        premises(&mut p);
+        self.store.reasons.push(crate::propagation::Reason {
+            fact,
+            propagator: self.prop,
+            premises: p,
+        });
     }
 
     /// Smallest value of `x`'s domain.
@@ -204,7 +314,7 @@ impl<'a> Pruner<'a> {
             let (bits, base) = self.store.small_bits(i);
             DomainValues::Bits { bits, base }
         } else {
-            let mut v = Vec::with_capacity(self.store.size(i) as usize);
+            let mut v = Vec::with_capacity(self.store.size(i).min(1 << 16) as usize);
             self.store.values_into(i, &mut v);
             DomainValues::List(v.into_iter())
         }
@@ -369,7 +479,7 @@ pub fn default_propagate<C: Constraint + ?Sized>(
     let scope = c.scope();
     let mut product: u64 = 1;
     for &x in scope {
-        product = product.saturating_mul(pruner.size(x) as u64);
+        product = product.saturating_mul(pruner.size(x));
     }
     if product > GAC_TUPLE_LIMIT {
         return default_forward_check(c, pruner);
@@ -380,6 +490,7 @@ pub fn default_propagate<C: Constraint + ?Sized>(
     let mut supported: SmallVec<[Vec<bool>; 8]> =
         doms.iter().map(|d| vec![false; d.len()]).collect();
     let k = scope.len();
+    let mut any = false;
     let mut idx: SmallVec<[usize; 16]> = SmallVec::from_elem(0, k);
     let mut values: SmallVec<[Value; 16]> = doms.iter().map(|d| d[0]).collect();
     'tuples: loop {
@@ -387,6 +498,7 @@ pub fn default_propagate<C: Constraint + ?Sized>(
         let consistent =
             (0..k).all(|a| (0..a).all(|b| scope[a] != scope[b] || values[a] == values[b]));
         if consistent && c.is_satisfied(&values) {
+            any = true;
             for p in 0..k {
                 supported[p][idx[p]] = true;
             }
@@ -405,6 +517,10 @@ pub fn default_propagate<C: Constraint + ?Sized>(
             idx[p] = 0;
             values[p] = doms[p][0];
         }
+    }
+    if !any {
+        // No tuple satisfies it (this covers a constraint over no variables).
+        return Err(Conflict);
     }
     for p in 0..k {
         for (j, &v) in doms[p].iter().enumerate() {

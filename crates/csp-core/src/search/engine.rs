@@ -1,407 +1,119 @@
 //! The backtracking engine: an iterative depth-first search over an explicit
-//! stack of frames, one decision level per frame.
+//! stack of frames, one decision level per frame. Variable choice is in
+//! `var_order.rs`, value choice in `val_order.rs`, propagation in
+//! [`crate::propagation`].
 //!
 //! One step of the loop (see [`Engine::step`]):
 //! 1. *Descend*: after a consistent propagation, pick the next variable (the
-//!    [`VarOrder`]). None left: the state is a solution. Counting, with one
-//!    variable left whose every constraint has been checked: add its domain
-//!    size instead of branching. Otherwise push a frame holding a snapshot of
-//!    the values to try.
+//!    [`VarOrder`](super::VarOrder)). None left: the state is a solution.
+//!    Counting, with one variable left whose every constraint has been
+//!    propagated: add its domain size instead of branching. Otherwise push
+//!    a frame holding the values to try.
 //! 2. *Branch*: return the store to the top frame's state with the level for
-//!    its next value open (`DomainStore::reopen_level`: one snapshot copy per
-//!    value), take its next value (the [`ValOrder`]), fix the variable,
-//!    propagate (the [`Inference`] level). Success: descend. Wipe-out: count a
+//!    its next value open (`DomainStore::reopen_level`), take its next value
+//!    (the [`ValOrder`](super::ValOrder)), fix the variable and propagate to a
+//!    fixpoint (the kernel's loop). Success: descend. Wipe-out: count a
 //!    failure and branch again. No value left: close the level and pop the
 //!    frame (a backtrack).
-//!
-//! Forward checking runs two to four all-different constraints over the same
-//! variables with one-word domains (N-queens' `x`, `x+i`, `x−i`) as one
-//! *fused group*: a fixed position removes all its ids from every active peer
-//! in one branch-free pass, and the peers that pass fixes are checked
-//! together in the next pass (a *wave*) rather than one by one through the
-//! queue. The active positions are bits of state words kept in the store
-//! beside the domains, so a level's snapshot restores them too. When the
-//! group's variables are consecutive (`x[0..n]`, as a model declares them),
-//! its offsets are laid out eight positions to a block and a pass computes a
-//! block at once: with AVX-512 in one vector operation per step (all eight
-//! peers' masks, removals, wipe-out test and newly fixed peers), otherwise
-//! peer by peer. A group no other constraint watches is *closed*: a
-//! decision on one of its variables is forward-checked at once, with no
-//! trip through the fixed queue and the propagation loop.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::constraint::Pruner;
-use crate::domain::{set_bits, Conflict, DenseGroup, DomainStore, FusedPos, Ids};
+use smallvec::smallvec;
+
+use crate::constraint::fused::{find_groups, FusedAllDifferent, FusedGroup};
+use crate::domain::words::Simd;
+use crate::domain::{Conflict, DomainStore};
 use crate::ids::{Value, VarId};
 use crate::limits::Limit;
-use crate::model::{Model, Posted};
+use crate::model::Model;
 use crate::observer::SearchObserver;
-use crate::search::{Inference, SearchOptions, ValOrder, VarOrder};
+use crate::propagation::adapter::CheckerPath;
+use crate::propagation::kernel::{Kernel, Owned};
+use crate::propagation::{Priority, Propagator};
+use crate::search::{Inference, SearchOptions, ValOrder};
 use crate::stats::Statistics;
 
 /// Per-model data the search needs, computed once (shared by parallel parts).
 #[derive(Debug)]
 pub(crate) struct Prepared {
     /// CSR watch lists: for variable v, `watch[start[v]..start[v+1]]` are the
-    /// (constraint, scope position) pairs it appears in.
+    /// constraints it appears in.
     start: Vec<u32>,
-    watch: Vec<(u32, u32)>,
-    /// The watch lists for forward checking, where a group of all-different
-    /// constraints over the same variables is one fused entry (index
-    /// `num_constraints + group`).
-    fc_start: Vec<u32>,
-    fc_watch: Vec<(u32, u32)>,
-    fused: Vec<FusedAllDiff>,
-    /// Per variable: (group, position) when its only forward-checking watch
-    /// is a closed fused group, else `NO_GROUP`.
-    direct: Vec<(u32, u32)>,
-}
-
-const NO_GROUP: (u32, u32) = (u32::MAX, u32::MAX);
-
-/// Two to four all-different constraints over the same variable list, all
-/// with one-word domains: forward checking removes the ids of all of them in
-/// one pass over the peers (N-queens' columns and both diagonals).
-#[derive(Debug)]
-struct FusedAllDiff {
-    members: Vec<u32>,
-    /// Per position: its variable and, for each member `t`, the member's
-    /// offset at that position plus the variable's declared minimum (0 for
-    /// unused members). One record per position keeps a peer's data on one
-    /// cache line.
-    pos: Vec<FusedPos>,
-    g: usize,
-    /// The offsets by chunks, when the group's variables are consecutive.
-    dense: Option<DenseGroup>,
-    /// No variable of the group has another forward-checking watch: a
-    /// variable the group's waves fix needs no trip through the fixed queue.
-    closed: bool,
-}
-
-impl FusedAllDiff {
-    /// Forward checking from position `pos` (just fixed). The positions not
-    /// yet fixed-and-checked are the set bits of the store's state words
-    /// `state.first_word..` (restored on backtrack with the domains), so fixed
-    /// peers are not visited again.
-    #[inline]
-    fn forward_check(
-        &self,
-        store: &mut DomainStore,
-        state: &mut FusedState,
-        pos: usize,
-    ) -> Result<(), Conflict> {
-        match self.g {
-            2 => self.forward_check_g::<2>(store, state, pos),
-            3 => self.forward_check_g::<3>(store, state, pos),
-            _ => self.forward_check_g::<4>(store, state, pos),
-        }
-    }
-
-    /// [`forward_check`](Self::forward_check), counting a wipe-out against
-    /// the members' weights (for dom/wdeg).
-    #[inline]
-    fn check(
-        &self,
-        store: &mut DomainStore,
-        state: &mut FusedState,
-        weights: &mut [u32],
-        pos: usize,
-    ) -> Result<(), Conflict> {
-        let r = self.forward_check(store, state, pos);
-        if r.is_err() {
-            for &m in &self.members {
-                weights[m as usize] += 1;
-            }
-        }
-        r
-    }
-
-    // Out of line: measured faster (the pass loop gets the registers to
-    // itself) than inlined into `propagate`.
-    #[inline(never)]
-    fn forward_check_g<const G: usize>(
-        &self,
-        store: &mut DomainStore,
-        state: &mut FusedState,
-        pos: usize,
-    ) -> Result<(), Conflict> {
-        let w0 = state.first_word;
-        let nw = self.pos.len().div_ceil(64);
-        let (w, bit) = (w0 + pos / 64, 1u64 << (pos % 64));
-        let word = store.word(w);
-        if word & bit == 0 {
-            // Checked already (at this level or above): its ids left every
-            // peer then active, and the peers checked before it left their
-            // ids out of its domain.
-            return Ok(());
-        }
-        if !store.plain_small_updates() {
-            store.set_word(w, word & !bit);
-            let ids = self.ids::<G>(store, pos);
-            let peers = &mut state.peers;
-            peers.clear();
-            peers.extend(set_bits(store.words(w0..w0 + nw)).map(|j| j as u32));
-            return store.remove_ids_small::<G>(&self.pos, peers, ids);
-        }
-        // Waves: the positions a pass fixes are checked together in the
-        // next pass, rather than one pass each.
-        let FusedState {
-            newly_fixed,
-            batch_ids,
-            ..
-        } = state;
-        let queue = !self.closed;
-        store.set_word(w, word & !bit);
-        let ids = self.ids::<G>(store, pos);
-        let mut r = self.pass::<G>(store, w0..w0 + nw, Ids::One(ids), newly_fixed, queue)?;
-        while r != 0 {
-            let mut last = [0i64; G];
-            let mut b = 0;
-            for (wi, &fixed) in newly_fixed.iter().enumerate() {
-                let mut a = fixed;
-                store.set_word(w0 + wi, store.word(w0 + wi) & !a);
-                while a != 0 {
-                    let q = wi * 64 + a.trailing_zeros() as usize;
-                    a &= a - 1;
-                    let ids = self.ids::<G>(store, q);
-                    // Positions fixed in the same wave have not seen each other.
-                    for other in &batch_ids[..b] {
-                        if (0..G).any(|t| other[t] == ids[t]) {
-                            return Err(Conflict);
-                        }
-                    }
-                    batch_ids[b][..G].copy_from_slice(&ids);
-                    last = ids;
-                    b += 1;
-                }
-            }
-            // One position (the usual case): its ids go in registers.
-            let ids = if r == 1 {
-                Ids::One(last)
-            } else {
-                Ids::Many(&batch_ids[..r])
-            };
-            r = self.pass::<G>(store, w0..w0 + nw, ids, newly_fixed, queue)?;
-        }
-        Ok(())
-    }
-
-    /// One pass: removes `ids` from the active peers.
-    #[inline(always)]
-    fn pass<const G: usize>(
-        &self,
-        store: &mut DomainStore,
-        active: std::ops::Range<usize>,
-        ids: Ids<'_, G>,
-        fixed: &mut [u64],
-        queue: bool,
-    ) -> Result<usize, Conflict> {
-        match &self.dense {
-            Some(d) => store.remove_ids_small_dense::<G>(d, active, ids, fixed, queue),
-            None => store.remove_ids_small_plain::<G>(&self.pos, active, ids, fixed, queue),
-        }
-    }
-
-    /// The ids (value plus offset, per member) of the fixed position `pos`.
-    #[inline(always)]
-    fn ids<const G: usize>(&self, store: &DomainStore, pos: usize) -> [i64; G] {
-        let p = &self.pos[pos];
-        let k = store.small_bits(p.var as usize).0.trailing_zeros() as i64;
-        let mut ids = [0i64; G];
-        for (id, adj) in ids.iter_mut().zip(&p.adj) {
-            *id = k + adj;
-        }
-        ids
-    }
-}
-
-/// Per-search state of a fused group: where its active-position words live
-/// in the store, and scratch space for the waves.
-#[derive(Clone, Debug)]
-struct FusedState {
-    first_word: usize,
-    /// The positions one pass fixes (a bit per position).
-    newly_fixed: Vec<u64>,
-    /// The ids of the positions of the current wave.
-    batch_ids: Vec<[i64; 4]>,
-    /// The active positions, listed (for the general path).
-    peers: Vec<u32>,
-}
-
-impl FusedState {
-    /// Adds the group's words (every position active) to the store.
-    fn new(k: usize, store: &mut DomainStore) -> FusedState {
-        let mut first_word = None;
-        for w in 0..k.div_ceil(64) {
-            let bits = (k - w * 64).min(64);
-            let word = if bits == 64 { !0 } else { (1u64 << bits) - 1 };
-            let at = store.add_word(word);
-            first_word.get_or_insert(at);
-        }
-        FusedState {
-            first_word: first_word.unwrap_or(0),
-            newly_fixed: vec![0; k.div_ceil(64)],
-            batch_ids: vec![[0; 4]; k],
-            peers: Vec::with_capacity(k),
-        }
-    }
-}
-
-/// Builds CSR lists from (variable, entry) pairs.
-fn csr(n: usize, entries: &[(usize, (u32, u32))]) -> (Vec<u32>, Vec<(u32, u32)>) {
-    let mut start = vec![0u32; n + 1];
-    for &(v, _) in entries {
-        start[v + 1] += 1;
-    }
-    for v in 0..n {
-        start[v + 1] += start[v];
-    }
-    let mut fill = start.clone();
-    let mut list = vec![(0u32, 0u32); entries.len()];
-    for &(v, e) in entries {
-        list[fill[v] as usize] = e;
-        fill[v] += 1;
-    }
-    (start, list)
+    watch: Vec<u32>,
+    /// Forward checking's fused all-different groups, and per constraint
+    /// whether a group took it.
+    groups: Vec<Arc<FusedGroup>>,
+    in_group: Vec<bool>,
+    simd: Simd,
 }
 
 impl Prepared {
     pub(crate) fn new(model: &Model, inference: Inference) -> Prepared {
         let n = model.num_vars();
         let posted = model.posted();
-        let mut entries = Vec::new();
-        for (ci, c) in posted.iter().enumerate() {
-            for (pos, x) in c.scope().iter().enumerate() {
-                entries.push((x.index(), (ci as u32, pos as u32)));
+        let mut start = vec![0u32; n + 1];
+        for c in posted {
+            for x in c.scope() {
+                start[x.index() + 1] += 1;
             }
         }
-        let (start, watch) = csr(n, &entries);
-        if inference != Inference::ForwardChecking {
-            // The fused lists serve forward checking only.
-            return Prepared {
-                start,
-                watch,
-                fc_start: vec![0; n + 1],
-                fc_watch: Vec::new(),
-                fused: Vec::new(),
-                direct: vec![NO_GROUP; n],
-            };
+        for v in 0..n {
+            start[v + 1] += start[v];
         }
-
-        // Group word-domain all-different constraints by their variable list.
-        let mut groups: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+        let mut fill = start.clone();
+        let mut watch = vec![0u32; start[n] as usize];
         for (ci, c) in posted.iter().enumerate() {
-            if let Posted::AllDifferent(a) = c {
-                if let Some((vars, _)) = a.word_data() {
-                    match groups.iter_mut().find(|g| g.0 == vars) {
-                        Some(g) => g.1.push(ci as u32),
-                        None => groups.push((vars.to_vec(), vec![ci as u32])),
-                    }
-                }
+            for x in c.scope() {
+                watch[fill[x.index()] as usize] = ci as u32;
+                fill[x.index()] += 1;
             }
         }
-        let mut fused = Vec::new();
+        let groups = if inference == Inference::ForwardChecking {
+            find_groups(model).into_iter().map(Arc::new).collect()
+        } else {
+            Vec::new()
+        };
         let mut in_group = vec![false; posted.len()];
-        for (vars, members) in groups {
-            for chunk in members.chunks(4) {
-                if chunk.len() < 2 {
-                    continue;
-                }
-                let g = chunk.len();
-                let mut pos: Vec<FusedPos> = vars
-                    .iter()
-                    .map(|&v| FusedPos {
-                        adj: [0; 4],
-                        var: v,
-                    })
-                    .collect();
-                for (t, &ci) in chunk.iter().enumerate() {
-                    in_group[ci as usize] = true;
-                    if let Posted::AllDifferent(a) = &posted[ci as usize] {
-                        let (_, a_adj) = a.word_data().expect("word data");
-                        for (p, &a) in pos.iter_mut().zip(a_adj) {
-                            p.adj[t] = a;
-                        }
-                    }
-                }
-                fused.push(FusedAllDiff {
-                    members: chunk.to_vec(),
-                    dense: DenseGroup::new(&pos),
-                    pos,
-                    g,
-                    closed: false,
-                });
-            }
-        }
-        let mut fc_entries: Vec<(usize, (u32, u32))> = entries
-            .iter()
-            .filter(|(_, (ci, _))| !in_group[*ci as usize])
-            .copied()
-            .collect();
-        for (gi, f) in fused.iter().enumerate() {
-            for (pos, p) in f.pos.iter().enumerate() {
-                fc_entries.push((p.var as usize, ((posted.len() + gi) as u32, pos as u32)));
-            }
-        }
-        fc_entries.sort_by_key(|e| (e.0, e.1 .0));
-        let (fc_start, fc_watch) = csr(n, &fc_entries);
-        for f in &mut fused {
-            f.closed = f.pos.iter().all(|p| {
-                let v = p.var as usize;
-                fc_start[v + 1] - fc_start[v] == 1
-            });
-        }
-        let mut direct = vec![NO_GROUP; n];
-        for (gi, f) in fused.iter().enumerate() {
-            if f.closed {
-                for (pos, p) in f.pos.iter().enumerate() {
-                    direct[p.var as usize] = (gi as u32, pos as u32);
-                }
+        for g in &groups {
+            for &c in &g.members {
+                in_group[c as usize] = true;
             }
         }
         Prepared {
             start,
             watch,
-            fc_start,
-            fc_watch,
-            fused,
-            direct,
+            groups,
+            in_group,
+            simd: Simd::detect(),
         }
     }
 
+    /// The constraints on variable `v`.
     #[inline]
-    fn watches(&self, v: usize) -> &[(u32, u32)] {
+    pub(super) fn watches(&self, v: usize) -> &[u32] {
         &self.watch[self.start[v] as usize..self.start[v + 1] as usize]
     }
 
-    #[inline]
-    fn fc_watches(&self, v: usize) -> &[(u32, u32)] {
-        &self.fc_watch[self.fc_start[v] as usize..self.fc_start[v + 1] as usize]
-    }
-
-    fn degree(&self, v: usize) -> u32 {
+    pub(super) fn degree(&self, v: usize) -> u32 {
         self.start[v + 1] - self.start[v]
     }
 }
 
+/// One decision level of the search: its variable and the values left.
 #[derive(Clone, Copy, Debug)]
-struct Frame {
-    var: u32,
-    level: u32,
+pub(super) struct Frame {
+    pub(super) var: u32,
+    pub(super) level: u32,
     /// Values not yet tried (small domains), bit k = `base + k`.
-    rem: u64,
+    pub(super) rem: u64,
     /// Cursors for large domains (meaning depends on the value order).
-    a: Value,
-    b: Value,
-    started: bool,
+    pub(super) a: Value,
+    pub(super) b: Value,
+    pub(super) started: bool,
     /// The value being tried.
-    value: Value,
-    /// The variable's closed fused group and position there, when its
-    /// decisions are checked directly, else `NO_GROUP`.
-    direct: (u32, u32),
+    pub(super) value: Value,
 }
 
 /// What one call of [`Engine::step`] found.
@@ -419,16 +131,14 @@ pub(crate) enum Step {
 pub(crate) type SharedNodes = Arc<AtomicU64>;
 
 pub(crate) struct Engine<'a> {
-    model: &'a Model,
-    prep: Arc<Prepared>,
+    pub(super) model: &'a Model,
+    pub(super) prep: Arc<Prepared>,
     pub(crate) store: DomainStore,
-    opts: SearchOptions,
-    frames: Vec<Frame>,
+    kernel: Kernel<'a>,
+    pub(super) opts: SearchOptions,
+    pub(super) frames: Vec<Frame>,
     pub(crate) stats: Statistics,
-    weights: Vec<u32>,
-    queue: std::collections::VecDeque<u32>,
-    in_queue: Vec<bool>,
-    changed: Vec<u32>,
+    pub(super) weights: Vec<u32>,
     observer: Option<&'a mut dyn SearchObserver>,
     started: bool,
     finished: bool,
@@ -436,22 +146,37 @@ pub(crate) struct Engine<'a> {
     /// Decisions replayed before the search proper (parallel subproblems).
     base_level: usize,
     start_time: Instant,
-    rng: u64,
+    pub(super) rng: u64,
     next_check: u64,
     shared_nodes: Option<SharedNodes>,
     flushed_nodes: u64,
-    scratch: Vec<Value>,
     /// `log` trace events are enabled (checked once per search).
     trace_enabled: bool,
-    /// Per fused group: its search state (see `FusedAllDiff`).
-    fused_sets: Vec<FusedState>,
-    partial: Vec<Option<Value>>,
+    /// A limit stopped propagation (time or cancel, checked inside it).
+    limit_hit: Option<Limit>,
     /// Solutions found at or before the bottom shortcut (count mode).
     pub(crate) counted: u128,
     pub(crate) count_shortcut: bool,
-    /// Decisions on variables of closed fused groups are forward-checked
-    /// directly (forward checking with plain small-domain updates).
+    /// Decisions may be delivered directly to a variable's only subscriber.
     direct: bool,
+}
+
+/// Is the time or cancel limit of `opts` reached? Records it in `hit`.
+fn check_time(opts: &SearchOptions, start: Instant, hit: &mut Option<Limit>) -> bool {
+    let l = &opts.limits;
+    if let Some(t) = &l.cancel {
+        if t.is_cancelled() {
+            *hit = Some(Limit::Cancelled);
+            return true;
+        }
+    }
+    if let Some(t) = l.time {
+        if start.elapsed() >= t {
+            *hit = Some(Limit::Time);
+            return true;
+        }
+    }
+    false
 }
 
 impl<'a> Engine<'a> {
@@ -463,13 +188,29 @@ impl<'a> Engine<'a> {
     ) -> Engine<'a> {
         let (doms, var_dom) = model.declared();
         let mut store = DomainStore::new(doms, var_dom);
-        let fused_sets = prep
-            .fused
-            .iter()
-            .map(|f| FusedState::new(f.pos.len(), &mut store))
-            .collect();
-        store.track_changes = opts.inference == Inference::Mac;
         store.track_prunes = observer.is_some();
+        store.track_reasons = observer.as_ref().is_some_and(|o| o.wants_reasons());
+        // One propagator per constraint (the checker path unless it brings
+        // its own), and one per fused group.
+        let mut props: Vec<Owned<'a>> = Vec::new();
+        for (ci, c) in model.posted().iter().enumerate() {
+            if prep.in_group[ci] {
+                continue;
+            }
+            let d = c.as_dyn();
+            let p: Box<dyn Propagator + 'a> = match d.propagator() {
+                Some(p) if opts.inference != Inference::None => p,
+                _ => Box::new(CheckerPath::new(d, c.is_idempotent(), priority_of(d))),
+            };
+            props.push((p, smallvec![ci as u32]));
+        }
+        for g in &prep.groups {
+            props.push((
+                Box::new(FusedAllDifferent::new(Arc::clone(g), prep.simd)),
+                g.members.clone(),
+            ));
+        }
+        let kernel = Kernel::new(&mut store, props, opts.inference);
         let n = model.num_vars();
         let seed = match opts.val_order {
             ValOrder::Random { seed } => seed,
@@ -479,13 +220,12 @@ impl<'a> Engine<'a> {
             model,
             prep,
             store,
+            kernel,
             frames: Vec::with_capacity(n.min(1 << 16)),
             stats: Statistics::default(),
             weights: vec![1; model.num_constraints()],
-            queue: std::collections::VecDeque::with_capacity(model.num_constraints()),
-            in_queue: vec![false; model.num_constraints()],
-            changed: Vec::new(),
             count_shortcut: observer.is_none() && opts.inference != Inference::None,
+            direct: observer.is_none(),
             observer,
             started: false,
             finished: false,
@@ -496,12 +236,9 @@ impl<'a> Engine<'a> {
             next_check: opts.limits.nodes.map_or(256, |n| n.clamp(1, 256)),
             shared_nodes: None,
             flushed_nodes: 0,
-            scratch: Vec::new(),
             trace_enabled: false,
-            fused_sets,
-            partial: Vec::new(),
+            limit_hit: None,
             counted: 0,
-            direct: false,
             opts,
         }
     }
@@ -522,6 +259,7 @@ impl<'a> Engine<'a> {
     pub(crate) fn elapsed_into_stats(&mut self) {
         self.stats.time = self.start_time.elapsed();
         self.stats.removals = self.store.removals;
+        self.stats.propagations = self.kernel.propagations;
         log::debug!("search statistics: {}", self.stats);
     }
 
@@ -534,87 +272,36 @@ impl<'a> Engine<'a> {
         self.frames.len()
     }
 
+    /// The limit that stopped propagation, if one did.
+    pub(crate) fn limit_hit(&self) -> Option<Limit> {
+        self.limit_hit
+    }
+
     // ---- propagation -------------------------------------------------------
 
-    /// Runs the root propagation. `Err` means the model has no solution.
+    /// Runs the root propagation. `Err` means the model has no solution (or
+    /// a limit stopped it: see [`limit_hit`](Self::limit_hit)).
     fn root(&mut self) -> Result<(), Conflict> {
-        let posted = self.model.posted();
-        match self.opts.inference {
-            Inference::None => {
-                // Check every constraint once against the declared singletons.
-                self.store.fixed_queue.clear();
-                for i in 0..self.store.len() {
-                    if self.store.size(i) == 1 {
-                        self.store.fixed_queue.push(i as u32);
-                    }
-                }
-                self.propagate_none()?;
-                for c in posted {
-                    if c.scope().iter().all(|x| self.store.size(x.index()) == 1) {
-                        self.check_fixed(c.as_dyn())?;
-                    }
-                }
-                Ok(())
-            }
-            Inference::ForwardChecking => {
-                for c in posted {
-                    self.stats.propagations += 1;
-                    c.propagate(&mut Pruner::new(&mut self.store))?;
-                }
-                // Every variable fixed so far (declared singletons included).
-                self.store.fixed_queue.clear();
-                for i in 0..self.store.len() {
-                    if self.store.size(i) == 1 {
-                        self.store.fixed_queue.push(i as u32);
-                    }
-                }
-                self.propagate()
-            }
-            Inference::Mac => {
-                for ci in 0..posted.len() {
-                    self.enqueue(ci as u32);
-                }
-                self.store.fixed_queue.clear();
-                self.propagate()
-            }
-        }
+        self.store.note_root_fixed();
+        self.kernel.schedule_all();
+        // Limits are checked inside propagation too, so a huge root stops.
+        self.kernel.check_every = 1023;
+        self.propagate()
     }
 
-    fn check_fixed(&mut self, c: &dyn crate::Constraint) -> Result<(), Conflict> {
-        self.stats.propagations += 1;
-        self.scratch.clear();
-        for x in c.scope() {
-            self.scratch.push(self.store.min(x.index()));
-        }
-        if c.is_satisfied(&self.scratch) {
-            Ok(())
-        } else {
-            Err(Conflict)
-        }
-    }
-
-    #[inline]
-    fn enqueue(&mut self, c: u32) {
-        if !self.in_queue[c as usize] {
-            self.in_queue[c as usize] = true;
-            self.queue.push_back(c);
-        }
-    }
-
-    /// Propagates the pending events to a fixpoint of the inference level.
+    /// Propagates the pending events to a fixpoint.
     fn propagate(&mut self) -> Result<(), Conflict> {
-        let r = match self.opts.inference {
-            Inference::None => self.propagate_none(),
-            Inference::ForwardChecking => self.propagate_fc(),
-            Inference::Mac => self.propagate_mac(),
-        };
-        if r.is_err() {
-            self.store.clear_events();
-            for &c in &self.queue {
-                self.in_queue[c as usize] = false;
-            }
-            self.queue.clear();
-        }
+        let Engine {
+            kernel,
+            store,
+            weights,
+            limit_hit,
+            opts,
+            start_time,
+            ..
+        } = self;
+        let mut limit = || check_time(opts, *start_time, limit_hit);
+        let r = kernel.propagate(store, weights, &mut limit);
         self.flush_prunes();
         r
     }
@@ -624,328 +311,12 @@ impl<'a> Engine<'a> {
             for &(x, v) in &self.store.prunes {
                 obs.on_prune(VarId(x), v);
             }
+            for r in &self.store.reasons {
+                obs.on_reason(r);
+            }
         }
         self.store.prunes.clear();
-    }
-
-    fn propagate_none(&mut self) -> Result<(), Conflict> {
-        let posted = self.model.posted();
-        let prep = Arc::clone(&self.prep);
-        let mut partial = std::mem::take(&mut self.partial);
-        let mut result = Ok(());
-        'outer: while let Some(x) = self.store.fixed_queue.pop() {
-            for &(ci, _) in prep.watches(x as usize) {
-                let c = posted[ci as usize].as_dyn();
-                partial.clear();
-                partial.extend(c.scope().iter().map(|y| {
-                    let i = y.index();
-                    (self.store.size(i) == 1).then(|| self.store.min(i))
-                }));
-                self.stats.propagations += 1;
-                if !c.is_consistent_partial(&partial) {
-                    self.weights[ci as usize] += 1;
-                    result = Err(Conflict);
-                    break 'outer;
-                }
-            }
-        }
-        self.partial = partial;
-        result
-    }
-
-    #[inline]
-    fn propagate_fc(&mut self) -> Result<(), Conflict> {
-        let posted = self.model.posted();
-        let prep = &*self.prep;
-        while let Some(x) = self.store.fixed_queue.pop() {
-            for &(ci, pos) in prep.fc_watches(x as usize) {
-                self.stats.propagations += 1;
-                let ci = ci as usize;
-                if ci < posted.len() {
-                    let r =
-                        posted[ci].forward_check(&mut Pruner::new(&mut self.store), pos as usize);
-                    if r.is_err() {
-                        self.weights[ci] += 1;
-                        return r;
-                    }
-                } else {
-                    let g = ci - posted.len();
-                    prep.fused[g].check(
-                        &mut self.store,
-                        &mut self.fused_sets[g],
-                        &mut self.weights,
-                        pos as usize,
-                    )?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn propagate_mac(&mut self) -> Result<(), Conflict> {
-        let posted = self.model.posted();
-        let prep = &*self.prep;
-        let mut changed = std::mem::take(&mut self.changed);
-        let mut skip = u32::MAX;
-        let result = (|| loop {
-            self.store.take_changed(&mut changed);
-            for &x in &changed {
-                for &(ci, _) in prep.watches(x as usize) {
-                    if ci != skip && !self.in_queue[ci as usize] {
-                        self.in_queue[ci as usize] = true;
-                        self.queue.push_back(ci);
-                    }
-                }
-            }
-            let Some(ci) = self.queue.pop_front() else {
-                return Ok(());
-            };
-            self.in_queue[ci as usize] = false;
-            self.stats.propagations += 1;
-            let c = &posted[ci as usize];
-            let r = c.propagate(&mut Pruner::new(&mut self.store));
-            if r.is_err() {
-                self.weights[ci as usize] += 1;
-                return r;
-            }
-            // An idempotent propagator is at its own fixpoint: its own changes
-            // need not wake it again.
-            skip = if c.is_idempotent() { ci } else { u32::MAX };
-        })();
-        self.store.fixed_queue.clear();
-        self.changed = changed;
-        result
-    }
-
-    // ---- variable and value choice ----------------------------------------
-
-    fn select_var(&self) -> Option<usize> {
-        if self.store.unfixed == 0 {
-            return None;
-        }
-        let n = self.store.len();
-        let s = &self.store;
-        match self.opts.var_order {
-            VarOrder::Input => {
-                let from = self.frames.last().map_or(0, |f| f.var as usize + 1);
-                // Variables before the last decision were fixed when it was made,
-                // except in replayed subproblems where decisions may skip ahead.
-                let from = if self.frames.is_empty() { 0 } else { from };
-                (from..n)
-                    .find(|&i| s.is_open(i))
-                    .or_else(|| (0..from).find(|&i| s.is_open(i)))
-            }
-            VarOrder::Mrv => {
-                let mut best = None;
-                let mut best_size = u32::MAX;
-                for i in 0..n {
-                    let sz = s.size(i);
-                    if sz > 1 && sz < best_size {
-                        best_size = sz;
-                        best = Some(i);
-                        if sz == 2 {
-                            break;
-                        }
-                    }
-                }
-                best
-            }
-            VarOrder::DomDeg | VarOrder::DomWdeg => {
-                let wdeg = self.opts.var_order == VarOrder::DomWdeg;
-                let mut best = None;
-                let (mut bs, mut bd) = (1u64, 0u64);
-                for i in 0..n {
-                    let sz = s.size(i) as u64;
-                    if sz <= 1 {
-                        continue;
-                    }
-                    let d = if wdeg {
-                        self.prep
-                            .watches(i)
-                            .iter()
-                            .map(|&(c, _)| self.weights[c as usize] as u64)
-                            .sum::<u64>()
-                    } else {
-                        self.prep.degree(i) as u64
-                    }
-                    .max(1);
-                    // sz / d < bs / bd  <=>  sz * bd < bs * d
-                    if best.is_none() || sz * bd < bs * d {
-                        best = Some(i);
-                        bs = sz;
-                        bd = d;
-                    }
-                }
-                best
-            }
-        }
-    }
-
-    fn new_frame(&mut self, var: usize) -> Frame {
-        let s = &self.store;
-        let mut f = Frame {
-            var: var as u32,
-            level: s.level() as u32,
-            rem: 0,
-            a: 0,
-            b: 0,
-            started: false,
-            value: 0,
-            direct: if self.direct {
-                self.prep.direct[var]
-            } else {
-                NO_GROUP
-            },
-        };
-        if s.is_small(var) {
-            f.rem = s.small_bits(var).0;
-            if let ValOrder::Middle = self.opts.val_order {
-                let (lo, hi) = (s.min(var), s.max(var));
-                f.a = lo + (hi - lo) / 2 - s.small_bits(var).1;
-            }
-        } else {
-            let (lo, hi) = (s.min(var), s.max(var));
-            match self.opts.val_order {
-                ValOrder::Ascending | ValOrder::Descending => {}
-                ValOrder::Middle => {
-                    let mid = lo + (hi - lo) / 2;
-                    f.rem = mid as i64 as u64;
-                    f.a = mid.saturating_add(1);
-                    f.b = mid;
-                }
-                ValOrder::Random { .. } => {
-                    let span = (hi as i64 - lo as i64 + 1) as u64;
-                    self.rng = splitmix(self.rng);
-                    f.b = (lo as i64 + (self.rng % span) as i64) as Value;
-                }
-            }
-        }
-        f
-    }
-
-    /// The next value of the frame's variable, or None when all were tried.
-    fn next_value(&mut self, fi: usize) -> Option<Value> {
-        let f = self.frames[fi];
-        let var = f.var as usize;
-        let order = self.opts.val_order;
-        if self.store.is_small(var) {
-            let base = self.store.small_bits(var).1;
-            let rem = f.rem;
-            if rem == 0 {
-                return None;
-            }
-            let k = match order {
-                ValOrder::Ascending => rem.trailing_zeros(),
-                ValOrder::Descending => 63 - rem.leading_zeros(),
-                ValOrder::Middle => {
-                    let mid = f.a as u32;
-                    let below = rem & (u64::MAX >> (63 - mid.min(63)));
-                    let above = if mid >= 63 {
-                        0
-                    } else {
-                        rem & (!0u64 << (mid + 1))
-                    };
-                    match (below != 0, above != 0) {
-                        (true, false) => 63 - below.leading_zeros(),
-                        (false, _) => above.trailing_zeros(),
-                        (true, true) => {
-                            let lo = 63 - below.leading_zeros();
-                            let hi = above.trailing_zeros();
-                            if mid - lo <= hi - mid {
-                                lo
-                            } else {
-                                hi
-                            }
-                        }
-                    }
-                }
-                ValOrder::Random { .. } => {
-                    self.rng = splitmix(self.rng);
-                    let mut r = (self.rng % rem.count_ones() as u64) as u32;
-                    let mut bits = rem;
-                    while r > 0 {
-                        bits &= bits - 1;
-                        r -= 1;
-                    }
-                    bits.trailing_zeros()
-                }
-            };
-            self.frames[fi].rem = rem & !(1u64 << k);
-            return Some(base + k as Value);
-        }
-        // Large domains: cursors over the (restored) current domain.
-        let s = &self.store;
-        let fr = &mut self.frames[fi];
-        match order {
-            ValOrder::Ascending => {
-                let x = if fr.started {
-                    s.next_above(var, fr.a)?
-                } else {
-                    s.min(var)
-                };
-                fr.started = true;
-                fr.a = x;
-                Some(x)
-            }
-            ValOrder::Descending => {
-                let x = if fr.started {
-                    s.next_below(var, fr.a)?
-                } else {
-                    s.max(var)
-                };
-                fr.started = true;
-                fr.a = x;
-                Some(x)
-            }
-            ValOrder::Middle => {
-                // Down side: largest untried value below `a`; up side: smallest
-                // untried value above `b`; the middle itself sits in `rem`.
-                let mid = fr.rem as i64 as Value;
-                let down = s.next_below(var, fr.a);
-                let up = s.next_above(var, fr.b);
-                let take_down = match (down, up) {
-                    (None, None) => return None,
-                    (Some(_), None) => true,
-                    (None, Some(_)) => false,
-                    (Some(x), Some(y)) => mid as i64 - x as i64 <= y as i64 - mid as i64,
-                };
-                if take_down {
-                    fr.a = down.expect("down side");
-                    Some(fr.a)
-                } else {
-                    fr.b = up.expect("up side");
-                    Some(fr.b)
-                }
-            }
-            ValOrder::Random { .. } => {
-                // Ascending from a random start `b`, then from the minimum up to it.
-                // `rem`: 0 = not started, 1 = upper part, 2 = lower part.
-                let start = fr.b;
-                if fr.rem == 0 {
-                    fr.rem = 1;
-                    if let Some(x) = s.next_above(var, start.saturating_sub(1)) {
-                        fr.a = x;
-                        return Some(x);
-                    }
-                }
-                if fr.rem == 1 {
-                    if let Some(x) = s.next_above(var, fr.a).filter(|_| fr.a >= start) {
-                        fr.a = x;
-                        return Some(x);
-                    }
-                    fr.rem = 2;
-                    let x = s.min(var);
-                    if x >= start {
-                        return None;
-                    }
-                    fr.a = x;
-                    return Some(x);
-                }
-                let x = s.next_above(var, fr.a).filter(|&x| x < start)?;
-                fr.a = x;
-                Some(x)
-            }
-        }
+        self.store.reasons.clear();
     }
 
     // ---- the loop ------------------------------------------------------------
@@ -971,11 +342,12 @@ impl<'a> Engine<'a> {
             self.opts
         );
         self.trace_enabled = log::log_enabled!(log::Level::Trace);
-        self.direct =
-            self.opts.inference == Inference::ForwardChecking && self.store.plain_small_updates();
         let r = self.root();
         if r.is_err() {
-            log::debug!("root propagation failed: no solution");
+            match self.limit_hit {
+                Some(l) => log::debug!("root propagation stopped: {l}"),
+                None => log::debug!("root propagation failed: no solution"),
+            }
         }
         if r.is_err() {
             self.finished = true;
@@ -992,7 +364,10 @@ impl<'a> Engine<'a> {
     /// (used to split the tree into subproblems).
     pub(crate) fn step(&mut self, max_depth: Option<usize>) -> Step {
         if !self.started && self.start().is_err() {
-            return Step::Done;
+            return match self.limit_hit {
+                Some(l) => Step::Limit(l),
+                None => Step::Done,
+            };
         }
         if self.finished {
             return Step::Done;
@@ -1070,9 +445,13 @@ impl<'a> Engine<'a> {
                             self.model.display_name(VarId(var))
                         );
                     }
-                    let ok = self.decide(var as usize, v, self.frames[fi].direct);
+                    let ok = self.decide(var as usize, v);
                     if ok {
                         self.descend = true;
+                    } else if let Some(l) = self.limit_hit {
+                        // Propagation was stopped by a limit, not refuted.
+                        self.finished = true;
+                        return Step::Limit(l);
                     } else {
                         self.stats.failures += 1;
                         if let Some(obs) = self.observer.as_deref_mut() {
@@ -1084,27 +463,40 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Fixes `var` to `v` and propagates; whether that succeeded. `direct`
-    /// is the frame's (group, position) when the variable's only
-    /// forward-checking watch is a closed fused group: then the group
-    /// checks the decision at once, with no trip through the fixed queue.
+    /// Fixes `var` to `v` and propagates; whether that succeeded. A
+    /// variable with a single subscriber (a closed fused all-different, for
+    /// instance) has its event delivered directly, without the event list.
     #[inline]
-    fn decide(&mut self, var: usize, v: Value, (g, pos): (u32, u32)) -> bool {
-        if g == NO_GROUP.0 {
-            return self.store.fix(var, v).is_ok() && self.propagate().is_ok();
+    fn decide(&mut self, var: usize, v: Value) -> bool {
+        if let Some(d) = self.direct_to(var) {
+            let before = self.store.small_bits(var);
+            if self.store.fix_small_quietly(var, v).is_err() {
+                return false;
+            }
+            let Engine {
+                kernel,
+                store,
+                weights,
+                limit_hit,
+                opts,
+                start_time,
+                ..
+            } = self;
+            let mut limit = || check_time(opts, *start_time, limit_hit);
+            return kernel
+                .decide_direct(store, weights, d, before, &mut limit)
+                .is_ok();
         }
-        if self.store.fix_small_unqueued(var, v).is_err() {
-            return false;
+        self.store.fix(var, v).is_ok() && self.propagate().is_ok()
+    }
+
+    /// The subscriber a decision on `var` goes to directly, if any.
+    #[inline]
+    fn direct_to(&self, var: usize) -> Option<(u32, u32)> {
+        if !self.direct {
+            return None;
         }
-        self.stats.propagations += 1;
-        self.prep.fused[g as usize]
-            .check(
-                &mut self.store,
-                &mut self.fused_sets[g as usize],
-                &mut self.weights,
-                pos as usize,
-            )
-            .is_ok()
+        self.kernel.direct(var)
     }
 
     /// Is `x` the only variable with more than one value?
@@ -1188,4 +580,12 @@ pub(crate) fn splitmix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// The scheduling class of a constraint on the checker path.
+fn priority_of(c: &dyn crate::Constraint) -> Priority {
+    match c.scope().len() {
+        0..=2 => Priority::Cheap,
+        _ => Priority::Linear,
+    }
 }

@@ -28,6 +28,8 @@ use crate::solution::Solution;
 use crate::stats::Statistics;
 
 mod engine;
+mod val_order;
+mod var_order;
 
 pub(crate) use engine::splitmix;
 use engine::{Engine, Prepared, Step};
@@ -386,9 +388,10 @@ impl<'a> Search<'a> {
             e.set_shared_nodes(shared.clone());
             e.set_start_time(start);
             let mut n = 0u128;
-            let mut stop = None;
-            if e.replay(path).is_ok() {
-                stop = loop {
+            let stop = if e.replay(path).is_err() {
+                e.limit_hit()
+            } else {
+                loop {
                     match e.step(None) {
                         Step::Solution => {
                             e.note_solution();
@@ -397,8 +400,8 @@ impl<'a> Search<'a> {
                         Step::Done => break None,
                         Step::Limit(l) => break Some(l),
                     }
-                };
-            }
+                }
+            };
             e.elapsed_into_stats();
             (n + e.counted, e.stats.clone(), stop)
         };
@@ -444,16 +447,17 @@ impl<'a> Search<'a> {
             e.set_shared_nodes(shared.clone());
             e.set_start_time(start);
             let mut found = Vec::new();
-            let mut stop = None;
-            if e.replay(path).is_ok() {
-                stop = loop {
+            let stop = if e.replay(path).is_err() {
+                e.limit_hit()
+            } else {
+                loop {
                     match e.step(None) {
                         Step::Solution => found.push(Solution::new(e.take_solution())),
                         Step::Done => break None,
                         Step::Limit(l) => break Some(l),
                     }
-                };
-            }
+                }
+            };
             e.elapsed_into_stats();
             (found, e.stats.clone(), stop)
         };

@@ -1,0 +1,179 @@
+//! Value choice: in which order a decision variable's values are tried
+//! ([`ValOrder`]). A frame of the search keeps the values not yet tried:
+//! for one-word domains a bit mask taken when the frame opens; for larger
+//! domains cursors over the current domain, which backtracking restores.
+//!
+//! | order | tries | cost per value |
+//! |---|---|---|
+//! | ascending / descending | smallest / largest first | O(1) words |
+//! | middle | closest to the middle of the domain first, lower first on ties | O(1) words |
+//! | random (seeded) | a seeded random order (large domains: ascending from a random start, wrapping) | O(1) words |
+
+use super::engine::{splitmix, Engine, Frame};
+use super::ValOrder;
+use crate::ids::Value;
+
+impl Engine<'_> {
+    /// Opens a frame for a decision on `var`.
+    pub(super) fn new_frame(&mut self, var: usize) -> Frame {
+        let s = &self.store;
+        let mut f = Frame {
+            var: var as u32,
+            level: s.level() as u32,
+            rem: 0,
+            a: 0,
+            b: 0,
+            started: false,
+            value: 0,
+        };
+        if s.is_small(var) {
+            f.rem = s.small_bits(var).0;
+            if let ValOrder::Middle = self.opts.val_order {
+                let (lo, hi) = (s.min(var), s.max(var));
+                f.a = lo + (hi - lo) / 2 - s.small_bits(var).1;
+            }
+        } else {
+            let (lo, hi) = (s.min(var), s.max(var));
+            match self.opts.val_order {
+                ValOrder::Ascending | ValOrder::Descending => {}
+                ValOrder::Middle => {
+                    let mid = lo + (hi - lo) / 2;
+                    f.rem = mid as i64 as u64;
+                    f.a = mid.saturating_add(1);
+                    f.b = mid;
+                }
+                ValOrder::Random { .. } => {
+                    let span = (hi as i64 - lo as i64 + 1) as u64;
+                    self.rng = splitmix(self.rng);
+                    f.b = (lo as i64 + (self.rng % span) as i64) as Value;
+                }
+            }
+        }
+        f
+    }
+
+    /// The next value of the frame's variable, or None when all were tried.
+    pub(super) fn next_value(&mut self, fi: usize) -> Option<Value> {
+        let f = self.frames[fi];
+        let var = f.var as usize;
+        let order = self.opts.val_order;
+        if self.store.is_small(var) {
+            let base = self.store.small_bits(var).1;
+            let rem = f.rem;
+            if rem == 0 {
+                return None;
+            }
+            let k = match order {
+                ValOrder::Ascending => rem.trailing_zeros(),
+                ValOrder::Descending => 63 - rem.leading_zeros(),
+                ValOrder::Middle => {
+                    let mid = f.a as u32;
+                    let below = rem & (u64::MAX >> (63 - mid.min(63)));
+                    let above = if mid >= 63 {
+                        0
+                    } else {
+                        rem & (!0u64 << (mid + 1))
+                    };
+                    match (below != 0, above != 0) {
+                        (true, false) => 63 - below.leading_zeros(),
+                        (false, _) => above.trailing_zeros(),
+                        (true, true) => {
+                            let lo = 63 - below.leading_zeros();
+                            let hi = above.trailing_zeros();
+                            if mid - lo <= hi - mid {
+                                lo
+                            } else {
+                                hi
+                            }
+                        }
+                    }
+                }
+                ValOrder::Random { .. } => {
+                    self.rng = splitmix(self.rng);
+                    let mut r = (self.rng % rem.count_ones() as u64) as u32;
+                    let mut bits = rem;
+                    while r > 0 {
+                        bits &= bits - 1;
+                        r -= 1;
+                    }
+                    bits.trailing_zeros()
+                }
+            };
+            self.frames[fi].rem = rem & !(1u64 << k);
+            return Some(base + k as Value);
+        }
+        // Large domains: cursors over the (restored) current domain.
+        let s = &self.store;
+        let fr = &mut self.frames[fi];
+        match order {
+            ValOrder::Ascending => {
+                let x = if fr.started {
+                    s.next_above(var, fr.a)?
+                } else {
+                    s.min(var)
+                };
+                fr.started = true;
+                fr.a = x;
+                Some(x)
+            }
+            ValOrder::Descending => {
+                let x = if fr.started {
+                    s.next_below(var, fr.a)?
+                } else {
+                    s.max(var)
+                };
+                fr.started = true;
+                fr.a = x;
+                Some(x)
+            }
+            ValOrder::Middle => {
+                // Down side: largest untried value below `a`; up side: smallest
+                // untried value above `b`; the middle itself sits in `rem`.
+                let mid = fr.rem as i64 as Value;
+                let down = s.next_below(var, fr.a);
+                let up = s.next_above(var, fr.b);
+                let take_down = match (down, up) {
+                    (None, None) => return None,
+                    (Some(_), None) => true,
+                    (None, Some(_)) => false,
+                    (Some(x), Some(y)) => mid as i64 - x as i64 <= y as i64 - mid as i64,
+                };
+                if take_down {
+                    fr.a = down.expect("down side");
+                    Some(fr.a)
+                } else {
+                    fr.b = up.expect("up side");
+                    Some(fr.b)
+                }
+            }
+            ValOrder::Random { .. } => {
+                // Ascending from a random start `b`, then from the minimum up to it.
+                // `rem`: 0 = not started, 1 = upper part, 2 = lower part.
+                let start = fr.b;
+                if fr.rem == 0 {
+                    fr.rem = 1;
+                    if let Some(x) = s.next_above(var, start.saturating_sub(1)) {
+                        fr.a = x;
+                        return Some(x);
+                    }
+                }
+                if fr.rem == 1 {
+                    if let Some(x) = s.next_above(var, fr.a).filter(|_| fr.a >= start) {
+                        fr.a = x;
+                        return Some(x);
+                    }
+                    fr.rem = 2;
+                    let x = s.min(var);
+                    if x >= start {
+                        return None;
+                    }
+                    fr.a = x;
+                    return Some(x);
+                }
+                let x = s.next_above(var, fr.a).filter(|&x| x < start)?;
+                fr.a = x;
+                Some(x)
+            }
+        }
+    }
+}
