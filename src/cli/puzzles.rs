@@ -137,6 +137,11 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
                 }
                 model::Uniqueness::Multiple(..) => "multiple",
                 model::Uniqueness::Unknown(_) => "unknown",
+                model::Uniqueness::Invalid(c) => {
+                    return Err(format!(
+                        "engine error: a grid that violates constraint {c} was let through"
+                    ))
+                }
             };
             writeln!(out, "{word}").map_err(io_err)?;
             stats = None;
@@ -473,6 +478,11 @@ pub fn zebra(a: ZebraArgs) -> Result<ExitCode, CliError> {
             println!("The clues allow several solutions.");
         }
         model::Answer::Unknown(l) => println!("unknown (stopped by the {l})"),
+        model::Answer::Invalid(c) => {
+            return Err(format!(
+                "engine error: an assignment that violates constraint {c} was let through"
+            ))
+        }
     }
     if a.stats {
         eprintln!("time: {:.3} ms", t.elapsed().as_secs_f64() * 1e3);

@@ -204,6 +204,7 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         var_order: parse_var_order(&a.var_order)?,
         val_order: parse_val_order(&a.val_order, a.seed)?,
         limits,
+        ..Default::default()
     };
     let job = Job {
         n,
@@ -625,6 +626,7 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
         var_order: VarOrder::Input,
         val_order: ValOrder::Ascending,
         limits: Limits::none().with_time(limit),
+        ..Default::default()
     };
     let mark = |o: Outcome, c: u128| match o {
         Outcome::LimitReached(_) => format!(">={c}"),

@@ -12,7 +12,8 @@ pub enum ModelError {
         /// The variable's name, if it was given one.
         name: Option<String>,
     },
-    /// A domain with more values than a `u32` counts.
+    /// A domain with more values than supported (no longer produced: every
+    /// `i32` range, up to 2^32 values, is supported).
     DomainTooLarge {
         /// Its size.
         size: u64,
@@ -42,6 +43,18 @@ pub enum ModelError {
         /// The constraint being posted.
         constraint: &'static str,
     },
+    /// More variables than a model can hold (at most 2^32 − 1).
+    TooManyVariables {
+        /// How many the model would have.
+        requested: u128,
+    },
+    /// Memory for the request could not be reserved.
+    OutOfMemory {
+        /// What was being built.
+        what: &'static str,
+        /// The size asked for, in bytes.
+        bytes: u128,
+    },
     /// Any other invalid argument, described.
     Invalid {
         /// The constraint being posted.
@@ -58,6 +71,13 @@ impl fmt::Display for ModelError {
                 write!(f, "variable `{n}` has an empty domain")
             }
             ModelError::EmptyDomain { name: None } => write!(f, "a variable has an empty domain"),
+            ModelError::TooManyVariables { requested } => write!(
+                f,
+                "a model of {requested} variables is over the limit of 2^32 - 1"
+            ),
+            ModelError::OutOfMemory { what, bytes } => {
+                write!(f, "could not reserve {bytes} bytes for {what}")
+            }
             ModelError::DomainTooLarge { size } => {
                 write!(f, "a domain of {size} values is larger than the 2^32 - 1 supported")
             }

@@ -24,9 +24,27 @@ impl VarId {
     ///
     /// Mostly useful for tests and serialisation; posting a handle that its
     /// model does not have is reported as a [`ModelError`](crate::ModelError).
+    ///
+    /// # Panics
+    /// When `index` does not fit the `u32` a handle holds (no model has that
+    /// many variables); [`try_from_index`](VarId::try_from_index) returns
+    /// `None` instead.
     #[inline]
     pub fn from_index(index: usize) -> VarId {
-        VarId(index as u32)
+        match VarId::try_from_index(index) {
+            Some(x) => x,
+            None => panic!("variable index {index} does not fit a VarId (at most 2^32 - 1)"),
+        }
+    }
+
+    /// The handle of the variable with index `index`, or `None` when the
+    /// index does not fit a `u32`.
+    #[inline]
+    pub fn try_from_index(index: usize) -> Option<VarId> {
+        u32::try_from(index)
+            .ok()
+            .filter(|&i| i != u32::MAX)
+            .map(VarId)
     }
 }
 

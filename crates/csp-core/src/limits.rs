@@ -111,12 +111,17 @@ pub enum Outcome {
     Unsatisfiable,
     /// A limit stopped the search; what it found so far is kept.
     LimitReached(Limit),
+    /// The search stopped because a candidate solution violated this
+    /// constraint: a propagator broke its contract (it pruned too little and
+    /// did not fail on a violated fixed scope). Nothing found after the
+    /// failing constraint's propagator misbehaved is trusted.
+    Invalid(crate::ConstraintId),
 }
 
 impl Outcome {
     /// True when the search explored everything it had to (not stopped by a limit).
     pub fn is_complete(self) -> bool {
-        !matches!(self, Outcome::LimitReached(_))
+        !matches!(self, Outcome::LimitReached(_) | Outcome::Invalid(_))
     }
 }
 
@@ -126,6 +131,10 @@ impl std::fmt::Display for Outcome {
             Outcome::Solved => f.write_str("solved"),
             Outcome::Unsatisfiable => f.write_str("unsatisfiable"),
             Outcome::LimitReached(l) => write!(f, "stopped ({l})"),
+            Outcome::Invalid(c) => write!(
+                f,
+                "invalid: a propagator let through a solution that violates constraint {c}"
+            ),
         }
     }
 }

@@ -139,9 +139,6 @@ impl Model {
             self.last_domain = Some((d, i));
             return Ok(i);
         }
-        if d.size() > u32::MAX as u64 {
-            return Err(ModelError::DomainTooLarge { size: d.size() });
-        }
         let i = self.domains.len() as u32;
         self.domains.push(d.clone());
         self.domain_index.insert(d.clone(), i);
@@ -154,8 +151,12 @@ impl Model {
         if domain.is_empty() {
             return Err(ModelError::EmptyDomain { name: None });
         }
+        let Some(id) = VarId::try_from_index(self.var_domain.len()) else {
+            return Err(ModelError::TooManyVariables {
+                requested: self.var_domain.len() as u128 + 1,
+            });
+        };
         let di = self.intern(domain)?;
-        let id = VarId(self.var_domain.len() as u32);
         self.var_domain.push(di);
         Ok(id)
     }
@@ -180,10 +181,25 @@ impl Model {
         if domain.is_empty() {
             return Err(ModelError::EmptyDomain { name: None });
         }
+        let start = self.var_domain.len();
+        let total = start as u128 + n as u128;
+        if total >= u32::MAX as u128 {
+            return Err(ModelError::TooManyVariables { requested: total });
+        }
+        let oom = |what| ModelError::OutOfMemory {
+            what,
+            bytes: n as u128 * 4,
+        };
+        self.var_domain
+            .try_reserve(n)
+            .map_err(|_| oom("the variables' domains"))?;
+        let mut ids = Vec::new();
+        ids.try_reserve_exact(n)
+            .map_err(|_| oom("the variable handles"))?;
         let di = self.intern(domain)?;
-        let start = self.var_domain.len() as u32;
-        self.var_domain.resize(self.var_domain.len() + n, di);
-        Ok((start..start + n as u32).map(VarId).collect())
+        self.var_domain.resize(start + n, di);
+        ids.extend((start as u32..total as u32).map(VarId));
+        Ok(ids)
     }
 
     /// The declared domain of `x`.
@@ -272,8 +288,16 @@ impl Model {
     }
 
     /// Posts a user-defined constraint (see [`Constraint`]).
+    ///
+    /// A constraint whose scope names a variable twice runs on the checker
+    /// path (its checker and the default pruning, which handle repeats):
+    /// specialised pruning, the built-ins' included, may assume distinct
+    /// variables.
     pub fn post(&mut self, c: impl Constraint + 'static) -> Result<ConstraintId, ModelError> {
         self.check_vars("constraint", c.scope())?;
+        if has_repeats(c.scope()) {
+            return Ok(self.push(Posted::User(Box::new(CheckerOnly(c)))));
+        }
         Ok(self.push(Posted::User(Box::new(c))))
     }
 

@@ -104,6 +104,7 @@ pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
                     var_order,
                     val_order,
                     limits: Default::default(),
+                    validate: true,
                 });
             }
         }

@@ -54,6 +54,7 @@ impl Default for ColorOptions {
                 var_order: VarOrder::DomWdeg,
                 val_order: ValOrder::Ascending,
                 limits: Limits::none(),
+                ..Default::default()
             },
             symmetry: Symmetry::ValuePrecedence,
         }
@@ -320,7 +321,7 @@ pub fn chromatic_number(
         match record(&mut result, k, r) {
             Outcome::Unsatisfiable => result.lower = k + 1,
             Outcome::Solved => {}
-            Outcome::LimitReached(_) => return Ok(result),
+            Outcome::LimitReached(_) | Outcome::Invalid(_) => return Ok(result),
         }
     }
     Ok(result)

@@ -61,6 +61,7 @@ pub fn options() -> SearchOptions {
         var_order: VarOrder::Mrv,
         val_order: ValOrder::Ascending,
         limits: Default::default(),
+        ..Default::default()
     }
 }
 

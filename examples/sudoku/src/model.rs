@@ -68,6 +68,7 @@ pub fn options() -> SearchOptions {
         var_order: VarOrder::Mrv,
         val_order: ValOrder::Ascending,
         limits: Default::default(),
+        ..Default::default()
     }
 }
 
@@ -130,6 +131,9 @@ pub enum Uniqueness {
     Multiple(Grid, Grid),
     /// A limit stopped the search before it could tell.
     Unknown(Limit),
+    /// The engine let through a grid that violates this constraint (a
+    /// propagator bug; see `csp_core::Outcome::Invalid`).
+    Invalid(csp_core::ConstraintId),
 }
 
 /// Does `grid` have exactly one solution? The search stops at the second.
@@ -141,6 +145,7 @@ pub fn is_unique(grid: &Grid, options: &SearchOptions) -> Uniqueness {
         csp_core::Uniqueness::Unique(s) => Uniqueness::Unique(to_grid(&s)),
         csp_core::Uniqueness::Multiple(a, b) => Uniqueness::Multiple(to_grid(&a), to_grid(&b)),
         csp_core::Uniqueness::Unknown(l) => Uniqueness::Unknown(l),
+        csp_core::Uniqueness::Invalid(c) => Uniqueness::Invalid(c),
     }
 }
 

@@ -142,6 +142,7 @@ pub fn options() -> SearchOptions {
         var_order: VarOrder::Mrv,
         val_order: ValOrder::Ascending,
         limits: Default::default(),
+        ..Default::default()
     }
 }
 
@@ -156,6 +157,9 @@ pub enum Answer {
     Multiple(Houses, Houses),
     /// A search limit stopped the engine first.
     Unknown(Limit),
+    /// The engine let through an assignment that violates this constraint
+    /// (a propagator bug; see `csp_core::Outcome::Invalid`).
+    Invalid(csp_core::ConstraintId),
 }
 
 /// Solves the puzzle and proves the solution unique with the engine's `is_unique`.
@@ -169,5 +173,6 @@ pub fn solve_unique() -> Result<Answer, ModelError> {
         csp_core::Uniqueness::Unique(s) => Answer::Unique(z.houses(&s)),
         csp_core::Uniqueness::Multiple(a, b) => Answer::Multiple(z.houses(&a), z.houses(&b)),
         csp_core::Uniqueness::Unknown(l) => Answer::Unknown(l),
+        csp_core::Uniqueness::Invalid(c) => Answer::Invalid(c),
     })
 }

@@ -76,19 +76,23 @@ impl Linear {
         }
     }
 
-    fn sum(&self, values: &[Value]) -> i64 {
+    /// The sum, in `i128`: no coefficient and value can overflow it, so a
+    /// `Linear` built directly (without the model's range check) is exact.
+    fn sum(&self, values: &[Value]) -> i128 {
         values
             .iter()
             .zip(&self.coefs)
-            .map(|(&v, &a)| a * v as i64)
+            .map(|(&v, &a)| a as i128 * v as i128)
             .sum()
     }
 
     /// One pass of bounds reasoning; returns whether a bound moved.
     fn bounds_pass(&self, pruner: &mut Pruner<'_>) -> Result<bool, Conflict> {
-        let (mut lo, mut hi) = (0i64, 0i64);
+        let c = self.c as i128;
+        let (mut lo, mut hi) = (0i128, 0i128);
         for (&x, &a) in self.vars.iter().zip(&self.coefs) {
-            let (m, n) = (pruner.min(x) as i64 * a, pruner.max(x) as i64 * a);
+            let a = a as i128;
+            let (m, n) = (pruner.min(x) as i128 * a, pruner.max(x) as i128 * a);
             lo += m.min(n);
             hi += m.max(n);
         }
@@ -98,7 +102,7 @@ impl Linear {
             Relation::Ge => (false, true),
             Relation::Ne => return Ok(false),
         };
-        if (need_le && lo > self.c) || (need_ge && hi < self.c) {
+        if (need_le && lo > c) || (need_ge && hi < c) {
             return Err(Conflict);
         }
         let mut changed = false;
@@ -106,19 +110,12 @@ impl Linear {
             if a == 0 {
                 continue;
             }
-            let (m, n) = (pruner.min(x) as i64 * a, pruner.max(x) as i64 * a);
+            let a = a as i128;
+            let (m, n) = (pruner.min(x) as i128 * a, pruner.max(x) as i128 * a);
             let (tmin, tmax) = (m.min(n), m.max(n));
             // Bounds on a·x from the rest of the sum.
-            let upper = if need_le {
-                Some(self.c - (lo - tmin))
-            } else {
-                None
-            };
-            let lower = if need_ge {
-                Some(self.c - (hi - tmax))
-            } else {
-                None
-            };
+            let upper = if need_le { Some(c - (lo - tmin)) } else { None };
+            let lower = if need_ge { Some(c - (hi - tmax)) } else { None };
             if let Some(u) = upper {
                 // a·x ≤ u
                 let r = if a > 0 {
@@ -143,7 +140,7 @@ impl Linear {
 }
 
 /// `⌈p / q⌉` for q ≠ 0.
-fn ceil_div(p: i64, q: i64) -> i64 {
+fn ceil_div(p: i128, q: i128) -> i128 {
     let (d, r) = (p / q, p % q);
     if r != 0 && ((r > 0) == (q > 0)) {
         d + 1
@@ -153,7 +150,7 @@ fn ceil_div(p: i64, q: i64) -> i64 {
 }
 
 /// `⌊p / q⌋` for q ≠ 0.
-fn floor_div(p: i64, q: i64) -> i64 {
+fn floor_div(p: i128, q: i128) -> i128 {
     let (d, r) = (p / q, p % q);
     if r != 0 && ((r > 0) != (q > 0)) {
         d - 1
@@ -162,8 +159,8 @@ fn floor_div(p: i64, q: i64) -> i64 {
     }
 }
 
-fn clamp(v: i64) -> Value {
-    v.clamp(Value::MIN as i64, Value::MAX as i64) as Value
+fn clamp(v: i128) -> Value {
+    v.clamp(Value::MIN as i128, Value::MAX as i128) as Value
 }
 
 impl Constraint for Linear {
@@ -171,7 +168,13 @@ impl Constraint for Linear {
         &self.vars
     }
     fn is_satisfied(&self, values: &[Value]) -> bool {
-        self.rel.holds(self.sum(values), self.c)
+        let (s, c) = (self.sum(values), self.c as i128);
+        match self.rel {
+            Relation::Eq => s == c,
+            Relation::Ne => s != c,
+            Relation::Le => s <= c,
+            Relation::Ge => s >= c,
+        }
     }
     fn name(&self) -> &str {
         "linear"
@@ -191,12 +194,13 @@ impl Constraint for Linear {
         Ok(())
     }
     fn violations(&self, values: &[Value]) -> u64 {
-        let s = self.sum(values);
-        match self.rel {
-            Relation::Eq => (s - self.c).unsigned_abs(),
-            Relation::Ne => u64::from(s == self.c),
-            Relation::Le => (s - self.c).max(0) as u64,
-            Relation::Ge => (self.c - s).max(0) as u64,
-        }
+        let (s, c) = (self.sum(values), self.c as i128);
+        let v = match self.rel {
+            Relation::Eq => (s - c).unsigned_abs(),
+            Relation::Ne => u128::from(s == c),
+            Relation::Le => (s - c).max(0) as u128,
+            Relation::Ge => (c - s).max(0) as u128,
+        };
+        v.min(u64::MAX as u128) as u64
     }
 }

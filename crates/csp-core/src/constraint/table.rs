@@ -18,6 +18,8 @@ pub struct Table {
     vars: Vec<VarId>,
     /// Tuples, sorted and deduplicated, flattened (`arity` values each).
     tuples: Vec<Value>,
+    /// Number of tuples (not derivable from `tuples` when the arity is 0).
+    n_rows: usize,
 }
 
 impl Table {
@@ -29,6 +31,7 @@ impl Table {
         t.dedup();
         Table {
             vars,
+            n_rows: t.len(),
             tuples: t.into_iter().flatten().collect(),
         }
     }
@@ -44,7 +47,12 @@ impl Table {
     fn gac(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
         let k = self.arity();
         if k == 0 {
-            return Ok(());
+            // Over no variables: satisfied exactly when the empty tuple is allowed.
+            return if self.n_rows > 0 {
+                Ok(())
+            } else {
+                Err(Conflict)
+            };
         }
         let mut supported: SmallVec<[Vec<Value>; 8]> = (0..k).map(|_| Vec::new()).collect();
         for row in self.rows() {
@@ -77,9 +85,9 @@ impl Constraint for Table {
     fn is_satisfied(&self, values: &[Value]) -> bool {
         let k = self.arity();
         if k == 0 {
-            return true;
+            return self.n_rows > 0;
         }
-        let n = self.tuples.len() / k;
+        let n = self.n_rows;
         let (mut lo, mut hi) = (0usize, n);
         while lo < hi {
             let mid = (lo + hi) / 2;

@@ -154,6 +154,10 @@ pub(crate) struct Engine<'a> {
     trace_enabled: bool,
     /// A limit stopped propagation (time or cancel, checked inside it).
     limit_hit: Option<Limit>,
+    /// The constraint a candidate solution violated (a broken propagator).
+    pub(crate) invalid: Option<crate::ConstraintId>,
+    /// Check counted solutions too (debug builds, or the option).
+    validate: bool,
     /// Solutions found at or before the bottom shortcut (count mode).
     pub(crate) counted: u128,
     pub(crate) count_shortcut: bool,
@@ -238,6 +242,8 @@ impl<'a> Engine<'a> {
             flushed_nodes: 0,
             trace_enabled: false,
             limit_hit: None,
+            invalid: None,
+            validate: cfg!(debug_assertions) || opts.validate,
             counted: 0,
             opts,
         }
@@ -256,7 +262,17 @@ impl<'a> Engine<'a> {
         (0..self.store.len()).map(|i| self.store.min(i)).collect()
     }
 
+    /// Adds the nodes not yet reported to the shared parallel budget.
+    pub(crate) fn flush_nodes(&mut self) {
+        if let Some(shared) = &self.shared_nodes {
+            let delta = self.stats.nodes - self.flushed_nodes;
+            self.flushed_nodes = self.stats.nodes;
+            shared.fetch_add(delta, Ordering::Relaxed);
+        }
+    }
+
     pub(crate) fn elapsed_into_stats(&mut self) {
+        self.flush_nodes();
         self.stats.time = self.start_time.elapsed();
         self.stats.removals = self.store.removals;
         self.stats.propagations = self.kernel.propagations;
@@ -342,6 +358,13 @@ impl<'a> Engine<'a> {
             self.opts
         );
         self.trace_enabled = log::log_enabled!(log::Level::Trace);
+        // Limits hold before any work: a search cancelled or out of time
+        // before it starts does not run.
+        if let Some(l) = self.check_limits_now() {
+            self.limit_hit = Some(l);
+            self.finished = true;
+            return Err(Conflict);
+        }
         let r = self.root();
         if r.is_err() {
             match self.limit_hit {
@@ -390,8 +413,9 @@ impl<'a> Engine<'a> {
                             && self.opts.limits.solutions.is_none()
                         {
                             let k = self.store.size(x) as u128;
-                            if cfg!(debug_assertions) {
-                                self.verify_last(x);
+                            if self.validate && !self.verify_last(x) {
+                                self.finished = true;
+                                return Step::Done;
                             }
                             self.counted += k;
                             self.stats.solutions += k;
@@ -506,18 +530,47 @@ impl<'a> Engine<'a> {
         self.store.unfixed == 1
     }
 
-    /// Debug check of the counting shortcut: every value of the last open
-    /// variable completes a solution.
-    fn verify_last(&mut self, x: usize) {
+    /// Validation of the counting shortcut: every value of the last open
+    /// variable completes a solution. False (and `invalid` set) if not.
+    fn verify_last(&mut self, x: usize) -> bool {
         let mut values = self.values();
         let mut dom = Vec::new();
         self.store.values_into(x, &mut dom);
         for v in dom {
             values[x] = v;
             if let Err(e) = self.model.check(&values) {
-                panic!("engine bug: counted a non-solution ({e}); values {values:?}");
+                self.note_invalid(e);
+                return false;
             }
         }
+        true
+    }
+
+    /// Records that a propagator let a non-solution through.
+    #[cold]
+    fn note_invalid(&mut self, e: crate::CheckError) {
+        let c = match e {
+            crate::CheckError::Violated { constraint, .. } => constraint,
+            // Values outside their declared domains: the store's fault, named
+            // as the first constraint for want of a better culprit.
+            _ => crate::ConstraintId(0),
+        };
+        log::error!("engine bug or broken propagator: a candidate solution fails: {e}");
+        self.invalid = Some(c);
+        self.finished = true;
+    }
+
+    /// The limits before any node: a parallel subproblem that starts
+    /// after the budget is spent, the time is up or the search cancelled.
+    pub(crate) fn check_limits_now(&mut self) -> Option<Limit> {
+        if let (Some(n), Some(shared)) = (self.opts.limits.nodes, &self.shared_nodes) {
+            if shared.load(Ordering::Relaxed) >= n {
+                return Some(Limit::Nodes);
+            }
+        }
+        let mut hit = None;
+        check_time(&self.opts, self.start_time, &mut hit);
+        hit
     }
 
     fn check_limits(&mut self) -> Option<Limit> {
@@ -550,26 +603,29 @@ impl<'a> Engine<'a> {
     }
 
     /// [`take_solution`](Self::take_solution) for counting: the values are
-    /// only built when an observer or a debug build needs them.
-    pub(crate) fn note_solution(&mut self) {
-        if self.observer.is_some() || cfg!(debug_assertions) {
-            self.take_solution();
+    /// only built (and checked) when an observer needs them or in
+    /// validation mode (debug builds, or [`SearchOptions::validate`]).
+    /// False when the solution fails a checker.
+    pub(crate) fn note_solution(&mut self) -> bool {
+        if self.observer.is_some() || self.validate {
+            return self.take_solution().is_some();
         }
+        true
     }
 
-    /// Reports a solution found by `step` to the observer and checks it in
-    /// debug builds.
-    pub(crate) fn take_solution(&mut self) -> Vec<Value> {
+    /// Checks a solution found by `step` against every constraint and
+    /// reports it to the observer. `None` (and the search over, with
+    /// [`invalid`](Self::invalid) set) when a checker rejects it.
+    pub(crate) fn take_solution(&mut self) -> Option<Vec<Value>> {
         let values = self.values();
-        if cfg!(debug_assertions) {
-            if let Err(e) = self.model.check(&values) {
-                panic!("engine bug: a solution fails the model's checker: {e}");
-            }
+        if let Err(e) = self.model.check(&values) {
+            self.note_invalid(e);
+            return None;
         }
         if let Some(obs) = self.observer.as_deref_mut() {
             obs.on_solution(&values);
         }
-        values
+        Some(values)
     }
 }
 

@@ -95,6 +95,10 @@ pub struct SearchOptions {
     pub val_order: ValOrder,
     /// Budgets.
     pub limits: Limits,
+    /// Check every counted solution against every constraint, as the
+    /// solution-returning calls always do (off by default for counting,
+    /// which then builds no solution; always on in debug builds).
+    pub validate: bool,
 }
 
 /// The result of [`Search::solve`].
@@ -131,6 +135,8 @@ pub enum Uniqueness {
     Multiple(Solution, Solution),
     /// A limit stopped the search before it could tell.
     Unknown(Limit),
+    /// A propagator let through a non-solution (see [`Outcome::Invalid`]).
+    Invalid(crate::ConstraintId),
 }
 
 /// A backtracking search over a model. Configure with the builder methods,
@@ -229,8 +235,7 @@ impl<'a> Search<'a> {
         let solution = it.next();
         let outcome = match (&solution, it.stopped) {
             (Some(_), _) => Outcome::Solved,
-            (None, Some(l)) => Outcome::LimitReached(l),
-            (None, None) => Outcome::Unsatisfiable,
+            (None, _) => it.outcome(),
         };
         SolveResult {
             outcome,
@@ -272,10 +277,11 @@ impl<'a> Search<'a> {
                 break;
             }
         }
-        let outcome = match it.stopped {
-            Some(l) => Outcome::LimitReached(l),
-            None if broke || count > 0 => Outcome::Solved,
-            None => Outcome::Unsatisfiable,
+        let outcome = match (it.engine.invalid, it.stopped) {
+            (Some(c), _) => Outcome::Invalid(c),
+            (None, Some(l)) => Outcome::LimitReached(l),
+            (None, None) if broke || count > 0 => Outcome::Solved,
+            (None, None) => Outcome::Unsatisfiable,
         };
         Report {
             outcome,
@@ -291,12 +297,18 @@ impl<'a> Search<'a> {
     /// added at once instead of being tried one by one.
     pub fn count(self) -> Report {
         let prep = Arc::new(Prepared::new(self.model, self.options.inference));
+        let cap = self.options.limits.solutions;
         let mut e = Engine::new(self.model, prep, self.options, self.observer);
         let mut n = 0u128;
         let stop = loop {
+            if cap.is_some_and(|k| n >= k as u128) {
+                break Some(Limit::Solutions);
+            }
             match e.step(None) {
                 Step::Solution => {
-                    e.note_solution();
+                    if !e.note_solution() {
+                        break None;
+                    }
                     n += 1;
                 }
                 Step::Done => break None,
@@ -305,8 +317,12 @@ impl<'a> Search<'a> {
         };
         e.elapsed_into_stats();
         let count = n + e.counted;
+        let outcome = match e.invalid {
+            Some(c) => Outcome::Invalid(c),
+            None => complete_outcome(stop, count),
+        };
         Report {
-            outcome: complete_outcome(stop, count),
+            outcome,
             count,
             stats: e.stats.clone(),
         }
@@ -314,6 +330,14 @@ impl<'a> Search<'a> {
 
     /// Counts solutions, stopping at `k` (a count of `k` means "at least k").
     pub fn count_up_to(mut self, k: u64) -> Report {
+        if k == 0 {
+            // "At least 0": nothing to search, and nothing is known.
+            return Report {
+                outcome: Outcome::LimitReached(Limit::Solutions),
+                count: 0,
+                stats: Statistics::default(),
+            };
+        }
         self.options.limits.solutions = Some(k);
         let mut it = self.solutions();
         let mut count = 0u128;
@@ -323,10 +347,11 @@ impl<'a> Search<'a> {
             }
             count += 1;
         }
-        let outcome = match it.stopped {
-            Some(l) => Outcome::LimitReached(l),
-            None if count == k as u128 && k > 0 => Outcome::LimitReached(Limit::Solutions),
-            None => complete_outcome(None, count),
+        let outcome = match (it.engine.invalid, it.stopped) {
+            (Some(c), _) => Outcome::Invalid(c),
+            (None, Some(l)) => Outcome::LimitReached(l),
+            (None, None) if count == k as u128 => Outcome::LimitReached(Limit::Solutions),
+            (None, None) => complete_outcome(None, count),
         };
         Report {
             outcome,
@@ -349,6 +374,9 @@ impl<'a> Search<'a> {
         let mut it = self.solutions();
         let a = it.next();
         let b = if a.is_some() { it.next() } else { None };
+        if let Some(c) = it.engine.invalid {
+            return Uniqueness::Invalid(c);
+        }
         match (a, b, it.stopped) {
             (Some(a), Some(b), _) => Uniqueness::Multiple(a, b),
             (_, _, Some(l)) => Uniqueness::Unknown(l),
@@ -374,52 +402,40 @@ impl<'a> Search<'a> {
     pub fn par_count(self, threads: usize) -> Report {
         let model = self.model;
         let opts = self.options;
-        let (subs, split_stats, start) = split(model, &opts);
-        let prep = Arc::new(Prepared::new(model, opts.inference));
-        let shared: Arc<AtomicU64> = Arc::new(AtomicU64::new(0));
-        let solve_one = |(i, path): (usize, &Vec<(u32, Value)>)| {
-            let mut o = opts.clone();
-            if let ValOrder::Random { seed } = o.val_order {
-                o.val_order = ValOrder::Random {
-                    seed: splitmix(seed ^ i as u64),
-                };
-            }
-            let mut e = Engine::new(model, prep.clone(), o, None);
-            e.set_shared_nodes(shared.clone());
-            e.set_start_time(start);
+        let cap = opts.limits.solutions;
+        let par = Parallel::new(model, &opts);
+        let results: Vec<Part<u128>> = par.run(threads, |e| {
             let mut n = 0u128;
-            let stop = if e.replay(path).is_err() {
-                e.limit_hit()
-            } else {
-                loop {
-                    match e.step(None) {
-                        Step::Solution => {
-                            e.note_solution();
-                            n += 1;
-                        }
-                        Step::Done => break None,
-                        Step::Limit(l) => break Some(l),
-                    }
+            loop {
+                if cap.is_some_and(|k| n >= k as u128) {
+                    return (n, Some(Limit::Solutions));
                 }
-            };
-            e.elapsed_into_stats();
-            (n + e.counted, e.stats.clone(), stop)
-        };
-        let results: Vec<(u128, Statistics, Option<Limit>)> = run_pool(threads, || {
-            subs.par_iter().enumerate().map(solve_one).collect()
+                match e.step(None) {
+                    Step::Solution => {
+                        if !e.note_solution() {
+                            return (n, None);
+                        }
+                        n += 1;
+                    }
+                    Step::Done => return (n + e.counted, None),
+                    Step::Limit(l) => return (n + e.counted, Some(l)),
+                }
+            }
         });
-        let mut stats = split_stats;
-        let mut count = 0u128;
-        let mut stop = None;
-        for (n, s, l) in &results {
-            count += n;
-            stats.merge(s);
-            stop = stop.or(*l);
+        let (mut count, mut stats, mut stop, invalid) = par.merge(&results, |n| *n);
+        if let Some(k) = cap {
+            if count >= k as u128 {
+                count = k as u128;
+                stop = stop.or(Some(Limit::Solutions));
+            }
         }
         stats.solutions = count;
-        stats.time = start.elapsed();
+        let outcome = match invalid {
+            Some(c) => Outcome::Invalid(c),
+            None => complete_outcome(stop, count),
+        };
         Report {
-            outcome: complete_outcome(stop, count),
+            outcome,
             count,
             stats,
         }
@@ -431,48 +447,28 @@ impl<'a> Search<'a> {
     pub fn par_solutions(self, threads: usize) -> (Vec<Solution>, Report) {
         let model = self.model;
         let opts = self.options;
-        let (subs, split_stats, start) = split(model, &opts);
-        let prep = Arc::new(Prepared::new(model, opts.inference));
-        let shared: Arc<AtomicU64> = Arc::new(AtomicU64::new(0));
-        let solve_one = |(i, path): (usize, &Vec<(u32, Value)>)| {
-            let mut o = opts.clone();
-            o.limits.solutions = None;
-            if let ValOrder::Random { seed } = o.val_order {
-                o.val_order = ValOrder::Random {
-                    seed: splitmix(seed ^ i as u64),
-                };
-            }
-            let mut e = Engine::new(model, prep.clone(), o, None);
+        let cap = opts.limits.solutions;
+        let par = Parallel::new(model, &opts);
+        let results: Vec<Part<Vec<Solution>>> = par.run(threads, |e| {
             e.count_shortcut = false;
-            e.set_shared_nodes(shared.clone());
-            e.set_start_time(start);
             let mut found = Vec::new();
-            let stop = if e.replay(path).is_err() {
-                e.limit_hit()
-            } else {
-                loop {
-                    match e.step(None) {
-                        Step::Solution => found.push(Solution::new(e.take_solution())),
-                        Step::Done => break None,
-                        Step::Limit(l) => break Some(l),
-                    }
+            loop {
+                if cap.is_some_and(|k| found.len() as u64 >= k) {
+                    return (found, Some(Limit::Solutions));
                 }
-            };
-            e.elapsed_into_stats();
-            (found, e.stats.clone(), stop)
-        };
-        let results: Vec<(Vec<Solution>, Statistics, Option<Limit>)> = run_pool(threads, || {
-            subs.par_iter().enumerate().map(solve_one).collect()
+                match e.step(None) {
+                    Step::Solution => match e.take_solution() {
+                        Some(v) => found.push(Solution::new(v)),
+                        None => return (found, None),
+                    },
+                    Step::Done => return (found, None),
+                    Step::Limit(l) => return (found, Some(l)),
+                }
+            }
         });
-        let mut stats = split_stats;
-        let mut all = Vec::new();
-        let mut stop = None;
-        for (sols, s, l) in results {
-            all.extend(sols);
-            stats.merge(&s);
-            stop = stop.or(l);
-        }
-        if let Some(k) = opts.limits.solutions {
+        let (_, mut stats, mut stop, invalid) = par.merge(&results, |f| f.len() as u128);
+        let mut all: Vec<Solution> = results.into_iter().flat_map(|p| p.found).collect();
+        if let Some(k) = cap {
             if all.len() as u64 >= k {
                 all.truncate(k as usize);
                 stop = stop.or(Some(Limit::Solutions));
@@ -480,11 +476,14 @@ impl<'a> Search<'a> {
         }
         let count = all.len() as u128;
         stats.solutions = count;
-        stats.time = start.elapsed();
+        let outcome = match invalid {
+            Some(c) => Outcome::Invalid(c),
+            None => complete_outcome(stop, count),
+        };
         (
             all,
             Report {
-                outcome: complete_outcome(stop, count),
+                outcome,
                 count,
                 stats,
             },
@@ -504,42 +503,151 @@ fn complete_outcome(stop: Option<Limit>, count: u128) -> Outcome {
 const SPLIT_TARGET: usize = 256;
 const SPLIT_MAX_DEPTH: usize = 8;
 
-/// Splits the tree: the decision paths of all consistent nodes at the
-/// smallest depth that yields at least `SPLIT_TARGET` of them (solutions
-/// found above that depth become subproblems of their own), in DFS order.
-fn split(model: &Model, opts: &SearchOptions) -> (Vec<Vec<(u32, Value)>>, Statistics, Instant) {
-    let start = Instant::now();
-    let prep = Arc::new(Prepared::new(model, opts.inference));
-    let mut o = opts.clone();
-    o.limits = Limits {
-        cancel: opts.limits.cancel.clone(),
-        time: opts.limits.time,
-        ..Limits::default()
-    };
-    let mut paths = Vec::new();
-    let mut stats = Statistics::default();
-    for depth in 1..=SPLIT_MAX_DEPTH {
-        let mut e = Engine::new(model, prep.clone(), o.clone(), None);
-        e.count_shortcut = false;
-        paths.clear();
-        let mut deepest = 0;
-        while e.step(Some(depth)) == Step::Solution {
-            deepest = deepest.max(e.depth());
-            paths.push(e.path());
+/// What one subproblem of a parallel search found.
+struct Part<T> {
+    found: T,
+    stats: Statistics,
+    stop: Option<Limit>,
+    invalid: Option<crate::ConstraintId>,
+}
+
+/// A parallel search: the tree split at its first decisions into
+/// subproblems (the same split for any number of threads), solved on a
+/// rayon pool, merged in subproblem order.
+///
+/// Limits: the node limit is one budget for the split and every
+/// subproblem (a shared counter, which each engine updates every 256 nodes
+/// at most, so the search overshoots by less than 256 nodes per thread);
+/// the time limit and the cancel token are checked by the split and by
+/// every subproblem, also before it starts; a subproblem stopped by a limit
+/// makes the whole result incomplete.
+struct Parallel<'m> {
+    model: &'m Model,
+    opts: SearchOptions,
+    prep: Arc<Prepared>,
+    shared: Arc<AtomicU64>,
+    start: Instant,
+    subs: Vec<Vec<(u32, Value)>>,
+    /// The split's own statistics, and the limit that stopped it.
+    split_stats: Statistics,
+    split_stop: Option<Limit>,
+}
+
+impl<'m> Parallel<'m> {
+    fn new(model: &'m Model, opts: &SearchOptions) -> Parallel<'m> {
+        let start = Instant::now();
+        let prep = Arc::new(Prepared::new(model, opts.inference));
+        let shared: Arc<AtomicU64> = Arc::new(AtomicU64::new(0));
+        let mut o = opts.clone();
+        o.limits.solutions = None;
+        let mut paths = Vec::new();
+        let mut split_stop = None;
+        let mut split_stats = Statistics::default();
+        for depth in 1..=SPLIT_MAX_DEPTH {
+            let mut e = Engine::new(model, prep.clone(), o.clone(), None);
+            e.count_shortcut = false;
+            e.set_shared_nodes(shared.clone());
+            e.set_start_time(start);
+            paths.clear();
+            let mut deepest = 0;
+            let stop = loop {
+                match e.step(Some(depth)) {
+                    Step::Solution => {
+                        deepest = deepest.max(e.depth());
+                        paths.push(e.path());
+                    }
+                    Step::Done => break None,
+                    Step::Limit(l) => break Some(l),
+                }
+            };
+            e.elapsed_into_stats();
+            split_stats = e.stats.clone();
+            split_stats.solutions = 0;
+            if stop.is_some() {
+                split_stop = stop;
+                break;
+            }
+            if paths.len() >= SPLIT_TARGET || deepest < depth {
+                break;
+            }
         }
-        stats = Statistics {
-            time: stats.time,
-            ..Statistics::default()
+        if paths.is_empty() && split_stop.is_none() {
+            // Unsatisfiable at the root or tiny: one subproblem, the whole tree.
+            paths.push(Vec::new());
+        }
+        Parallel {
+            model,
+            opts: o,
+            prep,
+            shared,
+            start,
+            subs: if split_stop.is_some() {
+                Vec::new()
+            } else {
+                paths
+            },
+            split_stats,
+            split_stop,
+        }
+    }
+
+    /// Solves every subproblem with `solve` (which returns what it found
+    /// and the limit that stopped it, if any).
+    fn run<T: Send + Default>(
+        &self,
+        threads: usize,
+        solve: impl Fn(&mut Engine<'_>) -> (T, Option<Limit>) + Sync,
+    ) -> Vec<Part<T>> {
+        let one = |(i, path): (usize, &Vec<(u32, Value)>)| {
+            let mut o = self.opts.clone();
+            if let ValOrder::Random { seed } = o.val_order {
+                o.val_order = ValOrder::Random {
+                    seed: splitmix(seed ^ i as u64),
+                };
+            }
+            let mut e = Engine::new(self.model, self.prep.clone(), o, None);
+            e.set_shared_nodes(self.shared.clone());
+            e.set_start_time(self.start);
+            let (found, stop) = if let Some(l) = e.check_limits_now() {
+                (T::default(), Some(l))
+            } else if e.replay(path).is_err() {
+                (T::default(), e.limit_hit())
+            } else {
+                solve(&mut e)
+            };
+            e.elapsed_into_stats();
+            Part {
+                found,
+                stats: e.stats.clone(),
+                stop,
+                invalid: e.invalid,
+            }
         };
-        if paths.len() >= SPLIT_TARGET || deepest < depth {
-            break;
+        run_pool(threads, || {
+            self.subs.par_iter().enumerate().map(one).collect()
+        })
+    }
+
+    /// Sums the parts in order: (count, statistics, first limit, first
+    /// invalid constraint).
+    fn merge<T>(
+        &self,
+        parts: &[Part<T>],
+        count: impl Fn(&T) -> u128,
+    ) -> (u128, Statistics, Option<Limit>, Option<crate::ConstraintId>) {
+        let mut stats = self.split_stats.clone();
+        let mut n = 0u128;
+        let mut stop = self.split_stop;
+        let mut invalid = None;
+        for p in parts {
+            n += count(&p.found);
+            stats.merge(&p.stats);
+            stop = stop.or(p.stop);
+            invalid = invalid.or(p.invalid);
         }
+        stats.time = self.start.elapsed();
+        (n, stats, stop, invalid)
     }
-    if paths.is_empty() {
-        // Unsatisfiable at the root or tiny: one subproblem, the whole tree.
-        paths.push(Vec::new());
-    }
-    (paths, stats, start)
 }
 
 fn run_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
@@ -592,7 +700,10 @@ impl<'a> Solutions<'a> {
     /// How the enumeration ended so far: `LimitReached` if a limit stopped it,
     /// else `Solved` or `Unsatisfiable` by whether anything was found.
     pub fn outcome(&self) -> Outcome {
-        complete_outcome(self.stopped, self.found as u128)
+        match self.engine.invalid {
+            Some(c) => Outcome::Invalid(c),
+            None => complete_outcome(self.stopped, self.found as u128),
+        }
     }
 }
 
@@ -611,10 +722,16 @@ impl Iterator for Solutions<'_> {
         }
         let e = &mut self.engine;
         match e.step(None) {
-            Step::Solution => {
-                self.found += 1;
-                Some(Solution::new(e.take_solution()))
-            }
+            Step::Solution => match e.take_solution() {
+                Some(v) => {
+                    self.found += 1;
+                    Some(Solution::new(v))
+                }
+                None => {
+                    self.done = true;
+                    None
+                }
+            },
             Step::Done => {
                 self.done = true;
                 None

@@ -30,14 +30,14 @@ impl Engine<'_> {
             f.rem = s.small_bits(var).0;
             if let ValOrder::Middle = self.opts.val_order {
                 let (lo, hi) = (s.min(var), s.max(var));
-                f.a = lo + (hi - lo) / 2 - s.small_bits(var).1;
+                f.a = ((lo as i64 + hi as i64).div_euclid(2) - s.small_bits(var).1 as i64) as Value;
             }
         } else {
             let (lo, hi) = (s.min(var), s.max(var));
             match self.opts.val_order {
                 ValOrder::Ascending | ValOrder::Descending => {}
                 ValOrder::Middle => {
-                    let mid = lo + (hi - lo) / 2;
+                    let mid = (lo as i64 + (hi as i64 - lo as i64) / 2) as Value;
                     f.rem = mid as i64 as u64;
                     f.a = mid.saturating_add(1);
                     f.b = mid;
