@@ -165,7 +165,7 @@ impl FusedAllDifferent {
         store: &mut DomainStore,
         pos: usize,
     ) -> Result<(), Conflict> {
-        self.check_body::<G, true>(store, pos)
+        self.check_body::<G, 2>(store, pos)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -175,7 +175,7 @@ impl FusedAllDifferent {
         store: &mut DomainStore,
         pos: usize,
     ) -> Result<(), Conflict> {
-        self.check_body::<G, false>(store, pos)
+        self.check_body::<G, 1>(store, pos)
     }
 
     // Out of line: measured faster (the pass loop gets the registers to
@@ -186,13 +186,13 @@ impl FusedAllDifferent {
         store: &mut DomainStore,
         pos: usize,
     ) -> Result<(), Conflict> {
-        self.check_body::<G, false>(store, pos)
+        self.check_body::<G, 0>(store, pos)
     }
 
     /// The forward check; the positions not yet fixed-and-checked are the
     /// set bits of the state words, so fixed peers are not visited again.
     #[inline(always)]
-    fn check_body<const G: usize, const V512: bool>(
+    fn check_body<const G: usize, const VEC: u8>(
         &mut self,
         store: &mut DomainStore,
         pos: usize,
@@ -218,7 +218,14 @@ impl FusedAllDifferent {
         // Waves: the positions a pass fixes are checked together in the
         // next pass, rather than one pass each.
         let queue = !self.closed;
-        let mut r = self.pass::<G, V512>(store, w0..w0 + nw, Ids::One(ids), queue)?;
+        let mut r = pass::<G, VEC>(
+            &self.group,
+            store,
+            w0..w0 + nw,
+            Ids::One(ids),
+            &mut self.newly_fixed,
+            queue,
+        )?;
         while r != 0 {
             let mut last = [0i64; G];
             let mut b = 0;
@@ -241,33 +248,21 @@ impl FusedAllDifferent {
                 }
             }
             // One position (the usual case): its ids go in registers.
-            let batch = std::mem::take(&mut self.batch_ids);
             let ids = if r == 1 {
                 Ids::One(last)
             } else {
-                Ids::Many(&batch[..r])
+                Ids::Many(&self.batch_ids[..r])
             };
-            let next = self.pass::<G, V512>(store, w0..w0 + nw, ids, queue);
-            self.batch_ids = batch;
-            r = next?;
+            r = pass::<G, VEC>(
+                &self.group,
+                store,
+                w0..w0 + nw,
+                ids,
+                &mut self.newly_fixed,
+                queue,
+            )?;
         }
         Ok(())
-    }
-
-    /// One pass: removes `ids` from the active peers.
-    #[inline(always)]
-    fn pass<const G: usize, const V512: bool>(
-        &mut self,
-        store: &mut DomainStore,
-        active: std::ops::Range<usize>,
-        ids: Ids<'_, G>,
-        queue: bool,
-    ) -> Result<usize, Conflict> {
-        let fixed = &mut self.newly_fixed;
-        match &self.group.dense {
-            Some(d) => store.remove_ids_small_dense::<G, V512>(d, active, ids, fixed, queue),
-            None => store.remove_ids_small_plain::<G>(&self.group.pos, active, ids, fixed, queue),
-        }
     }
 
     /// The ids (value plus offset, per member) of the fixed position `pos`.
@@ -280,6 +275,23 @@ impl FusedAllDifferent {
             *id = k + adj;
         }
         ids
+    }
+}
+
+/// One pass: removes `ids` from the active peers of `group`; the peers it
+/// fixes are set in `fixed`. Returns how many.
+#[inline(always)]
+fn pass<const G: usize, const VEC: u8>(
+    group: &FusedGroup,
+    store: &mut DomainStore,
+    active: std::ops::Range<usize>,
+    ids: Ids<'_, G>,
+    fixed: &mut [u64],
+    queue: bool,
+) -> Result<usize, Conflict> {
+    match &group.dense {
+        Some(d) => store.remove_ids_small_dense::<G, VEC>(d, active, ids, fixed, queue),
+        None => store.remove_ids_small_plain::<G>(&group.pos, active, ids, fixed, queue),
     }
 }
 

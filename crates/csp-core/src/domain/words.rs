@@ -156,8 +156,19 @@ pub(crate) enum Simd {
 }
 
 impl Simd {
-    /// The best level this machine supports.
+    /// The best level this machine supports, or a lower one named by the
+    /// environment variable `CSP_SIMD` (`portable`, `avx2`), for
+    /// benchmarks and tests.
     pub(crate) fn detect() -> Simd {
+        let best = Simd::best();
+        match std::env::var("CSP_SIMD").as_deref() {
+            Ok("portable") => Simd::Portable,
+            Ok("avx2") if best != Simd::Portable => Simd::Avx2,
+            _ => best,
+        }
+    }
+
+    fn best() -> Simd {
         #[cfg(target_arch = "x86_64")]
         {
             if std::arch::is_x86_feature_detected!("avx512f")
@@ -182,10 +193,11 @@ impl Simd {
     }
 }
 
-/// The pass of [`DomainStore::remove_ids_small_dense`]: the vector pass when
-/// `V512` (the caller runs with AVX-512 enabled), else peer by peer.
+/// The pass of [`DomainStore::remove_ids_small_dense`]: with `VEC` 2 the
+/// AVX-512 pass, with 1 the AVX2 pass (the caller runs with those features
+/// enabled), else peer by peer.
 #[inline(always)]
-fn dense_pass<const G: usize, const V512: bool>(
+fn dense_pass<const G: usize, const VEC: u8>(
     small: &mut [u64],
     dense: &DenseGroup,
     active: &[u64],
@@ -193,11 +205,13 @@ fn dense_pass<const G: usize, const V512: bool>(
     ids: Ids<'_, G>,
 ) -> Result<(usize, u32), u32> {
     #[cfg(target_arch = "x86_64")]
-    if V512 {
-        // SAFETY: `V512` is only set by callers compiled with avx512f and
-        // avx512vpopcntdq enabled, which run only after `Simd::detect`
-        // found them on this machine.
-        return unsafe { dense_pass_avx512::<G>(small, dense, active, fixed, ids) };
+    match VEC {
+        // SAFETY: `VEC` 2 is only passed by callers compiled with avx512f
+        // and avx512vpopcntdq, 1 by callers compiled with avx2 and popcnt,
+        // which run only after `Simd::detect` found those on this machine.
+        2 => return unsafe { dense_pass_avx512::<G>(small, dense, active, fixed, ids) },
+        1 => return unsafe { dense_pass_avx2::<G>(small, dense, active, fixed, ids) },
+        _ => {}
     }
     dense_pass_portable::<G>(small, dense, active, fixed, ids)
 }
@@ -275,6 +289,121 @@ unsafe fn dense_pass_avx512<const G: usize>(
         count += newly_word.count_ones() as usize;
     }
     Ok((count, _mm512_reduce_add_epi64(gone_bits) as u32))
+}
+
+/// The pass of [`DomainStore::remove_ids_small_dense`] with AVX2: four
+/// positions per vector, two vectors per block of eight. Masked loads and
+/// stores touch the active lanes only; the values removed are counted with
+/// a nibble lookup (AVX2 has no vector popcount).
+///
+/// # Safety
+/// The CPU must support avx2 and popcnt.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn dense_pass_avx2<const G: usize>(
+    small: &mut [u64],
+    dense: &DenseGroup,
+    active: &[u64],
+    fixed: &mut [u64],
+    ids: Ids<'_, G>,
+) -> Result<(usize, u32), u32> {
+    use std::arch::x86_64::*;
+    let first = dense.first as usize;
+    // Active lanes are positions below `len`, all within
+    // `small[first..first + len]`.
+    assert!(first + dense.len <= small.len());
+    let words = small[first..].as_mut_ptr();
+    let one = _mm256_set1_epi64x(1);
+    let zero = _mm256_setzero_si256();
+    let lane_bit = _mm256_set_epi64x(8, 4, 2, 1);
+    // Nibble popcounts, for counting the removed values.
+    let nibbles = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
+        3, 4,
+    );
+    let low4 = _mm256_set1_epi8(0x0f);
+    let mut gone_bytes = zero;
+    let mut count = 0;
+    let (idv, many): ([__m256i; G], &[[i64; 4]]) = match ids {
+        Ids::One(id) => (std::array::from_fn(|t| _mm256_set1_epi64x(id[t])), &[]),
+        Ids::Many(b) => ([zero; G], b),
+    };
+    for (wi, (&word, out)) in active.iter().zip(fixed.iter_mut()).enumerate() {
+        let mut newly_word = 0u64;
+        let chunks = dense.chunks.iter().enumerate().skip(wi * 8).take(8);
+        for (c, ch) in chunks {
+            let lanes = (dense.len - c * 8).min(8);
+            let act8 = (word >> (c % 8 * 8)) as u32 & ((1u32 << lanes) - 1);
+            if act8 == 0 {
+                continue;
+            }
+            for h in 0..2 {
+                let act = (act8 >> (4 * h)) & 0xf;
+                if act == 0 {
+                    continue;
+                }
+                let lane_mask = _mm256_cmpeq_epi64(
+                    _mm256_and_si256(_mm256_set1_epi64x(act as i64), lane_bit),
+                    lane_bit,
+                );
+                // SAFETY: lane `l` of this half is position 8c + 4h + l, and
+                // active lanes are positions below `len` (asserted above).
+                let at = unsafe { words.add(c * 8 + 4 * h) };
+                let old = unsafe { _mm256_maskload_epi64(at.cast(), lane_mask) };
+                let mut m = zero;
+                for t in 0..G {
+                    // SAFETY: a chunk holds eight offsets per member.
+                    let adj = unsafe { _mm256_loadu_si256(ch[t].as_ptr().add(4 * h).cast()) };
+                    if many.is_empty() {
+                        let sh = _mm256_sub_epi64(idv[t], adj);
+                        m = _mm256_or_si256(m, _mm256_sllv_epi64(one, sh));
+                    } else {
+                        for b in many {
+                            let sh = _mm256_sub_epi64(_mm256_set1_epi64x(b[t]), adj);
+                            m = _mm256_or_si256(m, _mm256_sllv_epi64(one, sh));
+                        }
+                    }
+                }
+                let new = _mm256_andnot_si256(m, old);
+                let gone = _mm256_xor_si256(old, new);
+                let cnt = _mm256_add_epi8(
+                    _mm256_shuffle_epi8(nibbles, _mm256_and_si256(gone, low4)),
+                    _mm256_shuffle_epi8(
+                        nibbles,
+                        _mm256_and_si256(_mm256_srli_epi64::<4>(gone), low4),
+                    ),
+                );
+                gone_bytes = _mm256_add_epi64(gone_bytes, _mm256_sad_epu8(cnt, zero));
+                // An active peer left with no value: a wipe-out.
+                let empty = _mm256_and_si256(_mm256_cmpeq_epi64(new, zero), lane_mask);
+                if _mm256_movemask_pd(_mm256_castsi256_pd(empty)) != 0 {
+                    return Err(sum_lanes(gone_bytes));
+                }
+                unsafe { _mm256_maskstore_epi64(at.cast(), lane_mask, new) };
+                // Newly fixed: something went and `new & (new − 1)` is 0.
+                let single =
+                    _mm256_cmpeq_epi64(_mm256_and_si256(new, _mm256_sub_epi64(new, one)), zero);
+                let kept = _mm256_cmpeq_epi64(gone, zero);
+                let newly = _mm256_and_si256(_mm256_andnot_si256(kept, single), lane_mask);
+                let bits = _mm256_movemask_pd(_mm256_castsi256_pd(newly)) as u64;
+                newly_word |= bits << (c % 8 * 8 + 4 * h);
+            }
+        }
+        *out = newly_word;
+        count += newly_word.count_ones() as usize;
+    }
+    Ok((count, sum_lanes(gone_bytes)))
+}
+
+/// The sum of the four 64-bit lanes of `v`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn sum_lanes(v: std::arch::x86_64::__m256i) -> u32 {
+    use std::arch::x86_64::*;
+    (_mm256_extract_epi64::<0>(v)
+        + _mm256_extract_epi64::<1>(v)
+        + _mm256_extract_epi64::<2>(v)
+        + _mm256_extract_epi64::<3>(v)) as u32
 }
 
 /// The pass of [`DomainStore::remove_ids_small_dense`] one active position
@@ -407,7 +536,7 @@ impl DomainStore {
     /// eight positions at a time; the peers it fixes are added to `fixed`
     /// (and to the fixed queue when `queue` is set).
     #[inline(always)]
-    pub(crate) fn remove_ids_small_dense<const G: usize, const V512: bool>(
+    pub(crate) fn remove_ids_small_dense<const G: usize, const VEC: u8>(
         &mut self,
         dense: &DenseGroup,
         active: std::ops::Range<usize>,
@@ -419,7 +548,7 @@ impl DomainStore {
         let n = self.num_vars;
         let (small, words) = self.words.split_at_mut(n);
         let active = &words[active];
-        let r = dense_pass::<G, V512>(small, dense, active, fixed, ids);
+        let r = dense_pass::<G, VEC>(small, dense, active, fixed, ids);
         self.account_pass(r, fixed, queue, |j| dense.first + j as u32)
     }
 
@@ -594,10 +723,17 @@ impl DomainStore {
 mod tests {
     use super::*;
 
-    /// The vector pass of a dense fused group against the portable one, on
+    /// The vector passes of a dense fused group (AVX2, and AVX-512 where
+    /// the machine has it) against the portable one, on
     /// random groups, domains, active sets and fixed ids.
     #[test]
     fn dense_pass_matches_portable_pass() {
+        // The vector passes this machine can run (none: nothing to compare).
+        let levels: Vec<u8> = match Simd::best() {
+            Simd::Avx512 => vec![1, 2],
+            Simd::Avx2 => vec![1],
+            Simd::Portable => return,
+        };
         let mut rng = 0x1234_5678_9abc_def0u64;
         let mut next = move |m: u64| {
             rng = crate::search::splitmix(rng);
@@ -629,11 +765,17 @@ mod tests {
                 .map(|_| std::array::from_fn(|_| next(16) as i64 - 3))
                 .collect();
             let one: [i64; 3] = std::array::from_fn(|t| ids[0][t]);
-            for many in [false, true] {
+            for (many, level) in [false, true]
+                .into_iter()
+                .flat_map(|m| levels.iter().map(move |&l| (m, l)))
+            {
                 let id = if many { Ids::Many(&ids) } else { Ids::One(one) };
                 let (mut s1, mut s2) = (small.clone(), small.clone());
                 let (mut f1, mut f2) = (vec![0; active.len()], vec![0; active.len()]);
-                let r1 = dense_pass::<3, false>(&mut s1, &dense, &active, &mut f1, id);
+                let r1 = match level {
+                    2 => dense_pass::<3, 2>(&mut s1, &dense, &active, &mut f1, id),
+                    _ => dense_pass::<3, 1>(&mut s1, &dense, &active, &mut f1, id),
+                };
                 let r2 = dense_pass_portable::<3>(&mut s2, &dense, &active, &mut f2, id);
                 match (r1, r2) {
                     (Ok(a), Ok(b)) => {

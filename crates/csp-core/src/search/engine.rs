@@ -114,6 +114,9 @@ pub(super) struct Frame {
     pub(super) started: bool,
     /// The value being tried.
     pub(super) value: Value,
+    /// The variable's only subscriber and position, when decisions on it
+    /// are delivered directly (`(u32::MAX, _)`: not).
+    pub(super) direct: (u32, u32),
 }
 
 /// What one call of [`Engine::step`] found.
@@ -386,6 +389,11 @@ impl<'a> Engine<'a> {
     /// With `max_depth`, nodes at that depth are reported as `Solution`s too
     /// (used to split the tree into subproblems).
     pub(crate) fn step(&mut self, max_depth: Option<usize>) -> Step {
+        self.step_body(max_depth)
+    }
+
+    #[inline(always)]
+    fn step_body(&mut self, max_depth: Option<usize>) -> Step {
         if !self.started && self.start().is_err() {
             return match self.limit_hit {
                 Some(l) => Step::Limit(l),
@@ -469,7 +477,7 @@ impl<'a> Engine<'a> {
                             self.model.display_name(VarId(var))
                         );
                     }
-                    let ok = self.decide(var as usize, v);
+                    let ok = self.decide(var as usize, v, self.frames[fi].direct);
                     if ok {
                         self.descend = true;
                     } else if let Some(l) = self.limit_hit {
@@ -491,8 +499,8 @@ impl<'a> Engine<'a> {
     /// variable with a single subscriber (a closed fused all-different, for
     /// instance) has its event delivered directly, without the event list.
     #[inline]
-    fn decide(&mut self, var: usize, v: Value) -> bool {
-        if let Some(d) = self.direct_to(var) {
+    fn decide(&mut self, var: usize, v: Value, d: (u32, u32)) -> bool {
+        if d.0 != u32::MAX {
             let before = self.store.small_bits(var);
             if self.store.fix_small_quietly(var, v).is_err() {
                 return false;
@@ -514,13 +522,14 @@ impl<'a> Engine<'a> {
         self.store.fix(var, v).is_ok() && self.propagate().is_ok()
     }
 
-    /// The subscriber a decision on `var` goes to directly, if any.
+    /// The subscriber a decision on `var` goes to directly, or
+    /// `(u32::MAX, 0)`.
     #[inline]
-    fn direct_to(&self, var: usize) -> Option<(u32, u32)> {
-        if !self.direct {
-            return None;
+    pub(super) fn direct_to(&self, var: usize) -> (u32, u32) {
+        match self.kernel.direct(var) {
+            Some(d) if self.direct && self.store.plain_small_updates() => d,
+            _ => (u32::MAX, 0),
         }
-        self.kernel.direct(var)
     }
 
     /// Is `x` the only variable with more than one value?

@@ -25,6 +25,7 @@ impl Engine<'_> {
             b: 0,
             started: false,
             value: 0,
+            direct: self.direct_to(var),
         };
         if s.is_small(var) {
             f.rem = s.small_bits(var).0;
