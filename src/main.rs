@@ -3,10 +3,15 @@
 //! `csp` with no arguments solves 8-queens with the generic engine and shows
 //! the board and the search statistics. `csp --help` lists the subcommands.
 
+// All output goes through `cli::output`, which decides once what a failed
+// write does; `println!` and `eprintln!` would panic instead.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+#[macro_use]
 mod cli;
 
 /// Constraint satisfaction on one engine: N-queens, Sudoku, coloring,
@@ -36,7 +41,20 @@ enum Command {
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // `--help` and `--version` to stdout (exit 0), usage errors to
+            // stderr (exit 2), both through `cli::output`.
+            if e.use_stderr() {
+                errln!("{}", e.render().to_string().trim_end());
+            } else {
+                out!("{}", e.render());
+                cli::output::flush();
+            }
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
     let result = match cli.command {
         None => cli::queens::run_default(),
         Some(Command::Queens(a)) => cli::queens::run(a),
@@ -46,10 +64,11 @@ fn main() -> ExitCode {
         Some(Command::Zebra(a)) => cli::puzzles::zebra(a),
         Some(Command::Latin(a)) => cli::puzzles::latin(a),
     };
+    cli::output::flush();
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(2)
         }
     }

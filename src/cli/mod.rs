@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use csp_core::{Inference, ValOrder, VarOrder};
 
+#[macro_use]
+pub mod output;
 pub mod puzzles;
 pub mod queens;
 pub mod queens_local;

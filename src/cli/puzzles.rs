@@ -109,7 +109,7 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
     };
     let options = a.engine.apply(model::options())?;
     let (text, name) = read_input(a.file.as_deref())?;
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = super::output::stdout();
     let mut bad = false;
     let mut total = Statistics::default();
     let start = Instant::now();
@@ -118,7 +118,7 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
         let grid = match entry.result {
             Ok(g) => g,
             Err(e) => {
-                eprintln!("{name}: {e}");
+                errln!("{name}: {e}");
                 writeln!(out, "error").map_err(io_err)?;
                 bad = true;
                 continue;
@@ -150,9 +150,10 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
             };
             writeln!(out, "{}", r.count).map_err(io_err)?;
             if let Outcome::LimitReached(l) = r.outcome {
-                eprintln!(
+                errln!(
                     "{name}: line {}: at least {} solutions ({l})",
-                    entry.line, r.count
+                    entry.line,
+                    r.count
                 );
             }
             stats = Some(r.stats);
@@ -169,7 +170,7 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
                 }
                 (None, Outcome::LimitReached(l)) => {
                     writeln!(out, "unknown").map_err(io_err)?;
-                    eprintln!("{name}: line {}: stopped by the {l}", entry.line);
+                    errln!("{name}: line {}: stopped by the {l}", entry.line);
                 }
                 (None, _) => writeln!(out, "no solution").map_err(io_err)?,
             }
@@ -177,7 +178,7 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
         }
         if let Some(s) = stats {
             if a.engine.stats {
-                eprintln!(
+                errln!(
                     "line {}: {s} (wall {:.3} ms)",
                     entry.line,
                     t.elapsed().as_secs_f64() * 1e3
@@ -191,7 +192,7 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
     if a.engine.stats && !a.unique {
         total.time = start.elapsed();
         let s = if puzzles == 1 { "" } else { "s" };
-        eprintln!("total ({puzzles} puzzle{s}): {total}");
+        errln!("total ({puzzles} puzzle{s}): {total}");
     }
     Ok(if bad {
         ExitCode::from(1)
@@ -246,7 +247,7 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
             let (text, name) = read_input(Some(f))?;
             let d = dimacs::parse_dimacs(&text).map_err(|e| format!("{name}: {e}"))?;
             for w in &d.warnings {
-                eprintln!("{name}: warning: {w}");
+                errln!("{name}: warning: {w}");
             }
             (d.graph, None)
         }
@@ -260,7 +261,7 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
     let print = |colors: &[u32], k: u32| -> Result<(), CliError> {
         check_coloring(&graph, colors, k).map_err(|e| format!("internal error: {e}"))?;
         let used = colors.iter().map(|&c| c + 1).max().unwrap_or(0);
-        let mut out = io::BufWriter::new(io::stdout().lock());
+        let mut out = super::output::stdout();
         writeln!(out, "{used}").map_err(io_err)?;
         match (names, map) {
             (true, Some(m)) => {
@@ -292,10 +293,10 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
             if r.outcome == Outcome::Solved {
                 print(&r.colors, k)?;
             } else {
-                println!("unknown");
+                outln!("unknown");
             }
             if a.engine.stats {
-                eprintln!(
+                errln!(
                     "solver: min-conflicts, {} conflicts left, {} steps, {} restarts, {:.3} s",
                     r.conflicts,
                     r.steps,
@@ -311,12 +312,12 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
             let r: Report = csp_core::Search::new(&m)
                 .options(options.search.clone())
                 .count();
-            println!("{}", r.count);
+            outln!("{}", r.count);
             if a.engine.stats {
-                eprintln!("solver: backtracking, {}", r.stats);
+                errln!("solver: backtracking, {}", r.stats);
             }
             if let Outcome::LimitReached(l) = r.outcome {
-                eprintln!("warning: incomplete count: stopped by the {l}");
+                errln!("warning: incomplete count: stopped by the {l}");
                 return Ok(ExitCode::from(1));
             }
             Ok(ExitCode::SUCCESS)
@@ -325,11 +326,11 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
             let r = model::color(&graph, k, &options).map_err(|e| e.to_string())?;
             match (&r.colors, r.outcome) {
                 (Some(c), _) => print(c, k)?,
-                (None, Outcome::LimitReached(_)) => println!("unknown"),
-                (None, _) => println!("none"),
+                (None, Outcome::LimitReached(_)) => outln!("unknown"),
+                (None, _) => outln!("none"),
             }
             if a.engine.stats {
-                eprintln!("solver: backtracking, {}", r.stats);
+                errln!("solver: backtracking, {}", r.stats);
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -343,20 +344,20 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
                 (Some(col), Some(k)) => {
                     print(col, k)?;
                     match c.exact() {
-                        Some(x) => eprintln!("chromatic number: {x} (proven optimal)"),
-                        None => eprintln!(
+                        Some(x) => errln!("chromatic number: {x} (proven optimal)"),
+                        None => errln!(
                             "{k} colors suffice; not proven optimal (lower bound {}) within the time limit",
                             c.lower
                         ),
                     }
                 }
-                _ => println!("unknown"),
+                _ => outln!("unknown"),
             }
             if a.engine.stats {
                 for (k, o, s) in &c.attempts {
-                    eprintln!("k = {k}: {o}; {s}");
+                    errln!("k = {k}: {o}; {s}");
                 }
-                eprintln!("total {:.3} s", t.elapsed().as_secs_f64());
+                errln!("total {:.3} s", t.elapsed().as_secs_f64());
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -405,7 +406,7 @@ pub fn cryptarithm(a: CryptarithmArgs) -> Result<ExitCode, CliError> {
     };
     o.search = a.engine.apply(o.search)?;
     let r = model::solve_all(&puzzle, &o).map_err(|e| e.to_string())?;
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = super::output::stdout();
     for d in &r.solutions {
         check_solution(&puzzle, d, a.allow_leading_zeros)
             .map_err(|e| format!("internal error: {e}"))?;
@@ -424,10 +425,10 @@ pub fn cryptarithm(a: CryptarithmArgs) -> Result<ExitCode, CliError> {
     }
     out.flush().map_err(io_err)?;
     if let Outcome::LimitReached(l) = r.outcome {
-        eprintln!("warning: incomplete: stopped by the {l}");
+        errln!("warning: incomplete: stopped by the {l}");
     }
     if a.engine.stats {
-        eprintln!("{}", r.stats);
+        errln!("{}", r.stats);
     }
     Ok(if stopped {
         ExitCode::from(1)
@@ -458,24 +459,24 @@ pub fn zebra(a: ZebraArgs) -> Result<ExitCode, CliError> {
         model::Answer::Unique(s) => {
             check_solution(&s).map_err(|e| format!("internal error: {e}"))?;
             if let Some(text) = render::answers(&s) {
-                print!("{text}");
+                out!("{text}");
             }
             if a.table {
-                println!("{}", render::table(&s));
+                outln!("{}", render::table(&s));
             }
-            println!("The solution is unique.");
+            outln!("The solution is unique.");
         }
-        model::Answer::None => println!("no solution"),
+        model::Answer::None => outln!("no solution"),
         model::Answer::Multiple(x, _) => {
             if let Some(text) = render::answers(&x) {
-                print!("{text}");
+                out!("{text}");
             }
-            println!("The clues allow several solutions.");
+            outln!("The clues allow several solutions.");
         }
-        model::Answer::Unknown(l) => println!("unknown (stopped by the {l})"),
+        model::Answer::Unknown(l) => outln!("unknown (stopped by the {l})"),
     }
     if a.stats {
-        eprintln!("time: {:.3} ms", t.elapsed().as_secs_f64() * 1e3);
+        errln!("time: {:.3} ms", t.elapsed().as_secs_f64() * 1e3);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -512,15 +513,15 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
         let options = a.engine.apply(model::options())?;
         let r = model::count_latin_squares_with(n, model::Counting::Reduced, &options)
             .map_err(|e| e.to_string())?;
-        println!("{}", r.count);
+        outln!("{}", r.count);
         if a.engine.stats {
-            eprintln!(
+            errln!(
                 "counted reduced squares (first row and column in order), multiplied by n!(n-1)!; engine: {}",
                 r.stats
             );
         }
         if let Outcome::LimitReached(l) = r.outcome {
-            eprintln!("warning: incomplete count: stopped by the {l}");
+            errln!("warning: incomplete count: stopped by the {l}");
             return Ok(ExitCode::from(1));
         }
         return Ok(ExitCode::SUCCESS);
@@ -529,7 +530,7 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
     let (text, name) = read_input(Some(&a.input))?;
     let mut bad = false;
     let mut first = true;
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = super::output::stdout();
     for entry in parse::entries(&text) {
         if !first {
             writeln!(out).map_err(io_err)?;
@@ -538,7 +539,7 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
         let sq = match entry.result {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("{name}: {e}");
+                errln!("{name}: {e}");
                 writeln!(out, "error").map_err(io_err)?;
                 bad = true;
                 continue;
@@ -556,7 +557,7 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
             (None, _) => writeln!(out, "no solution").map_err(io_err)?,
         }
         if a.engine.stats {
-            eprintln!("{}", r.stats);
+            errln!("{}", r.stats);
         }
     }
     out.flush().map_err(io_err)?;

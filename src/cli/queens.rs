@@ -238,7 +238,7 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
 
 fn print_stats(job: &Job, solver: &str, line: &str) {
     if job.stats {
-        eprintln!("solver: {solver}, n: {}, {line}", job.n);
+        errln!("solver: {solver}, n: {}, {line}", job.n);
     }
 }
 
@@ -325,7 +325,7 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
         }
         Solver::MinConflicts | Solver::Genetic => local_search(job)?,
     };
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = super::output::stdout();
     match &cols {
         Some(c) => {
             // Every printed placement is re-checked independently.
@@ -395,9 +395,9 @@ fn count(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
         }
     };
     drop(_p);
-    println!("{total}");
+    outln!("{total}");
     if let Some(why) = &note {
-        eprintln!("warning: incomplete count: {why}");
+        errln!("warning: incomplete count: {why}");
     }
     print_stats(
         job,
@@ -413,7 +413,7 @@ fn count(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
 
 fn list(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
     let t = Instant::now();
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = super::output::stdout();
     let mut err = None;
     let mut k = 0u128;
     let format = job.format;
@@ -445,7 +445,7 @@ fn list(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
     }
     out.flush().map_err(|e| e.to_string())?;
     if let Some(why) = &note {
-        eprintln!("warning: incomplete list: {why}");
+        errln!("warning: incomplete list: {why}");
     }
     print_stats(
         job,
@@ -544,8 +544,7 @@ fn enumerate(
 
 fn trace(job: &Job, all: bool) -> Result<ExitCode, CliError> {
     let n = job.n;
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = super::output::stdout();
     let mut write_err = None;
     let mut emit_line = |l: &TraceLine| {
         if write_err.is_none() {
@@ -609,16 +608,19 @@ fn trace(job: &Job, all: bool) -> Result<ExitCode, CliError> {
 fn compare(job: &Job) -> Result<ExitCode, CliError> {
     let n = job.n;
     let limit = job.time_limit.unwrap_or(Duration::from_secs(10));
-    println!(
+    outln!(
         "{n}-queens, every solver (time limit {} s each)",
         limit.as_secs_f64()
     );
-    println!(
+    outln!(
         "{:<28} {:>14} {:>14} {:>10}",
-        "solver", "solutions", "nodes", "time (s)"
+        "solver",
+        "solutions",
+        "nodes",
+        "time (s)"
     );
     let row = |name: &str, sols: String, nodes: String, secs: f64| {
-        println!("{name:<28} {sols:>14} {nodes:>14} {secs:>10.4}");
+        outln!("{name:<28} {sols:>14} {nodes:>14} {secs:>10.4}");
     };
     let with_limit = |inference: Inference| SearchOptions {
         inference,
@@ -693,7 +695,7 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
             t.elapsed().as_secs_f64(),
         );
     } else {
-        println!("{:<28} {:>14}", "brute-force", "skipped (n^n too large)");
+        outln!("{:<28} {:>14}", "brute-force", "skipped (n^n too large)");
     }
     if n <= bitboard::MAX_N {
         let lower_bound = |c: u128, status: permutation::Status| {
@@ -742,7 +744,7 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
 fn verify_stdin() -> Result<ExitCode, CliError> {
     let stdin = io::stdin();
     let mut bad = false;
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = super::output::stdout();
     for (i, line) in stdin.lock().lines().enumerate() {
         let line = line.map_err(|e| format!("reading stdin: {e}"))?;
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
