@@ -14,10 +14,24 @@ use clap::{Parser, Subcommand};
 #[macro_use]
 mod cli;
 
+/// The exit-status convention of every subcommand (`cli::Status`), shown by
+/// `csp --help`; README.md says the same.
+const EXIT_STATUS: &str = "\
+Exit status (every subcommand):
+  0  complete answer: a solution, an exact count, every solution, or a proof
+     that there is none (\"no solution\", \"none\", a count of 0)
+  1  incomplete: a limit (--time-limit, --count-limit, a local search's step
+     limit) stopped the search; stderr says so, stdout shows what is known
+     (\"unknown\", the count so far, a >= bound), never \"no solution\"
+  2  bad input (options, numbers, files: with line and column), a size that
+     cannot fit in memory, or output that cannot be written
+  3  queens --verify: a placement that is not a solution
+A closed output pipe (csp ... | head) ends csp quietly with status 0.";
+
 /// Constraint satisfaction on one engine: N-queens, Sudoku, coloring,
 /// cryptarithms, the zebra puzzle and Latin squares.
 #[derive(Parser, Debug)]
-#[command(name = "csp", version, about, long_about = None)]
+#[command(name = "csp", version, about, long_about = None, after_help = EXIT_STATUS)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

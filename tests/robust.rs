@@ -144,3 +144,170 @@ fn full_disk_gets_one_line_error() {
         );
     }
 }
+
+/// What one run must show: its exit status, and text stdout and stderr must
+/// contain.
+struct Expect {
+    args: Vec<String>,
+    input: String,
+    code: i32,
+    stdout_has: &'static str,
+    stderr_has: &'static str,
+}
+
+/// `csp` with the words of `cmd` (split at spaces) and `input` on stdin.
+fn expect(cmd: &str, input: &str, code: i32, stdout_has: &'static str) -> Expect {
+    Expect {
+        args: cmd.split_whitespace().map(String::from).collect(),
+        input: input.into(),
+        code,
+        stdout_has,
+        stderr_has: match code {
+            1 => "incomplete",
+            2 => "error",
+            _ => "",
+        },
+    }
+}
+
+impl Expect {
+    /// Text stderr must contain instead of the default for the status.
+    fn stderr(mut self, has: &'static str) -> Expect {
+        self.stderr_has = has;
+        self
+    }
+}
+
+fn check(cases: Vec<Expect>) {
+    for e in cases {
+        let args: Vec<&str> = e.args.iter().map(String::as_str).collect();
+        let o = run(&args, e.input.as_bytes());
+        let (out, err) = (text(&o.stdout), text(&o.stderr));
+        assert_eq!(o.status.code(), Some(e.code), "{args:?}\n{out}\n{err}");
+        assert!(out.contains(e.stdout_has), "{args:?}: stdout {out:?}");
+        assert!(err.contains(e.stderr_has), "{args:?}: stderr {err:?}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        if e.code == 1 {
+            // A search stopped by a limit never claims there is no solution.
+            assert!(!out.contains("no solution"), "{args:?}: {out}");
+            assert!(!out.lines().any(|l| l == "none"), "{args:?}: {out}");
+        }
+    }
+}
+
+const BLANK_SUDOKU: &str =
+    ".................................................................................\n";
+
+/// The exit-status convention, subcommand by subcommand: 0 a complete
+/// answer (a proof of no solution included), 1 stopped by a limit, 2 bad
+/// input, 3 a placement that `--verify` rejects.
+#[test]
+fn queens_exit_status() {
+    check(vec![
+        expect("queens 8", "", 0, "Q"),
+        expect("queens 3", "", 0, "no solution"),
+        expect("queens 3 --solver construction", "", 0, "no solution"),
+        expect("queens 3 --solver min-conflicts", "", 0, "no solution"),
+        // Item 1: these printed "no solution" and exited 0.
+        expect(
+            "queens 30 --solver permutation --time-limit 0",
+            "",
+            1,
+            "unknown",
+        ),
+        expect(
+            "queens 30 --solver brute-force --time-limit 0.1",
+            "",
+            1,
+            "unknown",
+        ),
+        // The bitboard solver's first solution ran on, whatever the limit.
+        expect(
+            "queens 40 --solver bitboard --time-limit 0.2",
+            "",
+            1,
+            "unknown",
+        ),
+        expect(
+            "queens 500 --solver min-conflicts --time-limit 0",
+            "",
+            1,
+            "unknown",
+        ),
+        expect(
+            "queens 30 --solver permutation --all --time-limit 0",
+            "",
+            1,
+            "",
+        ),
+        expect(
+            "queens 30 --solver permutation --trace --time-limit 0",
+            "",
+            1,
+            "",
+        ),
+        // --compare rows cut short are marked >=; the run says so.
+        expect("queens 9 --compare --time-limit 0", "", 1, ">="),
+        expect("queens 6 --compare", "", 0, "construction"),
+        expect("queens x", "", 2, ""),
+        expect("queens --verify", "2 4 1 3\n", 0, "valid"),
+        expect("queens --verify", "1 2 3 4\n", 3, "not a solution"),
+        expect("queens --verify", "2 4 1 3\n2 x\n1 2\n", 2, "line 2: error").stderr(""),
+    ]);
+}
+
+#[test]
+fn puzzle_exit_status() {
+    let myciel4 = data("examples/coloring/tests/data/myciel4.col");
+    let top95 = std::fs::read_to_string(data("examples/sudoku/tests/data/top95.txt")).unwrap();
+    let hard = top95.lines().nth(1).unwrap().to_string() + "\n";
+    let blank40 = (".".repeat(40) + "\n").repeat(40);
+    let mc = "color --map australia --colors 2 --solver min-conflicts --time-limit 0.05";
+    check(vec![
+        expect("sudoku", &hard, 0, ""),
+        expect(
+            "sudoku",
+            &("11".to_string() + &BLANK_SUDOKU[2..]),
+            0,
+            "no solution",
+        ),
+        // A count cut short exited 0.
+        expect("sudoku --count --count-limit 2", BLANK_SUDOKU, 1, "2"),
+        expect("sudoku --count --time-limit 0", BLANK_SUDOKU, 1, ""),
+        expect("sudoku --count --count-limit 0", BLANK_SUDOKU, 2, ""),
+        expect("sudoku", "12x\n", 2, "error").stderr("<stdin>: line 1, column 3: "),
+        expect("color --map australia --colors 3", "", 0, "3"),
+        expect("color --map australia --colors 2", "", 0, "none"),
+        expect("color --map australia", "", 0, "3"),
+        expect(&format!("color {myciel4} --time-limit 0"), "", 1, "unknown"),
+        expect(mc, "", 1, "unknown"),
+        expect("color no-such-file.col --colors 3", "", 2, ""),
+        expect("cryptarithm SEND+MORE=MONEY", "", 0, "9567"),
+        expect("cryptarithm AB+AB=AB", "", 0, "no solution"),
+        expect("cryptarithm SEND+MORE", "", 2, ""),
+        expect("zebra", "", 0, "zebra"),
+        expect("latin 4 --count", "", 0, "576"),
+        expect("latin -", "1 . .\n. . .\n. . .\n", 0, "1 2 3"),
+        expect("latin -", "1 1\n. .\n", 0, "no solution"),
+        expect("latin - --time-limit 0", &blank40, 1, "unknown"),
+        expect("latin -", "1 2\n2 ?\n", 2, "error").stderr("<stdin>: line 2, column 3: "),
+        expect("latin 0 --count", "", 2, ""),
+    ]);
+}
+
+/// `csp --help` documents the exit statuses.
+#[test]
+fn help_documents_exit_status() {
+    let o = csp(&["--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = text(&o.stdout);
+    for line in [
+        "Exit status (every subcommand):",
+        "  0  complete answer",
+        "  1  incomplete",
+        "  2  bad input",
+        "  3  queens --verify",
+    ] {
+        assert!(out.contains(line), "{out}");
+    }
+}

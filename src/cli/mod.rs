@@ -2,6 +2,7 @@
 //! the command line, progress display, output helpers.
 
 use std::io::IsTerminal;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -15,8 +16,56 @@ pub mod puzzles;
 pub mod queens;
 pub mod queens_local;
 
-/// An error for the user: one line, printed as `error: …`.
+/// An error for the user: one line, printed as `error: …`, exit status 2
+/// ([`Status::BadInput`]).
 pub type CliError = String;
+
+/// How a run ended: the exit status, the same for every subcommand (see
+/// `csp --help` and the README). When one run answers several questions (a
+/// file of puzzles, lines to verify), the worst status wins:
+/// `BadInput` over `Incomplete` over `NotASolution` over `Complete`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    /// 0: a complete answer: a solution, an exact count, every solution, or
+    /// a proof that there is none (`no solution`, `none`, a count of 0).
+    Complete,
+    /// 3: `queens --verify` read a placement that is not a solution.
+    NotASolution,
+    /// 1: a limit (time, count) stopped the search before the answer was
+    /// complete; stderr says which, stdout holds what is known (`unknown`, a
+    /// count so far, the solutions so far), never `no solution`.
+    Incomplete,
+    /// 2: bad input (options, numbers, files: with the line and column), a
+    /// request too large to fit, or output that cannot be written.
+    BadInput,
+}
+
+impl Status {
+    /// `Complete`, or `Incomplete` when `stopped`.
+    pub fn stopped_if(stopped: bool) -> Status {
+        if stopped {
+            Status::Incomplete
+        } else {
+            Status::Complete
+        }
+    }
+
+    /// The process exit code.
+    pub fn code(self) -> ExitCode {
+        ExitCode::from(match self {
+            Status::Complete => 0,
+            Status::Incomplete => 1,
+            Status::BadInput => 2,
+            Status::NotASolution => 3,
+        })
+    }
+}
+
+impl From<Status> for ExitCode {
+    fn from(s: Status) -> ExitCode {
+        s.code()
+    }
+}
 
 /// Parses `--inference`.
 pub fn parse_inference(s: &str) -> Result<Inference, CliError> {

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use csp_core::{Limits, Outcome, Report, SearchOptions, Statistics};
 
-use super::{parse_inference, parse_seconds, parse_val_order, parse_var_order, CliError};
+use super::{parse_inference, parse_seconds, parse_val_order, parse_var_order, CliError, Status};
 
 /// Reads FILE, or stdin when FILE is absent or `-`.
 fn read_input(file: Option<&str>) -> Result<(String, String), CliError> {
@@ -107,10 +107,13 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
         "grid" => true,
         f => return Err(format!("unknown format '{f}' (expected line or grid)")),
     };
+    if a.count_limit == Some(0) {
+        return Err("--count-limit must be at least 1".into());
+    }
     let options = a.engine.apply(model::options())?;
     let (text, name) = read_input(a.file.as_deref())?;
     let mut out = super::output::stdout();
-    let mut bad = false;
+    let mut status = Status::Complete;
     let mut total = Statistics::default();
     let start = Instant::now();
     let mut puzzles = 0;
@@ -120,7 +123,7 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
             Err(e) => {
                 errln!("{name}: {e}");
                 writeln!(out, "error").map_err(io_err)?;
-                bad = true;
+                status = status.max(Status::BadInput);
                 continue;
             }
         };
@@ -136,7 +139,14 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
                     "unique"
                 }
                 model::Uniqueness::Multiple(..) => "multiple",
-                model::Uniqueness::Unknown(_) => "unknown",
+                model::Uniqueness::Unknown(l) => {
+                    errln!(
+                        "{name}: line {}: incomplete: stopped by the {l}",
+                        entry.line
+                    );
+                    status = status.max(Status::Incomplete);
+                    "unknown"
+                }
             };
             writeln!(out, "{word}").map_err(io_err)?;
             stats = None;
@@ -151,10 +161,11 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
             writeln!(out, "{}", r.count).map_err(io_err)?;
             if let Outcome::LimitReached(l) = r.outcome {
                 errln!(
-                    "{name}: line {}: at least {} solutions ({l})",
+                    "{name}: line {}: incomplete count: at least {} solutions ({l})",
                     entry.line,
                     r.count
                 );
+                status = status.max(Status::Incomplete);
             }
             stats = Some(r.stats);
         } else {
@@ -170,7 +181,11 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
                 }
                 (None, Outcome::LimitReached(l)) => {
                     writeln!(out, "unknown").map_err(io_err)?;
-                    errln!("{name}: line {}: stopped by the {l}", entry.line);
+                    errln!(
+                        "{name}: line {}: incomplete: stopped by the {l}",
+                        entry.line
+                    );
+                    status = status.max(Status::Incomplete);
                 }
                 (None, _) => writeln!(out, "no solution").map_err(io_err)?,
             }
@@ -194,11 +209,7 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
         let s = if puzzles == 1 { "" } else { "s" };
         errln!("total ({puzzles} puzzle{s}): {total}");
     }
-    Ok(if bad {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(status.code())
 }
 
 // ---- color -------------------------------------------------------------------
@@ -290,10 +301,17 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
             limits.time = Some(time_limit.unwrap_or(Duration::from_secs(10)));
             let r = model::color_min_conflicts(&graph, k, a.engine.seed, &limits)
                 .map_err(|e| e.to_string())?;
-            if r.outcome == Outcome::Solved {
+            let solved = r.outcome == Outcome::Solved;
+            if solved {
                 print(&r.colors, k)?;
             } else {
+                // Local search never proves that no coloring exists.
                 outln!("unknown");
+                errln!(
+                    "warning: incomplete: no {k}-coloring found ({}, {} conflicts left)",
+                    r.outcome,
+                    r.conflicts
+                );
             }
             if a.engine.stats {
                 errln!(
@@ -304,7 +322,7 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
                     r.time.as_secs_f64()
                 );
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(Status::stopped_if(!solved).code())
         }
         ("backtracking", Some(k)) if a.count => {
             let (m, _) =
@@ -324,15 +342,19 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
         }
         ("backtracking", Some(k)) => {
             let r = model::color(&graph, k, &options).map_err(|e| e.to_string())?;
+            let stopped = r.colors.is_none() && matches!(r.outcome, Outcome::LimitReached(_));
             match (&r.colors, r.outcome) {
                 (Some(c), _) => print(c, k)?,
-                (None, Outcome::LimitReached(_)) => outln!("unknown"),
+                (None, Outcome::LimitReached(l)) => {
+                    outln!("unknown");
+                    errln!("warning: incomplete: stopped by the {l}");
+                }
                 (None, _) => outln!("none"),
             }
             if a.engine.stats {
                 errln!("solver: backtracking, {}", r.stats);
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(Status::stopped_if(stopped).code())
         }
         ("backtracking", None) => {
             if a.count {
@@ -340,18 +362,22 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
             }
             let limit = time_limit.or(Some(Duration::from_secs(60)));
             let c = model::chromatic_number(&graph, limit, &options).map_err(|e| e.to_string())?;
+            // Without a proof of optimality the answer is incomplete.
             match (&c.coloring, c.upper) {
                 (Some(col), Some(k)) => {
                     print(col, k)?;
                     match c.exact() {
                         Some(x) => errln!("chromatic number: {x} (proven optimal)"),
                         None => errln!(
-                            "{k} colors suffice; not proven optimal (lower bound {}) within the time limit",
+                            "warning: incomplete: {k} colors suffice; not proven optimal (lower bound {}) within the time limit",
                             c.lower
                         ),
                     }
                 }
-                _ => outln!("unknown"),
+                _ => {
+                    outln!("unknown");
+                    errln!("warning: incomplete: no coloring found within the time limit");
+                }
             }
             if a.engine.stats {
                 for (k, o, s) in &c.attempts {
@@ -359,7 +385,7 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
                 }
                 errln!("total {:.3} s", t.elapsed().as_secs_f64());
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(Status::stopped_if(c.exact().is_none()).code())
         }
         (s, _) => Err(format!(
             "unknown solver '{s}' (expected backtracking or min-conflicts)"
@@ -455,6 +481,7 @@ pub fn zebra(a: ZebraArgs) -> Result<ExitCode, CliError> {
     use csp_zebra::{check_solution, model, render};
     let t = Instant::now();
     let answer = model::solve_unique().map_err(|e| e.to_string())?;
+    let mut status = Status::Complete;
     match answer {
         model::Answer::Unique(s) => {
             check_solution(&s).map_err(|e| format!("internal error: {e}"))?;
@@ -473,12 +500,16 @@ pub fn zebra(a: ZebraArgs) -> Result<ExitCode, CliError> {
             }
             outln!("The clues allow several solutions.");
         }
-        model::Answer::Unknown(l) => outln!("unknown (stopped by the {l})"),
+        model::Answer::Unknown(l) => {
+            outln!("unknown");
+            errln!("warning: incomplete: stopped by the {l}");
+            status = Status::Incomplete;
+        }
     }
     if a.stats {
         errln!("time: {:.3} ms", t.elapsed().as_secs_f64() * 1e3);
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(status.code())
 }
 
 // ---- latin -------------------------------------------------------------------
@@ -528,7 +559,7 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
     }
     let options = a.engine.apply(model::options())?;
     let (text, name) = read_input(Some(&a.input))?;
-    let mut bad = false;
+    let mut status = Status::Complete;
     let mut first = true;
     let mut out = super::output::stdout();
     for entry in parse::entries(&text) {
@@ -541,7 +572,7 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
             Err(e) => {
                 errln!("{name}: {e}");
                 writeln!(out, "error").map_err(io_err)?;
-                bad = true;
+                status = status.max(Status::BadInput);
                 continue;
             }
         };
@@ -552,7 +583,12 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
                 write!(out, "{}", render::text(s)).map_err(io_err)?;
             }
             (None, Outcome::LimitReached(l)) => {
-                writeln!(out, "unknown (stopped by the {l})").map_err(io_err)?
+                writeln!(out, "unknown").map_err(io_err)?;
+                errln!(
+                    "{name}: square at line {}: incomplete: stopped by the {l}",
+                    entry.line
+                );
+                status = status.max(Status::Incomplete);
             }
             (None, _) => writeln!(out, "no solution").map_err(io_err)?,
         }
@@ -561,9 +597,5 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
         }
     }
     out.flush().map_err(io_err)?;
-    Ok(if bad {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(status.code())
 }

@@ -12,7 +12,9 @@ use csp_queens::render::{self, Format};
 use csp_queens::trace::{TraceLine, Tracer};
 use csp_queens::{bitboard, brute_force, construction, permutation, symmetry, verify};
 
-use super::{parse_inference, parse_seconds, parse_val_order, parse_var_order, CliError, Progress};
+use super::{
+    parse_inference, parse_seconds, parse_val_order, parse_var_order, CliError, Progress, Status,
+};
 
 /// Arguments of `csp queens`.
 #[derive(clap::Args, Debug)]
@@ -293,9 +295,9 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
         }
         Solver::Permutation | Solver::BruteForce => {
             let b = budget(job, None);
-            let (c, rep) = if job.solver == Solver::Permutation {
+            let (c, status, rep) = if job.solver == Solver::Permutation {
                 let (c, r) = permutation::first_solution(n, &b).map_err(|e| e.to_string())?;
-                (c, format!("{r}"))
+                (c, r.status, format!("{r}"))
             } else {
                 let (c, r) = brute_force::first_solution(n, &b).map_err(|e| e.to_string())?;
                 let note = if r.status.is_complete() {
@@ -306,23 +308,23 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
                         r.status, r.tried as f64
                     )
                 };
-                (c, format!("arrangements tried: {}{note}", r.tried))
+                (
+                    c,
+                    r.status,
+                    format!("arrangements tried: {}{note}", r.tried),
+                )
             };
-            (c, None, rep)
+            // `Stopped` is the search stopping at the solution it found;
+            // a deadline without one has not shown that there is none.
+            let stopped = c.is_none() && !status.is_complete();
+            (c, stopped.then(|| status.to_string()), rep)
         }
-        Solver::Bitboard => {
-            let mut found = None;
-            let _ = bitboard::for_each_solution(n, |c| {
-                found = Some(c.to_vec());
-                ControlFlow::Break(())
-            })
-            .map_err(|e| e.to_string())?;
-            (found, None, String::new())
-        }
-        Solver::Construction => {
-            let c = construction::construct(n).ok();
-            (c, None, String::new())
-        }
+        Solver::Bitboard => bitboard_first(n, job.time_limit)?,
+        Solver::Construction => match construction::construct(n) {
+            Ok(c) => (Some(c), None, String::new()),
+            Err(construction::ConstructionError::NoSolution { .. }) => (None, None, String::new()),
+            Err(e) => return Err(e.to_string()),
+        },
         Solver::MinConflicts | Solver::Genetic => local_search(job)?,
     };
     let mut out = super::output::stdout();
@@ -337,18 +339,53 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
             }
             emit(&mut out, c, job.format).map_err(|e| e.to_string())?
         }
-        None => match &note {
-            Some(why) => writeln!(out, "no solution found ({why})").map_err(|e| e.to_string())?,
-            None => writeln!(out, "no solution").map_err(|e| e.to_string())?,
-        },
+        // A search stopped by a limit has not shown that there is none.
+        None if note.is_some() => writeln!(out, "unknown").map_err(|e| e.to_string())?,
+        None => writeln!(out, "no solution").map_err(|e| e.to_string())?,
     }
     out.flush().map_err(|e| e.to_string())?;
+    if let (None, Some(why)) = (&cols, &note) {
+        errln!("warning: incomplete: no solution found before the search stopped: {why}");
+    }
     print_stats(
         job,
         job.solver.name(),
         &format!("{stat_line} (wall {:.3} s)", t.elapsed().as_secs_f64()),
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::stopped_if(cols.is_none() && note.is_some()).code())
+}
+
+/// The bitboard solver's first solution. Its search looks at no clock, so
+/// under a time limit it runs on a thread of its own and is abandoned
+/// (the process ends) when the limit passes first.
+fn bitboard_first(
+    n: usize,
+    time_limit: Option<Duration>,
+) -> Result<crate::cli::queens_local::LocalOutcome, CliError> {
+    let search = move || -> Result<Option<Vec<u32>>, CliError> {
+        let mut found = None;
+        let _ = bitboard::for_each_solution(n, |c| {
+            found = Some(c.to_vec());
+            ControlFlow::Break(())
+        })
+        .map_err(|e| e.to_string())?;
+        Ok(found)
+    };
+    let Some(limit) = time_limit else {
+        return Ok((search()?, None, String::new()));
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(search());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(found) => Ok((found?, None, String::new())),
+        Err(_) => Ok((
+            None,
+            Some("stopped by the time limit".into()),
+            String::new(),
+        )),
+    }
 }
 
 /// min-conflicts and genetic: the local searches on the generic model.
@@ -553,19 +590,20 @@ fn trace(job: &Job, all: bool) -> Result<ExitCode, CliError> {
             }
         }
     };
-    match job.solver {
+    let note = match job.solver {
         Solver::Backtracking | Solver::Pairwise => {
             let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
             let mut tracer = Tracer::new(n, &mut emit_line);
             let s = Search::new(&q.model)
                 .options(job.options.clone())
                 .observer(&mut tracer);
-            if all {
-                s.for_each_solution(|_| ControlFlow::Continue(()));
+            let outcome = if all {
+                s.for_each_solution(|_| ControlFlow::Continue(())).outcome
             } else {
-                s.solve();
-            }
+                s.solve().outcome
+            };
             tracer.finish();
+            limit_note(outcome)
         }
         Solver::Permutation => {
             let mut tracer = Tracer::new(n, &mut emit_line);
@@ -581,7 +619,7 @@ fn trace(job: &Job, all: bool) -> Result<ExitCode, CliError> {
                 permutation::Event::Backtrack { row } => tracer.backtrack(row, row + 1),
                 permutation::Event::Solution => tracer.solution(),
             };
-            permutation::search(n, &budget(job, None), &mut obs, |_| {
+            let r = permutation::search(n, &budget(job, None), &mut obs, |_| {
                 if all {
                     ControlFlow::Continue(())
                 } else {
@@ -590,6 +628,12 @@ fn trace(job: &Job, all: bool) -> Result<ExitCode, CliError> {
             })
             .map_err(|e| e.to_string())?;
             tracer.finish();
+            // `Stopped` is the search stopping at the first solution.
+            (!matches!(
+                r.status,
+                permutation::Status::Completed | permutation::Status::Stopped
+            ))
+            .then(|| r.status.to_string())
         }
         other => {
             return Err(format!(
@@ -597,12 +641,15 @@ fn trace(job: &Job, all: bool) -> Result<ExitCode, CliError> {
             other.name()
         ))
         }
-    }
+    };
     if let Some(e) = write_err {
         return Err(format!("writing the trace: {e}"));
     }
     out.flush().map_err(|e| e.to_string())?;
-    Ok(ExitCode::SUCCESS)
+    if let Some(why) = &note {
+        errln!("warning: incomplete trace: {why}");
+    }
+    Ok(Status::stopped_if(note.is_some()).code())
 }
 
 fn compare(job: &Job) -> Result<ExitCode, CliError> {
@@ -628,10 +675,17 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
         val_order: ValOrder::Ascending,
         limits: Limits::none().with_time(limit),
     };
-    let mark = |o: Outcome, c: u128| match o {
-        Outcome::LimitReached(_) => format!(">={c}"),
-        _ => c.to_string(),
+    // A count stopped by the limit is a lower bound, marked `>=`.
+    let incomplete = std::cell::Cell::new(false);
+    let bound = |complete: bool, c: u128| {
+        if complete {
+            c.to_string()
+        } else {
+            incomplete.set(true);
+            format!(">={c}")
+        }
     };
+    let mark = |o: Outcome, c: u128| bound(!matches!(o, Outcome::LimitReached(_)), c);
     for (name, kind, inf) in [
         (
             "backtracking (none)",
@@ -668,11 +722,7 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
     let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
     let t = Instant::now();
     let r = permutation::count(n, &b).map_err(|e| e.to_string())?;
-    let s = if r.status.is_complete() {
-        r.solutions.to_string()
-    } else {
-        format!(">={}", r.solutions)
-    };
+    let s = bound(r.status.is_complete(), r.solutions);
     row(
         "permutation",
         s,
@@ -683,11 +733,7 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
         let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
         let t = Instant::now();
         let r = brute_force::count(n, &b).map_err(|e| e.to_string())?;
-        let s = if r.status.is_complete() {
-            r.solutions.to_string()
-        } else {
-            format!(">={}", r.solutions)
-        };
+        let s = bound(r.status.is_complete(), r.solutions);
         row(
             "brute-force",
             s,
@@ -698,13 +744,7 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
         outln!("{:<28} {:>14}", "brute-force", "skipped (n^n too large)");
     }
     if n <= bitboard::MAX_N {
-        let lower_bound = |c: u128, status: permutation::Status| {
-            if status.is_complete() {
-                c.to_string()
-            } else {
-                format!(">={c}")
-            }
-        };
+        let lower_bound = |c: u128, status: permutation::Status| bound(status.is_complete(), c);
         let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
         let t = Instant::now();
         let (c, status) = bitboard::count_within(n, 1, &b).map_err(|e| e.to_string())?;
@@ -726,24 +766,37 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
     }
     for (name, genetic) in [("min-conflicts (one)", false), ("genetic (one)", true)] {
         let t = Instant::now();
-        let (c, _, _) = crate::cli::queens_local::solve(n, genetic, job.seed, Some(limit))?;
-        let found = if c.is_some() { "1" } else { "0" };
-        row(name, found.into(), "-".into(), t.elapsed().as_secs_f64());
+        let (c, note, _) = crate::cli::queens_local::solve(n, genetic, job.seed, Some(limit))?;
+        // Not found within the limit is not "no solution".
+        let found = bound(c.is_some() || note.is_none(), u128::from(c.is_some()));
+        row(name, found, "-".into(), t.elapsed().as_secs_f64());
     }
     let t = Instant::now();
-    let c = construction::construct(n).ok();
+    let found = match construction::construct(n) {
+        Ok(_) => "1",
+        Err(construction::ConstructionError::NoSolution { .. }) => "0",
+        Err(e) => return Err(e.to_string()),
+    };
     row(
         "construction (one)",
-        if c.is_some() { "1".into() } else { "0".into() },
+        found.into(),
         "-".into(),
         t.elapsed().as_secs_f64(),
     );
-    Ok(ExitCode::SUCCESS)
+    if incomplete.get() {
+        errln!(
+            "warning: incomplete: the rows marked >= stopped before the end (time limit {} s each; the local searches also have step limits)",
+            limit.as_secs_f64()
+        );
+    }
+    Ok(Status::stopped_if(incomplete.get()).code())
 }
 
 fn verify_stdin() -> Result<ExitCode, CliError> {
     let stdin = io::stdin();
-    let mut bad = false;
+    // Status 3 for a placement that is not a solution, 2 for a line that
+    // is not a placement.
+    let mut status = Status::Complete;
     let mut out = super::output::stdout();
     for (i, line) in stdin.lock().lines().enumerate() {
         let line = line.map_err(|e| format!("reading stdin: {e}"))?;
@@ -754,12 +807,12 @@ fn verify_stdin() -> Result<ExitCode, CliError> {
             Ok(cols) => {
                 let v = verify::check(&cols);
                 if !v.is_solution() {
-                    bad = true;
+                    status = status.max(Status::NotASolution);
                 }
                 v.to_string()
             }
             Err(e) => {
-                bad = true;
+                status = status.max(Status::BadInput);
                 format!("error: {e}")
             }
         };
@@ -767,9 +820,5 @@ fn verify_stdin() -> Result<ExitCode, CliError> {
             .map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())?;
-    Ok(if bad {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(status.code())
 }
