@@ -311,3 +311,34 @@ fn help_documents_exit_status() {
         assert!(out.contains(line), "{out}");
     }
 }
+
+/// `--threads` is capped at 4 per core (it spawned thousands of threads and
+/// ran for minutes); 0 means all cores; the answer never depends on it.
+#[test]
+fn thread_counts_are_capped() {
+    for solver in ["bitboard", "backtracking"] {
+        for t in ["0", "100000", "18446744073709551615"] {
+            let o = csp(&["queens", "8", "--count", "--threads", t, "--solver", solver]);
+            let err = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(0), "{solver} {t}: {err}");
+            assert_eq!(text(&o.stdout), "92\n", "{solver} {t}");
+            assert_eq!(err.contains("is more than 4 per core"), t != "0", "{err}");
+        }
+        let o = csp(&[
+            "queens",
+            "8",
+            "--all",
+            "--threads",
+            "100000",
+            "--solver",
+            solver,
+        ]);
+        assert_eq!(o.status.code(), Some(0));
+        assert_eq!(text(&o.stdout).matches('Q').count(), 92 * 8);
+    }
+    for t in ["-1", "99999999999999999999999", "many"] {
+        let o = csp(&["queens", "8", "--count", "--threads", t]);
+        assert_eq!(o.status.code(), Some(2), "{t}");
+        assert!(text(&o.stderr).contains("error"), "{t}");
+    }
+}

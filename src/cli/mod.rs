@@ -115,6 +115,30 @@ pub fn parse_seconds(s: &str) -> Result<Duration, CliError> {
     }
 }
 
+/// The most worker threads `--threads` may ask for, per core: more only
+/// adds switching (the output never depends on the thread count).
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The worker threads for `--threads`: 0 (all cores) when absent; a number
+/// above [`THREADS_PER_CORE`] times the cores is clamped to that, with a note
+/// on stderr (before, `--threads 100000` started thousands of threads).
+pub fn threads(asked: Option<usize>) -> usize {
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    clamp_threads(asked.unwrap_or(0), cores)
+}
+
+fn clamp_threads(asked: usize, cores: usize) -> usize {
+    let cap = THREADS_PER_CORE.saturating_mul(cores);
+    if asked > cap {
+        errln!(
+            "note: --threads {asked} is more than {THREADS_PER_CORE} per core; using {cap} ({cores} cores)"
+        );
+        cap
+    } else {
+        asked
+    }
+}
+
 /// A spinner on stderr that appears only if the work lasts more than a
 /// second and stderr is a terminal. Dropping it clears it.
 pub struct Progress {
@@ -161,5 +185,19 @@ impl Drop for Progress {
         if let Some(h) = self.handle.take() {
             let _ = h.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_are_capped_per_core() {
+        assert_eq!(clamp_threads(0, 2), 0); // 0 = all cores
+        assert_eq!(clamp_threads(3, 2), 3);
+        assert_eq!(clamp_threads(8, 2), 8);
+        assert_eq!(clamp_threads(9, 2), 8);
+        assert_eq!(clamp_threads(usize::MAX, 64), 256);
     }
 }

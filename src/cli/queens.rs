@@ -47,7 +47,8 @@ pub struct Args {
     /// Generic solvers: asc, desc, middle or random.
     #[arg(long = "val-order", default_value = "asc")]
     val_order: String,
-    /// Worker threads (default: all cores); output does not depend on it.
+    /// Worker threads (default and 0: all cores; at most 4 per core, more is
+    /// clamped with a note); output does not depend on it.
     #[arg(long)]
     threads: Option<usize>,
     /// Seed for random solvers and random value order.
@@ -212,7 +213,7 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         solver,
         format,
         options,
-        threads: a.threads.unwrap_or(0),
+        threads: super::threads(a.threads),
         seed: a.seed,
         time_limit,
         stats: a.stats,
