@@ -9,17 +9,36 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_csp");
 
-/// Waits for `child`, killing it (and failing the test) after `limit`.
+/// Waits for `child`, killing it (and failing the test) after `limit`. Its
+/// output is read as it comes, so a full pipe never blocks it.
 fn wait_within(mut child: Child, what: &str, limit: Duration) -> Output {
+    fn drain(r: Option<impl std::io::Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut buf);
+            }
+            buf
+        })
+    }
+    let out = drain(child.stdout.take());
+    let err = drain(child.stderr.take());
     let start = Instant::now();
-    while child.try_wait().expect("wait for csp").is_none() {
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for csp") {
+            break status;
+        }
         if start.elapsed() > limit {
             child.kill().ok();
             panic!("csp {what} still running after {limit:?}");
         }
         std::thread::sleep(Duration::from_millis(10));
+    };
+    Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
     }
-    child.wait_with_output().expect("csp output")
 }
 
 /// Runs `csp args` with `input` on stdin, within 30 seconds.
@@ -340,5 +359,56 @@ fn thread_counts_are_capped() {
         let o = csp(&["queens", "8", "--count", "--threads", t]);
         assert_eq!(o.status.code(), Some(2), "{t}");
         assert!(text(&o.stderr).contains("error"), "{t}");
+    }
+}
+
+/// A DIMACS file in the test's scratch directory.
+fn scratch_file(name: &str, contents: &[u8]) -> String {
+    let p = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&p, contents).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+/// Coloring sizes that used to abort or crawl: 40,000 isolated vertices
+/// with one color took 10.9 s under a 1 s limit (a quadratic clique search),
+/// 10^6 aborted on a 125 GB allocation, `--colors 4294967295` aborted on a
+/// 4 GB one, and counting with it could never finish.
+#[test]
+fn coloring_sizes_that_cannot_fit() {
+    let iso = scratch_file("iso40k.col", b"p edge 40000 0\n");
+    let million = scratch_file("iso1m.col", b"p edge 1000000 0\n");
+    let myciel4 = data("examples/coloring/tests/data/myciel4.col");
+    for args in [
+        vec!["color", &iso, "--colors", "1", "--time-limit", "1"],
+        vec!["color", &million, "--time-limit", "1"],
+        vec!["color", &myciel4, "--colors", "4294967295"],
+        vec![
+            "color",
+            &myciel4,
+            "--colors",
+            "4294967295",
+            "--solver",
+            "min-conflicts",
+        ],
+    ] {
+        let start = Instant::now();
+        let o = csp(&args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o.stderr));
+        assert!(start.elapsed() < Duration::from_secs(5), "{args:?}");
+        let out = text(&o.stdout);
+        let k: usize = out.lines().next().unwrap().parse().unwrap();
+        assert!(k <= 12, "{args:?}: {k} colors"); // myciel4: Δ + 1 = 12
+    }
+    for args in [
+        vec!["color", &myciel4, "--colors", "4294967295", "--count"],
+        vec!["color", &million, "--colors", "2", "--count"],
+    ] {
+        let o = csp(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = text(&o.stderr);
+        assert!(
+            err.starts_with("error: ") && err.contains("use a smaller --colors"),
+            "{err}"
+        );
     }
 }

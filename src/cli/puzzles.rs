@@ -325,6 +325,17 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
             Ok(Status::stopped_if(!solved).code())
         }
         ("backtracking", Some(k)) if a.count => {
+            // Colored in any order, each vertex has at least k - Δ colors its
+            // neighbors leave free: the count is at least (k - Δ)^V. Beyond
+            // u128 it cannot be printed, and the domains would be huge.
+            let max_degree = graph.adjacency().iter().map(Vec::len).max().unwrap_or(0);
+            let free = u128::from(k).saturating_sub(max_degree as u128);
+            if free.checked_pow(graph.vertices()).is_none() {
+                return Err(format!(
+                    "the {k}-colorings of this graph number at least ({k} - {max_degree})^{} (k minus the largest degree, to the number of vertices), more than a count can hold (2^128); use a smaller --colors",
+                    graph.vertices()
+                ));
+            }
             let (m, _) =
                 model::model(&graph, k, model::Symmetry::None).map_err(|e| e.to_string())?;
             let r: Report = csp_core::Search::new(&m)
