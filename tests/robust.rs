@@ -412,3 +412,52 @@ fn coloring_sizes_that_cannot_fit() {
         );
     }
 }
+
+/// The memory this machine has available, from /proc/meminfo (Linux).
+fn available_gib() -> Option<f64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / f64::from(1 << 20))
+}
+
+/// Boards that cannot fit are refused before anything is allocated, with
+/// the size and the option to change (`csp queens 2147483647` grew to 24 GB).
+#[test]
+fn queens_sizes_that_cannot_fit() {
+    let mut cases = vec![
+        // Overflows even u128 arithmetic.
+        vec!["queens", "18446744073709551615", "--solver", "pairwise"],
+        vec![
+            "queens",
+            "4000000000",
+            "--format",
+            "board",
+            "--solver",
+            "construction",
+        ],
+        vec!["queens", "100000000", "--compare"],
+    ];
+    // 85 GiB and 29 GiB at least; only where that is more than available.
+    if available_gib().is_some_and(|g| g < 29.0) {
+        cases.push(vec!["queens", "2147483647"]);
+        cases.push(vec!["queens", "2147483647", "--solver", "construction"]);
+    }
+    for args in cases {
+        let start = Instant::now();
+        let o = csp(&args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(start.elapsed() < Duration::from_secs(5), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(
+            err.contains("memory") && err.contains("use a smaller N"),
+            "{err}"
+        );
+    }
+    // What fits still runs: a million queens by min-conflicts.
+    let o = csp(&["queens", "1000000", "--format", "columns"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(text(&o.stdout).split_whitespace().count(), 1_000_000);
+}

@@ -139,6 +139,42 @@ fn clamp_threads(asked: usize, cores: usize) -> usize {
     }
 }
 
+/// The memory available for a new program in bytes, when known
+/// (`MemAvailable` in `/proc/meminfo` on Linux; `MemTotal` on older kernels).
+pub fn available_memory() -> Option<u128> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let field = |name: &str| -> Option<u128> {
+        let line = info.lines().find(|l| l.starts_with(name))?;
+        let kb: u128 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024)
+    };
+    field("MemAvailable:").or_else(|| field("MemTotal:"))
+}
+
+/// Refuses a request whose memory `need` (a lower bound in bytes; `None`
+/// when the arithmetic overflowed) exceeds the available memory `have`,
+/// before anything is allocated: the error names the size and `change`, the
+/// option to change. Unknown available memory refuses only overflows.
+pub fn check_memory(
+    what: &str,
+    need: Option<u128>,
+    have: Option<u128>,
+    change: &str,
+) -> Result<(), CliError> {
+    let gib = |b: u128| b as f64 / f64::from(1u32 << 30);
+    match (need, have) {
+        (None, _) => Err(format!(
+            "{what} needs more memory than can be counted; {change}"
+        )),
+        (Some(need), Some(have)) if need > have => Err(format!(
+            "{what} needs at least {:.1} GiB of memory, more than is available ({:.1} GiB); {change}",
+            gib(need),
+            gib(have)
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// A spinner on stderr that appears only if the work lasts more than a
 /// second and stderr is a terminal. Dropping it clears it.
 pub struct Progress {
@@ -191,6 +227,22 @@ impl Drop for Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memory_requests_are_checked_before_allocating() {
+        let gib = 1u128 << 30;
+        assert_eq!(
+            check_memory("x", Some(gib), Some(2 * gib), "use less"),
+            Ok(())
+        );
+        assert_eq!(check_memory("x", Some(gib), None, "use less"), Ok(()));
+        assert_eq!(
+            check_memory("n = 7", Some(3 * gib), Some(2 * gib), "use a smaller N"),
+            Err("n = 7 needs at least 3.0 GiB of memory, more than is available (2.0 GiB); use a smaller N".into())
+        );
+        assert!(check_memory("x", None, None, "use less").is_err());
+        assert!(available_memory().is_none_or(|m| m > 1 << 20));
+    }
 
     #[test]
     fn threads_are_capped_per_core() {
