@@ -461,3 +461,164 @@ fn queens_sizes_that_cannot_fit() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(text(&o.stdout).split_whitespace().count(), 1_000_000);
 }
+
+/// A seeded xorshift generator for random bytes.
+fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Mostly the formats' own characters, some arbitrary bytes.
+            let pick = b"0123456789. \n\n#pe-+";
+            if x.is_multiple_of(4) {
+                (x >> 8) as u8
+            } else {
+                pick[(x >> 8) as usize % pick.len()]
+            }
+        })
+        .collect()
+}
+
+/// No panic, a known status, and on status 2 every stderr line is an error
+/// or names where the input was wrong.
+fn check_survives(args: &[&str], o: &Output) {
+    let err = text(&o.stderr);
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    let code = o.status.code();
+    assert!(matches!(code, Some(0..=3)), "{args:?}: {code:?} {err}");
+    if code == Some(2) {
+        for l in err.lines() {
+            assert!(
+                l.starts_with("error: ") || l.contains("line "),
+                "{args:?}: {err}"
+            );
+        }
+    }
+}
+
+/// Empty files, binary files and random bytes, through every subcommand
+/// that reads input: no panic; text that is not UTF-8 is an error naming
+/// its line and column.
+#[test]
+fn empty_binary_and_random_input() {
+    let binary = b"\xff\xfe\x00abc".as_slice();
+    let empty = scratch_file("empty.txt", b"");
+    let bin = scratch_file("binary.txt", binary);
+    for (args, code) in [
+        (vec!["sudoku", empty.as_str()], 0),
+        (vec!["latin", empty.as_str()], 0),
+        (vec!["color", empty.as_str()], 2),
+        (vec!["sudoku", bin.as_str()], 2),
+        (vec!["latin", bin.as_str()], 2),
+        (vec!["color", bin.as_str()], 2),
+    ] {
+        let o = csp(&args);
+        check_survives(&args, &o);
+        assert_eq!(o.status.code(), Some(code), "{args:?}");
+    }
+    let o = run(&["queens", "--verify"], binary);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        "error: <stdin>: line 1, column 1: not UTF-8 text (byte 0xff)\n"
+    );
+    assert_eq!(run(&["queens", "--verify"], b"").status.code(), Some(0));
+    for seed in 0..12 {
+        let bytes = random_bytes(seed, 40 + 25 * seed as usize);
+        let file = scratch_file(&format!("random{seed}.txt"), &bytes);
+        for args in [
+            vec!["sudoku", "--time-limit", "1", file.as_str()],
+            vec!["latin", "--time-limit", "1", file.as_str()],
+            vec!["color", "--time-limit", "1", file.as_str()],
+        ] {
+            check_survives(&args, &csp(&args));
+        }
+        let args = ["queens", "--verify"];
+        check_survives(&args, &run(&args, &bytes));
+        let word = String::from_utf8_lossy(&bytes).replace('\0', "");
+        let args = ["cryptarithm", word.as_str(), "--time-limit", "1"];
+        check_survives(&args, &csp(&args));
+    }
+}
+
+/// Numbers out of range or not numbers: one error, status 2, no panic.
+#[test]
+fn bad_numbers_are_bad_input() {
+    for cmd in [
+        "queens -0",
+        "queens 99999999999999999999",
+        "queens 1e9",
+        "queens 8 --time-limit -1",
+        "queens 8 --time-limit nan",
+        "queens 8 --time-limit inf",
+        "queens 8 --time-limit 1e300",
+        "queens 8 --seed -1",
+        "queens 8 --seed 18446744073709551616",
+        "latin -3 --count",
+        "latin 99999999999999999999 --count",
+        "latin 11 --count",
+        "color --map us --colors -1",
+        "color --map us --colors 4294967296",
+        "sudoku --count --count-limit -1",
+        "sudoku --time-limit 1e99",
+    ] {
+        let args: Vec<&str> = cmd.split_whitespace().collect();
+        let o = csp(&args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {err}");
+        assert!(err.starts_with("error: "), "{cmd}: {err}");
+        assert!(!err.contains("panicked"), "{cmd}: {err}");
+    }
+    // Size 0 and 1 are boards like any other.
+    assert_eq!(text(&csp(&["queens", "0", "--count"]).stdout), "1\n");
+    assert_eq!(
+        text(&csp(&["queens", "1", "--format", "columns"]).stdout),
+        "1\n"
+    );
+}
+
+/// `--time-limit 0` everywhere: a prompt answer or an honest "incomplete".
+#[test]
+fn time_limit_zero_everywhere() {
+    let myciel4 = data("examples/coloring/tests/data/myciel4.col");
+    let top95 = data("examples/sudoku/tests/data/top95.txt");
+    for cmd in [
+        "queens 8 --time-limit 0",
+        "queens 12 --count --time-limit 0",
+        "queens 12 --count --solver backtracking --time-limit 0",
+        "queens 12 --count --solver permutation --time-limit 0",
+        "queens 9 --count --solver brute-force --time-limit 0",
+        "queens 12 --all --time-limit 0",
+        "queens 12 --unique --count --time-limit 0",
+        "queens 12 --trace --time-limit 0",
+        "queens 1000 --solver min-conflicts --time-limit 0",
+        "queens 20 --solver genetic --time-limit 0",
+        "queens 10 --compare --time-limit 0",
+        &format!("sudoku {top95} --time-limit 0"),
+        &format!("sudoku {top95} --count --time-limit 0"),
+        &format!("sudoku {top95} --unique --time-limit 0"),
+        &format!("color {myciel4} --time-limit 0"),
+        &format!("color {myciel4} --colors 5 --time-limit 0"),
+        &format!("color {myciel4} --colors 6 --count --time-limit 0"),
+        &format!("color {myciel4} --colors 5 --solver min-conflicts --time-limit 0"),
+        "cryptarithm SEND+MORE=MONEY --time-limit 0",
+        "cryptarithm SEND+MORE=MONEY --count --time-limit 0",
+        "latin 6 --count --time-limit 0",
+    ] {
+        let args: Vec<&str> = cmd.split_whitespace().collect();
+        let start = Instant::now();
+        let o = csp(&args);
+        let (out, err) = (text(&o.stdout), text(&o.stderr));
+        assert!(start.elapsed() < Duration::from_secs(10), "{cmd}");
+        match o.status.code() {
+            Some(0) => {}
+            Some(1) => {
+                assert!(err.contains("incomplete"), "{cmd}: {err}");
+                assert!(!out.contains("no solution"), "{cmd}: {out}");
+            }
+            c => panic!("{cmd}: status {c:?}: {err}"),
+        }
+    }
+}

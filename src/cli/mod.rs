@@ -139,6 +139,24 @@ fn clamp_threads(asked: usize, cores: usize) -> usize {
     }
 }
 
+/// `bytes` read from `name` as text; input that is not UTF-8 gets an error
+/// naming the line and column of the first bad byte (`file: line 3, column 7:
+/// not UTF-8 text (byte 0xff)`), as a parse error would.
+pub fn decode(bytes: Vec<u8>, name: &str) -> Result<String, CliError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let good = e.utf8_error().valid_up_to();
+        // The prefix is valid UTF-8, so this never falls back.
+        let before = std::str::from_utf8(&bytes[..good]).unwrap_or_default();
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        format!(
+            "{name}: line {line}, column {column}: not UTF-8 text (byte {:#04x})",
+            bytes[good]
+        )
+    })
+}
+
 /// The memory available for a new program in bytes, when known
 /// (`MemAvailable` in `/proc/meminfo` on Linux; `MemTotal` on older kernels).
 pub fn available_memory() -> Option<u128> {
@@ -227,6 +245,19 @@ impl Drop for Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_that_is_not_utf8_names_line_and_column() {
+        assert_eq!(decode(b"1 2\n".to_vec(), "f").as_deref(), Ok("1 2\n"));
+        assert_eq!(
+            decode(b"ab\n\xc3\xa9x\xff".to_vec(), "f"),
+            Err("f: line 2, column 3: not UTF-8 text (byte 0xff)".into())
+        );
+        assert_eq!(
+            decode(vec![0x80], "<stdin>"),
+            Err("<stdin>: line 1, column 1: not UTF-8 text (byte 0x80)".into())
+        );
+    }
 
     #[test]
     fn memory_requests_are_checked_before_allocating() {

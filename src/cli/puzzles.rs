@@ -16,15 +16,16 @@ use super::{parse_inference, parse_seconds, parse_val_order, parse_var_order, Cl
 fn read_input(file: Option<&str>) -> Result<(String, String), CliError> {
     match file {
         None | Some("-") => {
-            let mut s = String::new();
+            let mut bytes = Vec::new();
             io::stdin()
-                .read_to_string(&mut s)
+                .read_to_end(&mut bytes)
                 .map_err(|e| format!("reading stdin: {e}"))?;
-            Ok((s, "<stdin>".into()))
+            Ok((super::decode(bytes, "<stdin>")?, "<stdin>".into()))
         }
-        Some(f) => fs::read_to_string(f)
-            .map(|s| (s, f.to_string()))
-            .map_err(|e| format!("{f}: {e}")),
+        Some(f) => {
+            let bytes = fs::read(f).map_err(|e| format!("{f}: {e}"))?;
+            Ok((super::decode(bytes, f)?, f.to_string()))
+        }
     }
 }
 

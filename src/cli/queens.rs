@@ -1,6 +1,6 @@
 //! `csp queens`: N-queens with every solver side by side.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -864,17 +864,20 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
 }
 
 fn verify_stdin() -> Result<ExitCode, CliError> {
-    let stdin = io::stdin();
+    let mut bytes = Vec::new();
+    io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("reading stdin: {e}"))?;
+    let text = super::decode(bytes, "<stdin>")?;
     // Status 3 for a placement that is not a solution, 2 for a line that
     // is not a placement.
     let mut status = Status::Complete;
     let mut out = super::output::stdout();
-    for (i, line) in stdin.lock().lines().enumerate() {
-        let line = line.map_err(|e| format!("reading stdin: {e}"))?;
+    for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
             continue;
         }
-        let msg = match verify::parse_columns_line(&line) {
+        let msg = match verify::parse_columns_line(line) {
             Ok(cols) => {
                 let v = verify::check(&cols);
                 if !v.is_solution() {
