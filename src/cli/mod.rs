@@ -15,6 +15,7 @@ pub mod output;
 pub mod puzzles;
 pub mod queens;
 pub mod queens_local;
+pub mod queens_size;
 
 /// An error for the user: one line, printed as `error: …`, exit status 2
 /// ([`Status::BadInput`]).

@@ -12,6 +12,7 @@ use csp_queens::render::{self, Format};
 use csp_queens::trace::{TraceLine, Tracer};
 use csp_queens::{bitboard, brute_force, construction, permutation, symmetry, verify};
 
+use super::queens_size::{memory_floor, SizeKind};
 use super::{
     parse_inference, parse_seconds, parse_val_order, parse_var_order, CliError, Progress, Status,
 };
@@ -219,7 +220,14 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         stats: a.stats,
     };
     if !a.verify && !a.trace {
-        let (need, change) = memory_floor(n, solver, format, a.count, a.compare);
+        let kind = match solver {
+            _ if a.compare => SizeKind::Compare,
+            Solver::MinConflicts => SizeKind::MinConflicts,
+            Solver::Genetic => SizeKind::Genetic,
+            Solver::Pairwise => SizeKind::Pairwise,
+            _ => SizeKind::Other,
+        };
+        let (need, change) = memory_floor(n, kind, format == Format::Board, a.count);
         let what = if a.compare {
             format!("--compare for n = {n}")
         } else {
@@ -246,67 +254,6 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         return list(&job, a.unique);
     }
     first(&job)
-}
-
-/// A lower bound on the memory `csp queens` needs, in bytes (`None` on
-/// overflow), and the option to change when it cannot fit. Only what is
-/// certain counts: the columns (4 bytes a row), the printed solution (its
-/// column numbers, and 2 bytes a square for a board), the local searches'
-/// arrays (measured 45-48 bytes a queen for min-conflicts at n = 10^6 and
-/// 4·10^6; a genetic population of 100 boards) and the pairwise model's
-/// 3n(n-1)/2 constraints. `csp queens 2147483647` grew to 24 GB before this
-/// check. The generic engine's own domains are left to the engine.
-fn memory_floor(
-    n: usize,
-    solver: Solver,
-    format: Format,
-    count: bool,
-    compare: bool,
-) -> (Option<u128>, &'static str) {
-    let n = n as u128;
-    let per_queen: u128 = match solver {
-        _ if compare => 400, // its genetic row
-        Solver::MinConflicts => 32,
-        Solver::Genetic => 400,
-        _ => 4,
-    };
-    let pairwise = solver == Solver::Pairwise || compare;
-    let printed = !count && !compare;
-    let board = format == Format::Board && printed;
-    let need = (|| {
-        let mut total = n.checked_mul(per_queen)?;
-        if printed {
-            // The columns 1..=n once each, with a separator.
-            total = total.checked_add(decimal_digits_up_to(n)?.checked_add(n)?)?;
-        }
-        if pairwise {
-            // 3n(n-1)/2 constraints of at least 8 bytes each.
-            total = total.checked_add(n.checked_mul(n.saturating_sub(1))?.checked_mul(12)?)?;
-        }
-        if board {
-            total = total.checked_add(n.checked_mul(n)?.checked_mul(2)?)?;
-        }
-        Some(total)
-    })();
-    let change = if board {
-        "use a smaller N, or --format columns"
-    } else {
-        "use a smaller N"
-    };
-    (need, change)
-}
-
-/// The number of decimal digits in 1, 2, ..., n together (`None` on
-/// overflow).
-fn decimal_digits_up_to(n: u128) -> Option<u128> {
-    let (mut total, mut low, mut digits) = (0u128, 1u128, 1u128);
-    while low <= n {
-        let high = low.checked_mul(10)?.min(n + 1);
-        total = total.checked_add((high - low).checked_mul(digits)?)?;
-        low = high;
-        digits += 1;
-    }
-    Some(total)
 }
 
 fn print_stats(job: &Job, solver: &str, line: &str) {
