@@ -247,6 +247,9 @@ fn queens_exit_status() {
             1,
             "unknown",
         ),
+        // So did its lists before their first solution.
+        expect("queens 40 --all --time-limit 0.2", "", 1, ""),
+        expect("queens 40 --unique --all --time-limit 0.2", "", 1, ""),
         expect(
             "queens 500 --solver min-conflicts --time-limit 0",
             "",

@@ -373,36 +373,70 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
     Ok(Status::stopped_if(cols.is_none() && note.is_some()).code())
 }
 
-/// The bitboard solver's first solution. Its search looks at no clock, so
-/// under a time limit it runs on a thread of its own and is abandoned
-/// (the process ends) when the limit passes first.
+/// The bitboard solver's first solution, within the time limit.
 fn bitboard_first(
     n: usize,
     time_limit: Option<Duration>,
 ) -> Result<crate::cli::queens_local::LocalOutcome, CliError> {
-    let search = move || -> Result<Option<Vec<u32>>, CliError> {
-        let mut found = None;
-        let _ = bitboard::for_each_solution(n, |c| {
-            found = Some(c.to_vec());
-            ControlFlow::Break(())
-        })
-        .map_err(|e| e.to_string())?;
-        Ok(found)
+    let mut found = None;
+    let note = bitboard_within(n, false, time_limit, |c| {
+        found = Some(c.to_vec());
+        ControlFlow::Break(())
+    })?;
+    Ok((found, note, String::new()))
+}
+
+/// The bitboard solver's solutions (the canonical ones when `unique`) in
+/// order, passed to `f` until it breaks, within `time_limit`; returns a note
+/// when the limit stopped them. The bitboard search looks at no clock, so
+/// under a limit it runs on a thread of its own, handing solutions over a
+/// channel, and is abandoned when the limit passes first (the process ends
+/// soon after). Before, a first solution or a list for n = 40 ran on
+/// whatever the limit.
+fn bitboard_within(
+    n: usize,
+    unique: bool,
+    time_limit: Option<Duration>,
+    mut f: impl FnMut(&[u32]) -> ControlFlow<()>,
+) -> Result<Option<String>, CliError> {
+    let run = move |g: &mut dyn FnMut(&[u32]) -> ControlFlow<()>| -> Result<(), CliError> {
+        if unique {
+            bitboard::for_each_unique(n, g)
+        } else {
+            bitboard::for_each_solution(n, g)
+        }
+        .map(|_| ())
+        .map_err(|e| e.to_string())
     };
     let Some(limit) = time_limit else {
-        return Ok((search()?, None, String::new()));
+        run(&mut f)?;
+        return Ok(None);
     };
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(search());
+    let deadline = Instant::now() + limit;
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u32>>(256);
+    let worker = std::thread::spawn(move || {
+        run(&mut |c: &[u32]| match tx.send(c.to_vec()) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break(()), // the reader is done
+        })
     });
-    match rx.recv_timeout(limit) {
-        Ok(found) => Ok((found?, None, String::new())),
-        Err(_) => Ok((
-            None,
-            Some("stopped by the time limit".into()),
-            String::new(),
-        )),
+    loop {
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(c) => {
+                if f(&c).is_break() {
+                    return Ok(None);
+                }
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                return Ok(Some("stopped by the time limit".into()))
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                let done = worker
+                    .join()
+                    .map_err(|_| "internal error: the bitboard search panicked")?;
+                return done.map(|()| None);
+            }
+        }
     }
 }
 
@@ -533,25 +567,8 @@ fn enumerate(
     };
     match job.solver {
         Solver::Bitboard => {
-            // The time limit, looked at each solution (listing is bound by
-            // the output anyway).
-            let budget = budget(job, None);
-            let mut stopped = None;
-            let mut h = |c: &[u32]| {
-                f(c)?;
-                stopped = budget.interrupted();
-                match stopped {
-                    Some(_) => ControlFlow::Break(()),
-                    None => ControlFlow::Continue(()),
-                }
-            };
-            let _ = if unique {
-                bitboard::for_each_unique(n, &mut h)
-            } else {
-                bitboard::for_each_solution(n, &mut h)
-            }
-            .map_err(|e| e.to_string())?;
-            Ok((stopped.map(|s| s.to_string()), String::new()))
+            let note = bitboard_within(n, unique, job.time_limit, &mut f)?;
+            Ok((note, String::new()))
         }
         Solver::Backtracking | Solver::Pairwise => {
             let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
