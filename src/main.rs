@@ -3,16 +3,35 @@
 //! `csp` with no arguments solves 8-queens with the generic engine and shows
 //! the board and the search statistics. `csp --help` lists the subcommands.
 
+// All output goes through `cli::output`, which decides once what a failed
+// write does; `println!` and `eprintln!` would panic instead.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+#[macro_use]
 mod cli;
+
+/// The exit-status convention of every subcommand (`cli::Status`), shown by
+/// `csp --help`; README.md says the same.
+const EXIT_STATUS: &str = "\
+Exit status (every subcommand):
+  0  complete answer: a solution, an exact count, every solution, or a proof
+     that there is none (\"no solution\", \"none\", a count of 0)
+  1  incomplete: a limit (--time-limit, --count-limit, a local search's step
+     limit) stopped the search; stderr says so, stdout shows what is known
+     (\"unknown\", the count so far, a >= bound), never \"no solution\"
+  2  bad input (options, numbers, files: with line and column), a size that
+     cannot fit in memory, or output that cannot be written
+  3  queens --verify: a placement that is not a solution
+A closed output pipe (csp ... | head) ends csp quietly with status 0.";
 
 /// Constraint satisfaction on one engine: N-queens, Sudoku, coloring,
 /// cryptarithms, the zebra puzzle and Latin squares.
 #[derive(Parser, Debug)]
-#[command(name = "csp", version, about, long_about = None)]
+#[command(name = "csp", version, about, long_about = None, after_help = EXIT_STATUS)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -36,7 +55,20 @@ enum Command {
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // `--help` and `--version` to stdout (exit 0), usage errors to
+            // stderr (exit 2), both through `cli::output`.
+            if e.use_stderr() {
+                errln!("{}", e.render().to_string().trim_end());
+            } else {
+                out!("{}", e.render());
+                cli::output::flush();
+            }
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
     let result = match cli.command {
         None => cli::queens::run_default(),
         Some(Command::Queens(a)) => cli::queens::run(a),
@@ -46,10 +78,11 @@ fn main() -> ExitCode {
         Some(Command::Zebra(a)) => cli::puzzles::zebra(a),
         Some(Command::Latin(a)) => cli::puzzles::latin(a),
     };
+    cli::output::flush();
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(2)
         }
     }

@@ -280,7 +280,7 @@ fn trace_reproduces_the_classic_four_queens_figure() {
 #[test]
 fn verify_reports_attacks() {
     let o = csp_stdin(&["queens", "--verify"], "2 4 1 3\n1 2 3 4\n");
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(3));
     let out = stdout(&o);
     assert!(out.starts_with("line 1: valid"), "{out}");
     assert!(out.contains("line 2: not a solution"), "{out}");
@@ -428,7 +428,7 @@ fn sudoku_top95_and_bad_lines() {
     assert_eq!(stdout(&u), "unique\n".repeat(5));
     let bad = format!("{}\n12x\n{}\n", puzzles[0], puzzles[1]);
     let o = csp_stdin(&["sudoku"], &bad);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
     assert_eq!(lines[1], "error");
     assert!(valid_sudoku(puzzles[1], &lines[2]));

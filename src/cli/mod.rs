@@ -2,6 +2,7 @@
 //! the command line, progress display, output helpers.
 
 use std::io::IsTerminal;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -9,12 +10,63 @@ use std::time::Duration;
 
 use csp_core::{Inference, ValOrder, VarOrder};
 
+#[macro_use]
+pub mod output;
 pub mod puzzles;
 pub mod queens;
 pub mod queens_local;
+pub mod queens_size;
 
-/// An error for the user: one line, printed as `error: …`.
+/// An error for the user: one line, printed as `error: …`, exit status 2
+/// ([`Status::BadInput`]).
 pub type CliError = String;
+
+/// How a run ended: the exit status, the same for every subcommand (see
+/// `csp --help` and the README). When one run answers several questions (a
+/// file of puzzles, lines to verify), the worst status wins:
+/// `BadInput` over `Incomplete` over `NotASolution` over `Complete`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    /// 0: a complete answer: a solution, an exact count, every solution, or
+    /// a proof that there is none (`no solution`, `none`, a count of 0).
+    Complete,
+    /// 3: `queens --verify` read a placement that is not a solution.
+    NotASolution,
+    /// 1: a limit (time, count) stopped the search before the answer was
+    /// complete; stderr says which, stdout holds what is known (`unknown`, a
+    /// count so far, the solutions so far), never `no solution`.
+    Incomplete,
+    /// 2: bad input (options, numbers, files: with the line and column), a
+    /// request too large to fit, or output that cannot be written.
+    BadInput,
+}
+
+impl Status {
+    /// `Complete`, or `Incomplete` when `stopped`.
+    pub fn stopped_if(stopped: bool) -> Status {
+        if stopped {
+            Status::Incomplete
+        } else {
+            Status::Complete
+        }
+    }
+
+    /// The process exit code.
+    pub fn code(self) -> ExitCode {
+        ExitCode::from(match self {
+            Status::Complete => 0,
+            Status::Incomplete => 1,
+            Status::BadInput => 2,
+            Status::NotASolution => 3,
+        })
+    }
+}
+
+impl From<Status> for ExitCode {
+    fn from(s: Status) -> ExitCode {
+        s.code()
+    }
+}
 
 /// Parses `--inference`.
 pub fn parse_inference(s: &str) -> Result<Inference, CliError> {
@@ -64,6 +116,84 @@ pub fn parse_seconds(s: &str) -> Result<Duration, CliError> {
     }
 }
 
+/// The most worker threads `--threads` may ask for, per core: more only
+/// adds switching (the output never depends on the thread count).
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The worker threads for `--threads`: 0 (all cores) when absent; a number
+/// above [`THREADS_PER_CORE`] times the cores is clamped to that, with a note
+/// on stderr (before, `--threads 100000` started thousands of threads).
+pub fn threads(asked: Option<usize>) -> usize {
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    clamp_threads(asked.unwrap_or(0), cores)
+}
+
+fn clamp_threads(asked: usize, cores: usize) -> usize {
+    let cap = THREADS_PER_CORE.saturating_mul(cores);
+    if asked > cap {
+        errln!(
+            "note: --threads {asked} is more than {THREADS_PER_CORE} per core; using {cap} ({cores} cores)"
+        );
+        cap
+    } else {
+        asked
+    }
+}
+
+/// `bytes` read from `name` as text; input that is not UTF-8 gets an error
+/// naming the line and column of the first bad byte (`file: line 3, column 7:
+/// not UTF-8 text (byte 0xff)`), as a parse error would.
+pub fn decode(bytes: Vec<u8>, name: &str) -> Result<String, CliError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let good = e.utf8_error().valid_up_to();
+        // The prefix is valid UTF-8, so this never falls back.
+        let before = std::str::from_utf8(&bytes[..good]).unwrap_or_default();
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        format!(
+            "{name}: line {line}, column {column}: not UTF-8 text (byte {:#04x})",
+            bytes[good]
+        )
+    })
+}
+
+/// The memory available for a new program in bytes, when known
+/// (`MemAvailable` in `/proc/meminfo` on Linux; `MemTotal` on older kernels).
+pub fn available_memory() -> Option<u128> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let field = |name: &str| -> Option<u128> {
+        let line = info.lines().find(|l| l.starts_with(name))?;
+        let kb: u128 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024)
+    };
+    field("MemAvailable:").or_else(|| field("MemTotal:"))
+}
+
+/// Refuses a request whose memory `need` (a lower bound in bytes; `None`
+/// when the arithmetic overflowed) exceeds the available memory `have`,
+/// before anything is allocated: the error names the size and `change`, the
+/// option to change. Unknown available memory refuses only overflows.
+pub fn check_memory(
+    what: &str,
+    need: Option<u128>,
+    have: Option<u128>,
+    change: &str,
+) -> Result<(), CliError> {
+    let gib = |b: u128| b as f64 / f64::from(1u32 << 30);
+    match (need, have) {
+        (None, _) => Err(format!(
+            "{what} needs more memory than can be counted; {change}"
+        )),
+        (Some(need), Some(have)) if need > have => Err(format!(
+            "{what} needs at least {:.1} GiB of memory, more than is available ({:.1} GiB); {change}",
+            gib(need),
+            gib(have)
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// A spinner on stderr that appears only if the work lasts more than a
 /// second and stderr is a terminal. Dropping it clears it.
 pub struct Progress {
@@ -110,5 +240,48 @@ impl Drop for Progress {
         if let Some(h) = self.handle.take() {
             let _ = h.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_that_is_not_utf8_names_line_and_column() {
+        assert_eq!(decode(b"1 2\n".to_vec(), "f").as_deref(), Ok("1 2\n"));
+        assert_eq!(
+            decode(b"ab\n\xc3\xa9x\xff".to_vec(), "f"),
+            Err("f: line 2, column 3: not UTF-8 text (byte 0xff)".into())
+        );
+        assert_eq!(
+            decode(vec![0x80], "<stdin>"),
+            Err("<stdin>: line 1, column 1: not UTF-8 text (byte 0x80)".into())
+        );
+    }
+
+    #[test]
+    fn memory_requests_are_checked_before_allocating() {
+        let gib = 1u128 << 30;
+        assert_eq!(
+            check_memory("x", Some(gib), Some(2 * gib), "use less"),
+            Ok(())
+        );
+        assert_eq!(check_memory("x", Some(gib), None, "use less"), Ok(()));
+        assert_eq!(
+            check_memory("n = 7", Some(3 * gib), Some(2 * gib), "use a smaller N"),
+            Err("n = 7 needs at least 3.0 GiB of memory, more than is available (2.0 GiB); use a smaller N".into())
+        );
+        assert!(check_memory("x", None, None, "use less").is_err());
+        assert!(available_memory().is_none_or(|m| m > 1 << 20));
+    }
+
+    #[test]
+    fn threads_are_capped_per_core() {
+        assert_eq!(clamp_threads(0, 2), 0); // 0 = all cores
+        assert_eq!(clamp_threads(3, 2), 3);
+        assert_eq!(clamp_threads(8, 2), 8);
+        assert_eq!(clamp_threads(9, 2), 8);
+        assert_eq!(clamp_threads(usize::MAX, 64), 256);
     }
 }

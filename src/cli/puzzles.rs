@@ -10,21 +10,22 @@ use std::time::{Duration, Instant};
 
 use csp_core::{Limits, Outcome, Report, SearchOptions, Statistics};
 
-use super::{parse_inference, parse_seconds, parse_val_order, parse_var_order, CliError};
+use super::{parse_inference, parse_seconds, parse_val_order, parse_var_order, CliError, Status};
 
 /// Reads FILE, or stdin when FILE is absent or `-`.
 fn read_input(file: Option<&str>) -> Result<(String, String), CliError> {
     match file {
         None | Some("-") => {
-            let mut s = String::new();
+            let mut bytes = Vec::new();
             io::stdin()
-                .read_to_string(&mut s)
+                .read_to_end(&mut bytes)
                 .map_err(|e| format!("reading stdin: {e}"))?;
-            Ok((s, "<stdin>".into()))
+            Ok((super::decode(bytes, "<stdin>")?, "<stdin>".into()))
         }
-        Some(f) => fs::read_to_string(f)
-            .map(|s| (s, f.to_string()))
-            .map_err(|e| format!("{f}: {e}")),
+        Some(f) => {
+            let bytes = fs::read(f).map_err(|e| format!("{f}: {e}"))?;
+            Ok((super::decode(bytes, f)?, f.to_string()))
+        }
     }
 }
 
@@ -107,10 +108,13 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
         "grid" => true,
         f => return Err(format!("unknown format '{f}' (expected line or grid)")),
     };
+    if a.count_limit == Some(0) {
+        return Err("--count-limit must be at least 1".into());
+    }
     let options = a.engine.apply(model::options())?;
     let (text, name) = read_input(a.file.as_deref())?;
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    let mut bad = false;
+    let mut out = super::output::stdout();
+    let mut status = Status::Complete;
     let mut total = Statistics::default();
     let start = Instant::now();
     let mut puzzles = 0;
@@ -118,9 +122,9 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
         let grid = match entry.result {
             Ok(g) => g,
             Err(e) => {
-                eprintln!("{name}: {e}");
+                errln!("{name}: {e}");
                 writeln!(out, "error").map_err(io_err)?;
-                bad = true;
+                status = status.max(Status::BadInput);
                 continue;
             }
         };
@@ -136,7 +140,14 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
                     "unique"
                 }
                 model::Uniqueness::Multiple(..) => "multiple",
-                model::Uniqueness::Unknown(_) => "unknown",
+                model::Uniqueness::Unknown(l) => {
+                    errln!(
+                        "{name}: line {}: incomplete: stopped by the {l}",
+                        entry.line
+                    );
+                    status = status.max(Status::Incomplete);
+                    "unknown"
+                }
                 model::Uniqueness::Invalid(c) => {
                     return Err(format!(
                         "engine error: a grid that violates constraint {c} was let through"
@@ -155,10 +166,12 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
             };
             writeln!(out, "{}", r.count).map_err(io_err)?;
             if let Outcome::LimitReached(l) = r.outcome {
-                eprintln!(
-                    "{name}: line {}: at least {} solutions ({l})",
-                    entry.line, r.count
+                errln!(
+                    "{name}: line {}: incomplete count: at least {} solutions ({l})",
+                    entry.line,
+                    r.count
                 );
+                status = status.max(Status::Incomplete);
             }
             stats = Some(r.stats);
         } else {
@@ -174,7 +187,11 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
                 }
                 (None, Outcome::LimitReached(l)) => {
                     writeln!(out, "unknown").map_err(io_err)?;
-                    eprintln!("{name}: line {}: stopped by the {l}", entry.line);
+                    errln!(
+                        "{name}: line {}: incomplete: stopped by the {l}",
+                        entry.line
+                    );
+                    status = status.max(Status::Incomplete);
                 }
                 (None, _) => writeln!(out, "no solution").map_err(io_err)?,
             }
@@ -182,7 +199,7 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
         }
         if let Some(s) = stats {
             if a.engine.stats {
-                eprintln!(
+                errln!(
                     "line {}: {s} (wall {:.3} ms)",
                     entry.line,
                     t.elapsed().as_secs_f64() * 1e3
@@ -196,13 +213,9 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
     if a.engine.stats && !a.unique {
         total.time = start.elapsed();
         let s = if puzzles == 1 { "" } else { "s" };
-        eprintln!("total ({puzzles} puzzle{s}): {total}");
+        errln!("total ({puzzles} puzzle{s}): {total}");
     }
-    Ok(if bad {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(status.code())
 }
 
 // ---- color -------------------------------------------------------------------
@@ -251,7 +264,7 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
             let (text, name) = read_input(Some(f))?;
             let d = dimacs::parse_dimacs(&text).map_err(|e| format!("{name}: {e}"))?;
             for w in &d.warnings {
-                eprintln!("{name}: warning: {w}");
+                errln!("{name}: warning: {w}");
             }
             (d.graph, None)
         }
@@ -265,7 +278,7 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
     let print = |colors: &[u32], k: u32| -> Result<(), CliError> {
         check_coloring(&graph, colors, k).map_err(|e| format!("internal error: {e}"))?;
         let used = colors.iter().map(|&c| c + 1).max().unwrap_or(0);
-        let mut out = io::BufWriter::new(io::stdout().lock());
+        let mut out = super::output::stdout();
         writeln!(out, "{used}").map_err(io_err)?;
         match (names, map) {
             (true, Some(m)) => {
@@ -294,13 +307,20 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
             limits.time = Some(time_limit.unwrap_or(Duration::from_secs(10)));
             let r = model::color_min_conflicts(&graph, k, a.engine.seed, &limits)
                 .map_err(|e| e.to_string())?;
-            if r.outcome == Outcome::Solved {
+            let solved = r.outcome == Outcome::Solved;
+            if solved {
                 print(&r.colors, k)?;
             } else {
-                println!("unknown");
+                // Local search never proves that no coloring exists.
+                outln!("unknown");
+                errln!(
+                    "warning: incomplete: no {k}-coloring found ({}, {} conflicts left)",
+                    r.outcome,
+                    r.conflicts
+                );
             }
             if a.engine.stats {
-                eprintln!(
+                errln!(
                     "solver: min-conflicts, {} conflicts left, {} steps, {} restarts, {:.3} s",
                     r.conflicts,
                     r.steps,
@@ -308,35 +328,50 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
                     r.time.as_secs_f64()
                 );
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(Status::stopped_if(!solved).code())
         }
         ("backtracking", Some(k)) if a.count => {
+            // Colored in any order, each vertex has at least k - Δ colors its
+            // neighbors leave free: the count is at least (k - Δ)^V. Beyond
+            // u128 it cannot be printed, and the domains would be huge.
+            let max_degree = graph.adjacency().iter().map(Vec::len).max().unwrap_or(0);
+            let free = u128::from(k).saturating_sub(max_degree as u128);
+            if free.checked_pow(graph.vertices()).is_none() {
+                return Err(format!(
+                    "the {k}-colorings of this graph number at least ({k} - {max_degree})^{} (k minus the largest degree, to the number of vertices), more than a count can hold (2^128); use a smaller --colors",
+                    graph.vertices()
+                ));
+            }
             let (m, _) =
                 model::model(&graph, k, model::Symmetry::None).map_err(|e| e.to_string())?;
             let r: Report = csp_core::Search::new(&m)
                 .options(options.search.clone())
                 .count();
-            println!("{}", r.count);
+            outln!("{}", r.count);
             if a.engine.stats {
-                eprintln!("solver: backtracking, {}", r.stats);
+                errln!("solver: backtracking, {}", r.stats);
             }
             if let Outcome::LimitReached(l) = r.outcome {
-                eprintln!("warning: incomplete count: stopped by the {l}");
+                errln!("warning: incomplete count: stopped by the {l}");
                 return Ok(ExitCode::from(1));
             }
             Ok(ExitCode::SUCCESS)
         }
         ("backtracking", Some(k)) => {
             let r = model::color(&graph, k, &options).map_err(|e| e.to_string())?;
+            let stopped = r.colors.is_none() && matches!(r.outcome, Outcome::LimitReached(_));
             match (&r.colors, r.outcome) {
                 (Some(c), _) => print(c, k)?,
-                (None, Outcome::LimitReached(_)) => println!("unknown"),
-                (None, _) => println!("none"),
+                (None, Outcome::LimitReached(l)) => {
+                    outln!("unknown");
+                    errln!("warning: incomplete: stopped by the {l}");
+                }
+                (None, _) => outln!("none"),
             }
             if a.engine.stats {
-                eprintln!("solver: backtracking, {}", r.stats);
+                errln!("solver: backtracking, {}", r.stats);
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(Status::stopped_if(stopped).code())
         }
         ("backtracking", None) => {
             if a.count {
@@ -344,26 +379,30 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
             }
             let limit = time_limit.or(Some(Duration::from_secs(60)));
             let c = model::chromatic_number(&graph, limit, &options).map_err(|e| e.to_string())?;
+            // Without a proof of optimality the answer is incomplete.
             match (&c.coloring, c.upper) {
                 (Some(col), Some(k)) => {
                     print(col, k)?;
                     match c.exact() {
-                        Some(x) => eprintln!("chromatic number: {x} (proven optimal)"),
-                        None => eprintln!(
-                            "{k} colors suffice; not proven optimal (lower bound {}) within the time limit",
+                        Some(x) => errln!("chromatic number: {x} (proven optimal)"),
+                        None => errln!(
+                            "warning: incomplete: {k} colors suffice; not proven optimal (lower bound {}) within the time limit",
                             c.lower
                         ),
                     }
                 }
-                _ => println!("unknown"),
+                _ => {
+                    outln!("unknown");
+                    errln!("warning: incomplete: no coloring found within the time limit");
+                }
             }
             if a.engine.stats {
                 for (k, o, s) in &c.attempts {
-                    eprintln!("k = {k}: {o}; {s}");
+                    errln!("k = {k}: {o}; {s}");
                 }
-                eprintln!("total {:.3} s", t.elapsed().as_secs_f64());
+                errln!("total {:.3} s", t.elapsed().as_secs_f64());
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(Status::stopped_if(c.exact().is_none()).code())
         }
         (s, _) => Err(format!(
             "unknown solver '{s}' (expected backtracking or min-conflicts)"
@@ -410,7 +449,7 @@ pub fn cryptarithm(a: CryptarithmArgs) -> Result<ExitCode, CliError> {
     };
     o.search = a.engine.apply(o.search)?;
     let r = model::solve_all(&puzzle, &o).map_err(|e| e.to_string())?;
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = super::output::stdout();
     for d in &r.solutions {
         check_solution(&puzzle, d, a.allow_leading_zeros)
             .map_err(|e| format!("internal error: {e}"))?;
@@ -429,10 +468,10 @@ pub fn cryptarithm(a: CryptarithmArgs) -> Result<ExitCode, CliError> {
     }
     out.flush().map_err(io_err)?;
     if let Outcome::LimitReached(l) = r.outcome {
-        eprintln!("warning: incomplete: stopped by the {l}");
+        errln!("warning: incomplete: stopped by the {l}");
     }
     if a.engine.stats {
-        eprintln!("{}", r.stats);
+        errln!("{}", r.stats);
     }
     Ok(if stopped {
         ExitCode::from(1)
@@ -459,25 +498,30 @@ pub fn zebra(a: ZebraArgs) -> Result<ExitCode, CliError> {
     use csp_zebra::{check_solution, model, render};
     let t = Instant::now();
     let answer = model::solve_unique().map_err(|e| e.to_string())?;
+    let mut status = Status::Complete;
     match answer {
         model::Answer::Unique(s) => {
             check_solution(&s).map_err(|e| format!("internal error: {e}"))?;
             if let Some(text) = render::answers(&s) {
-                print!("{text}");
+                out!("{text}");
             }
             if a.table {
-                println!("{}", render::table(&s));
+                outln!("{}", render::table(&s));
             }
-            println!("The solution is unique.");
+            outln!("The solution is unique.");
         }
-        model::Answer::None => println!("no solution"),
+        model::Answer::None => outln!("no solution"),
         model::Answer::Multiple(x, _) => {
             if let Some(text) = render::answers(&x) {
-                print!("{text}");
+                out!("{text}");
             }
-            println!("The clues allow several solutions.");
+            outln!("The clues allow several solutions.");
         }
-        model::Answer::Unknown(l) => println!("unknown (stopped by the {l})"),
+        model::Answer::Unknown(l) => {
+            outln!("unknown");
+            errln!("warning: incomplete: stopped by the {l}");
+            status = Status::Incomplete;
+        }
         model::Answer::Invalid(c) => {
             return Err(format!(
                 "engine error: an assignment that violates constraint {c} was let through"
@@ -485,9 +529,9 @@ pub fn zebra(a: ZebraArgs) -> Result<ExitCode, CliError> {
         }
     }
     if a.stats {
-        eprintln!("time: {:.3} ms", t.elapsed().as_secs_f64() * 1e3);
+        errln!("time: {:.3} ms", t.elapsed().as_secs_f64() * 1e3);
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(status.code())
 }
 
 // ---- latin -------------------------------------------------------------------
@@ -522,24 +566,24 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
         let options = a.engine.apply(model::options())?;
         let r = model::count_latin_squares_with(n, model::Counting::Reduced, &options)
             .map_err(|e| e.to_string())?;
-        println!("{}", r.count);
+        outln!("{}", r.count);
         if a.engine.stats {
-            eprintln!(
+            errln!(
                 "counted reduced squares (first row and column in order), multiplied by n!(n-1)!; engine: {}",
                 r.stats
             );
         }
         if let Outcome::LimitReached(l) = r.outcome {
-            eprintln!("warning: incomplete count: stopped by the {l}");
+            errln!("warning: incomplete count: stopped by the {l}");
             return Ok(ExitCode::from(1));
         }
         return Ok(ExitCode::SUCCESS);
     }
     let options = a.engine.apply(model::options())?;
     let (text, name) = read_input(Some(&a.input))?;
-    let mut bad = false;
+    let mut status = Status::Complete;
     let mut first = true;
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = super::output::stdout();
     for entry in parse::entries(&text) {
         if !first {
             writeln!(out).map_err(io_err)?;
@@ -548,9 +592,9 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
         let sq = match entry.result {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("{name}: {e}");
+                errln!("{name}: {e}");
                 writeln!(out, "error").map_err(io_err)?;
-                bad = true;
+                status = status.max(Status::BadInput);
                 continue;
             }
         };
@@ -561,18 +605,19 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
                 write!(out, "{}", render::text(s)).map_err(io_err)?;
             }
             (None, Outcome::LimitReached(l)) => {
-                writeln!(out, "unknown (stopped by the {l})").map_err(io_err)?
+                writeln!(out, "unknown").map_err(io_err)?;
+                errln!(
+                    "{name}: square at line {}: incomplete: stopped by the {l}",
+                    entry.line
+                );
+                status = status.max(Status::Incomplete);
             }
             (None, _) => writeln!(out, "no solution").map_err(io_err)?,
         }
         if a.engine.stats {
-            eprintln!("{}", r.stats);
+            errln!("{}", r.stats);
         }
     }
     out.flush().map_err(io_err)?;
-    Ok(if bad {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(status.code())
 }

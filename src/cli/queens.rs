@@ -1,6 +1,6 @@
 //! `csp queens`: N-queens with every solver side by side.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -12,7 +12,10 @@ use csp_queens::render::{self, Format};
 use csp_queens::trace::{TraceLine, Tracer};
 use csp_queens::{bitboard, brute_force, construction, permutation, symmetry, verify};
 
-use super::{parse_inference, parse_seconds, parse_val_order, parse_var_order, CliError, Progress};
+use super::queens_size::{memory_floor, SizeKind};
+use super::{
+    parse_inference, parse_seconds, parse_val_order, parse_var_order, CliError, Progress, Status,
+};
 
 /// Arguments of `csp queens`.
 #[derive(clap::Args, Debug)]
@@ -45,7 +48,8 @@ pub struct Args {
     /// Generic solvers: asc, desc, middle or random.
     #[arg(long = "val-order", default_value = "asc")]
     val_order: String,
-    /// Worker threads (default: all cores); output does not depend on it.
+    /// Worker threads (default and 0: all cores; at most 4 per core, more is
+    /// clamped with a note); output does not depend on it.
     #[arg(long)]
     threads: Option<usize>,
     /// Seed for random solvers and random value order.
@@ -211,11 +215,27 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         solver,
         format,
         options,
-        threads: a.threads.unwrap_or(0),
+        threads: super::threads(a.threads),
         seed: a.seed,
         time_limit,
         stats: a.stats,
     };
+    if !a.verify && !a.trace {
+        let kind = match solver {
+            _ if a.compare => SizeKind::Compare,
+            Solver::MinConflicts => SizeKind::MinConflicts,
+            Solver::Genetic => SizeKind::Genetic,
+            Solver::Pairwise => SizeKind::Pairwise,
+            _ => SizeKind::Other,
+        };
+        let (need, change) = memory_floor(n, kind, format == Format::Board, a.count);
+        let what = if a.compare {
+            format!("--compare for n = {n}")
+        } else {
+            format!("n = {n} with --solver {}", solver.name())
+        };
+        super::check_memory(&what, need, super::available_memory(), change)?;
+    }
     if a.compare {
         return compare(&job);
     }
@@ -239,7 +259,7 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
 
 fn print_stats(job: &Job, solver: &str, line: &str) {
     if job.stats {
-        eprintln!("solver: {solver}, n: {}, {line}", job.n);
+        errln!("solver: {solver}, n: {}, {line}", job.n);
     }
 }
 
@@ -294,9 +314,9 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
         }
         Solver::Permutation | Solver::BruteForce => {
             let b = budget(job, None);
-            let (c, rep) = if job.solver == Solver::Permutation {
+            let (c, status, rep) = if job.solver == Solver::Permutation {
                 let (c, r) = permutation::first_solution(n, &b).map_err(|e| e.to_string())?;
-                (c, format!("{r}"))
+                (c, r.status, format!("{r}"))
             } else {
                 let (c, r) = brute_force::first_solution(n, &b).map_err(|e| e.to_string())?;
                 let note = if r.status.is_complete() {
@@ -307,26 +327,26 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
                         r.status, r.tried as f64
                     )
                 };
-                (c, format!("arrangements tried: {}{note}", r.tried))
+                (
+                    c,
+                    r.status,
+                    format!("arrangements tried: {}{note}", r.tried),
+                )
             };
-            (c, None, rep)
+            // `Stopped` is the search stopping at the solution it found;
+            // a deadline without one has not shown that there is none.
+            let stopped = c.is_none() && !status.is_complete();
+            (c, stopped.then(|| status.to_string()), rep)
         }
-        Solver::Bitboard => {
-            let mut found = None;
-            let _ = bitboard::for_each_solution(n, |c| {
-                found = Some(c.to_vec());
-                ControlFlow::Break(())
-            })
-            .map_err(|e| e.to_string())?;
-            (found, None, String::new())
-        }
-        Solver::Construction => {
-            let c = construction::construct(n).ok();
-            (c, None, String::new())
-        }
+        Solver::Bitboard => bitboard_first(n, job.time_limit)?,
+        Solver::Construction => match construction::construct(n) {
+            Ok(c) => (Some(c), None, String::new()),
+            Err(construction::ConstructionError::NoSolution { .. }) => (None, None, String::new()),
+            Err(e) => return Err(e.to_string()),
+        },
         Solver::MinConflicts | Solver::Genetic => local_search(job)?,
     };
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = super::output::stdout();
     match &cols {
         Some(c) => {
             // Every printed placement is re-checked independently.
@@ -338,18 +358,87 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
             }
             emit(&mut out, c, job.format).map_err(|e| e.to_string())?
         }
-        None => match &note {
-            Some(why) => writeln!(out, "no solution found ({why})").map_err(|e| e.to_string())?,
-            None => writeln!(out, "no solution").map_err(|e| e.to_string())?,
-        },
+        // A search stopped by a limit has not shown that there is none.
+        None if note.is_some() => writeln!(out, "unknown").map_err(|e| e.to_string())?,
+        None => writeln!(out, "no solution").map_err(|e| e.to_string())?,
     }
     out.flush().map_err(|e| e.to_string())?;
+    if let (None, Some(why)) = (&cols, &note) {
+        errln!("warning: incomplete: no solution found before the search stopped: {why}");
+    }
     print_stats(
         job,
         job.solver.name(),
         &format!("{stat_line} (wall {:.3} s)", t.elapsed().as_secs_f64()),
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::stopped_if(cols.is_none() && note.is_some()).code())
+}
+
+/// The bitboard solver's first solution, within the time limit.
+fn bitboard_first(
+    n: usize,
+    time_limit: Option<Duration>,
+) -> Result<crate::cli::queens_local::LocalOutcome, CliError> {
+    let mut found = None;
+    let note = bitboard_within(n, false, time_limit, |c| {
+        found = Some(c.to_vec());
+        ControlFlow::Break(())
+    })?;
+    Ok((found, note, String::new()))
+}
+
+/// The bitboard solver's solutions (the canonical ones when `unique`) in
+/// order, passed to `f` until it breaks, within `time_limit`; returns a note
+/// when the limit stopped them. The bitboard search looks at no clock, so
+/// under a limit it runs on a thread of its own, handing solutions over a
+/// channel, and is abandoned when the limit passes first (the process ends
+/// soon after). Before, a first solution or a list for n = 40 ran on
+/// whatever the limit.
+fn bitboard_within(
+    n: usize,
+    unique: bool,
+    time_limit: Option<Duration>,
+    mut f: impl FnMut(&[u32]) -> ControlFlow<()>,
+) -> Result<Option<String>, CliError> {
+    let run = move |g: &mut dyn FnMut(&[u32]) -> ControlFlow<()>| -> Result<(), CliError> {
+        if unique {
+            bitboard::for_each_unique(n, g)
+        } else {
+            bitboard::for_each_solution(n, g)
+        }
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+    };
+    let Some(limit) = time_limit else {
+        run(&mut f)?;
+        return Ok(None);
+    };
+    let deadline = Instant::now() + limit;
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u32>>(256);
+    let worker = std::thread::spawn(move || {
+        run(&mut |c: &[u32]| match tx.send(c.to_vec()) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break(()), // the reader is done
+        })
+    });
+    loop {
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(c) => {
+                if f(&c).is_break() {
+                    return Ok(None);
+                }
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                return Ok(Some("stopped by the time limit".into()))
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                let done = worker
+                    .join()
+                    .map_err(|_| "internal error: the bitboard search panicked")?;
+                return done.map(|()| None);
+            }
+        }
+    }
 }
 
 /// min-conflicts and genetic: the local searches on the generic model.
@@ -396,9 +485,9 @@ fn count(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
         }
     };
     drop(_p);
-    println!("{total}");
+    outln!("{total}");
     if let Some(why) = &note {
-        eprintln!("warning: incomplete count: {why}");
+        errln!("warning: incomplete count: {why}");
     }
     print_stats(
         job,
@@ -414,7 +503,7 @@ fn count(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
 
 fn list(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
     let t = Instant::now();
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = super::output::stdout();
     let mut err = None;
     let mut k = 0u128;
     let format = job.format;
@@ -446,7 +535,7 @@ fn list(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
     }
     out.flush().map_err(|e| e.to_string())?;
     if let Some(why) = &note {
-        eprintln!("warning: incomplete list: {why}");
+        errln!("warning: incomplete list: {why}");
     }
     print_stats(
         job,
@@ -479,25 +568,8 @@ fn enumerate(
     };
     match job.solver {
         Solver::Bitboard => {
-            // The time limit, looked at each solution (listing is bound by
-            // the output anyway).
-            let budget = budget(job, None);
-            let mut stopped = None;
-            let mut h = |c: &[u32]| {
-                f(c)?;
-                stopped = budget.interrupted();
-                match stopped {
-                    Some(_) => ControlFlow::Break(()),
-                    None => ControlFlow::Continue(()),
-                }
-            };
-            let _ = if unique {
-                bitboard::for_each_unique(n, &mut h)
-            } else {
-                bitboard::for_each_solution(n, &mut h)
-            }
-            .map_err(|e| e.to_string())?;
-            Ok((stopped.map(|s| s.to_string()), String::new()))
+            let note = bitboard_within(n, unique, job.time_limit, &mut f)?;
+            Ok((note, String::new()))
         }
         Solver::Backtracking | Solver::Pairwise => {
             let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
@@ -545,8 +617,7 @@ fn enumerate(
 
 fn trace(job: &Job, all: bool) -> Result<ExitCode, CliError> {
     let n = job.n;
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = super::output::stdout();
     let mut write_err = None;
     let mut emit_line = |l: &TraceLine| {
         if write_err.is_none() {
@@ -555,19 +626,20 @@ fn trace(job: &Job, all: bool) -> Result<ExitCode, CliError> {
             }
         }
     };
-    match job.solver {
+    let note = match job.solver {
         Solver::Backtracking | Solver::Pairwise => {
             let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
             let mut tracer = Tracer::new(n, &mut emit_line);
             let s = Search::new(&q.model)
                 .options(job.options.clone())
                 .observer(&mut tracer);
-            if all {
-                s.for_each_solution(|_| ControlFlow::Continue(()));
+            let outcome = if all {
+                s.for_each_solution(|_| ControlFlow::Continue(())).outcome
             } else {
-                s.solve();
-            }
+                s.solve().outcome
+            };
             tracer.finish();
+            limit_note(outcome)
         }
         Solver::Permutation => {
             let mut tracer = Tracer::new(n, &mut emit_line);
@@ -583,7 +655,7 @@ fn trace(job: &Job, all: bool) -> Result<ExitCode, CliError> {
                 permutation::Event::Backtrack { row } => tracer.backtrack(row, row + 1),
                 permutation::Event::Solution => tracer.solution(),
             };
-            permutation::search(n, &budget(job, None), &mut obs, |_| {
+            let r = permutation::search(n, &budget(job, None), &mut obs, |_| {
                 if all {
                     ControlFlow::Continue(())
                 } else {
@@ -592,6 +664,12 @@ fn trace(job: &Job, all: bool) -> Result<ExitCode, CliError> {
             })
             .map_err(|e| e.to_string())?;
             tracer.finish();
+            // `Stopped` is the search stopping at the first solution.
+            (!matches!(
+                r.status,
+                permutation::Status::Completed | permutation::Status::Stopped
+            ))
+            .then(|| r.status.to_string())
         }
         other => {
             return Err(format!(
@@ -599,27 +677,33 @@ fn trace(job: &Job, all: bool) -> Result<ExitCode, CliError> {
             other.name()
         ))
         }
-    }
+    };
     if let Some(e) = write_err {
         return Err(format!("writing the trace: {e}"));
     }
     out.flush().map_err(|e| e.to_string())?;
-    Ok(ExitCode::SUCCESS)
+    if let Some(why) = &note {
+        errln!("warning: incomplete trace: {why}");
+    }
+    Ok(Status::stopped_if(note.is_some()).code())
 }
 
 fn compare(job: &Job) -> Result<ExitCode, CliError> {
     let n = job.n;
     let limit = job.time_limit.unwrap_or(Duration::from_secs(10));
-    println!(
+    outln!(
         "{n}-queens, every solver (time limit {} s each)",
         limit.as_secs_f64()
     );
-    println!(
+    outln!(
         "{:<28} {:>14} {:>14} {:>10}",
-        "solver", "solutions", "nodes", "time (s)"
+        "solver",
+        "solutions",
+        "nodes",
+        "time (s)"
     );
     let row = |name: &str, sols: String, nodes: String, secs: f64| {
-        println!("{name:<28} {sols:>14} {nodes:>14} {secs:>10.4}");
+        outln!("{name:<28} {sols:>14} {nodes:>14} {secs:>10.4}");
     };
     let with_limit = |inference: Inference| SearchOptions {
         inference,
@@ -628,10 +712,17 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
         limits: Limits::none().with_time(limit),
         ..Default::default()
     };
-    let mark = |o: Outcome, c: u128| match o {
-        Outcome::LimitReached(_) => format!(">={c}"),
-        _ => c.to_string(),
+    // A count stopped by the limit is a lower bound, marked `>=`.
+    let incomplete = std::cell::Cell::new(false);
+    let bound = |complete: bool, c: u128| {
+        if complete {
+            c.to_string()
+        } else {
+            incomplete.set(true);
+            format!(">={c}")
+        }
     };
+    let mark = |o: Outcome, c: u128| bound(!matches!(o, Outcome::LimitReached(_)), c);
     for (name, kind, inf) in [
         (
             "backtracking (none)",
@@ -668,11 +759,7 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
     let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
     let t = Instant::now();
     let r = permutation::count(n, &b).map_err(|e| e.to_string())?;
-    let s = if r.status.is_complete() {
-        r.solutions.to_string()
-    } else {
-        format!(">={}", r.solutions)
-    };
+    let s = bound(r.status.is_complete(), r.solutions);
     row(
         "permutation",
         s,
@@ -683,11 +770,7 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
         let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
         let t = Instant::now();
         let r = brute_force::count(n, &b).map_err(|e| e.to_string())?;
-        let s = if r.status.is_complete() {
-            r.solutions.to_string()
-        } else {
-            format!(">={}", r.solutions)
-        };
+        let s = bound(r.status.is_complete(), r.solutions);
         row(
             "brute-force",
             s,
@@ -695,16 +778,10 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
             t.elapsed().as_secs_f64(),
         );
     } else {
-        println!("{:<28} {:>14}", "brute-force", "skipped (n^n too large)");
+        outln!("{:<28} {:>14}", "brute-force", "skipped (n^n too large)");
     }
     if n <= bitboard::MAX_N {
-        let lower_bound = |c: u128, status: permutation::Status| {
-            if status.is_complete() {
-                c.to_string()
-            } else {
-                format!(">={c}")
-            }
-        };
+        let lower_bound = |c: u128, status: permutation::Status| bound(status.is_complete(), c);
         let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
         let t = Instant::now();
         let (c, status) = bitboard::count_within(n, 1, &b).map_err(|e| e.to_string())?;
@@ -726,40 +803,56 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
     }
     for (name, genetic) in [("min-conflicts (one)", false), ("genetic (one)", true)] {
         let t = Instant::now();
-        let (c, _, _) = crate::cli::queens_local::solve(n, genetic, job.seed, Some(limit))?;
-        let found = if c.is_some() { "1" } else { "0" };
-        row(name, found.into(), "-".into(), t.elapsed().as_secs_f64());
+        let (c, note, _) = crate::cli::queens_local::solve(n, genetic, job.seed, Some(limit))?;
+        // Not found within the limit is not "no solution".
+        let found = bound(c.is_some() || note.is_none(), u128::from(c.is_some()));
+        row(name, found, "-".into(), t.elapsed().as_secs_f64());
     }
     let t = Instant::now();
-    let c = construction::construct(n).ok();
+    let found = match construction::construct(n) {
+        Ok(_) => "1",
+        Err(construction::ConstructionError::NoSolution { .. }) => "0",
+        Err(e) => return Err(e.to_string()),
+    };
     row(
         "construction (one)",
-        if c.is_some() { "1".into() } else { "0".into() },
+        found.into(),
         "-".into(),
         t.elapsed().as_secs_f64(),
     );
-    Ok(ExitCode::SUCCESS)
+    if incomplete.get() {
+        errln!(
+            "warning: incomplete: the rows marked >= stopped before the end (time limit {} s each; the local searches also have step limits)",
+            limit.as_secs_f64()
+        );
+    }
+    Ok(Status::stopped_if(incomplete.get()).code())
 }
 
 fn verify_stdin() -> Result<ExitCode, CliError> {
-    let stdin = io::stdin();
-    let mut bad = false;
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    for (i, line) in stdin.lock().lines().enumerate() {
-        let line = line.map_err(|e| format!("reading stdin: {e}"))?;
+    let mut bytes = Vec::new();
+    io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("reading stdin: {e}"))?;
+    let text = super::decode(bytes, "<stdin>")?;
+    // Status 3 for a placement that is not a solution, 2 for a line that
+    // is not a placement.
+    let mut status = Status::Complete;
+    let mut out = super::output::stdout();
+    for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
             continue;
         }
-        let msg = match verify::parse_columns_line(&line) {
+        let msg = match verify::parse_columns_line(line) {
             Ok(cols) => {
                 let v = verify::check(&cols);
                 if !v.is_solution() {
-                    bad = true;
+                    status = status.max(Status::NotASolution);
                 }
                 v.to_string()
             }
             Err(e) => {
-                bad = true;
+                status = status.max(Status::BadInput);
                 format!("error: {e}")
             }
         };
@@ -767,9 +860,5 @@ fn verify_stdin() -> Result<ExitCode, CliError> {
             .map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())?;
-    Ok(if bad {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(status.code())
 }

@@ -10,7 +10,8 @@
 //!
 //! # Errors
 //!
-//! A [`ParseError`] names the column (1-based, in characters) of the problem, and
+//! A [`ParseError`] names the column (1-based, in characters) of the problem (one
+//! past the last character when the problem is what is missing at the end), and
 //! the line when the puzzle came from a file ([`entries`]):
 //!
 //! ```
@@ -19,7 +20,7 @@
 //! let err = "SEND+M0RE=MONEY".parse::<Puzzle>().unwrap_err();
 //! assert_eq!(err.to_string(), "column 7: unexpected character '0'");
 //! let err = "SEND+MORE".parse::<Puzzle>().unwrap_err();
-//! assert_eq!(err.to_string(), "no '=' in the equation");
+//! assert_eq!(err.to_string(), "column 10: no '=' in the equation");
 //! ```
 
 use std::fmt;
@@ -229,11 +230,12 @@ pub fn parse_equation(text: &str) -> Result<Puzzle, ParseError> {
             _ => return Err(fail(Some(column), ParseErrorKind::UnexpectedCharacter(c))),
         }
     }
+    // Errors found at the end point just past the last character.
     if words.is_empty() && word.is_empty() {
-        return Err(fail(None, ParseErrorKind::Empty));
+        return Err(fail(Some(columns + 1), ParseErrorKind::Empty));
     }
     if !equals {
-        return Err(fail(None, ParseErrorKind::NoEquals));
+        return Err(fail(Some(columns + 1), ParseErrorKind::NoEquals));
     }
     if word.is_empty() {
         return Err(fail(Some(columns + 1), ParseErrorKind::EmptyWord));
@@ -263,7 +265,7 @@ pub struct Entry {
 ///
 /// let found: Vec<_> = entries("# demo\nSEND+MORE=MONEY\n\nA+B\n").collect();
 /// assert_eq!(found[0].line, 2);
-/// assert_eq!(found[1].result.as_ref().unwrap_err().to_string(), "line 4: no '=' in the equation");
+/// assert_eq!(found[1].result.as_ref().unwrap_err().to_string(), "line 4, column 4: no '=' in the equation");
 /// ```
 pub fn entries(input: &str) -> impl Iterator<Item = Entry> + '_ {
     input.lines().enumerate().filter_map(|(i, text)| {
@@ -302,9 +304,9 @@ mod tests {
 
     #[test]
     fn every_error_names_its_column() {
-        assert_eq!(err(""), "empty equation");
-        assert_eq!(err("   "), "empty equation");
-        assert_eq!(err("SEND+MORE"), "no '=' in the equation");
+        assert_eq!(err(""), "column 1: empty equation");
+        assert_eq!(err("   "), "column 4: empty equation");
+        assert_eq!(err("SEND+MORE"), "column 10: no '=' in the equation");
         assert_eq!(err("A+B=C=D"), "column 6: more than one '='");
         assert_eq!(
             err("A=B+C"),

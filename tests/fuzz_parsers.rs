@@ -1,0 +1,146 @@
+//! Standing guard (issue 16): every parser behind the command line is fed
+//! random and mutated input, a bounded number of cases per run. None may
+//! panic or take long, and every error must name its position: `line L`
+//! (and a column where one cell or token is at fault) for files, `column C`
+//! for one-line inputs. proptest prints the smallest failing input.
+
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+
+use csp::coloring::dimacs::parse_dimacs;
+use csp::cryptarithm::puzzle::{entries as equations, parse_equation};
+use csp::latin::parse as latin;
+use csp::queens::verify::parse_columns_line;
+use csp::sudoku::parse as sudoku;
+
+/// Characters the formats use, weighted up, and any other character.
+fn any_char() -> impl Strategy<Value = char> {
+    prop_oneof![
+        8 => proptest::sample::select(
+            "0123456789.-+= \t\n\n#pecdgABCDEFGSNDMOREYxyz"
+                .chars()
+                .collect::<Vec<_>>()
+        ),
+        1 => any::<char>(),
+    ]
+}
+
+/// Random text of up to `max` characters.
+fn text(max: usize) -> impl Strategy<Value = String> {
+    proptest::collection::vec(any_char(), 0..max).prop_map(|v| v.into_iter().collect())
+}
+
+/// `valid` with up to 8 random edits (insert, delete or replace a character).
+fn mutated(valid: String) -> impl Strategy<Value = String> {
+    proptest::collection::vec((any::<usize>(), 0u8..3, any_char()), 0..8).prop_map(move |edits| {
+        let mut s: Vec<char> = valid.chars().collect();
+        for (at, op, c) in edits {
+            let i = if s.is_empty() { 0 } else { at % s.len() };
+            match op {
+                0 => s.insert(i, c),
+                1 if !s.is_empty() => {
+                    s.remove(i);
+                }
+                _ if !s.is_empty() => s[i] = c,
+                _ => s.push(c),
+            }
+        }
+        s.into_iter().collect()
+    })
+}
+
+/// Random text, or a valid sample with a few edits.
+fn input(samples: &'static [&'static str], max: usize) -> impl Strategy<Value = String> {
+    prop_oneof![
+        text(max),
+        proptest::sample::select(samples).prop_flat_map(|s| mutated(s.to_string())),
+    ]
+}
+
+/// Runs `parse` on `s`, in bounded time.
+fn timed<T>(s: &str, parse: impl FnOnce(&str) -> T) -> T {
+    let start = Instant::now();
+    let r = parse(s);
+    assert!(start.elapsed() < Duration::from_secs(1), "slow on {s:?}");
+    r
+}
+
+/// The messages of the errors among `results`.
+fn errors<T, E: ToString>(results: Vec<Result<T, E>>) -> Vec<String> {
+    results
+        .into_iter()
+        .filter_map(|r| r.err().map(|e| e.to_string()))
+        .collect()
+}
+
+fn names_a_line(e: &str) -> bool {
+    e.starts_with("line ") && e[5..].starts_with(|c: char| c.is_ascii_digit())
+}
+
+const SUDOKU: &[&str] = &[
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n",
+    "# comment\n\n52...6.........7.13...........4..8..6......5...........418.........3..2...87.....\n",
+];
+
+const LATIN: &[&str] = &[
+    "1 . .\n. . 3\n. 2 .\n",
+    "12.\n...\n..1\n\n# two\n1 2\n. .\n",
+    "10 . 12 . . . . . . . . .\n",
+];
+
+const DIMACS: &[&str] = &[
+    "c a triangle\np edge 3 3\ne 1 2\ne 2 3\ne 1 3\n",
+    "p edge 5 2\ne 1 5\n\ne 2 4\nc end\n",
+];
+
+const EQUATIONS: &[&str] = &["SEND+MORE=MONEY", "A+B=C", "TWO+TWO=FOUR", "ABC = DEF"];
+
+const COLUMNS: &[&str] = &["2 4 1 3", "1 5 8 6 3 7 2 4", "  3 1 4 2  ", "1"];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn sudoku_errors_name_their_line(s in input(SUDOKU, 300)) {
+        for e in errors(timed(&s, |s| sudoku::entries(s).map(|e| e.result).collect())) {
+            prop_assert!(names_a_line(&e), "{e}");
+        }
+    }
+
+    #[test]
+    fn latin_errors_name_their_line(s in input(LATIN, 200)) {
+        for e in errors(timed(&s, |s| latin::entries(s).map(|e| e.result).collect())) {
+            prop_assert!(names_a_line(&e), "{e}");
+        }
+    }
+
+    #[test]
+    fn dimacs_errors_name_their_line(s in input(DIMACS, 200)) {
+        if let Err(e) = timed(&s, parse_dimacs) {
+            let e = e.to_string();
+            prop_assert!(names_a_line(&e), "{e}");
+        }
+    }
+
+    #[test]
+    fn cryptarithm_errors_name_their_column(s in input(EQUATIONS, 60)) {
+        if let Err(e) = timed(&s, parse_equation) {
+            let e = e.to_string();
+            prop_assert!(e.starts_with("column "), "{s:?}: {e}");
+        }
+        for e in errors(timed(&s, |s| equations(s).map(|e| e.result).collect())) {
+            prop_assert!(names_a_line(&e), "{e}");
+        }
+    }
+
+    #[test]
+    fn verify_errors_name_their_column(s in input(COLUMNS, 60)) {
+        for line in s.lines().filter(|l| !l.trim().is_empty()) {
+            if let Err(e) = timed(line, parse_columns_line) {
+                let e = e.to_string();
+                prop_assert!(e.contains("column "), "{line:?}: {e}");
+            }
+        }
+    }
+}
