@@ -18,17 +18,18 @@ use super::store::{DomainStore, Undo, BITSET_MAX_SPAN, EV_BOUNDS, EV_DOMAIN, EV_
 use super::{Conflict, Domain};
 use crate::ids::Value;
 
-/// The search-time record of a large domain.
+/// The search-time record of a large domain: what the trail saves (16
+/// bytes; the representation, which never changes, is in `kinds`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Large {
     pub(crate) lo: Value,
     pub(crate) hi: Value,
     pub(crate) size: u64,
-    kind: Kind,
 }
 
+/// Where a large domain's members are recorded.
 #[derive(Clone, Copy, Debug)]
-enum Kind {
+pub(crate) enum Kind {
     /// Bit `v − base` of `bits[at..]` says whether `v` is a member.
     Span { base: Value, at: usize },
     /// Bit `k` of `bits[at..]` says whether `lists[list][k]` is a member.
@@ -61,7 +62,7 @@ impl Repr {
 impl DomainStore {
     /// The record of a large variable with declared domain `d`, allocating
     /// its representation.
-    pub(super) fn new_large(&mut self, d: &Domain, plan: &super::store::Plan) -> Large {
+    pub(super) fn new_large(&mut self, d: &Domain, plan: &super::store::Plan) -> (Large, Kind) {
         let (lo, hi) = (d.min().unwrap_or(0), d.max().unwrap_or(0));
         let size = d.size();
         let super::store::Plan::Large(repr) = plan else {
@@ -105,7 +106,7 @@ impl DomainStore {
                 }
             }
         };
-        Large { lo, hi, size, kind }
+        (Large { lo, hi, size }, kind)
     }
 
     /// Is `v` in large domain `li`?
@@ -114,7 +115,7 @@ impl DomainStore {
         if v < l.lo || v > l.hi {
             return false;
         }
-        match l.kind {
+        match self.kinds[li] {
             Kind::Span { base, at } => {
                 let off = (v as i64 - base as i64) as usize;
                 self.bits[at + off / 64] >> (off % 64) & 1 == 1
@@ -134,7 +135,7 @@ impl DomainStore {
             return None;
         }
         let from = from.max(l.lo);
-        match l.kind {
+        match self.kinds[li] {
             Kind::Span { base, at } => {
                 let off = (from as i64 - base as i64) as usize;
                 let end = (l.hi as i64 - base as i64) as usize;
@@ -170,7 +171,7 @@ impl DomainStore {
             return None;
         }
         let from = from.min(l.hi);
-        match l.kind {
+        match self.kinds[li] {
             Kind::Span { base, at } => {
                 let off = (from as i64 - base as i64) as usize;
                 let end = (l.lo as i64 - base as i64) as usize;
@@ -204,8 +205,7 @@ impl DomainStore {
         if a > b {
             return 0;
         }
-        let l = &self.large[li];
-        match l.kind {
+        match self.kinds[li] {
             Kind::Span { base, at } => {
                 let a = (a as i64 - base as i64) as usize;
                 let b = (b as i64 - base as i64) as usize;
@@ -256,7 +256,7 @@ impl DomainStore {
             self.large[li].hi = self.large_next_at_or_below(li, v - 1).expect("size > 1");
             kinds |= EV_BOUNDS;
         } else {
-            match l.kind {
+            match self.kinds[li] {
                 Kind::Span { base, at } => {
                     let off = (v as i64 - base as i64) as usize;
                     self.clear_bit(at + off / 64, off % 64);
@@ -294,7 +294,7 @@ impl DomainStore {
 
     /// Undoes the insertion of `v` into the hole list of large record `li`.
     pub(super) fn unhole(&mut self, li: usize, v: Value) {
-        if let Kind::Holes { h } = self.large[li].kind {
+        if let Kind::Holes { h } = self.kinds[li] {
             let holes = &mut self.holes[h];
             if let Ok(p) = holes.binary_search(&v) {
                 holes.remove(p);

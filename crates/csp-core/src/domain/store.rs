@@ -59,7 +59,7 @@
 
 use std::sync::Arc;
 
-use super::large::{Large, Repr};
+use super::large::{Kind, Large, Repr};
 use super::{Conflict, Domain};
 use crate::ids::Value;
 
@@ -108,6 +108,8 @@ pub(crate) struct DomainStore {
     /// Per variable: its record in `large`, or `NOT_LARGE`.
     pub(super) large_idx: Vec<u32>,
     pub(super) large: Vec<Large>,
+    /// Per large record: its representation (fixed at construction).
+    pub(super) kinds: Vec<Kind>,
     /// Bitsets of large domains.
     pub(super) bits: Vec<u64>,
     /// Declared value lists of large list domains.
@@ -147,6 +149,8 @@ pub(crate) struct DomainStore {
     pub(crate) removals: u64,
     /// Number of variables with more than one value.
     pub(crate) unfixed: usize,
+    /// The vector unit the word-level primitives may use.
+    pub(crate) simd: super::words::Simd,
 }
 
 impl DomainStore {
@@ -161,6 +165,7 @@ impl DomainStore {
             base: Vec::with_capacity(n),
             large_idx: Vec::with_capacity(n),
             large: Vec::new(),
+            kinds: Vec::new(),
             bits: Vec::new(),
             lists: Vec::new(),
             holes: Vec::new(),
@@ -184,6 +189,7 @@ impl DomainStore {
             track_reasons: false,
             removals: 0,
             unfixed: 0,
+            simd: super::words::Simd::Portable,
         };
         // Each distinct declared domain is analysed once; variables that share
         // a domain share its list.
@@ -200,8 +206,9 @@ impl DomainStore {
                     s.base.push(d.min().unwrap_or(0));
                     s.words.push(0);
                     s.large_idx.push(s.large.len() as u32);
-                    let l = s.new_large(d, plan);
+                    let (l, kind) = s.new_large(d, plan);
                     s.large.push(l);
+                    s.kinds.push(kind);
                 }
             }
         }

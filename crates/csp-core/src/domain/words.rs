@@ -565,6 +565,35 @@ impl DomainStore {
         adj: &[i64],
         window: Option<i64>,
     ) -> Result<Option<bool>, Conflict> {
+        #[cfg(target_arch = "x86_64")]
+        if self.simd != Simd::Portable {
+            // SAFETY: `simd` is AVX2 or better only when `Simd::detect`
+            // found popcnt, bmi1 and lzcnt on this machine.
+            return unsafe { self.alldiff_window_v3(vars, adj, window) };
+        }
+        self.alldiff_window_body(vars, adj, window)
+    }
+
+    /// [`alldiff_window`](Self::alldiff_window) compiled for x86-64-v3
+    /// (hardware popcount and bit scans).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    unsafe fn alldiff_window_v3(
+        &mut self,
+        vars: &[u32],
+        adj: &[i64],
+        window: Option<i64>,
+    ) -> Result<Option<bool>, Conflict> {
+        self.alldiff_window_body(vars, adj, window)
+    }
+
+    #[inline(always)]
+    fn alldiff_window_body(
+        &mut self,
+        vars: &[u32],
+        adj: &[i64],
+        window: Option<i64>,
+    ) -> Result<Option<bool>, Conflict> {
         let k = vars.len();
         if k == 0 {
             return Ok(Some(false));
@@ -599,7 +628,28 @@ impl DomainStore {
         for (m, (&v, &a)) in masks.iter_mut().zip(vars.iter().zip(adj)) {
             *m = to_ids(self.words[v as usize], a - lo);
         }
-        let masks = &mut masks[..k];
+        self.window_fixpoint(&mut masks[..k], vars, adj, lo)
+    }
+
+    /// The fixpoint of [`alldiff_window`](Self::alldiff_window) on the id
+    /// masks `masks` (one per variable, ids from `lo`).
+    #[inline(always)]
+    fn window_fixpoint(
+        &mut self,
+        masks: &mut [u64],
+        vars: &[u32],
+        adj: &[i64],
+        lo: i64,
+    ) -> Result<Option<bool>, Conflict> {
+        #[inline(always)]
+        fn to_ids(bits: u64, by: i64) -> u64 {
+            if by >= 0 {
+                bits << by
+            } else {
+                bits >> -by
+            }
+        }
+        let k = vars.len();
         let mut changed_any = false;
         loop {
             let (mut fixed, mut multi, mut once, mut twice) = (0u64, 0u64, 0u64, 0u64);

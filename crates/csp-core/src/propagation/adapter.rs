@@ -88,6 +88,11 @@ impl Propagator for CheckerPath<'_> {
         }
     }
 
+    fn wants_notify(&self) -> bool {
+        // Under arc consistency an event only schedules `propagate`.
+        self.inference != Inference::Mac
+    }
+
     fn priority(&self) -> Priority {
         self.priority
     }

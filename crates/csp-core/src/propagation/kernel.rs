@@ -41,6 +41,8 @@ pub(crate) struct Kernel<'a> {
     /// Per propagator: the model's constraints it enforces (for weights).
     owners: Vec<SmallVec<[u32; 4]>>,
     idempotent: Vec<bool>,
+    /// Per propagator: is `notify` called, or does an event only schedule?
+    calls_notify: Vec<bool>,
     priority: Vec<u8>,
     /// CSR subscriptions by variable.
     start: Vec<u32>,
@@ -49,13 +51,18 @@ pub(crate) struct Kernel<'a> {
     in_queue: Vec<bool>,
     /// First state word of the entailment bits (a bit per propagator).
     entailed_at: usize,
+    /// Has any propagator declared itself entailed in this search? (Until
+    /// one does, the bits need not be read.)
+    any_entailed: bool,
     /// Per variable: its only subscriber and position, when a decision on
     /// it can be delivered directly (see [`Kernel::direct`]).
     direct: Vec<(u32, u32)>,
     /// Propagator and notify calls, for statistics.
     pub(crate) propagations: u64,
-    /// Call `limit_check` every so many propagator calls (0: never).
+    /// Ask the limit closure every so many propagator calls (0: never).
     pub(crate) check_every: u64,
+    /// Calls left until the next limit check.
+    check_countdown: u64,
 }
 
 impl std::fmt::Debug for Kernel<'_> {
@@ -132,6 +139,7 @@ impl<'a> Kernel<'a> {
         let np = props.len();
         Kernel {
             idempotent: props.iter().map(|p| p.is_idempotent()).collect(),
+            calls_notify: props.iter().map(|p| p.wants_notify()).collect(),
             priority: props.iter().map(|p| p.priority() as u8).collect(),
             props,
             owners,
@@ -140,9 +148,11 @@ impl<'a> Kernel<'a> {
             queues: Default::default(),
             in_queue: vec![false; np],
             entailed_at,
+            any_entailed: false,
             direct,
             propagations: 0,
             check_every: 0,
+            check_countdown: 0,
         }
     }
 
@@ -163,10 +173,11 @@ impl<'a> Kernel<'a> {
 
     #[inline]
     fn is_entailed(&self, store: &DomainStore, p: u32) -> bool {
-        store.word(self.entailed_at + p as usize / 64) >> (p % 64) & 1 == 1
+        self.any_entailed && store.word(self.entailed_at + p as usize / 64) >> (p % 64) & 1 == 1
     }
 
-    fn set_entailed(&self, store: &mut DomainStore, p: u32) {
+    fn set_entailed(&mut self, store: &mut DomainStore, p: u32) {
+        self.any_entailed = true;
         let w = self.entailed_at + p as usize / 64;
         store.set_word(w, store.word(w) | 1 << (p % 64));
     }
@@ -230,19 +241,29 @@ impl<'a> Kernel<'a> {
             while let Some((x, kinds, old)) = store.pop_event() {
                 let src = store.event_source(x as usize);
                 let (a, b) = (self.start[x as usize], self.start[x as usize + 1]);
-                let before = store
-                    .is_small(x as usize)
-                    .then(|| (old, store.small_bits(x as usize).1));
                 for k in a..b {
                     let s = self.subs[k as usize];
-                    if s.mask & kinds == 0 || self.is_entailed(store, s.prop) {
+                    if s.mask & kinds == 0 {
                         continue;
                     }
+                    if !self.calls_notify[s.prop as usize] {
+                        // Scheduling only: the common case under arc consistency.
+                        let skip = self.in_queue[s.prop as usize]
+                            || (src == s.prop && self.idempotent[s.prop as usize])
+                            || self.is_entailed(store, s.prop);
+                        if !skip {
+                            self.schedule(s.prop);
+                        }
+                        continue;
+                    }
+                    if self.is_entailed(store, s.prop) {
+                        continue;
+                    }
+                    let before = store
+                        .is_small(x as usize)
+                        .then(|| (old, store.small_bits(x as usize).1));
                     self.propagations += 1;
-                    if self.check_every != 0
-                        && self.propagations.is_multiple_of(self.check_every)
-                        && limit()
-                    {
+                    if self.limit_due() && limit() {
                         self.clear(store);
                         return Err(Conflict);
                     }
@@ -275,10 +296,7 @@ impl<'a> Kernel<'a> {
                 continue;
             }
             self.propagations += 1;
-            if self.check_every != 0
-                && self.propagations.is_multiple_of(self.check_every)
-                && limit()
-            {
+            if self.limit_due() && limit() {
                 self.clear(store);
                 return Err(Conflict);
             }
@@ -296,6 +314,20 @@ impl<'a> Kernel<'a> {
                 Err(c) => return Err(self.fail(store, weights, p, c)),
             }
         }
+    }
+
+    /// Is a limit check due (every `check_every` calls)?
+    #[inline]
+    fn limit_due(&mut self) -> bool {
+        if self.check_every == 0 {
+            return false;
+        }
+        if self.check_countdown == 0 {
+            self.check_countdown = self.check_every;
+            return true;
+        }
+        self.check_countdown -= 1;
+        false
     }
 
     /// A wipe-out in propagator `p`: weights, and nothing left pending.

@@ -91,6 +91,14 @@ pub trait Propagator: fmt::Debug {
         Ok(true)
     }
 
+    /// Does [`notify`](Propagator::notify) do more than schedule? Return
+    /// `false` (asked once, after [`setup`](Propagator::setup)) to let the
+    /// kernel schedule the propagator on each event without calling it.
+    /// Default `true`.
+    fn wants_notify(&self) -> bool {
+        true
+    }
+
     /// Called once after every propagator's [`setup`](Propagator::setup),
     /// with what the others subscribed to (a propagator alone on its
     /// variables may skip work). Default: nothing.

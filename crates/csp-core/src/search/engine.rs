@@ -196,6 +196,7 @@ impl<'a> Engine<'a> {
         let (doms, var_dom) = model.declared();
         let mut store = DomainStore::new(doms, var_dom);
         store.track_prunes = observer.is_some();
+        store.simd = prep.simd;
         store.track_reasons = observer.as_ref().is_some_and(|o| o.wants_reasons());
         // One propagator per constraint (the checker path unless it brings
         // its own), and one per fused group.
