@@ -12,6 +12,7 @@ use csp_core::{Inference, ValOrder, VarOrder};
 pub mod puzzles;
 pub mod queens;
 pub mod queens_local;
+pub mod queens_split;
 
 /// An error for the user: one line, printed as `error: …`.
 pub type CliError = String;
