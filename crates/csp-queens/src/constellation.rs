@@ -72,6 +72,9 @@ use crate::permutation::{Budget, Status};
 /// of FPGAs); the limit keeps the constellation tables small.
 pub const MAX_N: usize = 32;
 
+/// The attack masks: one bit per column (the board has at most 32).
+type Mask = u32;
+
 /// The most subproblems a [`Split`] may have (about 10 bytes each).
 pub const MAX_SUBPROBLEMS: usize = 100_000_000;
 
@@ -242,30 +245,31 @@ struct Prepared {
     /// The free rows, top to bottom.
     row_of: [u8; MAX_N],
     /// Squares of each free row (by index) open after the border queens.
-    allowed: [u64; MAX_N + 2],
+    allowed: [Mask; MAX_N],
+
     /// Gap from each free row to the next one: the attack masks shift by it.
-    shift: [u32; MAX_N + 2],
+    shift: [u32; MAX_N],
     /// The columns without a border queen.
-    open_cols: u64,
+    open_cols: Mask,
 }
 
 impl Prepared {
     fn new(n: usize, border: Border, weight: u8) -> Prepared {
         let squares = border.squares(n);
         let mut fixed_rows = 0u64;
-        let mut fixed_cols = 0u64;
+        let mut fixed_cols: Mask = 0;
         for &(r, x) in &squares {
             fixed_rows |= 1 << r;
             fixed_cols |= 1 << x;
         }
-        let board = (1u64 << n) - 1;
+        let board = ((1u64 << n) - 1) as Mask;
         let mut p = Prepared {
             border,
             weight,
             rows: 0,
             row_of: [0; MAX_N],
-            allowed: [0; MAX_N + 2],
-            shift: [1; MAX_N + 2],
+            allowed: [0; MAX_N],
+            shift: [1; MAX_N],
             open_cols: board & !fixed_cols,
         };
         for r in (0..n).filter(|&r| fixed_rows & (1 << r) == 0) {
@@ -273,10 +277,10 @@ impl Prepared {
             for &(r0, x0) in &squares {
                 let d = r.abs_diff(r0);
                 if x0 + d < n {
-                    open &= !(1u64 << (x0 + d));
+                    open &= !((1 as Mask) << (x0 + d));
                 }
                 if x0 >= d {
-                    open &= !(1u64 << (x0 - d));
+                    open &= !((1 as Mask) << (x0 - d));
                 }
             }
             p.row_of[p.rows] = r as u8;
@@ -286,6 +290,7 @@ impl Prepared {
         for i in 0..p.rows.saturating_sub(1) {
             p.shift[i] = u32::from(p.row_of[i + 1] - p.row_of[i]);
         }
+
         p
     }
 
@@ -305,10 +310,10 @@ impl Prepared {
     /// The attack masks on free row `start` after placing `prefix` (one
     /// column per free row from the top), or `None` if the prefix is not
     /// consistent.
-    fn masks_after(&self, prefix: &[u8]) -> Option<(u64, u64, u64)> {
-        let (mut ld, mut rd, mut col) = (0u64, 0u64, 0u64);
+    fn masks_after(&self, prefix: &[u8]) -> Option<(Mask, Mask, Mask)> {
+        let (mut ld, mut rd, mut col) = (0, 0, 0);
         for (i, &x) in prefix.iter().enumerate() {
-            let bit = 1u64 << x;
+            let bit = (1 as Mask) << x;
             if self.allowed[i] & !(ld | rd | col) & bit == 0 {
                 return None;
             }
@@ -371,10 +376,10 @@ const POLL_ROWS: usize = 11;
 /// One level of the explicit search stack.
 #[derive(Debug, Clone, Copy, Default)]
 struct Frame {
-    ld: u64,
-    rd: u64,
-    col: u64,
-    free: u64,
+    ld: Mask,
+    rd: Mask,
+    col: Mask,
+    free: Mask,
 }
 
 /// The number of ways to complete `p` from free row `start` with the given
@@ -382,9 +387,9 @@ struct Frame {
 fn complete<P>(
     p: &Prepared,
     start: usize,
-    ld: u64,
-    rd: u64,
-    col: u64,
+    ld: Mask,
+    rd: Mask,
+    col: Mask,
     poll: &mut P,
 ) -> ControlFlow<(), u64>
 where
@@ -415,12 +420,12 @@ where
             if row + POLL_ROWS <= m {
                 poll()?;
             }
-            current = stack[row & 63];
+            current = stack[row & 31];
             continue;
         }
         let bit = current.free & current.free.wrapping_neg();
         current.free ^= bit;
-        let s = p.shift[row & 63];
+        let s = p.shift[row & 31];
         let ld = (current.ld | bit) << s;
         let rd = (current.rd | bit) >> s;
         let col = current.col | bit;
@@ -428,13 +433,13 @@ where
         if next == stop {
             count += finish_three(p, ld, rd, col);
         } else {
-            let free = p.allowed[next & 63] & !(ld | rd | col);
+            let free = p.allowed[next & 31] & !(ld | rd | col);
             // Look one row further: the free row after `next` must already
             // have a square open.
-            let s2 = p.shift[next & 63];
-            let ahead = p.allowed[(next + 1) & 63] & !((ld << s2) | (rd >> s2) | col);
+            let s2 = p.shift[next & 31];
+            let ahead = p.allowed[(next + 1) & 31] & !((ld << s2) | (rd >> s2) | col);
             if (free != 0) & (ahead != 0) {
-                stack[row & 63] = current;
+                stack[row & 31] = current;
                 current = Frame { ld, rd, col, free };
                 row = next;
             }
@@ -445,8 +450,8 @@ where
 /// Completions of the last three free rows, given the masks on the first of
 /// them: a tight loop over its squares, each finished by [`finish_two`].
 #[inline(always)]
-fn finish_three(p: &Prepared, ld: u64, rd: u64, col: u64) -> u64 {
-    let row = p.rows - 3;
+fn finish_three(p: &Prepared, ld: Mask, rd: Mask, col: Mask) -> u64 {
+    let row = (p.rows - 3) & 31;
     let mut free = p.allowed[row] & !(ld | rd | col);
     let s = p.shift[row];
     let mut count = 0;
@@ -461,14 +466,14 @@ fn finish_three(p: &Prepared, ld: u64, rd: u64, col: u64) -> u64 {
 /// Completions of the last two free rows: exactly two columns are left, so
 /// there are two candidate endings, both tested without branches.
 #[inline(always)]
-fn finish_two(p: &Prepared, ld: u64, rd: u64, col: u64) -> u64 {
-    let upper = p.rows - 2;
+fn finish_two(p: &Prepared, ld: Mask, rd: Mask, col: Mask) -> u64 {
+    let upper = (p.rows - 2) & 31;
     let open = p.open_cols & !col;
     let first = open & open.wrapping_neg();
     let second = open ^ first;
     let free_upper = p.allowed[upper] & !(ld | rd);
     let s = p.shift[upper];
-    let lower = p.allowed[upper + 1];
+    let lower = p.allowed[(upper + 1) & 31];
     let first_ok = (free_upper & first != 0)
         & (lower & second & !(((ld | first) << s) | ((rd | first) >> s)) != 0);
     let second_ok = (free_upper & second != 0)
@@ -477,7 +482,7 @@ fn finish_two(p: &Prepared, ld: u64, rd: u64, col: u64) -> u64 {
 }
 
 /// Completions when at most three free rows are left: plain recursion.
-fn complete_small(p: &Prepared, row: usize, ld: u64, rd: u64, col: u64) -> u64 {
+fn complete_small(p: &Prepared, row: usize, ld: Mask, rd: Mask, col: Mask) -> u64 {
     if row == p.rows {
         return 1;
     }
@@ -499,7 +504,7 @@ fn prefixes(p: &Prepared, depth: usize, f: &mut impl FnMut(&[u8])) {
         p: &Prepared,
         depth: usize,
         row: usize,
-        masks: (u64, u64, u64),
+        masks: (Mask, Mask, Mask),
         placed: &mut Vec<u8>,
         f: &mut impl FnMut(&[u8]),
     ) {
