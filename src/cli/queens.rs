@@ -768,6 +768,18 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
             "-".into(),
             t.elapsed().as_secs_f64(),
         );
+        if n <= constellation::MAX_N {
+            let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
+            let t = Instant::now();
+            let (c, status) =
+                constellation::count_within(n, 1, &b, &|_, _| {}).map_err(|e| e.to_string())?;
+            row(
+                "constellation",
+                lower_bound(c, status),
+                "-".into(),
+                t.elapsed().as_secs_f64(),
+            );
+        }
     }
     for (name, genetic) in [("min-conflicts (one)", false), ("genetic (one)", true)] {
         let t = Instant::now();
