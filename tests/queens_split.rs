@@ -297,3 +297,74 @@ fn time_limits_stop_counts_and_slices() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("incomplete slice"), "{}", stderr(&o));
 }
+
+/// The Slurm scripts of scripts/slurm run their slice and merge commands
+/// locally (no Slurm needed): queens-local.sh runs every array task of
+/// queens-slice.sbatch, then queens-merge.sbatch.
+#[test]
+fn slurm_scripts_slice_and_merge_locally() {
+    let dir = scratch("slurm");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = dir.join("q11");
+    let o = Command::new("bash")
+        .arg(root.join("scripts/slurm/queens-local.sh"))
+        .args(["11", "1", "4"])
+        .arg(&out)
+        .env("CSP", env!("CARGO_BIN_EXE_csp"))
+        .output()
+        .expect("run bash");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "2680");
+    assert_eq!(
+        std::fs::read_to_string(out.join("total.txt"))
+            .unwrap()
+            .trim(),
+        "2680"
+    );
+    let slices = std::fs::read_dir(&out)
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().starts_with("slice-")
+        })
+        .count();
+    assert_eq!(slices, 4);
+
+    // queens-submit.sh with a stand-in `sbatch` that records its arguments:
+    // an array of WORKERS tasks, then a merge that depends on it.
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = dir.join("sbatch.log");
+    std::fs::write(
+        bin.join("sbatch"),
+        format!("#!/bin/sh\necho \"$*\" >> '{}'\necho 4242\n", log.display()),
+    )
+    .unwrap();
+    Command::new("chmod")
+        .arg("+x")
+        .arg(bin.join("sbatch"))
+        .status()
+        .unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let o = Command::new("bash")
+        .arg(root.join("scripts/slurm/queens-submit.sh"))
+        .args(["11", "1", "4"])
+        .arg(dir.join("q11-submit"))
+        .env("CSP", env!("CARGO_BIN_EXE_csp"))
+        .env("PATH", path)
+        .output()
+        .expect("run bash");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let calls = std::fs::read_to_string(&log).unwrap();
+    let calls: Vec<&str> = calls.lines().collect();
+    assert_eq!(calls.len(), 2, "{calls:?}");
+    assert!(calls[0].contains("--array=0-3"), "{}", calls[0]);
+    assert!(calls[0].contains("queens-slice.sbatch"), "{}", calls[0]);
+    assert!(
+        calls[1].contains("--dependency=afterok:4242"),
+        "{}",
+        calls[1]
+    );
+    assert!(calls[1].contains("queens-merge.sbatch"), "{}", calls[1]);
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -200,7 +200,16 @@ pub fn split_or_slice(
     }
 }
 
+/// Prints the list; a reader that stops early (`| head -n 1`) is not an
+/// error.
 fn print_split(split: &Split) -> io::Result<ExitCode> {
+    match write_split(split) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        r => r.map(|()| ExitCode::SUCCESS),
+    }
+}
+
+fn write_split(split: &Split) -> io::Result<()> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     writeln!(
         out,
@@ -234,10 +243,7 @@ fn print_split(split: &Split) -> io::Result<ExitCode> {
         }
         writeln!(out, "{line}")?;
     }
-    match out.flush() {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        r => r.map(|()| ExitCode::SUCCESS),
-    }
+    out.flush()
 }
 
 /// Counts `range` and prints `N D index count` lines in index order, each as
