@@ -74,9 +74,15 @@ impl Bar {
                 let bar = indicatif::ProgressBar::new(total as u64);
                 bar.set_style(
                     indicatif::ProgressStyle::with_template(
-                        "{msg} [{bar:30}] {pos}/{len} subproblems, {per_sec}, {eta} left",
+                        "{msg} [{bar:30}] {pos}/{len} subproblems, {rate}, {eta} left",
                     )
                     .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                    .with_key(
+                        "rate",
+                        |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                            let _ = write!(w, "{:.0}/s", state.per_sec());
+                        },
+                    )
                     .progress_chars("=> "),
                 );
                 bar.set_message(message);
@@ -411,7 +417,11 @@ pub fn merge(files: &[String]) -> Result<ExitCode, CliError> {
         }
     }
     let Some(first) = entries.first() else {
-        return Err(format!("no count lines in {}", files.join(", ")));
+        return Err(format!(
+            "no count lines in {} (nothing to add up; for n = 2 and 3 the list of \
+             subproblems is empty and Q(n) = 0)",
+            files.join(", ")
+        ));
     };
     let (n, depth, first_place) = (first.n, first.depth, first.place.clone());
     if let Some(other) = entries.iter().find(|e| (e.n, e.depth) != (n, depth)) {
