@@ -19,11 +19,13 @@ use super::{parse_inference, parse_seconds, parse_val_order, parse_var_order, Cl
 /// Arguments of `csp queens`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Board size (default 8).
+    /// Board size (default 8), or `merge` followed by files of `--slice`
+    /// lines to add up (`csp queens merge FILE...`).
     #[arg(allow_hyphen_values = true)]
     n: Option<String>,
     /// backtracking, pairwise, permutation, brute-force, bitboard,
-    /// min-conflicts, genetic or construction (default: the fastest that fits).
+    /// constellation (counts only), min-conflicts, genetic or construction
+    /// (default: the fastest that fits).
     #[arg(long)]
     solver: Option<String>,
     /// Print the number of solutions only.
