@@ -269,6 +269,10 @@ fn bad_split_options_are_one_line_errors() {
             "--solver",
             "constellation",
         ],
+        vec!["queens", "10", "--count", "--unique", "--split", "1"],
+        vec![
+            "queens", "10", "--count", "--solver", "bitboard", "--split", "1",
+        ],
     ] {
         let o = csp(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");

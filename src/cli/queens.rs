@@ -255,6 +255,13 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         return trace(&job, a.all || a.count);
     }
     if a.split.is_some() || a.slice.is_some() {
+        if a.unique || (a.solver.is_some() && solver != Solver::Constellation) {
+            return Err(
+                "--split and --slice count all solutions with the constellation counter \
+                 (no --unique, no other --solver)"
+                    .into(),
+            );
+        }
         return super::queens_split::split_or_slice(
             n,
             a.count,
