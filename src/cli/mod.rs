@@ -16,6 +16,7 @@ pub mod puzzles;
 pub mod queens;
 pub mod queens_local;
 pub mod queens_size;
+pub mod queens_split;
 
 /// An error for the user: one line, printed as `error: …`, exit status 2
 /// ([`Status::BadInput`]).

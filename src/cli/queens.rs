@@ -10,7 +10,9 @@ use csp_core::{Inference, Limits, Outcome, Search, SearchOptions, Statistics, Va
 use csp_queens::model::{self, queens_model, ModelKind};
 use csp_queens::render::{self, Format};
 use csp_queens::trace::{TraceLine, Tracer};
-use csp_queens::{bitboard, brute_force, construction, permutation, symmetry, verify};
+use csp_queens::{
+    bitboard, brute_force, constellation, construction, permutation, symmetry, verify,
+};
 
 use super::queens_size::{memory_floor, SizeKind};
 use super::{
@@ -20,11 +22,13 @@ use super::{
 /// Arguments of `csp queens`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Board size (default 8).
+    /// Board size (default 8), or `merge` followed by files of `--slice`
+    /// lines to add up (`csp queens merge FILE...`).
     #[arg(allow_hyphen_values = true)]
     n: Option<String>,
     /// backtracking, pairwise, permutation, brute-force, bitboard,
-    /// min-conflicts, genetic or construction (default: the fastest that fits).
+    /// constellation (counts only), min-conflicts, genetic or construction
+    /// (default: the fastest that fits).
     #[arg(long)]
     solver: Option<String>,
     /// Print the number of solutions only.
@@ -71,6 +75,17 @@ pub struct Args {
     /// Read placements in `columns` format from stdin and check each.
     #[arg(long)]
     verify: bool,
+    /// With --count: print the list of subproblems of split depth D
+    /// (constellation counter), or with --slice, the depth of the split.
+    #[arg(long, value_name = "D")]
+    split: Option<String>,
+    /// With --count --split D: count subproblems A..B (B excluded) and print
+    /// one line `N D index count` each.
+    #[arg(long, value_name = "A..B")]
+    slice: Option<String>,
+    /// `csp queens merge FILE...`: the files of --slice lines to add up.
+    #[arg(hide = true)]
+    files: Vec<String>,
 }
 
 /// The solvers.
@@ -81,17 +96,19 @@ enum Solver {
     Permutation,
     BruteForce,
     Bitboard,
+    Constellation,
     MinConflicts,
     Genetic,
     Construction,
 }
 
-const SOLVERS: [(Solver, &str); 8] = [
+const SOLVERS: [(Solver, &str); 9] = [
     (Solver::Backtracking, "backtracking"),
     (Solver::Pairwise, "pairwise"),
     (Solver::Permutation, "permutation"),
     (Solver::BruteForce, "brute-force"),
     (Solver::Bitboard, "bitboard"),
+    (Solver::Constellation, "constellation"),
     (Solver::MinConflicts, "min-conflicts"),
     (Solver::Genetic, "genetic"),
     (Solver::Construction, "construction"),
@@ -172,6 +189,9 @@ pub fn run_default() -> Result<ExitCode, CliError> {
         trace: false,
         compare: false,
         verify: false,
+        split: None,
+        slice: None,
+        files: Vec::new(),
     })
 }
 
@@ -180,11 +200,18 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
     if a.verify {
         return verify_stdin();
     }
+    if a.n.as_deref() == Some("merge") {
+        return super::queens_split::merge(&a.files);
+    }
+    if let Some(extra) = a.files.first() {
+        return Err(format!("unexpected argument '{extra}' after N"));
+    }
     let n = parse_n(a.n.as_deref())?;
     let enumerate = a.count || a.all || a.unique;
     let solver = match &a.solver {
         Some(s) => Solver::parse(s)?,
         None if a.compare => Solver::Backtracking,
+        None if a.count && !a.unique && n <= constellation::MAX_N => Solver::Constellation,
         None if enumerate => {
             if n <= bitboard::MAX_N {
                 Solver::Bitboard
@@ -247,6 +274,23 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
     }
     if a.trace {
         return trace(&job, a.all || a.count);
+    }
+    if a.split.is_some() || a.slice.is_some() {
+        if a.unique || (a.solver.is_some() && solver != Solver::Constellation) {
+            return Err(
+                "--split and --slice count all solutions with the constellation counter \
+                 (no --unique, no other --solver)"
+                    .into(),
+            );
+        }
+        return super::queens_split::split_or_slice(
+            n,
+            a.count,
+            a.split.as_deref(),
+            a.slice.as_deref(),
+            job.threads,
+            job.time_limit,
+        );
     }
     if a.count {
         return count(&job, a.unique);
@@ -345,6 +389,9 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
             Err(e) => return Err(e.to_string()),
         },
         Solver::MinConflicts | Solver::Genetic => local_search(job)?,
+        Solver::Constellation => {
+            return Err("the constellation solver only counts (use --count)".into())
+        }
     };
     let mut out = super::output::stdout();
     match &cols {
@@ -454,8 +501,17 @@ fn local_search(job: &Job) -> Result<crate::cli::queens_local::LocalOutcome, Cli
 fn count(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
     let n = job.n;
     let t = Instant::now();
-    let _p = Progress::start(&format!("counting {n}-queens solutions"));
+    let _p = (job.solver != Solver::Constellation)
+        .then(|| Progress::start(&format!("counting {n}-queens solutions")));
     let (total, note, line) = match job.solver {
+        Solver::Constellation if unique => {
+            return Err(
+                "the constellation solver counts all solutions, not classes: \
+                        use --solver bitboard with --unique"
+                    .into(),
+            )
+        }
+        Solver::Constellation => super::queens_split::count(n, job.threads, job.time_limit)?,
         Solver::Bitboard => {
             let (counts, status) = bitboard::count_within(n, job.threads, &budget(job, None))
                 .map_err(|e| e.to_string())?;
@@ -800,6 +856,18 @@ fn compare(job: &Job) -> Result<ExitCode, CliError> {
             "-".into(),
             t.elapsed().as_secs_f64(),
         );
+        if n <= constellation::MAX_N {
+            let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
+            let t = Instant::now();
+            let (c, status) =
+                constellation::count_within(n, 1, &b, &|_, _| {}).map_err(|e| e.to_string())?;
+            row(
+                "constellation",
+                lower_bound(c, status),
+                "-".into(),
+                t.elapsed().as_secs_f64(),
+            );
+        }
     }
     for (name, genetic) in [("min-conflicts (one)", false), ("genetic (one)", true)] {
         let t = Instant::now();

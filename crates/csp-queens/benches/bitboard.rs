@@ -1,12 +1,14 @@
-//! Timing of the bitboard counters against the C reference program.
+//! Timing of the bitboard and constellation counters against the C
+//! reference program.
 //!
 //! ```text
 //! cargo bench -p csp-queens --bench bitboard -- [N ...] [--reps R] [--plain]
 //! ```
 //!
 //! For every `N` (default 15 and 16) this prints the best of `R` runs
-//! (default 3) of `count` on 1 and 2 threads, `count_mirror`, optionally
-//! `count_plain`, and of `/tmp/ref/nqueens_bitboard N` (mirror halving in C)
+//! (default 3) of `count` on 1 and 2 threads, `count_mirror`,
+//! `constellation::count` on 1 and 2 threads, optionally `count_plain`, and
+//! of `/tmp/ref/nqueens_bitboard N` (mirror halving in C)
 //! when that program exists (override with `QUEENS_REF`), with the ratios.
 //!
 //! Two clocks are reported: wall time, and on Linux the CPU time of the
@@ -18,7 +20,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
-use csp_queens::bitboard;
+use csp_queens::{bitboard, constellation};
 
 /// Clock ticks per second of `/proc/self/stat` (USER_HZ, 100 on Linux).
 const TICKS_PER_SECOND: f64 = 100.0;
@@ -126,6 +128,8 @@ fn main() {
         let (one, total) = best_of(reps, expected, || bitboard::count(n, 1).unwrap());
         let (two, _) = best_of(reps, Some(total), || bitboard::count(n, 2).unwrap());
         let (mirror, _) = best_of(reps, Some(total), || bitboard::count_mirror(n).unwrap());
+        let (cons1, _) = best_of(reps, Some(total), || constellation::count(n, 1).unwrap());
+        let (cons2, _) = best_of(reps, Some(total), || constellation::count(n, 2).unwrap());
         println!("n = {n}: {total} solutions");
         let line = |name: &str, t: Timing| {
             let mut text = format!("  {name:<22} {:8.4} / {:8.4}", t.wall, t.cpu);
@@ -147,6 +151,12 @@ fn main() {
             one.wall / two.wall
         );
         println!("{}", line("count_mirror", mirror));
+        println!("{}", line("constellation, 1 thr.", cons1));
+        println!(
+            "{}   wall speed-up {:.2}x",
+            line("constellation, 2 thr.", cons2),
+            cons1.wall / cons2.wall
+        );
         if plain {
             let (t, _) = best_of(reps, Some(total), || bitboard::count_plain(n).unwrap());
             println!("{}", line("count_plain", t));

@@ -606,14 +606,14 @@ where
 
 /// A budget shared by the tasks of one count: the first task to find it
 /// exhausted records why, and the others stop at their next look.
-struct Stop<'a> {
-    budget: &'a Budget<'a>,
+pub(crate) struct Stop<'a> {
+    pub(crate) budget: &'a Budget<'a>,
     why: std::sync::Mutex<Option<Status>>,
     flag: AtomicBool,
 }
 
 impl<'a> Stop<'a> {
-    fn new(budget: &'a Budget<'a>) -> Stop<'a> {
+    pub(crate) fn new(budget: &'a Budget<'a>) -> Stop<'a> {
         Stop {
             budget,
             why: std::sync::Mutex::new(None),
@@ -625,7 +625,7 @@ impl<'a> Stop<'a> {
     /// registers).
     #[cold]
     #[inline(never)]
-    fn now(&self) -> bool {
+    pub(crate) fn now(&self) -> bool {
         if self.flag.load(Ordering::Relaxed) {
             return true;
         }
@@ -641,7 +641,7 @@ impl<'a> Stop<'a> {
         }
     }
 
-    fn status(self) -> Status {
+    pub(crate) fn status(self) -> Status {
         self.why
             .into_inner()
             .ok()

@@ -10,6 +10,8 @@
 //!
 //! * [`bitboard`]: the bitwise backtracking counter, with the eight
 //!   symmetries of the square, threads, and lexicographic enumeration;
+//! * [`constellation`]: the fastest counter, from the border queens grouped
+//!   by symmetry class, and its split into subproblems;
 //! * [`construction`]: one solution for any `n ≥ 4` in O(n), without search;
 //! * [`permutation`]: backtracking over permutations with search limits and
 //!   a tracing hook;
@@ -34,6 +36,7 @@
 
 pub mod bitboard;
 pub mod brute_force;
+pub mod constellation;
 pub mod construction;
 pub mod model;
 pub mod permutation;
