@@ -297,7 +297,8 @@ impl<'a> Pruner<'a> {
     /// Has `x` exactly one value left?
     #[inline]
     pub fn is_fixed(&self, x: VarId) -> bool {
-        self.store.size(x.index()) == 1
+        // No popcount: one value left is `bits & (bits − 1) == 0`.
+        !self.store.is_open(x.index())
     }
 
     /// `x`'s value if it is fixed.
