@@ -199,6 +199,41 @@ impl DomainStore {
         }
     }
 
+    /// The members of large domain `li`, ascending, appended to `out`.
+    pub(super) fn large_values_into(&self, li: usize, out: &mut Vec<Value>) {
+        let l = self.large[li];
+        match self.kinds[li] {
+            Kind::Span { base, at } => {
+                let a = (l.lo as i64 - base as i64) as usize;
+                let b = (l.hi as i64 - base as i64) as usize;
+                for_each_bit(&self.bits[at..], a, b, |k| {
+                    out.push((base as i64 + k as i64) as Value)
+                });
+            }
+            Kind::List { list, at } => {
+                let vals = &self.lists[list];
+                let a = vals.partition_point(|&x| x < l.lo);
+                let b = vals.partition_point(|&x| x <= l.hi);
+                if a < b {
+                    for_each_bit(&self.bits[at..], a, b - 1, |k| out.push(vals[k]));
+                }
+            }
+            Kind::Holes { h } => {
+                let holes = &self.holes[h];
+                let mut p = holes.partition_point(|&x| x < l.lo);
+                let mut v = l.lo as i64;
+                while v <= l.hi as i64 {
+                    if p < holes.len() && holes[p] as i64 == v {
+                        p += 1;
+                    } else {
+                        out.push(v as Value);
+                    }
+                    v += 1;
+                }
+            }
+        }
+    }
+
     /// Number of members of large domain `li`'s representation in `[a, b]`
     /// (within the current bounds).
     fn large_count(&self, li: usize, a: Value, b: Value) -> u64 {
@@ -424,6 +459,24 @@ fn scan_down(words: &[u64], from: usize, end: usize) -> Option<usize> {
         off = (off / 64) * 64 - 1;
     }
     None
+}
+
+/// Calls `f` with every set bit from bit `a` to bit `b`, both included.
+fn for_each_bit(words: &[u64], a: usize, b: usize, mut f: impl FnMut(usize)) {
+    let (wa, wb) = (a / 64, b / 64);
+    for w in wa..=wb {
+        let mut word = words[w];
+        if w == wa {
+            word &= !0u64 << (a % 64);
+        }
+        if w == wb && b % 64 != 63 {
+            word &= (1u64 << (b % 64 + 1)) - 1;
+        }
+        while word != 0 {
+            f(w * 64 + word.trailing_zeros() as usize);
+            word &= word - 1;
+        }
+    }
 }
 
 /// Number of set bits from bit `a` to bit `b`, both included.

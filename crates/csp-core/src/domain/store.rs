@@ -331,10 +331,15 @@ impl DomainStore {
     /// Values of the domain of `i`, ascending, into `out` (cleared first).
     pub(crate) fn values_into(&self, i: usize, out: &mut Vec<Value>) {
         out.clear();
-        let mut x = Some(self.min(i));
-        while let Some(v) = x {
-            out.push(v);
-            x = self.next_above(i, v);
+        let li = self.large_idx[i];
+        if li == NOT_LARGE {
+            let (mut bits, base) = (self.words[i], self.base[i]);
+            while bits != 0 {
+                out.push(base + bits.trailing_zeros() as Value);
+                bits &= bits - 1;
+            }
+        } else {
+            self.large_values_into(li as usize, out);
         }
     }
 
