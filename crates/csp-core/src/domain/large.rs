@@ -464,8 +464,8 @@ fn scan_down(words: &[u64], from: usize, end: usize) -> Option<usize> {
 /// Calls `f` with every set bit from bit `a` to bit `b`, both included.
 fn for_each_bit(words: &[u64], a: usize, b: usize, mut f: impl FnMut(usize)) {
     let (wa, wb) = (a / 64, b / 64);
-    for w in wa..=wb {
-        let mut word = words[w];
+    for (w, &whole) in words.iter().enumerate().take(wb + 1).skip(wa) {
+        let mut word = whole;
         if w == wa {
             word &= !0u64 << (a % 64);
         }
