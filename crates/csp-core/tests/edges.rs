@@ -351,3 +351,23 @@ fn large_domains_in_every_configuration() {
     };
     assert_eq!(Search::new(&m).options(o).count().count, expected);
 }
+
+#[test]
+fn a_time_limit_stops_long_propagator_calls() {
+    // 50,000 queens over wide domains (hole lists): every decision removes
+    // about 150,000 values, so the limit must be checked inside
+    // propagation by the work done, not only every 256 nodes or 1024 calls.
+    let n = 50_000;
+    let mut m = Model::new();
+    let q = m.new_vars(n, Domain::range(0, n as i32 - 1)).unwrap();
+    let up: Vec<i32> = (0..n as i32).collect();
+    let down: Vec<i32> = up.iter().map(|i| -i).collect();
+    m.all_different(&q).unwrap();
+    m.all_different_offset(&q, &up).unwrap();
+    m.all_different_offset(&q, &down).unwrap();
+    let r = Search::new(&m)
+        .limits(Limits::none().with_time(Duration::from_millis(20)))
+        .solve();
+    assert_eq!(r.outcome, Outcome::LimitReached(Limit::Time));
+    assert!(r.stats.nodes < 200, "{}", r.stats);
+}

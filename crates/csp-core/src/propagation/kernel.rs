@@ -32,6 +32,11 @@ pub(crate) struct Sub {
 
 const NO_PROP: u32 = u32::MAX;
 
+/// Limits are also checked after this many values were removed since the
+/// last check (a few milliseconds of work), so one propagator call over a
+/// million variables does not run far past a time limit.
+const REMOVALS_PER_CHECK: u64 = 1 << 20;
+
 /// A propagator with the model's constraints it enforces (for weights).
 pub(crate) type Owned<'a> = (Box<dyn Propagator + 'a>, SmallVec<[u32; 4]>);
 
@@ -63,6 +68,8 @@ pub(crate) struct Kernel<'a> {
     pub(crate) check_every: u64,
     /// Calls left until the next limit check.
     check_countdown: u64,
+    /// The removal count at which the next limit check is due.
+    check_removals: u64,
 }
 
 impl std::fmt::Debug for Kernel<'_> {
@@ -153,6 +160,7 @@ impl<'a> Kernel<'a> {
             propagations: 0,
             check_every: 0,
             check_countdown: 0,
+            check_removals: 0,
         }
     }
 
@@ -263,7 +271,7 @@ impl<'a> Kernel<'a> {
                         .is_small(x as usize)
                         .then(|| (old, store.small_bits(x as usize).1));
                     self.propagations += 1;
-                    if self.limit_due() && limit() {
+                    if self.limit_due(store.removals) && limit() {
                         self.clear(store);
                         return Err(Conflict);
                     }
@@ -296,7 +304,7 @@ impl<'a> Kernel<'a> {
                 continue;
             }
             self.propagations += 1;
-            if self.limit_due() && limit() {
+            if self.limit_due(store.removals) && limit() {
                 self.clear(store);
                 return Err(Conflict);
             }
@@ -318,12 +326,14 @@ impl<'a> Kernel<'a> {
 
     /// Is a limit check due (every `check_every` calls)?
     #[inline]
-    fn limit_due(&mut self) -> bool {
+    fn limit_due(&mut self, removals: u64) -> bool {
         if self.check_every == 0 {
             return false;
         }
-        if self.check_countdown == 0 {
+        // Also after many removals: one call on a huge model can take long.
+        if self.check_countdown == 0 || removals >= self.check_removals {
             self.check_countdown = self.check_every;
+            self.check_removals = removals + REMOVALS_PER_CHECK;
             return true;
         }
         self.check_countdown -= 1;
