@@ -156,12 +156,39 @@ pub fn check_model(model: &Model) -> Result<(), Mismatch> {
             )));
         }
         if k % 7 == 0 {
-            let par = Search::new(model).options(opts.clone()).par_count(2).count;
-            if par != expected.len() as u128 {
-                return Err(fail(format!(
-                    "par_count() = {par}, expected {}",
-                    expected.len()
-                )));
+            // The same count for any number of threads.
+            for threads in [1, 2, 4] {
+                let par = Search::new(model)
+                    .options(opts.clone())
+                    .par_count(threads)
+                    .count;
+                if par != expected.len() as u128 {
+                    return Err(fail(format!(
+                        "par_count({threads}) = {par}, expected {}",
+                        expected.len()
+                    )));
+                }
+            }
+            // Under a node limit: a complete answer is exact, a stopped one
+            // says so and never overcounts.
+            for threads in [0, 2] {
+                let mut o = opts.clone();
+                o.limits.nodes = Some(3);
+                let s = Search::new(model).options(o);
+                let r = if threads == 0 {
+                    s.count()
+                } else {
+                    s.par_count(threads)
+                };
+                let exact = r.count == expected.len() as u128;
+                if (r.outcome.is_complete() && !exact) || r.count > expected.len() as u128 {
+                    return Err(fail(format!(
+                        "node limit 3 on {threads} threads: {} solutions, {}, expected {}",
+                        r.count,
+                        r.outcome,
+                        expected.len()
+                    )));
+                }
             }
             let (sols, _) = Search::new(model).options(opts.clone()).par_solutions(2);
             let pset: BTreeSet<Vec<Value>> = sols.into_iter().map(|s| s.into_values()).collect();
