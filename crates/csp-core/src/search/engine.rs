@@ -311,6 +311,19 @@ impl<'a> Engine<'a> {
 
     /// Propagates the pending events to a fixpoint.
     fn propagate(&mut self) -> Result<(), Conflict> {
+        let r = self
+            .with_kernel(|kernel, store, weights, limit| kernel.propagate(store, weights, limit));
+        self.flush_prunes();
+        r
+    }
+
+    /// Runs `f` on the kernel with the store, the weights and the limit
+    /// check (time and cancel, recorded in `limit_hit`).
+    #[inline]
+    fn with_kernel<R>(
+        &mut self,
+        f: impl FnOnce(&mut Kernel<'a>, &mut DomainStore, &mut [u32], &mut dyn FnMut() -> bool) -> R,
+    ) -> R {
         let Engine {
             kernel,
             store,
@@ -321,9 +334,7 @@ impl<'a> Engine<'a> {
             ..
         } = self;
         let mut limit = || check_time(opts, *start_time, limit_hit);
-        let r = kernel.propagate(store, weights, &mut limit);
-        self.flush_prunes();
-        r
+        f(kernel, store, weights, &mut limit)
     }
 
     fn flush_prunes(&mut self) {
@@ -506,18 +517,10 @@ impl<'a> Engine<'a> {
             if self.store.fix_small_quietly(var, v).is_err() {
                 return false;
             }
-            let Engine {
-                kernel,
-                store,
-                weights,
-                limit_hit,
-                opts,
-                start_time,
-                ..
-            } = self;
-            let mut limit = || check_time(opts, *start_time, limit_hit);
-            return kernel
-                .decide_direct(store, weights, d, before, &mut limit)
+            return self
+                .with_kernel(|kernel, store, weights, limit| {
+                    kernel.decide_direct(store, weights, d, before, limit)
+                })
                 .is_ok();
         }
         self.store.fix(var, v).is_ok() && self.propagate().is_ok()
