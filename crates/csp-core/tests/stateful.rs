@@ -154,3 +154,55 @@ fn counts_and_prunes() {
     // Propagation cuts the tree: no failure at all on this model.
     assert_eq!(r.stats.failures, 0, "{}", r.stats);
 }
+
+/// `x ≠ y` as a propagator that subscribes to nothing: it runs once at the
+/// root and never hears a decision, so it cannot do its job.
+#[derive(Debug)]
+struct DeafNe([VarId; 2]);
+
+#[derive(Debug)]
+struct DeafNeProp([VarId; 2]);
+
+impl Constraint for DeafNe {
+    fn scope(&self) -> &[VarId] {
+        &self.0
+    }
+    fn is_satisfied(&self, v: &[Value]) -> bool {
+        v[0] != v[1]
+    }
+    fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
+        Some(Box::new(DeafNeProp(self.0)))
+    }
+}
+
+impl Propagator for DeafNeProp {
+    fn setup(&mut self, _: &mut Setup<'_>) {}
+    fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        if let (Some(a), Some(b)) = (p.value(self.0[0]), p.value(self.0[1])) {
+            if a == b {
+                return Err(Conflict);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn a_propagator_that_misses_its_events_fails_the_harness() {
+    let r = testing::check_constraint(&[Domain::range(0, 2), Domain::range(0, 2)], |m, v| {
+        m.post(DeafNe([v[0], v[1]])).map(|_| ())
+    });
+    assert!(r.is_err(), "the harness accepted a deaf propagator");
+    // And the search names it instead of returning a wrong solution.
+    let mut m = Model::new();
+    let x = m.new_var(Domain::range(0, 0)).unwrap();
+    let y = m.new_var(Domain::range(0, 1)).unwrap();
+    let c = m.post(DeafNe([x, y])).unwrap();
+    let all: Vec<_> = Search::new(&m).solutions().collect();
+    assert!(all.iter().all(|s| m.check(s.values()).is_ok()));
+    // y = 0 comes first and the propagator never hears of it.
+    assert_eq!(
+        Search::new(&m).solve().outcome,
+        csp_core::Outcome::Invalid(c)
+    );
+}
