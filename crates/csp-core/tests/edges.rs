@@ -9,34 +9,12 @@ use std::time::Duration;
 use csp_core::constraint::{Count, Linear, NotEqual};
 use csp_core::{
     testing, CancelToken, Conflict, Constraint, Domain, Inference, Limit, Limits, Model,
-    ModelError, Outcome, Pruner, Relation, Search, SearchOptions, ValOrder, Value, VarId, VarOrder,
+    ModelError, Outcome, Pruner, Relation, Search, SearchOptions, ValOrder, Value, VarId,
 };
 
+/// Every inference level, variable order and value order (the harness's list).
 fn configs() -> Vec<SearchOptions> {
-    let mut out = Vec::new();
-    for inference in [Inference::None, Inference::ForwardChecking, Inference::Mac] {
-        for var_order in [
-            VarOrder::Input,
-            VarOrder::Mrv,
-            VarOrder::DomDeg,
-            VarOrder::DomWdeg,
-        ] {
-            for val_order in [
-                ValOrder::Ascending,
-                ValOrder::Descending,
-                ValOrder::Middle,
-                ValOrder::Random { seed: 7 },
-            ] {
-                out.push(SearchOptions {
-                    inference,
-                    var_order,
-                    val_order,
-                    ..Default::default()
-                });
-            }
-        }
-    }
-    out
+    testing::all_configurations(7)
 }
 
 #[test]

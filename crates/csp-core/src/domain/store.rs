@@ -530,13 +530,22 @@ impl DomainStore {
         if kinds & EV_FIXED != 0 {
             self.unfixed -= 1;
         }
+        self.record_event(i, kinds, old, self.source);
+    }
+
+    /// Adds `kinds` (those someone subscribed to) to `i`'s pending events:
+    /// the first pending event puts `i` on the list and keeps its word
+    /// before the change (`old`) and its source; a second source makes the
+    /// source unknown.
+    #[inline(always)]
+    fn record_event(&mut self, i: usize, kinds: u8, old: u64, source: u32) {
         let k = kinds & self.interest[i];
         if k != 0 {
             if self.pending[i] == 0 {
                 self.events.push(i as u32);
                 self.old_word[i] = old;
-                self.src[i] = self.source;
-            } else if self.src[i] != self.source {
+                self.src[i] = source;
+            } else if self.src[i] != source {
                 self.src[i] = u32::MAX;
             }
             self.pending[i] |= k;
@@ -561,15 +570,7 @@ impl DomainStore {
     /// the word before the change reads as the fixed word.
     #[inline]
     pub(crate) fn note_fixed_by_pass(&mut self, i: usize) {
-        let k = (EV_FIXED | EV_BOUNDS | EV_DOMAIN) & self.interest[i];
-        if k != 0 {
-            if self.pending[i] == 0 {
-                self.events.push(i as u32);
-                self.old_word[i] = self.words[i];
-                self.src[i] = u32::MAX;
-            }
-            self.pending[i] |= k;
-        }
+        self.record_event(i, EV_FIXED | EV_BOUNDS | EV_DOMAIN, self.words[i], u32::MAX);
     }
 
     /// Takes the next variable with pending events: (variable, kinds, its
@@ -585,11 +586,8 @@ impl DomainStore {
     /// singletons have no change to report them).
     pub(crate) fn note_root_fixed(&mut self) {
         for i in 0..self.num_vars {
-            if !self.is_open(i) && self.interest[i] & EV_FIXED != 0 && self.pending[i] == 0 {
-                self.events.push(i as u32);
-                self.old_word[i] = self.words[i];
-                self.src[i] = u32::MAX;
-                self.pending[i] = EV_FIXED | EV_BOUNDS | EV_DOMAIN;
+            if !self.is_open(i) && self.interest[i] & EV_FIXED != 0 {
+                self.record_event(i, EV_FIXED | EV_BOUNDS | EV_DOMAIN, self.words[i], u32::MAX);
             }
         }
     }
