@@ -16,7 +16,14 @@ enum Spec {
 }
 
 fn rel(r: u8) -> Relation {
-    [Relation::Eq, Relation::Ne, Relation::Le, Relation::Ge][r as usize % 4]
+    [
+        Relation::Eq,
+        Relation::Ne,
+        Relation::Le,
+        Relation::Ge,
+        Relation::Lt,
+        Relation::Gt,
+    ][r as usize % 6]
 }
 
 fn spec(nvars: usize) -> impl Strategy<Value = Spec> {

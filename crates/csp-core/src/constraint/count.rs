@@ -25,6 +25,13 @@ pub struct Count {
 impl Count {
     /// `|{i : vars[i] = value}| ⋈ k`.
     pub fn new(vars: Vec<VarId>, value: Value, rel: Relation, k: i64) -> Count {
+        // `<`/`>` as `≤ k−1`/`≥ k+1` (a count is ≥ 0, so saturating at the
+        // ends of `i64` keeps the meaning).
+        let (rel, k) = match rel {
+            Relation::Lt => (Relation::Le, k.saturating_sub(1)),
+            Relation::Gt => (Relation::Ge, k.saturating_add(1)),
+            r => (r, k),
+        };
         Count {
             vars,
             value,
@@ -47,8 +54,8 @@ impl Count {
         }
         let (min_ok, max_ok) = match self.rel {
             Relation::Eq => (self.k, self.k),
-            Relation::Le => (i64::MIN, self.k),
-            Relation::Ge => (self.k, i64::MAX),
+            Relation::Le | Relation::Lt => (i64::MIN, self.k),
+            Relation::Ge | Relation::Gt => (self.k, i64::MAX),
             Relation::Ne => {
                 let open = possible - sure;
                 if open == 0 && sure == self.k {
@@ -111,8 +118,8 @@ impl Constraint for Count {
         match self.rel {
             Relation::Eq => (n - self.k).unsigned_abs(),
             Relation::Ne => u64::from(n == self.k),
-            Relation::Le => (n - self.k).max(0) as u64,
-            Relation::Ge => (self.k - n).max(0) as u64,
+            Relation::Le | Relation::Lt => (n - self.k).max(0) as u64,
+            Relation::Ge | Relation::Gt => (self.k - n).max(0) as u64,
         }
     }
 }

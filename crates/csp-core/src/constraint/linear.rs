@@ -1,10 +1,12 @@
-//! Linear constraints `Σ a_i·x_i ⋈ c` with `⋈` one of `=`, `≠`, `≤`, `≥`.
+//! Linear constraints `Σ a_i·x_i ⋈ c` with `⋈` one of `=`, `≠`, `≤`, `≥`,
+//! `<`, `>`, and their incremental propagator.
 
 use std::fmt;
 
 use super::{default_forward_check, Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
+use crate::propagation::{Event, Events, Priority, Propagator, Setup, StateInt, StateWords};
 
 /// The comparison of a linear or count constraint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17,6 +19,10 @@ pub enum Relation {
     Le,
     /// `≥`
     Ge,
+    /// `<`
+    Lt,
+    /// `>`
+    Gt,
 }
 
 impl Relation {
@@ -27,6 +33,41 @@ impl Relation {
             Relation::Ne => lhs != rhs,
             Relation::Le => lhs <= rhs,
             Relation::Ge => lhs >= rhs,
+            Relation::Lt => lhs < rhs,
+            Relation::Gt => lhs > rhs,
+        }
+    }
+
+    /// The relation with its sides swapped: `a ⋈ b` ⇔ `b ⋈.flip() a`.
+    pub fn flip(self) -> Relation {
+        match self {
+            Relation::Le => Relation::Ge,
+            Relation::Ge => Relation::Le,
+            Relation::Lt => Relation::Gt,
+            Relation::Gt => Relation::Lt,
+            r => r,
+        }
+    }
+
+    /// The negation: `¬(a ⋈ b)` ⇔ `a ⋈.negate() b`.
+    pub fn negate(self) -> Relation {
+        match self {
+            Relation::Eq => Relation::Ne,
+            Relation::Ne => Relation::Eq,
+            Relation::Le => Relation::Gt,
+            Relation::Gt => Relation::Le,
+            Relation::Ge => Relation::Lt,
+            Relation::Lt => Relation::Ge,
+        }
+    }
+
+    /// Over the integers, `<` and `>` as `≤` and `≥` with `rhs` moved by
+    /// one; the other relations unchanged.
+    pub(crate) fn non_strict(self, rhs: i128) -> (Relation, i128) {
+        match self {
+            Relation::Lt => (Relation::Le, rhs - 1),
+            Relation::Gt => (Relation::Ge, rhs + 1),
+            r => (r, rhs),
         }
     }
 }
@@ -38,36 +79,49 @@ impl fmt::Display for Relation {
             Relation::Ne => "!=",
             Relation::Le => "<=",
             Relation::Ge => ">=",
+            Relation::Lt => "<",
+            Relation::Gt => ">",
         })
     }
 }
 
 /// `Σ a_i·x_i ⋈ c`.
 ///
-/// Sums are computed in `i64`; [`Model::linear`](crate::Model::linear) rejects
-/// a constraint whose extreme sums could overflow it
-/// ([`ModelError::Overflow`](crate::ModelError::Overflow)).
+/// Sums are exact (computed in `i128`); [`Model::linear`](crate::Model::linear)
+/// also rejects a constraint whose extreme sums could overflow `i64`
+/// ([`ModelError::Overflow`](crate::ModelError::Overflow)). `<` and `>` are
+/// stored as `≤ c − 1` and `≥ c + 1`.
 ///
-/// # Pruning
-/// * `=`, `≤`, `≥`: bounds consistency at both inference levels: from the
-///   minimum and maximum of the other terms, each variable's bounds are
-///   tightened (`a_i·x_i ≤ c − Σ_{j≠i} min(a_j·x_j)` and so on), repeated to a
-///   fixpoint under arc consistency. O(k) per pass. Holes inside the bounds are
-///   not reasoned about, but when a single variable is left it is fixed exactly.
-/// * `≠`: when one variable is left unfixed its single forbidden value is removed.
-/// * local search: violations are `|Σ − c|` for `=`, the excess for `≤`/`≥`,
-///   0/1 for `≠`.
+/// # Pruning (forward checking and arc consistency alike)
+/// * `=`, `≤`, `≥`, `<`, `>`: **bounds consistency** with incremental sums.
+///   The propagator keeps `lo = Σ min(a_i·x_i)` and `hi = Σ max(a_i·x_i)`
+///   as reversible integers, updated in O(1) per bound event; each call
+///   first compares the slack (`c − lo` for `≤`) with a reversible upper
+///   bound on the widest term, so a call that can prune nothing costs O(1).
+///   Otherwise one O(k) pass tightens every term (`a_i·x_i ≤ c − (lo −
+///   min(a_i·x_i))` and so on); `≤`/`≥` are idempotent, `=` is re-run to
+///   its fixpoint by the kernel. Holes inside the bounds are not reasoned
+///   about (with one variable left open, its bounds are then exact: a
+///   single value for `=`). Entailed once `hi ≤ c` (`≤`), `lo ≥ c` (`≥`).
+/// * `≠`: the count and sum of the fixed terms are kept incrementally (O(1)
+///   per fixed event); when one variable is left open its single forbidden
+///   value is removed.
+/// * local search: violations are `|Σ − c|` for `=`, the excess for
+///   `≤`/`≥`, 0/1 for `≠`.
 #[derive(Debug, Clone)]
 pub struct Linear {
     vars: Vec<VarId>,
     coefs: Vec<i64>,
     rel: Relation,
-    c: i64,
+    c: i128,
 }
 
 impl Linear {
-    /// `Σ coefs[i]·vars[i] ⋈ c` (lengths are checked by the model).
+    /// `Σ coefs[i]·vars[i] ⋈ c` (lengths are checked by the model;
+    /// [`Model::linear`](crate::Model::linear) also merges repeated
+    /// variables).
     pub fn new(vars: Vec<VarId>, coefs: Vec<i64>, rel: Relation, c: i64) -> Linear {
+        let (rel, c) = rel.non_strict(c as i128);
         Linear {
             vars,
             coefs,
@@ -86,21 +140,22 @@ impl Linear {
             .sum()
     }
 
-    /// One pass of bounds reasoning; returns whether a bound moved.
+    /// One pass of bounds reasoning from scratch; returns whether a bound
+    /// moved. The checker path's pruning, and the propagator's on sums too
+    /// wide for its `i64` state.
     fn bounds_pass(&self, pruner: &mut Pruner<'_>) -> Result<bool, Conflict> {
-        let c = self.c as i128;
+        let c = self.c;
         let (mut lo, mut hi) = (0i128, 0i128);
         for (&x, &a) in self.vars.iter().zip(&self.coefs) {
-            let a = a as i128;
-            let (m, n) = (pruner.min(x) as i128 * a, pruner.max(x) as i128 * a);
-            lo += m.min(n);
-            hi += m.max(n);
+            let (m, n) = term_bounds(pruner, x, a);
+            lo += m;
+            hi += n;
         }
         let (need_le, need_ge) = match self.rel {
             Relation::Eq => (true, true),
             Relation::Le => (true, false),
             Relation::Ge => (false, true),
-            Relation::Ne => return Ok(false),
+            _ => return Ok(false),
         };
         if (need_le && lo > c) || (need_ge && hi < c) {
             return Err(Conflict);
@@ -110,37 +165,53 @@ impl Linear {
             if a == 0 {
                 continue;
             }
-            let a = a as i128;
-            let (m, n) = (pruner.min(x) as i128 * a, pruner.max(x) as i128 * a);
-            let (tmin, tmax) = (m.min(n), m.max(n));
-            // Bounds on a·x from the rest of the sum.
-            let upper = if need_le { Some(c - (lo - tmin)) } else { None };
-            let lower = if need_ge { Some(c - (hi - tmax)) } else { None };
-            if let Some(u) = upper {
-                // a·x ≤ u
-                let r = if a > 0 {
-                    pruner.set_max(x, clamp(floor_div(u, a)))?
-                } else {
-                    pruner.set_min(x, clamp(ceil_div(u, a)))?
-                };
-                changed |= r;
+            let (tmin, tmax) = term_bounds(pruner, x, a);
+            if need_le {
+                changed |= at_most(pruner, x, a, c - (lo - tmin))?;
             }
-            if let Some(l) = lower {
-                // a·x ≥ l
-                let r = if a > 0 {
-                    pruner.set_min(x, clamp(ceil_div(l, a)))?
-                } else {
-                    pruner.set_max(x, clamp(floor_div(l, a)))?
-                };
-                changed |= r;
+            if need_ge {
+                changed |= at_least(pruner, x, a, c - (hi - tmax))?;
             }
         }
         Ok(changed)
     }
 }
 
+/// The bounds of `a·x`.
+#[inline]
+fn term_bounds(p: &Pruner<'_>, x: VarId, a: i64) -> (i128, i128) {
+    let (m, n) = (p.min(x) as i128 * a as i128, p.max(x) as i128 * a as i128);
+    if a >= 0 {
+        (m, n)
+    } else {
+        (n, m)
+    }
+}
+
+/// Enforces `a·x ≤ u` (a ≠ 0).
+#[inline]
+fn at_most(p: &mut Pruner<'_>, x: VarId, a: i64, u: i128) -> Result<bool, Conflict> {
+    let a = a as i128;
+    if a > 0 {
+        p.set_max(x, clamp(floor_div(u, a)))
+    } else {
+        p.set_min(x, clamp(ceil_div(u, a)))
+    }
+}
+
+/// Enforces `a·x ≥ l` (a ≠ 0).
+#[inline]
+fn at_least(p: &mut Pruner<'_>, x: VarId, a: i64, l: i128) -> Result<bool, Conflict> {
+    let a = a as i128;
+    if a > 0 {
+        p.set_min(x, clamp(ceil_div(l, a)))
+    } else {
+        p.set_max(x, clamp(floor_div(l, a)))
+    }
+}
+
 /// `⌈p / q⌉` for q ≠ 0.
-fn ceil_div(p: i128, q: i128) -> i128 {
+pub(crate) fn ceil_div(p: i128, q: i128) -> i128 {
     let (d, r) = (p / q, p % q);
     if r != 0 && ((r > 0) == (q > 0)) {
         d + 1
@@ -150,7 +221,7 @@ fn ceil_div(p: i128, q: i128) -> i128 {
 }
 
 /// `⌊p / q⌋` for q ≠ 0.
-fn floor_div(p: i128, q: i128) -> i128 {
+pub(crate) fn floor_div(p: i128, q: i128) -> i128 {
     let (d, r) = (p / q, p % q);
     if r != 0 && ((r > 0) != (q > 0)) {
         d - 1
@@ -159,7 +230,9 @@ fn floor_div(p: i128, q: i128) -> i128 {
     }
 }
 
-fn clamp(v: i128) -> Value {
+/// `v` clamped into the value range. Clamping a bound is sound here: a
+/// bound beyond the range removes nothing, or everything, either way.
+pub(crate) fn clamp(v: i128) -> Value {
     v.clamp(Value::MIN as i128, Value::MAX as i128) as Value
 }
 
@@ -168,12 +241,12 @@ impl Constraint for Linear {
         &self.vars
     }
     fn is_satisfied(&self, values: &[Value]) -> bool {
-        let (s, c) = (self.sum(values), self.c as i128);
+        let (s, c) = (self.sum(values), self.c);
         match self.rel {
             Relation::Eq => s == c,
             Relation::Ne => s != c,
-            Relation::Le => s <= c,
-            Relation::Ge => s >= c,
+            Relation::Le | Relation::Lt => s <= c,
+            Relation::Ge | Relation::Gt => s >= c,
         }
     }
     fn name(&self) -> &str {
@@ -193,14 +266,243 @@ impl Constraint for Linear {
         while self.bounds_pass(pruner)? {}
         Ok(())
     }
+    fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
+        Some(Box::new(LinearProp {
+            con: self,
+            wide: false,
+            lo: None,
+            hi: None,
+            span: None,
+            terms: None,
+        }))
+    }
     fn violations(&self, values: &[Value]) -> u64 {
-        let (s, c) = (self.sum(values), self.c as i128);
+        let (s, c) = (self.sum(values), self.c);
         let v = match self.rel {
             Relation::Eq => (s - c).unsigned_abs(),
             Relation::Ne => u128::from(s == c),
-            Relation::Le => (s - c).max(0) as u128,
-            Relation::Ge => (c - s).max(0) as u128,
+            Relation::Le | Relation::Lt => (s - c).max(0) as u128,
+            Relation::Ge | Relation::Gt => (c - s).max(0) as u128,
         };
         v.min(u64::MAX as u128) as u64
+    }
+}
+
+/// The incremental propagator of [`Linear`] (see its documentation).
+///
+/// For `=`/`≤`/`≥`: `lo`, `hi` are Σ min and Σ max of the terms; `terms`
+/// holds each term's last seen (min, max) as two words; `span` is an upper
+/// bound on the widest term. For `≠`: `lo` counts the fixed terms and `hi`
+/// sums them. All reversible. `wide` marks a constraint whose sums may not
+/// fit `i64` (posted without the model's check): it recomputes in `i128`.
+#[derive(Debug)]
+struct LinearProp<'a> {
+    con: &'a Linear,
+    wide: bool,
+    lo: Option<StateInt>,
+    hi: Option<StateInt>,
+    span: Option<StateInt>,
+    terms: Option<StateWords>,
+}
+
+/// Sums up to this magnitude are kept in the `i64` state.
+const NARROW: i128 = (i64::MAX / 4) as i128;
+
+impl LinearProp<'_> {
+    fn state(&self) -> (StateInt, StateInt, StateInt, StateWords) {
+        match (self.lo, self.hi, self.span, self.terms) {
+            (Some(a), Some(b), Some(c), Some(d)) => (a, b, c, d),
+            _ => unreachable!("the kernel calls setup first"),
+        }
+    }
+
+    /// `≠`: the forbidden value of the last open variable goes.
+    fn not_equal(&mut self, p: &mut Pruner<'_>, nfixed: i64, fixed_sum: i128) -> Result<(), Conflict> {
+        let con = self.con;
+        let open = con.vars.len() as i64 - nfixed;
+        if open == 0 {
+            return if fixed_sum == con.c {
+                Err(Conflict)
+            } else {
+                p.entail();
+                Ok(())
+            };
+        }
+        if open == 1 {
+            if let Some(i) = (0..con.vars.len()).find(|&i| !p.is_fixed(con.vars[i])) {
+                let rest = con.c - fixed_sum;
+                let a = con.coefs[i] as i128;
+                if rest % a == 0 {
+                    let v = rest / a;
+                    if let Ok(v) = Value::try_from(v) {
+                        p.remove(con.vars[i], v)?;
+                    }
+                }
+                p.entail();
+            }
+        }
+        Ok(())
+    }
+
+    /// `≠` from scratch.
+    fn not_equal_scratch(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let (mut n, mut s) = (0i64, 0i128);
+        for (&x, &a) in self.con.vars.iter().zip(&self.con.coefs) {
+            if let Some(v) = p.value(x) {
+                n += 1;
+                s += v as i128 * a as i128;
+            }
+        }
+        if !self.wide {
+            let (lo, hi, _, _) = self.state();
+            p.set(lo, n);
+            p.set(hi, s as i64);
+        }
+        self.not_equal(p, n, s)
+    }
+}
+
+impl Propagator for LinearProp<'_> {
+    fn setup(&mut self, setup: &mut Setup<'_>) {
+        let con = self.con;
+        let k = con.vars.len();
+        let mut magnitude = con.c.abs();
+        for (&x, &a) in con.vars.iter().zip(&con.coefs) {
+            let m = (setup.min(x) as i128).abs().max((setup.max(x) as i128).abs());
+            magnitude += (a as i128).abs() * m;
+        }
+        self.wide = magnitude > NARROW;
+        let events = if con.rel == Relation::Ne {
+            Events::FIXED
+        } else {
+            Events::BOUNDS
+        };
+        for (i, &x) in con.vars.iter().enumerate() {
+            setup.subscribe(x, i, events);
+        }
+        if self.wide {
+            return;
+        }
+        let (mut lo, mut hi, mut span) = (0i64, 0i64, 0i64);
+        let terms = setup.new_words(2 * k, 0);
+        for (i, (&x, &a)) in con.vars.iter().zip(&con.coefs).enumerate() {
+            let (m, n) = (setup.min(x) as i64 * a, setup.max(x) as i64 * a);
+            let (m, n) = if a >= 0 { (m, n) } else { (n, m) };
+            lo += m;
+            hi += n;
+            span = span.max(n - m);
+            setup.set_word(terms, 2 * i, m as u64);
+            setup.set_word(terms, 2 * i + 1, n as u64);
+        }
+        if con.rel == Relation::Ne {
+            // `lo`/`hi` count and sum the fixed terms, from the root call on.
+            lo = 0;
+            hi = 0;
+        }
+        self.lo = Some(setup.new_int(lo));
+        self.hi = Some(setup.new_int(hi));
+        self.span = Some(setup.new_int(span));
+        self.terms = Some(terms);
+    }
+
+    fn notify(&mut self, p: &mut Pruner<'_>, pos: usize, _e: Event) -> Result<bool, Conflict> {
+        if self.wide {
+            return Ok(true);
+        }
+        let (lo, hi, _, terms) = self.state();
+        let con = self.con;
+        let (x, a) = (con.vars[pos], con.coefs[pos]);
+        if con.rel == Relation::Ne {
+            // Fixed: one more known term.
+            let v = p.value(x).unwrap_or(0);
+            let n = p.get(lo) + 1;
+            let s = p.get(hi) + v as i64 * a;
+            p.set(lo, n);
+            p.set(hi, s);
+            self.not_equal(p, n, s as i128)?;
+            return Ok(false);
+        }
+        let (m, n) = (p.min(x) as i64 * a, p.max(x) as i64 * a);
+        let (m, n) = if a >= 0 { (m, n) } else { (n, m) };
+        let (om, on) = (
+            p.state_word(terms, 2 * pos) as i64,
+            p.state_word(terms, 2 * pos + 1) as i64,
+        );
+        if m != om {
+            p.set_state_word(terms, 2 * pos, m as u64);
+            p.set(lo, p.get(lo) + (m - om));
+        }
+        if n != on {
+            p.set_state_word(terms, 2 * pos + 1, n as u64);
+            p.set(hi, p.get(hi) + (n - on));
+        }
+        Ok(true)
+    }
+
+    fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let con = self.con;
+        if con.rel == Relation::Ne {
+            return self.not_equal_scratch(p);
+        }
+        if self.wide {
+            while con.bounds_pass(p)? {}
+            return Ok(());
+        }
+        let (lo_s, hi_s, span_s, terms) = self.state();
+        let (lo, hi, c) = (p.get(lo_s) as i128, p.get(hi_s) as i128, con.c);
+        let (le, ge) = match con.rel {
+            Relation::Eq => (true, false),
+            Relation::Le => (true, false),
+            _ => (false, true),
+        };
+        let ge = ge || con.rel == Relation::Eq;
+        if (le && lo > c) || (ge && hi < c) {
+            return Err(Conflict);
+        }
+        if (!le || hi <= c) && (!ge || lo >= c) {
+            p.entail();
+            return Ok(());
+        }
+        let slack_le = if le { c - lo } else { i128::MAX };
+        let slack_ge = if ge { hi - c } else { i128::MAX };
+        if (p.get(span_s) as i128) <= slack_le.min(slack_ge) {
+            // No term is wider than the slack: nothing to prune.
+            return Ok(());
+        }
+        let mut span = 0i64;
+        for (i, (&x, &a)) in con.vars.iter().zip(&con.coefs).enumerate() {
+            let tmin = p.state_word(terms, 2 * i) as i64 as i128;
+            let tmax = p.state_word(terms, 2 * i + 1) as i64 as i128;
+            if a != 0 {
+                if tmax - tmin > slack_le {
+                    at_most(p, x, a, slack_le + tmin)?;
+                }
+                if tmax - tmin > slack_ge {
+                    at_least(p, x, a, tmax - slack_ge)?;
+                }
+            }
+            let (m, n) = term_bounds(p, x, a);
+            span = span.max((n - m) as i64);
+        }
+        p.set(span_s, span);
+        Ok(())
+    }
+
+    fn priority(&self) -> Priority {
+        if self.con.vars.len() <= 2 {
+            Priority::Cheap
+        } else {
+            Priority::Linear
+        }
+    }
+
+    fn is_idempotent(&self) -> bool {
+        // Tightening for `≤` lowers maxima only, which moves `hi`, not the
+        // `lo` the pass read (and symmetrically for `≥`); `=` moves both.
+        matches!(self.con.rel, Relation::Le | Relation::Ge)
+    }
+
+    fn name(&self) -> &str {
+        "linear"
     }
 }

@@ -285,6 +285,12 @@ impl Setup<'_> {
         StateWords { first, len }
     }
 
+    /// Sets word `k` of a block at the root (its starting value).
+    pub fn set_word(&mut self, s: StateWords, k: usize, value: u64) {
+        assert!(k < s.len, "word {k} of a block of {}", s.len);
+        self.store.set_word(s.first + k, value);
+    }
+
     /// The inference level of the search: propagators may do less under
     /// forward checking (see [`Inference`]).
     pub fn inference(&self) -> Inference {
