@@ -4,8 +4,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::constraint::{
-    has_repeats, AllDifferent, CheckerOnly, Constraint, Count, Element, Equal, Linear, NotEqual,
-    Predicate, Relation, Table,
+    has_repeats, AllDifferent, Arith, ArithOp, CheckerOnly, Constraint, Count, Element, Equal,
+    LessEq, Linear, NotEqual, Predicate, Relation, Table,
 };
 use crate::domain::Domain;
 use crate::error::ModelError;
@@ -519,6 +519,65 @@ impl Model {
         k: i64,
     ) -> Result<ConstraintId, ModelError> {
         self.count(vars, value, Relation::Eq, k)
+    }
+
+    /// `x ≤ y + c` (see [`LessEq`]); `x < y` is `less_eq(x, y, -1)`.
+    /// Expressions say it more plainly: `m.post(x.lt(y))`.
+    pub fn less_eq(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
+        self.check_vars("less-eq", &[x, y])?;
+        self.post(LessEq::new(x, y, c))
+    }
+
+    /// `z = x·y` (see [`Arith`]); `x·x` is posted as the square.
+    pub fn times(&mut self, x: VarId, y: VarId, z: VarId) -> Result<ConstraintId, ModelError> {
+        if x == y {
+            return self.arith(ArithOp::Pow(2), &[x], z);
+        }
+        self.arith(ArithOp::Times, &[x, y], z)
+    }
+
+    /// `z = x / y`, rounding toward zero; `y ≠ 0` (see [`Arith`]).
+    pub fn div(&mut self, x: VarId, y: VarId, z: VarId) -> Result<ConstraintId, ModelError> {
+        self.arith(ArithOp::Div, &[x, y], z)
+    }
+
+    /// `z = x mod y`, the remainder of [`div`](Model::div) (the sign of
+    /// `x`); `y ≠ 0` (see [`Arith`]).
+    pub fn modulo(&mut self, x: VarId, y: VarId, z: VarId) -> Result<ConstraintId, ModelError> {
+        self.arith(ArithOp::Mod, &[x, y], z)
+    }
+
+    /// `z = |x|` (see [`Arith`]).
+    pub fn abs(&mut self, x: VarId, z: VarId) -> Result<ConstraintId, ModelError> {
+        self.arith(ArithOp::Abs, &[x], z)
+    }
+
+    /// `z = x^k` for `k ≥ 0`, with `x⁰ = 1` (see [`Arith`]).
+    pub fn pow(&mut self, x: VarId, k: u32, z: VarId) -> Result<ConstraintId, ModelError> {
+        self.arith(ArithOp::Pow(k), &[x], z)
+    }
+
+    /// `z = min(xs)`; `xs` must not be empty (see [`Arith`]).
+    pub fn min(&mut self, xs: &[VarId], z: VarId) -> Result<ConstraintId, ModelError> {
+        self.arith(ArithOp::Min, xs, z)
+    }
+
+    /// `z = max(xs)`; `xs` must not be empty (see [`Arith`]).
+    pub fn max(&mut self, xs: &[VarId], z: VarId) -> Result<ConstraintId, ModelError> {
+        self.arith(ArithOp::Max, xs, z)
+    }
+
+    fn arith(&mut self, op: ArithOp, args: &[VarId], z: VarId) -> Result<ConstraintId, ModelError> {
+        let c = Arith::new(op, args, z);
+        let name = c.name().to_string();
+        self.check_vars("arithmetic", c.scope())?;
+        if args.is_empty() {
+            return Err(ModelError::Invalid {
+                constraint: "arithmetic",
+                reason: format!("{name} of no variables"),
+            });
+        }
+        self.post(c)
     }
 
     /// A constraint given by a closure over the values of `vars` (see [`Predicate`]).

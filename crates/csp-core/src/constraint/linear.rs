@@ -317,7 +317,12 @@ impl LinearProp<'_> {
     }
 
     /// `≠`: the forbidden value of the last open variable goes.
-    fn not_equal(&mut self, p: &mut Pruner<'_>, nfixed: i64, fixed_sum: i128) -> Result<(), Conflict> {
+    fn not_equal(
+        &mut self,
+        p: &mut Pruner<'_>,
+        nfixed: i64,
+        fixed_sum: i128,
+    ) -> Result<(), Conflict> {
         let con = self.con;
         let open = con.vars.len() as i64 - nfixed;
         if open == 0 {
@@ -368,7 +373,9 @@ impl Propagator for LinearProp<'_> {
         let k = con.vars.len();
         let mut magnitude = con.c.abs();
         for (&x, &a) in con.vars.iter().zip(&con.coefs) {
-            let m = (setup.min(x) as i128).abs().max((setup.max(x) as i128).abs());
+            let m = (setup.min(x) as i128)
+                .abs()
+                .max((setup.max(x) as i128).abs());
             magnitude += (a as i128).abs() * m;
         }
         self.wide = magnitude > NARROW;

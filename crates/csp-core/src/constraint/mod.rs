@@ -56,6 +56,7 @@ use crate::ids::{Value, VarId};
 use crate::propagation::{Literal, Propagator, StateInt, StateWords};
 
 mod all_different;
+mod arith;
 mod count;
 mod element;
 pub(crate) mod fused;
@@ -66,6 +67,7 @@ mod predicate;
 mod table;
 
 pub use all_different::AllDifferent;
+pub use arith::{Arith, ArithOp, LessEq, FILTER_LIMIT};
 pub use count::Count;
 pub use element::Element;
 pub use linear::{Linear, Relation};

@@ -153,7 +153,12 @@ impl Engine<'_> {
                 let start = fr.b;
                 if fr.rem == 0 {
                     fr.rem = 1;
-                    if let Some(x) = s.next_above(var, start.saturating_sub(1)) {
+                    // `next_above(start − 1)`, which cannot name i32::MIN.
+                    let first = match start.checked_sub(1) {
+                        Some(before) => s.next_above(var, before),
+                        None => Some(s.min(var)),
+                    };
+                    if let Some(x) = first {
                         fr.a = x;
                         return Some(x);
                     }
