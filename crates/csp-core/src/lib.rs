@@ -123,6 +123,7 @@
 pub mod constraint;
 pub mod domain;
 mod error;
+pub mod expr;
 mod ids;
 mod limits;
 pub mod local;
@@ -138,6 +139,7 @@ pub mod testing;
 pub use constraint::{Constraint, Pruner, Relation};
 pub use domain::{Conflict, Domain};
 pub use error::ModelError;
+pub use expr::{Expr, Post, Rel};
 pub use ids::{ConstraintId, Value, VarId};
 pub use limits::{CancelToken, Limit, Limits, Outcome};
 pub use local::{Genetic, GeneticResult, Init, LocalError, LocalResult, MinConflicts, Move};

@@ -9,6 +9,7 @@ use crate::constraint::{
 };
 use crate::domain::Domain;
 use crate::error::ModelError;
+use crate::expr::Post;
 use crate::ids::{ConstraintId, Value, VarId};
 
 /// A posted constraint: the built-ins are enum variants so the search loop
@@ -176,6 +177,13 @@ impl Model {
         Ok(x)
     }
 
+    /// `N` new variables with the same domain, as an array to destructure:
+    /// `let [x, y, z] = m.new_array(Domain::range(0, 9))?;`.
+    pub fn new_array<const N: usize>(&mut self, domain: Domain) -> Result<[VarId; N], ModelError> {
+        let v = self.new_vars(N, domain)?;
+        Ok(std::array::from_fn(|i| v[i]))
+    }
+
     /// Declares `n` variables sharing one domain (stored once).
     pub fn new_vars(&mut self, n: usize, domain: Domain) -> Result<Vec<VarId>, ModelError> {
         if domain.is_empty() {
@@ -293,7 +301,18 @@ impl Model {
     /// path (its checker and the default pruning, which handle repeats):
     /// specialised pruning, the built-ins' included, may assume distinct
     /// variables.
-    pub fn post(&mut self, c: impl Constraint + 'static) -> Result<ConstraintId, ModelError> {
+    ///
+    /// Also takes an expression's comparison ([`crate::expr::Rel`]):
+    /// `m.post(x.lt(y))?`, `m.post((2 * x + y).eq(10))?`.
+    pub fn post(&mut self, c: impl Post) -> Result<ConstraintId, ModelError> {
+        c.post_into(self)
+    }
+
+    /// [`post`](Model::post) for a constraint.
+    pub(crate) fn post_constraint(
+        &mut self,
+        c: impl Constraint + 'static,
+    ) -> Result<ConstraintId, ModelError> {
         self.check_vars("constraint", c.scope())?;
         if has_repeats(c.scope()) {
             return Ok(self.push(Posted::User(Box::new(CheckerOnly(c)))));

@@ -3,7 +3,8 @@
 //! inference level by `testing::check_constraint`, on small, holey,
 //! negative and `i32`-extreme domains.
 
-use csp_core::{testing, Domain, Model, Relation, VarId};
+use csp_core::expr::{max_of, min_of, sum};
+use csp_core::{testing, Domain, Expr, Model, ModelError, Rel, Relation, Search, VarId};
 
 /// Domains the checks run over: small ranges around 0, holey sets, and
 /// sets that reach the ends of `i32` (products and powers overflow `i32`
@@ -167,4 +168,152 @@ fn linear_every_relation_matches_brute_force() {
             }
         }
     }
+}
+
+/// An expression case: how to post it, and what it means.
+type Case = (
+    &'static str,
+    fn(VarId, VarId, VarId) -> Rel,
+    fn(i64, i64, i64) -> bool,
+);
+
+fn cases() -> Vec<Case> {
+    vec![
+        ("x < y", |x, y, _| x.lt(y), |x, y, _| x < y),
+        (
+            "2x + y = z + 3",
+            |x, y, z| (2 * x + y).eq(z + 3),
+            |x, y, z| 2 * x + y == z + 3,
+        ),
+        ("x*y >= 4", |x, y, _| (x * y).ge(4), |x, y, _| x * y >= 4),
+        ("x*y = z", |x, y, z| (x * y).eq(z), |x, y, z| x * y == z),
+        (
+            "z = x / y",
+            |x, y, z| z.eq(x / y),
+            |x, y, z| y != 0 && x / y == z,
+        ),
+        (
+            "x mod y != z",
+            |x, y, z| (x % y).ne(z),
+            |x, y, z| y != 0 && x % y != z,
+        ),
+        ("|x| <= y", |x, y, _| x.abs().le(y), |x, y, _| x.abs() <= y),
+        (
+            "min(x, y) = z",
+            |x, y, z| min_of([x, y]).eq(z),
+            |x, y, z| x.min(y) == z,
+        ),
+        (
+            "max(x, y, z) > 1",
+            |x, y, z| max_of([x, y, z]).gt(1),
+            |x, y, z| x.max(y).max(z) > 1,
+        ),
+        (
+            "x*y + z <= 2",
+            |x, y, z| (x * y + z).le(2),
+            |x, y, z| x * y + z <= 2,
+        ),
+        (
+            "(x+1)(y-1) = z",
+            |x, y, z| ((x + 1) * (y - 1)).eq(z),
+            |x, y, z| (x + 1) * (y - 1) == z,
+        ),
+        (
+            "x^2 = z + y",
+            |x, y, z| x.pow(2).eq(z + y),
+            |x, y, z| x * x == z + y,
+        ),
+        (
+            "x + y + z != 0",
+            |x, y, z| sum([x, y, z]).ne(0),
+            |x, y, z| x + y + z != 0,
+        ),
+        ("x - y = 2", |x, y, _| (x - y).eq(2), |x, y, _| x - y == 2),
+        (
+            "y - x <= -1",
+            |x, y, _| (y - x).le(-1),
+            |x, y, _| y - x <= -1,
+        ),
+        ("3 - x >= y", |x, y, _| (3 - x).ge(y), |x, y, _| 3 - x >= y),
+        (
+            "-x != y - 1",
+            |x, y, _| (-x).ne(y - 1),
+            |x, y, _| -x != y - 1,
+        ),
+        (
+            "x*x*y = 4",
+            |x, y, _| (x * x * y).eq(4),
+            |x, y, _| x * x * y == 4,
+        ),
+        (
+            "5 = x*y",
+            |x, y, _| Expr::from(5).eq(x * y),
+            |x, y, _| x * y == 5,
+        ),
+    ]
+}
+
+#[test]
+fn expressions_mean_what_they_say() {
+    let doms = [
+        [
+            Domain::range(-3, 3),
+            Domain::range(-2, 3),
+            Domain::range(-3, 4),
+        ],
+        [
+            Domain::values([-4, -1, 0, 2, 5]),
+            Domain::values([-3, 1, 2]),
+            Domain::range(0, 5),
+        ],
+    ];
+    for (name, post, holds) in cases() {
+        for ds in &doms {
+            let mut m = Model::new();
+            let v: Vec<VarId> = ds.iter().map(|d| m.new_var(d.clone()).unwrap()).collect();
+            m.post(post(v[0], v[1], v[2])).unwrap();
+            // Brute force over the three variables the user declared.
+            let mut expected = std::collections::BTreeSet::new();
+            for a in ds[0].iter() {
+                for b in ds[1].iter() {
+                    for c in ds[2].iter() {
+                        if holds(a as i64, b as i64, c as i64) {
+                            expected.insert(vec![a, b, c]);
+                        }
+                    }
+                }
+            }
+            for opts in testing::all_configurations(7) {
+                let found: Vec<Vec<i32>> = Search::new(&m)
+                    .options(opts.clone())
+                    .solutions()
+                    .map(|s| s.values()[..3].to_vec())
+                    .collect();
+                let set: std::collections::BTreeSet<_> = found.iter().cloned().collect();
+                assert_eq!(
+                    set.len(),
+                    found.len(),
+                    "{name}: a projection repeats ({opts:?})"
+                );
+                assert_eq!(set, expected, "{name} over {ds:?} ({opts:?})");
+            }
+        }
+    }
+}
+
+#[test]
+fn expressions_report_bad_input() {
+    let mut m = Model::new();
+    let x = m.new_var(Domain::range(0, i32::MAX)).unwrap();
+    let y = m.new_var(Domain::range(0, i32::MAX)).unwrap();
+    let zero = m.new_var(Domain::singleton(0)).unwrap();
+    // x·y ranges far beyond i32: refused, not clamped.
+    let e = m.post((x * y + 1).le(10)).unwrap_err();
+    assert!(matches!(e, ModelError::Overflow { .. }), "{e}");
+    let e = m.post((x / zero).le(10)).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("division by a variable that can only be 0"),
+        "{e}"
+    );
 }

@@ -67,6 +67,7 @@ mod predicate;
 mod table;
 
 pub use all_different::AllDifferent;
+pub(crate) use arith::pow_sat;
 pub use arith::{Arith, ArithOp, LessEq, FILTER_LIMIT};
 pub use count::Count;
 pub use element::Element;
