@@ -139,6 +139,23 @@ impl Rel {
     pub fn relation(&self) -> Relation {
         self.rel
     }
+
+    /// `Σ aᵢ·xᵢ ⋈ c` with auxiliary variables for the non-linear nodes
+    /// (posted into `m`), repeated variables merged, zero coefficients
+    /// dropped and `<`/`>` made `≤`/`≥`.
+    pub(crate) fn linearize(self, m: &mut Model) -> Result<Linearized, ModelError> {
+        let (terms, k) = flatten(m, &(self.lhs - self.rhs))?;
+        let mut merged: Vec<(i64, VarId)> = Vec::with_capacity(terms.len());
+        for (a, x) in terms {
+            match merged.iter_mut().find(|t| t.1 == x) {
+                Some(t) => t.0 += a,
+                None => merged.push((a, x)),
+            }
+        }
+        merged.retain(|t| t.0 != 0);
+        let (rel, c) = self.rel.non_strict(-k);
+        Ok((merged, rel, c))
+    }
 }
 
 macro_rules! comparisons {
@@ -203,7 +220,65 @@ impl Expr {
     }
 }
 
+/// `b ⇔ rel` or `b ⇒ rel`, ready for [`Model::post`] (see
+/// [`VarId::iff`], [`VarId::implies`]).
+#[derive(Clone, Debug)]
+pub struct Reif {
+    b: VarId,
+    rel: Rel,
+    half: bool,
+}
+
+impl From<VarId> for Rel {
+    /// A boolean as a relation: `b = 1`.
+    fn from(b: VarId) -> Rel {
+        b.eq(1)
+    }
+}
+
+impl Post for Reif {
+    fn post_into(self, m: &mut Model) -> Result<ConstraintId, ModelError> {
+        // `a ⇒ c` between booleans is the clause ¬a ∨ c.
+        if let (true, Relation::Eq, [(1, Node::Var(c))], 1, []) = (
+            self.half,
+            self.rel.rel,
+            self.rel.lhs.terms.as_slice(),
+            self.rel.rhs.constant,
+            self.rel.rhs.terms.as_slice(),
+        ) {
+            if self.rel.lhs.constant == 0 && m.is_bool(*c) && m.is_bool(self.b) {
+                return m.clause(&[*c], &[self.b]);
+            }
+        }
+        if self.half {
+            m.half_reify(self.rel, self.b)
+        } else {
+            m.reify_with(self.rel, self.b)
+        }
+    }
+}
+
 impl VarId {
+    /// `self ⇔ rel` for a boolean `self`: `m.post(b.iff(x.le(3)))?`.
+    pub fn iff(self, rel: impl Into<Rel>) -> Reif {
+        Reif {
+            b: self,
+            rel: rel.into(),
+            half: false,
+        }
+    }
+
+    /// `self ⇒ rel` for a boolean `self` (half-reification):
+    /// `m.post(b.implies(x.eq(y)))?`; `a.implies(c)` between booleans is
+    /// the clause `¬a ∨ c`.
+    pub fn implies(self, rel: impl Into<Rel>) -> Reif {
+        Reif {
+            b: self,
+            rel: rel.into(),
+            half: true,
+        }
+    }
+
     /// `|x|` as an expression.
     pub fn abs(self) -> Expr {
         Expr::from(self).abs()
@@ -401,6 +476,9 @@ impl Post for Rel {
     }
 }
 
+/// A linearized relation: `Σ aᵢ·xᵢ ⋈ c`.
+pub(crate) type Linearized = (Vec<(i64, VarId)>, Relation, i128);
+
 /// A flattened expression: terms over variables and a constant.
 type Flat = (Vec<(i64, VarId)>, i128);
 
@@ -426,18 +504,7 @@ fn post_rel(m: &mut Model, r: Rel) -> Result<ConstraintId, ModelError> {
             }
         }
     }
-    let (mut terms, k) = flatten(m, &(r.lhs - r.rhs))?;
-    // Merge repeated variables.
-    let mut merged: Vec<(i64, VarId)> = Vec::with_capacity(terms.len());
-    for (a, x) in terms.drain(..) {
-        match merged.iter_mut().find(|t| t.1 == x) {
-            Some(t) => t.0 += a,
-            None => merged.push((a, x)),
-        }
-    }
-    merged.retain(|t| t.0 != 0);
-    let c = -k; // Σ aᵢ·xᵢ ⋈ c
-    let (rel, c) = r.rel.non_strict(c);
+    let (merged, rel, c) = r.linearize(m)?;
     if let [(a, x), (b, y)] = merged[..] {
         if a == -b && a.abs() == 1 {
             // x − y ⋈ c (or y − x ⋈ c): the O(1) binary propagators.

@@ -277,7 +277,11 @@ impl Model {
         Ok(())
     }
 
-    fn check_vars(&self, constraint: &'static str, vars: &[VarId]) -> Result<(), ModelError> {
+    pub(crate) fn check_vars(
+        &self,
+        constraint: &'static str,
+        vars: &[VarId],
+    ) -> Result<(), ModelError> {
         let n = self.num_vars();
         match vars.iter().find(|x| x.index() >= n) {
             Some(x) => Err(ModelError::ForeignVar {

@@ -98,7 +98,10 @@ fn abs_and_pow_match_brute_force() {
                 m.abs(v[0], v[1]).map(|_| ())
             });
             ok(r, "z = |x|", &[a, b]);
-            for k in [0, 1, 2, 3, 4, 31] {
+            // Two exponents per pair, rotating through six.
+            let ks = [0, 1, 2, 3, 4, 31];
+            let at = (a.size() + 3 * b.size()) as usize;
+            for k in [ks[at % 6], ks[(at + 1) % 6]] {
                 let r = testing::check_constraint(&[a.clone(), b.clone()], |m, v| {
                     m.pow(v[0], k, v[1]).map(|_| ())
                 });
@@ -147,9 +150,10 @@ fn linear_every_relation_matches_brute_force() {
         Relation::Gt,
     ];
     let coefs: [&[i64]; 4] = [&[1, 1, 1], &[2, -3, 1], &[-1, 4, -2], &[5, 0, -5]];
-    for rel in rels {
-        for cs in coefs {
-            for c in [-4, 0, 3, 9] {
+    for (r, rel) in rels.into_iter().enumerate() {
+        for (k, cs) in coefs.into_iter().enumerate() {
+            // Two right-hand sides per pair, rotating through four.
+            for c in [[-4], [0], [3], [9]][(r + k) % 4] {
                 each_triple(|a, b, d| {
                     if [a, b, d]
                         .iter()
@@ -316,4 +320,137 @@ fn expressions_report_bad_input() {
             .contains("division by a variable that can only be 0"),
         "{e}"
     );
+}
+
+fn bools(n: usize) -> Vec<Domain> {
+    vec![Domain::range(0, 1); n]
+}
+
+#[test]
+fn clauses_and_boolean_functions_match_brute_force() {
+    for (np, nn) in [(1, 0), (0, 1), (2, 1), (1, 3), (3, 2), (0, 4)] {
+        let r = testing::check_constraint(&bools(np + nn), |m, v| {
+            m.clause(&v[..np], &v[np..]).map(|_| ())
+        });
+        ok(r, &format!("clause {np}+{nn}"), &[]);
+    }
+    // A clause with a fixed literal, and one with a repeated variable.
+    let doms = [
+        Domain::singleton(0),
+        Domain::range(0, 1),
+        Domain::singleton(1),
+    ];
+    ok(
+        testing::check_constraint(&doms, |m, v| m.clause(&v[..2], &v[2..]).map(|_| ())),
+        "clause with fixed literals",
+        &[],
+    );
+    ok(
+        testing::check_constraint(&bools(2), |m, v| {
+            m.clause(&[v[0], v[1]], &[v[0]]).map(|_| ())
+        }),
+        "tautology",
+        &[],
+    );
+    for k in 1..=4 {
+        let d = bools(k + 1);
+        type Post = fn(&mut Model, &[VarId], VarId) -> Result<csp_core::ConstraintId, ModelError>;
+        let posts: [(&str, Post); 3] = [
+            ("and", |m, xs, b| m.and(xs, b)),
+            ("or", |m, xs, b| m.or(xs, b)),
+            ("xor", |m, xs, b| m.xor(xs, b)),
+        ];
+        for (name, post) in posts {
+            let r = testing::check_constraint(&d, |m, v| post(m, &v[..k], v[k]).map(|_| ()));
+            ok(r, &format!("{name} of {k}"), &[]);
+        }
+    }
+    ok(
+        testing::check_constraint(&bools(2), |m, v| m.not(v[0], v[1]).map(|_| ())),
+        "not",
+        &[],
+    );
+    ok(
+        testing::check_constraint(&bools(2), |m, v| m.implies(v[0], v[1]).map(|_| ())),
+        "implies",
+        &[],
+    );
+    // Not booleans: a clear error.
+    let mut m = Model::new();
+    let x = m.new_var(Domain::range(0, 2)).unwrap();
+    let e = m.clause(&[x], &[]).unwrap_err();
+    assert!(e.to_string().contains("not a boolean"), "{e}");
+}
+
+#[test]
+fn reification_matches_brute_force() {
+    type Mk = fn(VarId, VarId) -> Rel;
+    let rels: [(&str, Mk); 8] = [
+        ("x = 1", |x, _| x.eq(1)),
+        ("x <= 0", |x, _| x.le(0)),
+        ("x = y", |x, y| x.eq(y)),
+        ("x <= y", |x, y| x.le(y)),
+        ("x != y + 1", |x, y| x.ne(y + 1)),
+        ("2x - 3y > -2", |x, y| (2 * x - 3 * y).gt(-2)),
+        ("x + y < 2", |x, y| (x + y).lt(2)),
+        ("x*y = 2", |x, y| (x * y).eq(2)),
+    ];
+    let doms = [
+        [Domain::range(-2, 2), Domain::range(-1, 2)],
+        [Domain::values([-3, 0, 1, 4]), Domain::values([-2, 1, 3])],
+    ];
+    for (name, mk) in rels {
+        for ds in &doms {
+            for half in [false, true] {
+                let mut m = Model::new();
+                let x = m.new_var(ds[0].clone()).unwrap();
+                let y = m.new_var(ds[1].clone()).unwrap();
+                let b = m.new_bool().unwrap();
+                if half {
+                    m.post(b.implies(mk(x, y))).unwrap();
+                } else {
+                    m.post(b.iff(mk(x, y))).unwrap();
+                }
+                // The meaning, by a second model per (x, y) with the plain relation.
+                let mut expected = std::collections::BTreeSet::new();
+                for a in ds[0].iter() {
+                    for c in ds[1].iter() {
+                        let mut t = Model::new();
+                        let tx = t.new_var(Domain::singleton(a)).unwrap();
+                        let ty = t.new_var(Domain::singleton(c)).unwrap();
+                        t.post(mk(tx, ty)).unwrap();
+                        let holds = Search::new(&t).solve().solution.is_some();
+                        for bv in [0, 1] {
+                            if (bv == 1 && holds) || (bv == 0 && (half || !holds)) {
+                                expected.insert(vec![a, c, bv]);
+                            }
+                        }
+                    }
+                }
+                for opts in testing::all_configurations(3) {
+                    let found: std::collections::BTreeSet<Vec<i32>> = Search::new(&m)
+                        .options(opts.clone())
+                        .solutions()
+                        .map(|s| vec![s[x], s[y], s[b]])
+                        .collect();
+                    assert_eq!(found, expected, "{name} half={half} over {ds:?} ({opts:?})");
+                }
+            }
+        }
+    }
+    // Membership, full and half, on a holey domain.
+    for half in [false, true] {
+        let r = testing::check_constraint(
+            &[Domain::values([-3, -1, 0, 2, 5]), Domain::range(0, 1)],
+            |m, v| {
+                let set = Domain::values([-1, 2, 7]);
+                if half {
+                    m.half_reify_in(v[0], set, v[1]).map(|_| ())
+                } else {
+                    m.reify_in(v[0], set, v[1]).map(|_| ())
+                }
+            },
+        );
+        ok(r, &format!("b <=> x in S (half={half})"), &[]);
+    }
 }

@@ -140,6 +140,87 @@ impl Linear {
             .sum()
     }
 
+    /// The same sum with right-hand side `c` (for a non-strict relation),
+    /// exact beyond `i64`.
+    pub(crate) fn with_rhs(mut self, c: i128) -> Linear {
+        self.c = c;
+        self
+    }
+
+    /// The negation: `Σ ⋈' c'` holds exactly when `self` does not.
+    pub(crate) fn negated(&self) -> Linear {
+        let (rel, c) = match self.rel {
+            Relation::Eq => (Relation::Ne, self.c),
+            Relation::Ne => (Relation::Eq, self.c),
+            Relation::Le | Relation::Lt => (Relation::Ge, self.c + 1),
+            Relation::Ge | Relation::Gt => (Relation::Le, self.c - 1),
+        };
+        Linear {
+            vars: self.vars.clone(),
+            coefs: self.coefs.clone(),
+            rel,
+            c,
+        }
+    }
+
+    /// Is the constraint entailed (`Some(true)`), disentailed
+    /// (`Some(false)`) or undecided under the current bounds? O(k).
+    pub(crate) fn status(&self, p: &Pruner<'_>) -> Option<bool> {
+        let (mut lo, mut hi) = (0i128, 0i128);
+        for (&x, &a) in self.vars.iter().zip(&self.coefs) {
+            let (m, n) = term_bounds(p, x, a);
+            lo += m;
+            hi += n;
+        }
+        let c = self.c;
+        match self.rel {
+            Relation::Le | Relation::Lt if hi <= c => Some(true),
+            Relation::Le | Relation::Lt if lo > c => Some(false),
+            Relation::Ge | Relation::Gt if lo >= c => Some(true),
+            Relation::Ge | Relation::Gt if hi < c => Some(false),
+            Relation::Eq if lo == hi && lo == c => Some(true),
+            Relation::Eq if c < lo || c > hi => Some(false),
+            Relation::Ne if lo == hi && lo == c => Some(false),
+            Relation::Ne if c < lo || c > hi => Some(true),
+            _ => None,
+        }
+    }
+
+    /// Prunes as the constraint's propagator would, from scratch: bounds
+    /// to a fixpoint, or for `≠` the last open variable's forbidden value.
+    pub(crate) fn enforce(&self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        if self.rel != Relation::Ne {
+            while self.bounds_pass(p)? {}
+            return Ok(());
+        }
+        let mut open = None;
+        let mut fixed = 0i128;
+        for (i, (&x, &a)) in self.vars.iter().zip(&self.coefs).enumerate() {
+            match p.value(x) {
+                Some(v) => fixed += v as i128 * a as i128,
+                None if open.is_none() => open = Some(i),
+                None => return Ok(()),
+            }
+        }
+        match open {
+            None if fixed == self.c => Err(Conflict),
+            None => Ok(()),
+            Some(i) => {
+                let (rest, a) = (self.c - fixed, self.coefs[i] as i128);
+                if a == 0 {
+                    // The open variable does not count: the sum is `fixed`.
+                    return if rest == 0 { Err(Conflict) } else { Ok(()) };
+                }
+                if rest % a == 0 {
+                    if let Ok(v) = Value::try_from(rest / a) {
+                        p.remove(self.vars[i], v)?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
     /// One pass of bounds reasoning from scratch; returns whether a bound
     /// moved. The checker path's pruning, and the propagator's on sums too
     /// wide for its `i64` state.
@@ -337,6 +418,10 @@ impl LinearProp<'_> {
             if let Some(i) = (0..con.vars.len()).find(|&i| !p.is_fixed(con.vars[i])) {
                 let rest = con.c - fixed_sum;
                 let a = con.coefs[i] as i128;
+                if a == 0 {
+                    // The open variable does not count: the sum is fixed.
+                    return if rest == 0 { Err(Conflict) } else { Ok(()) };
+                }
                 if rest % a == 0 {
                     let v = rest / a;
                     if let Ok(v) = Value::try_from(v) {

@@ -57,6 +57,7 @@ use crate::propagation::{Literal, Propagator, StateInt, StateWords};
 
 mod all_different;
 mod arith;
+mod boolean;
 mod count;
 mod element;
 pub(crate) mod fused;
@@ -69,6 +70,7 @@ mod table;
 pub use all_different::AllDifferent;
 pub(crate) use arith::pow_sat;
 pub use arith::{Arith, ArithOp, LessEq, FILTER_LIMIT};
+pub use boolean::{Clause, ReifiedIn, ReifiedLinear, Xor};
 pub use count::Count;
 pub use element::Element;
 pub use linear::{Linear, Relation};
