@@ -51,6 +51,8 @@ enum Command {
     Zebra(cli::puzzles::ZebraArgs),
     /// Latin squares: count them, or complete partial ones.
     Latin(cli::puzzles::LatinArgs),
+    /// Magic squares: one square of order N, or --count them.
+    Magic(cli::magic::MagicArgs),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         Some(Command::Cryptarithm(a)) => cli::puzzles::cryptarithm(a),
         Some(Command::Zebra(a)) => cli::puzzles::zebra(a),
         Some(Command::Latin(a)) => cli::puzzles::latin(a),
+        Some(Command::Magic(a)) => cli::magic::run(a),
     };
     cli::output::flush();
     match result {

@@ -49,11 +49,11 @@ pub struct EngineArgs {
     time_limit: Option<String>,
     /// Print statistics to stderr.
     #[arg(long)]
-    stats: bool,
+    pub(crate) stats: bool,
 }
 
 impl EngineArgs {
-    fn apply(&self, mut o: SearchOptions) -> Result<SearchOptions, CliError> {
+    pub(crate) fn apply(&self, mut o: SearchOptions) -> Result<SearchOptions, CliError> {
         if let Some(i) = &self.inference {
             o.inference = parse_inference(i)?;
         }

@@ -372,7 +372,8 @@ impl Constraint for Linear {
 /// The incremental propagator of [`Linear`] (see its documentation).
 ///
 /// For `=`/`≤`/`≥`: `lo`, `hi` are Σ min and Σ max of the terms; `terms`
-/// holds each term's last seen (min, max) as two words; `span` is an upper
+/// holds each term's last seen (min, max) as two words, for domains over
+/// 64 values (a one-word domain's old bounds come with its event); `span` is an upper
 /// bound on the widest term. For `≠`: `lo` counts the fixed terms and `hi`
 /// sums them. All reversible. `wide` marks a constraint whose sums may not
 /// fit `i64` (posted without the model's check): it recomputes in `i128`.
@@ -497,7 +498,7 @@ impl Propagator for LinearProp<'_> {
         self.terms = Some(terms);
     }
 
-    fn notify(&mut self, p: &mut Pruner<'_>, pos: usize, _e: Event) -> Result<bool, Conflict> {
+    fn notify(&mut self, p: &mut Pruner<'_>, pos: usize, e: Event) -> Result<bool, Conflict> {
         if self.wide {
             return Ok(true);
         }
@@ -514,18 +515,44 @@ impl Propagator for LinearProp<'_> {
             self.not_equal(p, n, s as i128)?;
             return Ok(false);
         }
-        let (m, n) = (p.min(x) as i64 * a, p.max(x) as i64 * a);
-        let (m, n) = if a >= 0 { (m, n) } else { (n, m) };
-        let (om, on) = (
-            p.state_word(terms, 2 * pos) as i64,
-            p.state_word(terms, 2 * pos + 1) as i64,
-        );
+        let (lo_x, hi_x) = (p.min(x) as i64, p.max(x) as i64);
+        let (m, n) = if a >= 0 {
+            (lo_x * a, hi_x * a)
+        } else {
+            (hi_x * a, lo_x * a)
+        };
+        let (om, on) = match e.before {
+            // A one-word domain: its bounds before the change come with
+            // the event, so no per-term state is needed.
+            Some((old, base)) if old != 0 => {
+                let (ol, oh) = (
+                    (base + old.trailing_zeros() as Value) as i64,
+                    (base + (63 - old.leading_zeros()) as Value) as i64,
+                );
+                if a >= 0 {
+                    (ol * a, oh * a)
+                } else {
+                    (oh * a, ol * a)
+                }
+            }
+            _ => {
+                let (om, on) = (
+                    p.state_word(terms, 2 * pos) as i64,
+                    p.state_word(terms, 2 * pos + 1) as i64,
+                );
+                if m != om {
+                    p.set_state_word(terms, 2 * pos, m as u64);
+                }
+                if n != on {
+                    p.set_state_word(terms, 2 * pos + 1, n as u64);
+                }
+                (om, on)
+            }
+        };
         if m != om {
-            p.set_state_word(terms, 2 * pos, m as u64);
             p.set(lo, p.get(lo) + (m - om));
         }
         if n != on {
-            p.set_state_word(terms, 2 * pos + 1, n as u64);
             p.set(hi, p.get(hi) + (n - on));
         }
         Ok(true)
@@ -540,14 +567,11 @@ impl Propagator for LinearProp<'_> {
             while con.bounds_pass(p)? {}
             return Ok(());
         }
-        let (lo_s, hi_s, span_s, terms) = self.state();
-        let (lo, hi, c) = (p.get(lo_s) as i128, p.get(hi_s) as i128, con.c);
-        let (le, ge) = match con.rel {
-            Relation::Eq => (true, false),
-            Relation::Le => (true, false),
-            _ => (false, true),
-        };
-        let ge = ge || con.rel == Relation::Eq;
+        // Not wide: every sum, bound and slack fits i64 (see `NARROW`).
+        let (lo_s, hi_s, span_s, _) = self.state();
+        let (lo, hi, c) = (p.get(lo_s), p.get(hi_s), con.c as i64);
+        let le = matches!(con.rel, Relation::Eq | Relation::Le);
+        let ge = matches!(con.rel, Relation::Eq | Relation::Ge);
         if (le && lo > c) || (ge && hi < c) {
             return Err(Conflict);
         }
@@ -555,26 +579,32 @@ impl Propagator for LinearProp<'_> {
             p.entail();
             return Ok(());
         }
-        let slack_le = if le { c - lo } else { i128::MAX };
-        let slack_ge = if ge { hi - c } else { i128::MAX };
-        if (p.get(span_s) as i128) <= slack_le.min(slack_ge) {
+        let slack_le = if le { c - lo } else { i64::MAX };
+        let slack_ge = if ge { hi - c } else { i64::MAX };
+        if p.get(span_s) <= slack_le.min(slack_ge) {
             // No term is wider than the slack: nothing to prune.
             return Ok(());
         }
         let mut span = 0i64;
-        for (i, (&x, &a)) in con.vars.iter().zip(&con.coefs).enumerate() {
-            let tmin = p.state_word(terms, 2 * i) as i64 as i128;
-            let tmax = p.state_word(terms, 2 * i + 1) as i64 as i128;
-            if a != 0 {
-                if tmax - tmin > slack_le {
-                    at_most(p, x, a, slack_le + tmin)?;
+        for (&x, &a) in con.vars.iter().zip(&con.coefs) {
+            let (lo_x, hi_x) = (p.min(x) as i64, p.max(x) as i64);
+            let (tmin, tmax) = if a >= 0 {
+                (lo_x * a, hi_x * a)
+            } else {
+                (hi_x * a, lo_x * a)
+            };
+            let mut width = tmax - tmin;
+            if a != 0 && (width > slack_le || width > slack_ge) {
+                if width > slack_le {
+                    at_most(p, x, a, (slack_le + tmin) as i128)?;
                 }
-                if tmax - tmin > slack_ge {
-                    at_least(p, x, a, tmax - slack_ge)?;
+                if width > slack_ge {
+                    at_least(p, x, a, (tmax - slack_ge) as i128)?;
                 }
+                let (m, n) = (p.min(x) as i64 * a, p.max(x) as i64 * a);
+                width = (n - m).abs();
             }
-            let (m, n) = term_bounds(p, x, a);
-            span = span.max((n - m) as i64);
+            span = span.max(width);
         }
         p.set(span_s, span);
         Ok(())
