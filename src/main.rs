@@ -51,6 +51,8 @@ enum Command {
     Zebra(cli::puzzles::ZebraArgs),
     /// Latin squares: count them, or complete partial ones.
     Latin(cli::puzzles::LatinArgs),
+    /// Futoshiki: Latin squares with inequalities, from FILE or stdin.
+    Futoshiki(cli::futoshiki::FutoshikiArgs),
     /// Magic squares: one square of order N, or --count them.
     Magic(cli::magic::MagicArgs),
 }
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
         Some(Command::Cryptarithm(a)) => cli::puzzles::cryptarithm(a),
         Some(Command::Zebra(a)) => cli::puzzles::zebra(a),
         Some(Command::Latin(a)) => cli::puzzles::latin(a),
+        Some(Command::Futoshiki(a)) => cli::futoshiki::run(a),
         Some(Command::Magic(a)) => cli::magic::run(a),
     };
     cli::output::flush();

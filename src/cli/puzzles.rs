@@ -13,7 +13,7 @@ use csp_core::{Limits, Outcome, Report, SearchOptions, Statistics};
 use super::{parse_inference, parse_seconds, parse_val_order, parse_var_order, CliError, Status};
 
 /// Reads FILE, or stdin when FILE is absent or `-`.
-fn read_input(file: Option<&str>) -> Result<(String, String), CliError> {
+pub(crate) fn read_input(file: Option<&str>) -> Result<(String, String), CliError> {
     match file {
         None | Some("-") => {
             let mut bytes = Vec::new();

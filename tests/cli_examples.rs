@@ -1,0 +1,93 @@
+//! The worked examples of the constraint library (issue 11) on the
+//! command line: answers, exit statuses, and positioned errors.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_csp");
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run csp");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn magic_counts_and_squares() {
+    let o = run(&["magic", "3", "--count"], "");
+    assert_eq!(
+        (o.status.code(), text(&o.stdout).as_str()),
+        (Some(0), "8\n")
+    );
+    let o = run(&["magic", "3"], "");
+    assert_eq!(o.status.code(), Some(0));
+    let square: Vec<i32> = text(&o.stdout)
+        .split_whitespace()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    csp_magic::check(3, &square).unwrap();
+    for bad in ["0", "x", "101", "99999999999999999999"] {
+        let o = run(&["magic", bad], "");
+        assert_eq!(o.status.code(), Some(2), "magic {bad}");
+        assert!(
+            text(&o.stderr).contains("N must be an integer from 1 to 100"),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+    assert_eq!(run(&["magic", "-1"], "").status.code(), Some(2));
+    // A limit says so (exit 1), never "no solution".
+    let o = run(&["magic", "4", "--count", "--time-limit", "0"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("incomplete"));
+}
+
+#[test]
+fn futoshiki_solves_counts_and_reports_positions() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/futoshiki/data/puzzles.txt"
+    );
+    let o = run(&["futoshiki", file, "--count"], "");
+    assert_eq!(
+        (o.status.code(), text(&o.stdout).as_str()),
+        (Some(0), "1\n1\n1\n")
+    );
+    let o = run(&["futoshiki", file], "");
+    assert_eq!(o.status.code(), Some(0));
+    let puzzles = csp_futoshiki::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let solved = csp_futoshiki::parse(&text(&o.stdout)).unwrap();
+    assert_eq!(solved.len(), puzzles.len());
+    for (p, s) in puzzles.iter().zip(&solved) {
+        csp_futoshiki::check(p, &s.givens).unwrap();
+    }
+    let o = run(&["futoshiki"], ". .\nx\n. .\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        "error: <stdin>:2:1: expected '^', 'v' or a space under a cell, found 'x'\n"
+    );
+    // Contradictory signs: no solution, a complete answer.
+    let o = run(&["futoshiki"], ".<.\n^ ^\n.<.\n");
+    assert_eq!(
+        (o.status.code(), text(&o.stdout).as_str()),
+        (Some(0), "no solution\n")
+    );
+    let o = run(&["futoshiki"], "");
+    assert_eq!(o.status.code(), Some(2));
+}
