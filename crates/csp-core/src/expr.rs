@@ -381,6 +381,27 @@ macro_rules! nonlinear {
 nonlinear!(Div, div, ArithOp::Div);
 nonlinear!(Rem, rem, ArithOp::Mod);
 
+/// `x / k` and `x % k` with a constant divisor.
+macro_rules! by_constant {
+    ($tr:ident, $f:ident, $op:expr) => {
+        impl $tr<i32> for Expr {
+            type Output = Expr;
+            fn $f(self, k: i32) -> Expr {
+                node($op, vec![self, Expr::from(k)])
+            }
+        }
+        impl $tr<i32> for VarId {
+            type Output = Expr;
+            fn $f(self, k: i32) -> Expr {
+                node($op, vec![self.into(), Expr::from(k)])
+            }
+        }
+    };
+}
+
+by_constant!(Div, div, ArithOp::Div);
+by_constant!(Rem, rem, ArithOp::Mod);
+
 impl Mul<Expr> for Expr {
     type Output = Expr;
     /// The product of two expressions (non-linear unless one is constant).
@@ -553,8 +574,10 @@ fn flatten(m: &mut Model, e: &Expr) -> Result<Flat, ModelError> {
 
 /// A variable equal to `e`: `e` itself when it is one, else an auxiliary.
 fn as_var(m: &mut Model, e: &Expr) -> Result<VarId, ModelError> {
-    if let ([(1, Node::Var(x))], 0) = (e.terms.as_slice(), e.constant) {
-        return Ok(*x);
+    match (e.terms.as_slice(), e.constant) {
+        ([(1, Node::Var(x))], 0) => return Ok(*x),
+        ([], k) => return m.new_var(Domain::singleton(fit(k as i128)?)),
+        _ => {}
     }
     let (terms, k) = flatten(m, e)?;
     let (mut lo, mut hi) = (k, k);
