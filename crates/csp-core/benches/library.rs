@@ -21,7 +21,8 @@ fn magic4() -> Model {
         m.post(sum((0..n).map(|j| c[j * n + i])).eq(34)).unwrap();
     }
     m.post(sum((0..n).map(|i| c[i * n + i])).eq(34)).unwrap();
-    m.post(sum((0..n).map(|i| c[i * n + n - 1 - i])).eq(34)).unwrap();
+    m.post(sum((0..n).map(|i| c[i * n + n - 1 - i])).eq(34))
+        .unwrap();
     m
 }
 

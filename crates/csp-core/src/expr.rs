@@ -477,6 +477,16 @@ impl Sub<Expr> for i32 {
     }
 }
 
+impl Model {
+    /// A variable equal to `e`: `e` itself when it is a variable, else a
+    /// new variable over `e`'s range, tied to it by a linear equation (and
+    /// auxiliaries for non-linear parts). For objectives:
+    /// `let cost = m.define(3 * x + 2 * y)?; Search::new(&m).minimize(cost)`.
+    pub fn define(&mut self, e: impl Into<Expr>) -> Result<VarId, ModelError> {
+        as_var(self, &e.into())
+    }
+}
+
 /// Something [`Model::post`] accepts: a [`Constraint`](crate::Constraint)
 /// or a [`Rel`].
 pub trait Post {

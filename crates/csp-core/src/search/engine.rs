@@ -166,6 +166,11 @@ pub(crate) struct Engine<'a> {
     pub(crate) count_shortcut: bool,
     /// Decisions may be delivered directly to a variable's only subscriber.
     direct: bool,
+    /// Branch and bound: the objective variable, whether it is minimised,
+    /// and the bound every node below must meet (`≤` when minimising, `≥`
+    /// when maximising), tightened after each improving solution.
+    objective: Option<(usize, bool)>,
+    pub(crate) bound: Option<Value>,
 }
 
 /// Is the time or cancel limit of `opts` reached? Records it in `hit`.
@@ -234,6 +239,8 @@ impl<'a> Engine<'a> {
             weights: vec![1; model.num_constraints()],
             count_shortcut: observer.is_none() && opts.inference != Inference::None,
             direct: observer.is_none(),
+            objective: None,
+            bound: None,
             observer,
             started: false,
             finished: false,
@@ -255,6 +262,11 @@ impl<'a> Engine<'a> {
 
     pub(crate) fn set_shared_nodes(&mut self, s: SharedNodes) {
         self.shared_nodes = Some(s);
+    }
+
+    /// Time since the search started.
+    pub(crate) fn elapsed(&self) -> std::time::Duration {
+        self.start_time.elapsed()
     }
 
     pub(crate) fn set_start_time(&mut self, t: Instant) {
@@ -507,6 +519,28 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Makes this a branch-and-bound search on `x` (see [`Engine::bound`]):
+    /// every decision also enforces the bound, so inference prunes with it.
+    pub(crate) fn set_objective(&mut self, x: VarId, minimize: bool) {
+        self.objective = Some((x.index(), minimize));
+        self.direct = false;
+        self.count_shortcut = false;
+    }
+
+    /// Enforces the objective bound (a domain change, undone on backtrack
+    /// with the decision's level).
+    #[inline]
+    fn enforce_bound(&mut self) -> Result<(), Conflict> {
+        if let (Some((x, minimize)), Some(b)) = (self.objective, self.bound) {
+            if minimize {
+                self.store.set_max(x, b)?;
+            } else {
+                self.store.set_min(x, b)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Fixes `var` to `v` and propagates; whether that succeeded. A
     /// variable with a single subscriber (a closed fused all-different, for
     /// instance) has its event delivered directly, without the event list.
@@ -523,7 +557,15 @@ impl<'a> Engine<'a> {
                 })
                 .is_ok();
         }
-        self.store.fix(var, v).is_ok() && self.propagate().is_ok()
+        if self.store.fix(var, v).is_err() {
+            return false;
+        }
+        if self.enforce_bound().is_err() {
+            // The decision's event must not reach the next node.
+            self.store.clear_events();
+            return false;
+        }
+        self.propagate().is_ok()
     }
 
     /// The subscriber a decision on `var` goes to directly, or

@@ -28,11 +28,13 @@ use crate::solution::Solution;
 use crate::stats::Statistics;
 
 mod engine;
+mod optimize;
 mod val_order;
 mod var_order;
 
 pub(crate) use engine::splitmix;
 use engine::{Engine, Prepared, Step};
+pub use optimize::{Improvement, Optimum};
 
 /// How much propagation runs after each decision.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -1,0 +1,116 @@
+//! Branch and bound (issue 12): the optimum of small models against brute
+//! force under every search configuration, improvements strictly better,
+//! limits reported as "best found", never as optimal.
+
+use csp_core::expr::sum;
+use csp_core::{testing, Domain, Limit, Limits, Model, Outcome, Search, VarId};
+
+/// A few models with an objective variable (last), each small enough for
+/// brute force over its declared variables.
+fn models() -> Vec<(&'static str, Model, VarId)> {
+    let mut out = Vec::new();
+
+    let mut m = Model::new();
+    let [x, y] = m.new_array(Domain::range(0, 9)).unwrap();
+    m.post((x + y).ge(7)).unwrap();
+    let cost = m.define(3 * x + 2 * y).unwrap();
+    out.push(("3x + 2y, x + y >= 7", m, cost));
+
+    // A tiny knapsack: weights 3 4 5 6, values 4 5 7 8, capacity 10.
+    let mut m = Model::new();
+    let take = m.new_bools(4).unwrap();
+    let w = [3, 4, 5, 6];
+    let v = [4, 5, 7, 8];
+    m.post(sum(take.iter().zip(w).map(|(&t, w)| w * t)).le(10))
+        .unwrap();
+    let value = m
+        .define(sum(take.iter().zip(v).map(|(&t, v)| v * t)))
+        .unwrap();
+    out.push(("knapsack", m, value));
+
+    // All different with a product objective and a hole.
+    let mut m = Model::new();
+    let xs = m.new_vars(3, Domain::values([-3, -1, 0, 2, 4])).unwrap();
+    m.all_different(&xs).unwrap();
+    let p = m.define(xs[0] * xs[1] - xs[2]).unwrap();
+    out.push(("x0*x1 - x2, all different", m, p));
+
+    // Unsatisfiable.
+    let mut m = Model::new();
+    let [x, y] = m.new_array(Domain::range(0, 3)).unwrap();
+    m.post(x.lt(y)).unwrap();
+    m.post(y.lt(x)).unwrap();
+    out.push(("unsatisfiable", m, x));
+    out
+}
+
+#[test]
+fn optimum_matches_brute_force_everywhere() {
+    for (name, m, obj) in models() {
+        let all = testing::brute_force(&m).unwrap();
+        let lo = all.iter().map(|s| s[obj.index()]).min();
+        let hi = all.iter().map(|s| s[obj.index()]).max();
+        for opts in testing::all_configurations(11) {
+            for (minimize, want) in [(true, lo), (false, hi)] {
+                let s = Search::new(&m).options(opts.clone());
+                let r = if minimize {
+                    s.minimize(obj)
+                } else {
+                    s.maximize(obj)
+                };
+                let what = format!("{name}, minimize={minimize}, {opts:?}");
+                assert_eq!(r.objective, want, "{what}");
+                match want {
+                    Some(_) => assert_eq!(r.outcome, Outcome::Solved, "{what}"),
+                    None => assert_eq!(r.outcome, Outcome::Unsatisfiable, "{what}"),
+                }
+                if let Some(best) = &r.best {
+                    m.check(best.values()).unwrap();
+                    assert_eq!(Some(best[obj]), r.objective);
+                }
+                // Each improvement strictly better than the one before.
+                for w in r.improvements.windows(2) {
+                    let better = if minimize {
+                        w[1].objective < w[0].objective
+                    } else {
+                        w[1].objective > w[0].objective
+                    };
+                    assert!(better, "{what}: {:?}", r.improvements);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_limit_gives_best_found_not_optimal() {
+    // 12 variables: the first solution comes fast, the proof does not.
+    let mut m = Model::new();
+    let xs = m.new_vars(12, Domain::range(0, 20)).unwrap();
+    m.all_different(&xs).unwrap();
+    let total = m
+        .define(sum(xs
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| (i as i32 % 5 - 2) * x)))
+        .unwrap();
+    let r = Search::new(&m)
+        .limits(Limits::none().with_nodes(50))
+        .minimize(total);
+    assert_eq!(r.outcome, Outcome::LimitReached(Limit::Nodes));
+    assert!(!r.is_optimal());
+    let best = r.best.as_ref().expect("a solution within 50 nodes");
+    m.check(best.values()).unwrap();
+    assert!(r.to_string().starts_with("best found: "), "{r}");
+    // Stopping from the callback is a limit too.
+    let mut seen = 0;
+    let r = Search::new(&m).minimize_each(total, |s, v| {
+        assert_eq!(s[total], v);
+        seen += 1;
+        std::ops::ControlFlow::Break(())
+    });
+    assert_eq!(
+        (seen, r.outcome),
+        (1, Outcome::LimitReached(Limit::Solutions))
+    );
+}
