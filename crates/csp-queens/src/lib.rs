@@ -42,5 +42,6 @@ pub mod model;
 pub mod permutation;
 pub mod render;
 pub mod symmetry;
+pub mod teaching;
 pub mod trace;
 pub mod verify;
