@@ -14,9 +14,11 @@ use csp_core::{Inference, ValOrder, VarOrder};
 pub mod output;
 pub mod puzzles;
 pub mod queens;
+pub mod queens_compare;
 pub mod queens_local;
 pub mod queens_size;
 pub mod queens_split;
+pub mod queens_teach;
 
 /// An error for the user: one line, printed as `error: …`, exit status 2
 /// ([`Status::BadInput`]).
