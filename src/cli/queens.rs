@@ -82,7 +82,8 @@ pub struct Args {
     /// included, e.g. 4..14), and print a comparison.
     #[arg(long, value_name = "A..B", num_args = 0..=1, default_missing_value = "")]
     compare: Option<String>,
-    /// Read placements in `columns` format from stdin and check each.
+    /// Read placements from stdin, one a line, in `columns`, `a1` or `json`
+    /// format, and check each.
     #[arg(long)]
     verify: bool,
     /// With --count: print the list of subproblems of split depth D
@@ -476,6 +477,12 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
         None => writeln!(out, "no solution").map_err(|e| e.to_string())?,
     }
     out.flush().map_err(|e| e.to_string())?;
+    // The solvers that report nothing else still say what they found.
+    let stat_line = if stat_line.is_empty() {
+        format!("solutions: {}", u8::from(cols.is_some()))
+    } else {
+        stat_line
+    };
     if let (None, Some(why)) = (&cols, &note) {
         errln!("warning: incomplete: no solution found before the search stopped: {why}");
     }
@@ -589,7 +596,7 @@ fn count(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
             (
                 c,
                 (!status.is_complete()).then(|| status.to_string()),
-                format!("solutions: {c} ({what}, {} threads)", job.threads),
+                format!("solutions: {c} ({what})"),
             )
         }
         Solver::Backtracking | Solver::Pairwise if !unique => {
@@ -931,7 +938,7 @@ fn verify_stdin() -> Result<ExitCode, CliError> {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
             continue;
         }
-        let msg = match verify::parse_columns_line(line) {
+        let msg = match verify::parse_line(line) {
             Ok(cols) => {
                 let v = verify::check(&cols);
                 if !v.is_solution() {
