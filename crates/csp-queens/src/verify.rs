@@ -425,21 +425,7 @@ impl std::error::Error for ParseError {}
 /// assert_eq!(err.to_string(), "at column 3: 3 is larger than n = 2 (the number of columns on the line)");
 /// ```
 pub fn parse_columns_line(line: &str) -> Result<Vec<u32>, ParseError> {
-    // (1-based character position, token)
-    let mut tokens: Vec<(usize, &str)> = Vec::new();
-    let mut token_start: Option<(usize, usize)> = None; // (byte, char position)
-    for (char_index, (byte, ch)) in line.char_indices().enumerate() {
-        if ch.is_whitespace() {
-            if let Some((start, position)) = token_start.take() {
-                tokens.push((position, &line[start..byte]));
-            }
-        } else if token_start.is_none() {
-            token_start = Some((byte, char_index + 1));
-        }
-    }
-    if let Some((start, position)) = token_start {
-        tokens.push((position, &line[start..]));
-    }
+    let tokens = tokens(line);
     if tokens.is_empty() {
         return Err(ParseError::Empty);
     }
