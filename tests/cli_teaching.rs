@@ -137,7 +137,14 @@ fn the_stack_solver_prints_the_classic_tree() {
 
 #[test]
 fn trace_domains_shows_forward_checking() {
-    let o = csp(&["queens", "4", "--trace", "--domains"]);
+    let o = csp(&[
+        "queens",
+        "4",
+        "--trace",
+        "--domains",
+        "--solver",
+        "teach-fc",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
@@ -147,7 +154,23 @@ fn trace_domains_shows_forward_checking() {
     assert!(lines[2].starts_with("    (1 3 * *) x "));
     assert!(lines[2].ends_with("q3 {}  q4 = 2 (forced)"), "{text}");
     assert_eq!(lines.last().unwrap().trim(), "(2 4 1 3) solution");
-    // --domains belongs to --trace, and to the solver that keeps domains.
+    // The engine's forward checking (the default): the removals it reports,
+    // and the three rows it fixes after the first queen, marked forced.
+    let o = csp(&["queens", "4", "--trace", "--domains"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("\n  (1 * * *)                     q2 {3 4}  q3 {2 4}  q4 {2 3}\n"),
+        "{text}"
+    );
+    assert!(text.contains("    (1 3 * *) x                 propagation emptied a domain\n"));
+    assert!(
+        text.ends_with(
+            "  (2 4 1 3) solution            q2 = 4 (forced)  q3 = 1 (forced)  q4 = 3 (forced)\n"
+        ),
+        "{text}"
+    );
+    // --domains belongs to --trace, and to the solvers that keep domains.
     assert_eq!(csp(&["queens", "4", "--domains"]).status.code(), Some(2));
     let o = csp(&[
         "queens",

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use csp_core::{Limits, Outcome, Search, SearchOptions, Statistics};
 use csp_queens::model::{self, queens_model, ModelKind};
 use csp_queens::render::{self, Format};
-use csp_queens::trace::{TraceLine, Tracer};
+use csp_queens::trace::{DomainTracer, TraceLine, Tracer};
 use csp_queens::{
     bitboard, brute_force, constellation, construction, permutation, symmetry, verify,
 };
@@ -74,8 +74,8 @@ pub struct Args {
     /// Print the search tree, one node per line.
     #[arg(long)]
     trace: bool,
-    /// With --trace: show the domains of the open rows at every node
-    /// (forward checking, --solver teach-fc).
+    /// With --trace: show the domains of the open rows at every node, a
+    /// row left with one column marked forced (generic engine or teach-fc).
     #[arg(long)]
     domains: bool,
     /// Run every solver on N, or on every n of a range A..B (both
@@ -251,9 +251,7 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
     }
     let solver = match &a.solver {
         Some(s) => Solver::parse(s)?,
-        // A trace needs a solver that can show its tree; --domains the one
-        // that keeps domains of its own.
-        None if a.domains => Solver::Teach(Teach::Fc),
+        // A trace needs a solver that can show its tree.
         None if a.trace => Solver::Backtracking,
         None if a.count && !a.unique && n <= constellation::MAX_N => Solver::Constellation,
         None if enumerate => {
@@ -766,10 +764,17 @@ fn trace(job: &Job, all: bool, count: bool, domains: bool) -> Result<ExitCode, C
             job.solver.name()
         ));
     }
-    if domains && job.solver != Solver::Teach(Teach::Fc) {
+    let engine = matches!(job.solver, Solver::Backtracking | Solver::Pairwise);
+    if domains && !engine && job.solver != Solver::Teach(Teach::Fc) {
         return Err(format!(
-            "--domains shows the domains kept by --solver teach-fc (forward checking), not '{}'",
+            "--domains shows the domains of the generic engine (backtracking, pairwise) or of teach-fc, not '{}'",
             job.solver.name()
+        ));
+    }
+    if domains && n > DomainTracer::<fn(&str)>::MAX_N {
+        return Err(format!(
+            "--trace --domains follows boards up to n = {}, got n = {n}",
+            DomainTracer::<fn(&str)>::MAX_N
         ));
     }
     let t = Instant::now();
@@ -794,22 +799,34 @@ fn trace(job: &Job, all: bool, count: bool, domains: bool) -> Result<ExitCode, C
     let (note, stat_line) = match job.solver {
         Solver::Backtracking | Solver::Pairwise => {
             let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
-            let mut emit_line = |l: &TraceLine| emit_text(&l.render());
-            let mut tracer = Tracer::new(n, &mut emit_line);
-            let s = Search::new(&q.model)
-                .options(job.options.clone())
-                .observer(&mut tracer);
-            let r = if all {
-                s.for_each_solution(|_| ControlFlow::Continue(()))
-            } else {
-                let r = s.solve();
-                csp_core::Report {
-                    count: u128::from(r.solution.is_some()),
-                    outcome: r.outcome,
-                    stats: r.stats,
+            let search = |obs: &mut dyn csp_core::SearchObserver| {
+                let s = Search::new(&q.model)
+                    .options(job.options.clone())
+                    .observer(obs);
+                if all {
+                    s.for_each_solution(|_| ControlFlow::Continue(()))
+                } else {
+                    let r = s.solve();
+                    csp_core::Report {
+                        count: u128::from(r.solution.is_some()),
+                        outcome: r.outcome,
+                        stats: r.stats,
+                    }
                 }
             };
-            tracer.finish();
+            let r = if domains {
+                let mut d = DomainTracer::new(n, |l: &str| emit_text(l))
+                    .ok_or_else(|| format!("--trace --domains: n = {n} is too large"))?;
+                let r = search(&mut d);
+                d.finish();
+                r
+            } else {
+                let mut emit_line = |l: &TraceLine| emit_text(&l.render());
+                let mut tracer = Tracer::new(n, &mut emit_line);
+                let r = search(&mut tracer);
+                tracer.finish();
+                r
+            };
             solutions = r.count;
             (limit_note(r.outcome), engine_stats(&r.stats))
         }
@@ -854,16 +871,11 @@ fn trace(job: &Job, all: bool, count: bool, domains: bool) -> Result<ExitCode, C
                 )?
             } else {
                 let mut show_domains = |l: &TraceLine, d: &[Vec<u32>]| {
-                    let text = l.render();
                     if domains {
-                        let pad = " ".repeat((4 * n + 16).saturating_sub(text.chars().count()));
-                        let line = format!(
-                            "{text}{pad}{}",
-                            csp_queens::teaching::forward::describe_domains(l.depth, d)
-                        );
-                        emit_text(line.trim_end());
+                        let open = csp_queens::teaching::forward::describe_domains(l.depth, d);
+                        emit_text(&csp_queens::trace::render_with_domains(l, &open));
                     } else {
-                        emit_text(&text);
+                        emit_text(&l.render());
                     }
                 };
                 queens_teach::run(

@@ -88,23 +88,12 @@ fn line(n: usize, cols: &[u32], mark: Mark) -> TraceLine {
 }
 
 /// The domains of the open rows `first_row + 1, …` (1-based), as printed
-/// by `--trace --domains`: `q3 {2 4}`, an empty domain `q3 {}`, and a
-/// single column left, an assignment forced by propagation, `q4 = 2 (forced)`.
+/// by `--trace --domains` (see [`crate::trace::describe_domains`]).
 ///
 /// ```
 /// use csp_queens::teaching::forward::describe_domains;
 /// assert_eq!(describe_domains(2, &[vec![], vec![1]]), "q3 {}  q4 = 2 (forced)");
 /// ```
 pub fn describe_domains(first_row: usize, domains: &[Vec<u32>]) -> String {
-    let mut parts = Vec::with_capacity(domains.len());
-    for (row, dom) in (first_row + 1..).zip(domains) {
-        parts.push(match dom.as_slice() {
-            [only] => format!("q{row} = {} (forced)", only + 1),
-            _ => {
-                let cols: Vec<String> = dom.iter().map(|c| (c + 1).to_string()).collect();
-                format!("q{row} {{{}}}", cols.join(" "))
-            }
-        });
-    }
-    parts.join("  ")
+    crate::trace::describe_domains((first_row..).zip(domains.iter().cloned()))
 }
