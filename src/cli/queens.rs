@@ -71,7 +71,9 @@ pub struct Args {
     /// Print statistics (solver, nodes, failures, time) to stderr.
     #[arg(long)]
     stats: bool,
-    /// Print the search tree, one node per line.
+    /// Print the search tree, one node per line, to the first solution
+    /// (with --all or --count: to the end; --count then prints the number
+    /// of solutions, --stats the statistics).
     #[arg(long)]
     trace: bool,
     /// With --trace: show the domains of the open rows at every node, a
