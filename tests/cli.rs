@@ -91,11 +91,19 @@ fn default_run_shows_8_queens_and_statistics() {
     let o = csp(&[]);
     assert!(o.status.success());
     let board = stdout(&o);
+    // Ranks 8 down to 1, then the files: a chess diagram.
     let rows: Vec<&str> = board.lines().collect();
-    assert_eq!(rows.len(), 8);
-    let cols: Vec<i64> = rows
+    assert_eq!(rows.len(), 9);
+    assert_eq!(rows[8].split_whitespace().collect::<String>(), "abcdefgh");
+    let cols: Vec<i64> = rows[..8]
         .iter()
-        .map(|r| r.split_whitespace().position(|c| c == "Q").unwrap() as i64 + 1)
+        .rev()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut squares = r.split_whitespace();
+            assert_eq!(squares.next(), Some((i + 1).to_string().as_str()));
+            squares.position(|c| c == "Q").unwrap() as i64 + 1
+        })
         .collect();
     assert!(valid_queens(&cols));
     assert!(

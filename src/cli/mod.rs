@@ -16,9 +16,11 @@ pub mod futoshiki;
 pub mod magic;
 pub mod puzzles;
 pub mod queens;
+pub mod queens_compare;
 pub mod queens_local;
 pub mod queens_size;
 pub mod queens_split;
+pub mod queens_teach;
 
 /// An error for the user: one line, printed as `error: …`, exit status 2
 /// ([`Status::BadInput`]).

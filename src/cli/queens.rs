@@ -6,15 +6,17 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use csp_core::{Inference, Limits, Outcome, Search, SearchOptions, Statistics, ValOrder, VarOrder};
+use csp_core::{Limits, Outcome, Search, SearchOptions, Statistics};
 use csp_queens::model::{self, queens_model, ModelKind};
 use csp_queens::render::{self, Format};
-use csp_queens::trace::{TraceLine, Tracer};
+use csp_queens::trace::{DomainTracer, TraceLine, Tracer};
 use csp_queens::{
     bitboard, brute_force, constellation, construction, permutation, symmetry, verify,
 };
 
+use super::queens_compare::{parse_range, CompareFormat};
 use super::queens_size::{memory_floor, SizeKind};
+use super::queens_teach::{self, Teach};
 use super::{
     parse_inference, parse_seconds, parse_val_order, parse_var_order, CliError, Progress, Status,
 };
@@ -27,8 +29,10 @@ pub struct Args {
     #[arg(allow_hyphen_values = true)]
     n: Option<String>,
     /// backtracking, pairwise, permutation, brute-force, bitboard,
-    /// constellation (counts only), min-conflicts, genetic or construction
-    /// (default: the fastest that fits).
+    /// constellation (counts only), min-conflicts, genetic, construction, or
+    /// a teaching solver: teach-sets, teach-stack, teach-bits, teach-nn,
+    /// teach-perm, teach-fc, teach-min-conflicts, teach-genetic (default:
+    /// the fastest that fits).
     #[arg(long)]
     solver: Option<String>,
     /// Print the number of solutions only.
@@ -40,7 +44,8 @@ pub struct Args {
     /// Count or list solutions up to the 8 rotations and reflections.
     #[arg(long)]
     unique: bool,
-    /// board, a1, columns, json or svg (default: board up to n = 64, columns above).
+    /// board, a1, columns, json or svg (default: board up to n = 64, columns
+    /// above); with --compare: table, csv, json or svg.
     #[arg(long)]
     format: Option<String>,
     /// Generic solvers: none, fc or mac.
@@ -66,13 +71,21 @@ pub struct Args {
     /// Print statistics (solver, nodes, failures, time) to stderr.
     #[arg(long)]
     stats: bool,
-    /// Print the search tree, one node per line.
+    /// Print the search tree, one node per line, to the first solution
+    /// (with --all or --count: to the end; --count then prints the number
+    /// of solutions, --stats the statistics).
     #[arg(long)]
     trace: bool,
-    /// Run every solver on N and print a comparison table.
+    /// With --trace: show the domains of the open rows at every node, a
+    /// row left with one column marked forced (generic engine or teach-fc).
     #[arg(long)]
-    compare: bool,
-    /// Read placements in `columns` format from stdin and check each.
+    domains: bool,
+    /// Run every solver on N, or on every n of a range A..B (both
+    /// included, e.g. 4..14), and print a comparison.
+    #[arg(long, value_name = "A..B", num_args = 0..=1, default_missing_value = "")]
+    compare: Option<String>,
+    /// Read placements from stdin, one a line, in `columns`, `a1` or `json`
+    /// format, and check each.
     #[arg(long)]
     verify: bool,
     /// With --count: print the list of subproblems of split depth D
@@ -100,9 +113,10 @@ enum Solver {
     MinConflicts,
     Genetic,
     Construction,
+    Teach(Teach),
 }
 
-const SOLVERS: [(Solver, &str); 9] = [
+const SOLVERS: [(Solver, &str); 17] = [
     (Solver::Backtracking, "backtracking"),
     (Solver::Pairwise, "pairwise"),
     (Solver::Permutation, "permutation"),
@@ -112,6 +126,14 @@ const SOLVERS: [(Solver, &str); 9] = [
     (Solver::MinConflicts, "min-conflicts"),
     (Solver::Genetic, "genetic"),
     (Solver::Construction, "construction"),
+    (Solver::Teach(Teach::Sets), "teach-sets"),
+    (Solver::Teach(Teach::Stack), "teach-stack"),
+    (Solver::Teach(Teach::Bits), "teach-bits"),
+    (Solver::Teach(Teach::Nn), "teach-nn"),
+    (Solver::Teach(Teach::Perm), "teach-perm"),
+    (Solver::Teach(Teach::Fc), "teach-fc"),
+    (Solver::Teach(Teach::MinConflicts), "teach-min-conflicts"),
+    (Solver::Teach(Teach::Genetic), "teach-genetic"),
 ];
 
 impl Solver {
@@ -135,9 +157,22 @@ impl Solver {
             .map_or("?", |(_, n)| n)
     }
     fn can_enumerate(self) -> bool {
-        !matches!(
+        match self {
+            Solver::Teach(t) => t.exact(),
+            _ => !matches!(
+                self,
+                Solver::MinConflicts | Solver::Genetic | Solver::Construction
+            ),
+        }
+    }
+    fn can_trace(self) -> bool {
+        matches!(
             self,
-            Solver::MinConflicts | Solver::Genetic | Solver::Construction
+            Solver::Backtracking
+                | Solver::Pairwise
+                | Solver::Permutation
+                | Solver::Teach(Teach::Stack)
+                | Solver::Teach(Teach::Fc)
         )
     }
     fn kind(self) -> ModelKind {
@@ -187,7 +222,8 @@ pub fn run_default() -> Result<ExitCode, CliError> {
         time_limit: None,
         stats: true,
         trace: false,
-        compare: false,
+        domains: false,
+        compare: None,
         verify: false,
         split: None,
         slice: None,
@@ -206,11 +242,19 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
     if let Some(extra) = a.files.first() {
         return Err(format!("unexpected argument '{extra}' after N"));
     }
+    let time_limit = a.time_limit.as_deref().map(parse_seconds).transpose()?;
+    if let Some(range) = a.compare.as_deref() {
+        return compare(&a, range, time_limit);
+    }
     let n = parse_n(a.n.as_deref())?;
     let enumerate = a.count || a.all || a.unique;
+    if a.domains && !a.trace {
+        return Err("--domains shows the domains at every node of --trace".into());
+    }
     let solver = match &a.solver {
         Some(s) => Solver::parse(s)?,
-        None if a.compare => Solver::Backtracking,
+        // A trace needs a solver that can show its tree.
+        None if a.trace => Solver::Backtracking,
         None if a.count && !a.unique && n <= constellation::MAX_N => Solver::Constellation,
         None if enumerate => {
             if n <= bitboard::MAX_N {
@@ -227,7 +271,6 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         None if n <= 64 => Format::Board,
         None => Format::Columns,
     };
-    let time_limit = a.time_limit.as_deref().map(parse_seconds).transpose()?;
     let mut limits = Limits::none();
     limits.time = time_limit;
     let options = SearchOptions {
@@ -249,22 +292,17 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
     };
     if !a.verify && !a.trace {
         let kind = match solver {
-            _ if a.compare => SizeKind::Compare,
             Solver::MinConflicts => SizeKind::MinConflicts,
             Solver::Genetic => SizeKind::Genetic,
             Solver::Pairwise => SizeKind::Pairwise,
             _ => SizeKind::Other,
         };
         let (need, change) = memory_floor(n, kind, format == Format::Board, a.count);
-        let what = if a.compare {
-            format!("--compare for n = {n}")
-        } else {
-            format!("n = {n} with --solver {}", solver.name())
-        };
+        let what = format!("n = {n} with --solver {}", solver.name());
         super::check_memory(&what, need, super::available_memory(), change)?;
     }
-    if a.compare {
-        return compare(&job);
+    if let Solver::Teach(t) = solver {
+        t.check_n(n)?;
     }
     if enumerate && !solver.can_enumerate() {
         return Err(format!(
@@ -273,7 +311,7 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         ));
     }
     if a.trace {
-        return trace(&job, a.all || a.count);
+        return trace(&job, a.all || a.count, a.count, a.domains);
     }
     if a.split.is_some() || a.slice.is_some() {
         if a.unique || (a.solver.is_some() && solver != Solver::Constellation) {
@@ -389,6 +427,35 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
             Err(e) => return Err(e.to_string()),
         },
         Solver::MinConflicts | Solver::Genetic => local_search(job)?,
+        Solver::Teach(t) => {
+            let mut found = None;
+            let r = queens_teach::run(
+                t,
+                n,
+                job.seed,
+                deadline(job),
+                |c| {
+                    found = Some(c.to_vec());
+                    ControlFlow::Break(())
+                },
+                None,
+                None,
+            )?;
+            // An exact search that ran to the end without one has shown that
+            // there is none; a local search has not.
+            let note = match () {
+                _ if found.is_some() => None,
+                _ if r.timed_out => Some("stopped by the time limit".to_string()),
+                _ if t.exact() => None,
+                _ => Some(format!(
+                    "{} gave up after {} {} (a local search cannot show that there is no solution)",
+                    t.name(),
+                    r.nodes,
+                    t.node()
+                )),
+            };
+            (found, note, r.stats_line(t))
+        }
         Solver::Constellation => {
             return Err("the constellation solver only counts (use --count)".into())
         }
@@ -410,6 +477,12 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
         None => writeln!(out, "no solution").map_err(|e| e.to_string())?,
     }
     out.flush().map_err(|e| e.to_string())?;
+    // The solvers that report nothing else still say what they found.
+    let stat_line = if stat_line.is_empty() {
+        format!("solutions: {}", u8::from(cols.is_some()))
+    } else {
+        stat_line
+    };
     if let (None, Some(why)) = (&cols, &note) {
         errln!("warning: incomplete: no solution found before the search stopped: {why}");
     }
@@ -523,7 +596,7 @@ fn count(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
             (
                 c,
                 (!status.is_complete()).then(|| status.to_string()),
-                format!("solutions: {c} ({what}, {} threads)", job.threads),
+                format!("solutions: {c} ({what})"),
             )
         }
         Solver::Backtracking | Solver::Pairwise if !unique => {
@@ -596,10 +669,16 @@ fn list(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
     print_stats(
         job,
         job.solver.name(),
-        &format!(
-            "solutions: {k}, {line} (wall {:.3} s)",
-            t.elapsed().as_secs_f64()
-        ),
+        &if line.starts_with("solutions:") {
+            format!("{line} (wall {:.3} s)", t.elapsed().as_secs_f64())
+        } else if line.is_empty() {
+            format!("solutions: {k} (wall {:.3} s)", t.elapsed().as_secs_f64())
+        } else {
+            format!(
+                "solutions: {k}, {line} (wall {:.3} s)",
+                t.elapsed().as_secs_f64()
+            )
+        },
     );
     Ok(if note.is_some() {
         ExitCode::from(1)
@@ -667,37 +746,94 @@ fn enumerate(
             });
             Ok((note, format!("arrangements tried: {}", r.tried)))
         }
+        Solver::Teach(t) if t.exact() => {
+            let r = queens_teach::run(t, n, job.seed, deadline(job), &mut g, None, None)?;
+            let note = r.timed_out.then(|| "stopped by the time limit".to_string());
+            Ok((note, r.stats_line(t)))
+        }
         other => Err(format!("'{}' cannot enumerate solutions", other.name())),
     }
 }
 
-fn trace(job: &Job, all: bool) -> Result<ExitCode, CliError> {
+/// `--trace`: the search tree, one node per line (with `domains`, the
+/// domains of the open rows at each node); every solution's node when `all`,
+/// then the number of solutions when `count`; statistics with `--stats`.
+fn trace(job: &Job, all: bool, count: bool, domains: bool) -> Result<ExitCode, CliError> {
     let n = job.n;
+    if !job.solver.can_trace() {
+        return Err(format!(
+            "--trace needs a solver that shows its tree (backtracking, pairwise, permutation, teach-stack or teach-fc), not '{}'",
+            job.solver.name()
+        ));
+    }
+    let engine = matches!(job.solver, Solver::Backtracking | Solver::Pairwise);
+    if domains && !engine && job.solver != Solver::Teach(Teach::Fc) {
+        return Err(format!(
+            "--domains shows the domains of the generic engine (backtracking, pairwise) or of teach-fc, not '{}'",
+            job.solver.name()
+        ));
+    }
+    if domains && n > DomainTracer::<fn(&str)>::MAX_N {
+        return Err(format!(
+            "--trace --domains follows boards up to n = {}, got n = {n}",
+            DomainTracer::<fn(&str)>::MAX_N
+        ));
+    }
+    let t = Instant::now();
     let mut out = super::output::stdout();
     let mut write_err = None;
-    let mut emit_line = |l: &TraceLine| {
+    let mut emit_text = |text: &str| {
         if write_err.is_none() {
-            if let Err(e) = writeln!(out, "{}", l.render()) {
+            if let Err(e) = writeln!(out, "{text}") {
                 write_err = Some(e);
             }
         }
     };
-    let note = match job.solver {
+    let mut solutions = 0u128;
+    let mut on_solution = |_: &[u32]| {
+        solutions += 1;
+        if all {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    };
+    let (note, stat_line) = match job.solver {
         Solver::Backtracking | Solver::Pairwise => {
             let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
-            let mut tracer = Tracer::new(n, &mut emit_line);
-            let s = Search::new(&q.model)
-                .options(job.options.clone())
-                .observer(&mut tracer);
-            let outcome = if all {
-                s.for_each_solution(|_| ControlFlow::Continue(())).outcome
-            } else {
-                s.solve().outcome
+            let search = |obs: &mut dyn csp_core::SearchObserver| {
+                let s = Search::new(&q.model)
+                    .options(job.options.clone())
+                    .observer(obs);
+                if all {
+                    s.for_each_solution(|_| ControlFlow::Continue(()))
+                } else {
+                    let r = s.solve();
+                    csp_core::Report {
+                        count: u128::from(r.solution.is_some()),
+                        outcome: r.outcome,
+                        stats: r.stats,
+                    }
+                }
             };
-            tracer.finish();
-            limit_note(outcome)
+            let r = if domains {
+                let mut d = DomainTracer::new(n, |l: &str| emit_text(l))
+                    .ok_or_else(|| format!("--trace --domains: n = {n} is too large"))?;
+                let r = search(&mut d);
+                d.finish();
+                r
+            } else {
+                let mut emit_line = |l: &TraceLine| emit_text(&l.render());
+                let mut tracer = Tracer::new(n, &mut emit_line);
+                let r = search(&mut tracer);
+                tracer.finish();
+                r
+            };
+            solutions = r.count;
+            (limit_note(r.outcome), engine_stats(&r.stats))
         }
         Solver::Permutation => {
+            let mut emit_line = |l: &TraceLine| emit_text(&l.render());
             let mut tracer = Tracer::new(n, &mut emit_line);
             let depth_of_row = |row: usize| row + 1;
             let mut obs = |e: permutation::Event| match e {
@@ -711,190 +847,95 @@ fn trace(job: &Job, all: bool) -> Result<ExitCode, CliError> {
                 permutation::Event::Backtrack { row } => tracer.backtrack(row, row + 1),
                 permutation::Event::Solution => tracer.solution(),
             };
-            let r = permutation::search(n, &budget(job, None), &mut obs, |_| {
-                if all {
-                    ControlFlow::Continue(())
-                } else {
-                    ControlFlow::Break(())
-                }
-            })
-            .map_err(|e| e.to_string())?;
+            let r = permutation::search(n, &budget(job, None), &mut obs, &mut on_solution)
+                .map_err(|e| e.to_string())?;
             tracer.finish();
             // `Stopped` is the search stopping at the first solution.
-            (!matches!(
+            let note = (!matches!(
                 r.status,
                 permutation::Status::Completed | permutation::Status::Stopped
             ))
-            .then(|| r.status.to_string())
+            .then(|| r.status.to_string());
+            (note, r.to_string())
         }
-        other => {
-            return Err(format!(
-            "--trace needs a backtracking solver (backtracking, pairwise or permutation), not '{}'",
-            other.name()
-        ))
+        Solver::Teach(teach) => {
+            let deadline = deadline(job);
+            let r = if teach == Teach::Stack {
+                let mut show = |l: &TraceLine| emit_text(&l.render());
+                queens_teach::run(
+                    teach,
+                    n,
+                    job.seed,
+                    deadline,
+                    &mut on_solution,
+                    Some(&mut show),
+                    None,
+                )?
+            } else {
+                let mut show_domains = |l: &TraceLine, d: &[Vec<u32>]| {
+                    if domains {
+                        let open = csp_queens::teaching::forward::describe_domains(l.depth, d);
+                        emit_text(&csp_queens::trace::render_with_domains(l, &open));
+                    } else {
+                        emit_text(&l.render());
+                    }
+                };
+                queens_teach::run(
+                    teach,
+                    n,
+                    job.seed,
+                    deadline,
+                    &mut on_solution,
+                    None,
+                    Some(&mut show_domains),
+                )?
+            };
+            let note = r.timed_out.then(|| "stopped by the time limit".to_string());
+            (note, r.stats_line(teach))
         }
+        other => return Err(format!("'{}' cannot trace", other.name())),
     };
     if let Some(e) = write_err {
         return Err(format!("writing the trace: {e}"));
+    }
+    if count {
+        writeln!(out, "{solutions}").map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())?;
     if let Some(why) = &note {
         errln!("warning: incomplete trace: {why}");
     }
+    print_stats(
+        job,
+        job.solver.name(),
+        &format!("{stat_line} (wall {:.3} s)", t.elapsed().as_secs_f64()),
+    );
     Ok(Status::stopped_if(note.is_some()).code())
 }
 
-fn compare(job: &Job) -> Result<ExitCode, CliError> {
-    let n = job.n;
-    let limit = job.time_limit.unwrap_or(Duration::from_secs(10));
-    outln!(
-        "{n}-queens, every solver (time limit {} s each)",
-        limit.as_secs_f64()
-    );
-    outln!(
-        "{:<28} {:>14} {:>14} {:>10}",
-        "solver",
-        "solutions",
-        "nodes",
-        "time (s)"
-    );
-    let row = |name: &str, sols: String, nodes: String, secs: f64| {
-        outln!("{name:<28} {sols:>14} {nodes:>14} {secs:>10.4}");
-    };
-    let with_limit = |inference: Inference| SearchOptions {
-        inference,
-        var_order: VarOrder::Input,
-        val_order: ValOrder::Ascending,
-        limits: Limits::none().with_time(limit),
-        ..Default::default()
-    };
-    // A count stopped by the limit is a lower bound, marked `>=`.
-    let incomplete = std::cell::Cell::new(false);
-    let bound = |complete: bool, c: u128| {
-        if complete {
-            c.to_string()
-        } else {
-            incomplete.set(true);
-            format!(">={c}")
-        }
-    };
-    let mark = |o: Outcome, c: u128| bound(!matches!(o, Outcome::LimitReached(_)), c);
-    for (name, kind, inf) in [
-        (
-            "backtracking (none)",
-            ModelKind::AllDifferent,
-            Inference::None,
-        ),
-        (
-            "backtracking (fc)",
-            ModelKind::AllDifferent,
-            Inference::ForwardChecking,
-        ),
-        (
-            "backtracking (mac)",
-            ModelKind::AllDifferent,
-            Inference::Mac,
-        ),
-        ("pairwise (none)", ModelKind::Pairwise, Inference::None),
-        (
-            "pairwise (fc)",
-            ModelKind::Pairwise,
-            Inference::ForwardChecking,
-        ),
-    ] {
-        let t = Instant::now();
-        let q = queens_model(n, kind).map_err(|e| e.to_string())?;
-        let r = Search::new(&q.model).options(with_limit(inf)).count();
-        row(
-            name,
-            mark(r.outcome, r.count),
-            r.stats.nodes.to_string(),
-            t.elapsed().as_secs_f64(),
-        );
-    }
-    let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
-    let t = Instant::now();
-    let r = permutation::count(n, &b).map_err(|e| e.to_string())?;
-    let s = bound(r.status.is_complete(), r.solutions);
-    row(
-        "permutation",
-        s,
-        r.nodes.to_string(),
-        t.elapsed().as_secs_f64(),
-    );
-    if n <= 9 {
-        let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
-        let t = Instant::now();
-        let r = brute_force::count(n, &b).map_err(|e| e.to_string())?;
-        let s = bound(r.status.is_complete(), r.solutions);
-        row(
-            "brute-force",
-            s,
-            r.tried.to_string(),
-            t.elapsed().as_secs_f64(),
-        );
+/// `--compare` on N (`range` empty) or on a range `A..B`.
+fn compare(a: &Args, range: &str, time_limit: Option<Duration>) -> Result<ExitCode, CliError> {
+    let (lo, hi, single) = if range.is_empty() {
+        let n = parse_n(a.n.as_deref())?;
+        (n, n, true)
     } else {
-        outln!("{:<28} {:>14}", "brute-force", "skipped (n^n too large)");
-    }
-    if n <= bitboard::MAX_N {
-        let lower_bound = |c: u128, status: permutation::Status| bound(status.is_complete(), c);
-        let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
-        let t = Instant::now();
-        let (c, status) = bitboard::count_within(n, 1, &b).map_err(|e| e.to_string())?;
-        row(
-            "bitboard (8-fold symmetry)",
-            lower_bound(c.total, status),
-            "-".into(),
-            t.elapsed().as_secs_f64(),
-        );
-        let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
-        let t = Instant::now();
-        let (c, status) = bitboard::count_mirror_within(n, &b).map_err(|e| e.to_string())?;
-        row(
-            "bitboard (mirror)",
-            lower_bound(c, status),
-            "-".into(),
-            t.elapsed().as_secs_f64(),
-        );
-        if n <= constellation::MAX_N {
-            let b = permutation::Budget::unlimited().with_deadline(Instant::now() + limit);
-            let t = Instant::now();
-            let (c, status) =
-                constellation::count_within(n, 1, &b, &|_, _| {}).map_err(|e| e.to_string())?;
-            row(
-                "constellation",
-                lower_bound(c, status),
-                "-".into(),
-                t.elapsed().as_secs_f64(),
-            );
+        if let Some(n) = &a.n {
+            return Err(format!(
+                "give N or --compare {range}, not both (got N = '{n}')"
+            ));
         }
-    }
-    for (name, genetic) in [("min-conflicts (one)", false), ("genetic (one)", true)] {
-        let t = Instant::now();
-        let (c, note, _) = crate::cli::queens_local::solve(n, genetic, job.seed, Some(limit))?;
-        // Not found within the limit is not "no solution".
-        let found = bound(c.is_some() || note.is_none(), u128::from(c.is_some()));
-        row(name, found, "-".into(), t.elapsed().as_secs_f64());
-    }
-    let t = Instant::now();
-    let found = match construction::construct(n) {
-        Ok(_) => "1",
-        Err(construction::ConstructionError::NoSolution { .. }) => "0",
-        Err(e) => return Err(e.to_string()),
+        let (lo, hi) = parse_range(range)?;
+        (lo, hi, !range.contains(".."))
     };
-    row(
-        "construction (one)",
-        found.into(),
-        "-".into(),
-        t.elapsed().as_secs_f64(),
-    );
-    if incomplete.get() {
-        errln!(
-            "warning: incomplete: the rows marked >= stopped before the end (time limit {} s each; the local searches also have step limits)",
-            limit.as_secs_f64()
-        );
-    }
-    Ok(Status::stopped_if(incomplete.get()).code())
+    let format = CompareFormat::parse(a.format.as_deref())?;
+    let (need, change) = memory_floor(hi, SizeKind::Compare, false, true);
+    super::check_memory(
+        &format!("--compare for n = {hi}"),
+        need,
+        super::available_memory(),
+        change,
+    )?;
+    super::queens_compare::compare(lo, hi, single, format, time_limit, a.seed)
 }
 
 fn verify_stdin() -> Result<ExitCode, CliError> {
@@ -911,7 +952,7 @@ fn verify_stdin() -> Result<ExitCode, CliError> {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
             continue;
         }
-        let msg = match verify::parse_columns_line(line) {
+        let msg = match verify::parse_line(line) {
             Ok(cols) => {
                 let v = verify::check(&cols);
                 if !v.is_solution() {

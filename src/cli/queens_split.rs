@@ -144,7 +144,7 @@ pub fn count(
         )
     });
     let line = format!(
-        "solutions: {total} ({} representative constellations, {} subproblems, {threads} threads)",
+        "solutions: {total} ({} representative constellations, {} subproblems)",
         split.constellations(),
         split.len()
     );

@@ -18,8 +18,15 @@
 //! * [`brute_force`]: testing all `n^n` arrangements, for teaching;
 //! * [`verify`]: an independent checker listing every attacking pair, and
 //!   the parser of the `columns` text format;
-//! * [`render`]: board, chess (`a1`), `columns`, JSON and SVG output;
-//! * [`symmetry`]: rotations and reflections, canonical forms, orbit sizes.
+//! * [`render`]: board (a chess diagram, `a1` at the bottom left), chess
+//!   (`a1`), `columns`, JSON and SVG output;
+//! * [`symmetry`]: rotations and reflections, canonical forms, orbit sizes;
+//! * [`teaching`]: the classic techniques written to be read, one short
+//!   function each (three sets of ids, an explicit stack, the minimal
+//!   bitboard, brute force over `nⁿ` and `n!`, forward checking,
+//!   min-conflicts, a genetic algorithm);
+//! * [`trace`]: the search tree in the textbook notation, with the domains
+//!   of the open rows.
 //!
 //! A placement is a slice of 0-based columns, one per row: row `i` has its
 //! queen in column `cols[i]`. Text formats meant for people use 1-based
@@ -42,5 +49,6 @@ pub mod model;
 pub mod permutation;
 pub mod render;
 pub mod symmetry;
+pub mod teaching;
 pub mod trace;
 pub mod verify;

@@ -2,11 +2,15 @@
 //!
 //! Every format takes a placement `cols` (row `r` has its queen in the 0-based
 //! column `cols[r]`) and ends its output with exactly one newline, so the
-//! result can be written out as it is. Row 0 comes first (top) everywhere.
+//! result can be written out as it is.
+//!
+//! The pictures follow chess: row 0 is rank 1, at the bottom, and column 0
+//! is file `a`, on the left, so `a1` is the bottom-left corner (White's
+//! left, a dark square). The text formats list the rows from row 0.
 //!
 //! | format    | example for the 4-queens solution `[1, 3, 0, 2]` |
 //! |-----------|--------------------------------------------------|
-//! | `board`   | `. Q . .` / `. . . Q` / `Q . . .` / `. . Q .` (one row per line, squares separated by single spaces) |
+//! | `board`   | `4 . . Q .` / `3 Q . . .` / `2 . . . Q` / `1 . Q . .` / `  a b c d` (rank n at the top, rank 1 at the bottom, files below) |
 //! | `a1`      | `b1 d2 a3 c4` (file letter = column, rank = 1-based row) |
 //! | `columns` | `2 4 1 3` (1-based columns; read back by [`crate::verify::parse_columns_line`]) |
 //! | `json`    | `{"n":4,"columns":[2,4,1,3]}` (1-based columns) |
@@ -18,7 +22,7 @@
 //! ```
 //! use csp_queens::render::{render, Format};
 //! let sol = [1, 3, 0, 2];
-//! assert_eq!(render(&sol, Format::Board), ". Q . .\n. . . Q\nQ . . .\n. . Q .\n");
+//! assert_eq!(render(&sol, Format::Board), "4 . . Q .\n3 Q . . .\n2 . . . Q\n1 . Q . .\n  a b c d\n");
 //! assert_eq!(render(&sol, "columns".parse().unwrap()), "2 4 1 3\n");
 //! assert_eq!(render(&sol, Format::Json), "{\"n\":4,\"columns\":[2,4,1,3]}\n");
 //! ```
@@ -29,7 +33,7 @@ use std::str::FromStr;
 /// An output format; see the module docs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// A grid of `Q` and `.`, one row per line, squares separated by spaces.
+    /// A grid of `Q` and `.` with ranks and files, rank 1 at the bottom.
     Board,
     /// Chess notation, one square per row: `a1 e2 h3 …`.
     A1,
@@ -172,20 +176,49 @@ fn picture_width(cols: &[u32]) -> usize {
     widest.max(cols.len())
 }
 
-/// The `board` format: `Q` and `.` separated by single spaces, one row per
-/// line.
+/// The `board` format, as a chess diagram: rank `n` (the last row) at the
+/// top and rank 1 (row 0) at the bottom, each line starting with its rank
+/// number, then the squares, `Q` or `.`, separated by spaces; the file
+/// letters under the last line. Past 26 columns the files have two
+/// letters (`aa`, `ab`, ...) and every square is as wide as the widest.
+///
+/// ```
+/// use csp_queens::render::board;
+/// assert_eq!(board(&[1, 3, 0, 2]), "4 . . Q .\n3 Q . . .\n2 . . . Q\n1 . Q . .\n  a b c d\n");
+/// assert_eq!(board(&[]), "");
+/// ```
 pub fn board(cols: &[u32]) -> String {
+    let n = cols.len();
+    if n == 0 {
+        return String::new();
+    }
     let width = picture_width(cols);
-    let mut out = String::with_capacity(cols.len() * 2 * width.max(1));
-    for &col in cols {
+    let files: Vec<String> = (0..width as u32)
+        .map(|c| {
+            let mut f = String::new();
+            push_file(&mut f, c);
+            f
+        })
+        .collect();
+    let cell = files.iter().map(String::len).max().unwrap_or(1);
+    let label = decimal_width(n as u64);
+    let mut out = String::with_capacity((n + 1) * (label + (cell + 1) * width + 1));
+    for (row, &col) in cols.iter().enumerate().rev() {
+        let rank = (row + 1).to_string();
+        out.push_str(&" ".repeat(label - rank.len()));
+        out.push_str(&rank);
         for x in 0..width {
-            if x > 0 {
-                out.push(' ');
-            }
+            out.push_str(&" ".repeat(cell));
             out.push(if x == col as usize { 'Q' } else { '.' });
         }
         out.push('\n');
     }
+    out.push_str(&" ".repeat(label));
+    for f in &files {
+        out.push_str(&" ".repeat(cell + 1 - f.len()));
+        out.push_str(f);
+    }
+    out.push('\n');
     out
 }
 
@@ -286,10 +319,10 @@ pub fn json(cols: &[u32]) -> String {
     out
 }
 
-/// The `svg` format: a standalone SVG document showing the board with a
-/// checkered pattern (the square of row 0, column 0 dark, as `a1` on a chess
-/// board) and every queen as a dark disc. Each square is 10 user units; the
-/// picture is at most about 800 pixels wide.
+/// The `svg` format: a standalone SVG document showing the board as a chess
+/// diagram (row 0 at the bottom, the square of row 0, column 0 dark, as
+/// `a1` on a chess board) and every queen as a dark disc. Each square is 10
+/// user units; the picture is at most about 800 pixels wide.
 pub fn svg(cols: &[u32]) -> String {
     let n = cols.len();
     let width = picture_width(cols).max(1);
@@ -311,7 +344,16 @@ pub fn svg(cols: &[u32]) -> String {
     out.push_str("-queens placement</title>\n");
     out.push_str(concat!(
         "  <defs>\n",
-        "    <pattern id=\"checker\" width=\"20\" height=\"20\" patternUnits=\"userSpaceOnUse\">\n",
+        "    <pattern id=\"checker\" width=\"20\" height=\"20\" patternUnits=\"userSpaceOnUse\"",
+        // The pattern's dark squares fall on even x + y counted from the
+        // top; a1, at the bottom, must be one of them.
+    ));
+    out.push_str(if height.is_multiple_of(2) {
+        " y=\"10\">\n"
+    } else {
+        ">\n"
+    });
+    out.push_str(concat!(
         "      <rect width=\"20\" height=\"20\" fill=\"#f0d9b5\"/>\n",
         "      <rect width=\"10\" height=\"10\" fill=\"#b58863\"/>\n",
         "      <rect x=\"10\" y=\"10\" width=\"10\" height=\"10\" fill=\"#b58863\"/>\n",
@@ -323,7 +365,7 @@ pub fn svg(cols: &[u32]) -> String {
         out.push_str("  <circle cx=\"");
         push_number(&mut out, u64::from(col) * 10 + 5);
         out.push_str("\" cy=\"");
-        push_number(&mut out, row as u64 * 10 + 5);
+        push_number(&mut out, (height - 1 - row) as u64 * 10 + 5);
         out.push_str("\" r=\"3.5\" fill=\"#1a1a1a\" stroke=\"#ffffff\" stroke-width=\"0.6\"/>\n");
     }
     out.push_str("</svg>\n");
@@ -383,10 +425,28 @@ mod tests {
 
     #[test]
     fn off_board_columns_widen_the_picture() {
-        assert_eq!(board(&[2]), ". . Q\n");
+        assert_eq!(board(&[2]), "1 . . Q\n  a b c\n");
         assert_eq!(board(&[]), "");
         assert_eq!(columns(&[]), "\n");
         assert_eq!(json(&[]), "{\"n\":0,\"columns\":[]}\n");
+    }
+
+    #[test]
+    fn boards_are_chess_diagrams() {
+        // The first 8-queens solution: a1 e2 h3 f4 c5 g6 b7 d8.
+        let b = board(&[0, 4, 7, 5, 2, 6, 1, 3]);
+        let lines: Vec<&str> = b.lines().collect();
+        assert_eq!(lines[0], "8 . . . Q . . . ."); // d8
+        assert_eq!(lines[7], "1 Q . . . . . . ."); // a1, bottom left
+        assert_eq!(lines[8], "  a b c d e f g h");
+        // Two-digit ranks align; two-letter files widen every square.
+        let b = board(&(0..10).collect::<Vec<u32>>());
+        assert!(b.starts_with("10 . . . . . . . . . Q\n 9 . . "));
+        let cols: Vec<u32> = (0..27).collect();
+        let b = board(&cols);
+        assert!(b.ends_with("  y  z aa\n"), "{b}");
+        assert!(b.lines().next().unwrap().ends_with(".  Q"));
+        assert!(b.lines().last().unwrap().starts_with("    a  b"));
     }
 
     #[test]
@@ -395,7 +455,12 @@ mod tests {
         assert!(s.starts_with("<?xml"));
         assert!(s.ends_with("</svg>\n"));
         assert_eq!(s.matches("<circle").count(), 4);
-        assert!(s.contains("cx=\"15\" cy=\"5\""));
+        // Row 0 at the bottom: its queen, in column 1, is at y = 35.
+        assert!(s.contains("cx=\"15\" cy=\"35\""));
+        assert!(s.contains("cx=\"25\" cy=\"5\""));
+        // a1 dark on even and odd boards: the pattern moves by a square.
+        assert!(s.contains("userSpaceOnUse\" y=\"10\">"));
+        assert!(svg(&[0, 2, 4, 1, 3]).contains("userSpaceOnUse\">"));
         assert!(s.contains("viewBox=\"0 0 40 40\""));
         // Tags balance.
         assert_eq!(s.matches("<svg").count(), s.matches("</svg>").count());

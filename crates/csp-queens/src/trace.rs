@@ -193,9 +193,214 @@ impl<F: FnMut(&TraceLine)> SearchObserver for Tracer<F> {
     }
 }
 
+/// The domains of the open rows, as `--trace --domains` prints them after
+/// a node: `q3 {2 4}` (1-based columns), an empty domain `q3 {}`, and a
+/// row left with one column, an assignment forced by propagation,
+/// `q4 = 2 (forced)`; two spaces between rows.
+///
+/// ```
+/// use csp_queens::trace::describe_domains;
+/// let rows = vec![(2, vec![]), (3, vec![1]), (4, vec![0, 3])];
+/// assert_eq!(describe_domains(rows), "q3 {}  q4 = 2 (forced)  q5 {1 4}");
+/// ```
+pub fn describe_domains(rows: impl IntoIterator<Item = (usize, Vec<u32>)>) -> String {
+    let mut parts = Vec::new();
+    for (row, dom) in rows {
+        parts.push(match dom.as_slice() {
+            [only] => format!("q{} = {} (forced)", row + 1, only + 1),
+            _ => {
+                let cols: Vec<String> = dom.iter().map(|c| (c + 1).to_string()).collect();
+                format!("q{} {{{}}}", row + 1, cols.join(" "))
+            }
+        });
+    }
+    parts.join("  ")
+}
+
+/// A trace line followed by the domains of its open rows, the domains
+/// starting in a column of their own (`4n + 16` characters in).
+pub fn render_with_domains(line: &TraceLine, domains: &str) -> String {
+    let text = line.render();
+    let pad = (4 * line.placement.len() + 16).saturating_sub(text.chars().count());
+    format!("{text}{}{domains}", " ".repeat(pad))
+        .trim_end()
+        .to_string()
+}
+
+/// A [`SearchObserver`] that prints the tree like [`Tracer`], each node
+/// followed by the domains of the rows the search has not decided: what
+/// propagation left them after the node's decision, read from the
+/// engine's `on_prune` events (boards up to 64 rows: one bit per column).
+/// A refuted node says `propagation emptied a domain` instead: the engine
+/// reports no removals for a propagation that failed.
+#[derive(Debug)]
+pub struct DomainTracer<F: FnMut(&str)> {
+    n: usize,
+    /// The rows decided, by depth.
+    decisions: Vec<usize>,
+    /// Every row's domain now, one bit per column.
+    domains: Vec<u64>,
+    /// `saved[d]`: the domains when the decision at depth `d + 1` was made.
+    saved: Vec<Vec<u64>>,
+    pending: Option<TraceLine>,
+    emit: F,
+}
+
+impl<F: FnMut(&str)> DomainTracer<F> {
+    /// The largest board it follows.
+    pub const MAX_N: usize = 64;
+
+    /// A tracer for `n ≤ 64` rows (`None` for larger boards) calling `emit`
+    /// with every rendered line, starting with the empty board.
+    pub fn new(n: usize, emit: F) -> Option<DomainTracer<F>> {
+        if n > Self::MAX_N {
+            return None;
+        }
+        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        Some(DomainTracer {
+            n,
+            decisions: Vec::new(),
+            domains: vec![full; n],
+            saved: Vec::new(),
+            pending: Some(TraceLine {
+                depth: 0,
+                placement: vec![None; n],
+                mark: Mark::None,
+            }),
+            emit,
+        })
+    }
+
+    fn line(&mut self, line: &TraceLine) {
+        if line.mark == Mark::Failed {
+            // The engine stops propagating at the first empty domain, and
+            // does not report the removals of a failed propagation.
+            let text = render_with_domains(line, "propagation emptied a domain");
+            (self.emit)(&text);
+            return;
+        }
+        let open = (0..self.n)
+            .filter(|r| !self.decisions.contains(r))
+            .map(|r| {
+                let d = self.domains[r];
+                (
+                    r,
+                    (0..64u32).filter(|c| d >> c & 1 == 1).collect::<Vec<u32>>(),
+                )
+            });
+        let text = render_with_domains(line, &describe_domains(open));
+        (self.emit)(&text);
+    }
+
+    fn flush(&mut self) {
+        if let Some(line) = self.pending.take() {
+            self.line(&line);
+        }
+    }
+
+    /// Emits the last pending line (call after the search).
+    pub fn finish(&mut self) {
+        self.flush();
+    }
+
+    fn placement(&self) -> Vec<Option<u32>> {
+        (0..self.n)
+            .map(|r| {
+                (self.decisions.contains(&r) && self.domains[r].count_ones() == 1)
+                    .then(|| self.domains[r].trailing_zeros() + 1)
+            })
+            .collect()
+    }
+
+    /// Back to the state in which the decision at `depth` was made.
+    fn restore(&mut self, depth: usize) {
+        if let Some(d) = self.saved.get(depth.saturating_sub(1)) {
+            self.domains = d.clone();
+            self.saved.truncate(depth.saturating_sub(1));
+        }
+    }
+}
+
+impl<F: FnMut(&str)> SearchObserver for DomainTracer<F> {
+    fn on_assign(&mut self, var: VarId, value: Value, depth: usize) {
+        self.flush();
+        self.restore(depth);
+        let row = var.index();
+        self.decisions.truncate(depth.saturating_sub(1));
+        self.decisions.push(row);
+        self.saved.push(self.domains.clone());
+        if row < self.n && (0..64).contains(&value) {
+            self.domains[row] = 1u64 << value;
+        }
+        self.pending = Some(TraceLine {
+            depth,
+            placement: self.placement(),
+            mark: Mark::None,
+        });
+    }
+    fn on_prune(&mut self, var: VarId, value: Value) {
+        if var.index() < self.n && (0..64).contains(&value) {
+            self.domains[var.index()] &= !(1u64 << value);
+        }
+    }
+    fn on_fail(&mut self, _var: VarId, _value: Value, _depth: usize) {
+        if let Some(p) = &mut self.pending {
+            p.mark = Mark::Failed;
+        }
+        self.flush();
+    }
+    fn on_backtrack(&mut self, var: VarId, depth: usize) {
+        self.flush();
+        self.restore(depth);
+        self.decisions.truncate(depth.saturating_sub(1));
+        let _ = var;
+        let line = TraceLine {
+            depth: depth.saturating_sub(1),
+            placement: self.placement(),
+            mark: Mark::Backtrack,
+        };
+        self.line(&line);
+    }
+    fn on_solution(&mut self, values: &[Value]) {
+        if let Some(p) = &mut self.pending {
+            for (slot, &v) in p.placement.iter_mut().zip(values) {
+                *slot = Some(v as u32 + 1);
+            }
+            p.mark = Mark::Solution;
+        }
+        self.flush();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn domain_tracer_follows_forward_checking() {
+        use crate::model::{queens_model, ModelKind};
+        use csp_core::{Inference, Search, VarOrder};
+        let q = queens_model(4, ModelKind::AllDifferent).unwrap();
+        let mut lines = Vec::new();
+        let mut t = DomainTracer::new(4, |l: &str| lines.push(l.to_string())).unwrap();
+        Search::new(&q.model)
+            .var_order(VarOrder::Input)
+            .inference(Inference::ForwardChecking)
+            .observer(&mut t)
+            .solve();
+        t.finish();
+        drop(t);
+        let want = [
+            "(* * * *)                       q1 {1 2 3 4}  q2 {1 2 3 4}  q3 {1 2 3 4}  q4 {1 2 3 4}",
+            "  (1 * * *)                     q2 {3 4}  q3 {2 4}  q4 {2 3}",
+            "    (1 3 * *) x                 propagation emptied a domain",
+            "    (1 4 * *) x                 propagation emptied a domain",
+            "  (1 * * *) backtrack           q2 {3 4}  q3 {2 4}  q4 {2 3}",
+            "  (2 4 1 3) solution            q2 = 4 (forced)  q3 = 1 (forced)  q4 = 3 (forced)",
+        ];
+        assert_eq!(lines, want);
+        assert!(DomainTracer::new(65, |_: &str| {}).is_none());
+    }
     use crate::model::{queens_model, ModelKind};
     use csp_core::{Inference, Search, VarOrder};
 

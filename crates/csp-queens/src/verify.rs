@@ -369,6 +369,13 @@ pub enum ParseError {
         /// The board size implied by the line.
         n: usize,
     },
+    /// A line in `a1` or `json` format that does not say what it should.
+    Invalid {
+        /// Character position of the trouble (1-based).
+        position: usize,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 impl fmt::Display for ParseError {
@@ -388,6 +395,9 @@ impl fmt::Display for ParseError {
                 f,
                 "at column {position}: {token} is larger than n = {n} (the number of columns on the line)"
             ),
+            ParseError::Invalid { position, message } => {
+                write!(f, "at column {position}: {message}")
+            }
         }
     }
 }
@@ -415,21 +425,7 @@ impl std::error::Error for ParseError {}
 /// assert_eq!(err.to_string(), "at column 3: 3 is larger than n = 2 (the number of columns on the line)");
 /// ```
 pub fn parse_columns_line(line: &str) -> Result<Vec<u32>, ParseError> {
-    // (1-based character position, token)
-    let mut tokens: Vec<(usize, &str)> = Vec::new();
-    let mut token_start: Option<(usize, usize)> = None; // (byte, char position)
-    for (char_index, (byte, ch)) in line.char_indices().enumerate() {
-        if ch.is_whitespace() {
-            if let Some((start, position)) = token_start.take() {
-                tokens.push((position, &line[start..byte]));
-            }
-        } else if token_start.is_none() {
-            token_start = Some((byte, char_index + 1));
-        }
-    }
-    if let Some((start, position)) = token_start {
-        tokens.push((position, &line[start..]));
-    }
+    let tokens = tokens(line);
     if tokens.is_empty() {
         return Err(ParseError::Empty);
     }
@@ -461,9 +457,253 @@ pub fn parse_columns_line(line: &str) -> Result<Vec<u32>, ParseError> {
     Ok(cols)
 }
 
+/// Parses a placement in any of the text formats `csp queens` prints: a
+/// `json` object (the line starts with `{`), `a1` squares (the first token
+/// starts with a letter) or `columns`.
+///
+/// ```
+/// use csp_queens::verify::parse_line;
+/// let want = vec![1, 3, 0, 2];
+/// assert_eq!(parse_line("2 4 1 3").unwrap(), want);
+/// assert_eq!(parse_line("b1 d2 a3 c4").unwrap(), want);
+/// assert_eq!(parse_line("c4 a3 d2 b1").unwrap(), want); // any order
+/// assert_eq!(parse_line(r#"{"n":4,"columns":[2,4,1,3]}"#).unwrap(), want);
+/// ```
+pub fn parse_line(line: &str) -> Result<Vec<u32>, ParseError> {
+    let t = line.trim_start();
+    if t.starts_with('{') {
+        parse_json_line(line)
+    } else if t.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        parse_a1_line(line)
+    } else {
+        parse_columns_line(line)
+    }
+}
+
+/// Parses squares in chess notation (`a1 e2 h3 …`, as the `a1` format
+/// prints them, in any order): one square per rank, ranks `1..=n` with `n`
+/// the number of squares. A file past the board is kept (the check reports
+/// the queen off the board); a rank past it, a rank twice or a token that
+/// is not a square is an error.
+pub fn parse_a1_line(line: &str) -> Result<Vec<u32>, ParseError> {
+    let tokens = tokens(line);
+    if tokens.is_empty() {
+        return Err(ParseError::Empty);
+    }
+    let n = tokens.len();
+    let mut cols: Vec<Option<u32>> = vec![None; n];
+    for (position, token) in tokens {
+        let invalid = |message: String| ParseError::Invalid { position, message };
+        let split = token
+            .find(|c: char| !c.is_ascii_lowercase())
+            .unwrap_or(token.len());
+        let (file, rank) = token.split_at(split);
+        if file.is_empty()
+            || file.len() > 7
+            || rank.is_empty()
+            || !rank.bytes().all(|b| b.is_ascii_digit())
+        {
+            return Err(invalid(format!(
+                "`{token}` is not a square (expected a file letter and a rank, as in `e2`)"
+            )));
+        }
+        // Files are bijective base 26: a..z, aa, ab, ...
+        let col = file
+            .bytes()
+            .fold(0u64, |acc, b| acc * 26 + u64::from(b - b'a') + 1)
+            - 1;
+        let col =
+            u32::try_from(col).map_err(|_| invalid(format!("file `{file}` is too far right")))?;
+        let r = rank.parse::<usize>().ok().filter(|r| (1..=n).contains(r)).ok_or_else(|| {
+            invalid(format!(
+                "rank {rank} is not on the board (ranks 1 to n = {n}, the number of squares on the line)"
+            ))
+        })?;
+        if cols[r - 1].replace(col).is_some() {
+            return Err(invalid(format!(
+                "rank {r} has a second queen (one queen per rank)"
+            )));
+        }
+    }
+    // n distinct ranks in 1..=n: every rank has its queen.
+    Ok(cols.into_iter().flatten().collect())
+}
+
+/// Parses the `json` format, `{"n":4,"columns":[2,4,1,3]}` (white space
+/// allowed, `"n"` optional but then equal to the number of columns,
+/// columns 1-based and at most `n`).
+pub fn parse_json_line(line: &str) -> Result<Vec<u32>, ParseError> {
+    // (1-based position, character) of everything but white space.
+    let chars: Vec<(usize, char)> = line
+        .chars()
+        .enumerate()
+        .filter(|(_, c)| !c.is_whitespace())
+        .map(|(i, c)| (i + 1, c))
+        .collect();
+    let text: String = chars.iter().map(|&(_, c)| c).collect();
+    let at = |i: usize| chars.get(i).map_or(line.chars().count() + 1, |&(p, _)| p);
+    let invalid = |i: usize, message: &str| ParseError::Invalid {
+        position: at(i),
+        message: format!("{message} (expected {{\"n\":N,\"columns\":[...]}})"),
+    };
+    let body = text
+        .strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'))
+        .ok_or_else(|| invalid(0, "not a JSON object"))?;
+    let (mut n, mut columns) = (None, None);
+    let mut i = 1; // index in `text` of the current key
+    for part in split_top_level(body) {
+        let (key, value) = part
+            .split_once(':')
+            .ok_or_else(|| invalid(i, "a key without a value"))?;
+        let value_at = i + key.len() + 1;
+        match key {
+            "\"n\"" => {
+                n = Some(
+                    value
+                        .parse::<usize>()
+                        .map_err(|_| invalid(value_at, "\"n\" is not a whole number"))?,
+                )
+            }
+            "\"columns\"" => {
+                let list = value
+                    .strip_prefix('[')
+                    .and_then(|v| v.strip_suffix(']'))
+                    .ok_or_else(|| invalid(value_at, "\"columns\" is not a list"))?;
+                let mut cols = Vec::new();
+                let mut k = value_at + 1;
+                for item in list.split(',').filter(|_| !list.is_empty()) {
+                    let c = item
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|&c| c >= 1)
+                        .ok_or_else(|| invalid(k, "a column is not a whole number from 1 on"))?;
+                    cols.push((c, k));
+                    k += item.len() + 1;
+                }
+                columns = Some(cols);
+            }
+            _ => return Err(invalid(i, "unknown key")),
+        }
+        i += part.len() + 1;
+    }
+    let columns = columns.ok_or_else(|| invalid(0, "no \"columns\""))?;
+    let size = columns.len();
+    if let Some(n) = n.filter(|&n| n != size) {
+        return Err(invalid(
+            0,
+            &format!("\"n\" is {n} but there are {size} columns"),
+        ));
+    }
+    if size == 0 {
+        return Err(ParseError::Empty);
+    }
+    columns
+        .into_iter()
+        .map(|(c, k)| {
+            if c <= size as u64 {
+                Ok((c - 1) as u32)
+            } else {
+                Err(ParseError::OutOfRange {
+                    position: at(k),
+                    token: c.to_string(),
+                    n: size,
+                })
+            }
+        })
+        .collect()
+}
+
+/// `s` split at the commas outside brackets.
+fn split_top_level(s: &str) -> Vec<&str> {
+    let (mut parts, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !s.is_empty() {
+        parts.push(&s[start..]);
+    }
+    parts
+}
+
+/// The white-space separated tokens of `line` with their 1-based
+/// character positions.
+fn tokens(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None; // (byte, char position)
+    for (char_index, (byte, ch)) in line.char_indices().enumerate() {
+        if ch.is_whitespace() {
+            if let Some((b, position)) = start.take() {
+                out.push((position, &line[b..byte]));
+            }
+        } else if start.is_none() {
+            start = Some((byte, char_index + 1));
+        }
+    }
+    if let Some((b, position)) = start {
+        out.push((position, &line[b..]));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_printed_format_reads_back() {
+        use crate::render::{render, Format};
+        for cols in [
+            vec![0u32],
+            vec![1, 3, 0, 2],
+            vec![0, 4, 7, 5, 2, 6, 1, 3],
+            (0..30).rev().collect(),
+        ] {
+            for format in [Format::Columns, Format::A1, Format::Json] {
+                let text = render(&cols, format);
+                assert_eq!(parse_line(&text), Ok(cols.clone()), "{format}: {text}");
+            }
+        }
+        // White space inside JSON, keys in any order, no "n".
+        assert_eq!(
+            parse_line(r#" { "columns" : [ 2, 4, 1, 3 ], "n": 4 } "#),
+            Ok(vec![1, 3, 0, 2])
+        );
+        assert_eq!(parse_line(r#"{"columns":[1]}"#), Ok(vec![0]));
+    }
+
+    #[test]
+    fn bad_a1_and_json_name_the_trouble() {
+        let err = |s: &str| parse_line(s).unwrap_err().to_string();
+        assert_eq!(
+            err("a1 b1"),
+            "at column 4: rank 1 has a second queen (one queen per rank)"
+        );
+        assert_eq!(err("a1 b3"), "at column 4: rank 3 is not on the board (ranks 1 to n = 2, the number of squares on the line)");
+        assert!(err("a1 b").contains("`b` is not a square"));
+        assert!(err("a1 B2").contains("`B2` is not a square"));
+        assert!(err("a1 é2").contains("is not a square"));
+        assert!(err("zzzzzzzz1").contains("not a square"));
+        assert!(err(r#"{"n":3,"columns":[1,2]}"#).contains("\"n\" is 3 but there are 2 columns"));
+        assert!(err(r#"{"columns":[1,x]}"#).starts_with("at column 15: a column"));
+        assert!(err(r#"{"columns":[1,3]}"#).contains("3 is larger than n = 2"));
+        assert!(err(r#"{"rows":[1]}"#).contains("unknown key"));
+        assert!(err("{").contains("not a JSON object"));
+        assert!(err(r#"{"n":1}"#).contains("no \"columns\""));
+        assert_eq!(parse_line(r#"{"columns":[]}"#), Err(ParseError::Empty));
+        // A file past the board is read, and the check says so.
+        let cols = parse_line("c1 a2").unwrap();
+        assert_eq!(cols, vec![2, 0]);
+        assert_eq!(check(&cols).off_board.len(), 1);
+    }
 
     /// All pairs sharing a line, by brute force.
     fn naive_pairs(cols: &[u32]) -> Vec<(usize, usize, Line)> {

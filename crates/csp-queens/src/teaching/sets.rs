@@ -1,0 +1,71 @@
+//! Row-by-row recursive backtracking with three sets of ids.
+//!
+//! Every square `(x, y)` lies on one column, `x`, one "/" diagonal, whose
+//! squares all share `x + y`, and one "\" diagonal, whose squares all share
+//! `x − y`. A queen *takes* those three ids; a square is free when none of
+//! its ids is taken. So the search keeps three sets and never loops over the
+//! queens already placed: row `y` tries each column `x` in turn, puts a
+//! queen on the first free square, recurses into row `y + 1`, and takes the
+//! queen back when that row has tried all its columns.
+
+use std::collections::HashSet;
+
+use super::Run;
+
+/// The ids taken by the queens on the board.
+#[derive(Default)]
+struct Taken {
+    columns: HashSet<i64>,
+    sums: HashSet<i64>,  // x + y
+    diffs: HashSet<i64>, // x − y
+}
+
+impl Taken {
+    fn free(&self, x: i64, y: i64) -> bool {
+        !self.columns.contains(&x)
+            && !self.sums.contains(&(x + y))
+            && !self.diffs.contains(&(x - y))
+    }
+    fn put(&mut self, x: i64, y: i64) {
+        self.columns.insert(x);
+        self.sums.insert(x + y);
+        self.diffs.insert(x - y);
+    }
+    fn take_back(&mut self, x: i64, y: i64) {
+        self.columns.remove(&x);
+        self.sums.remove(&(x + y));
+        self.diffs.remove(&(x - y));
+    }
+}
+
+/// Finds the solutions of `n` queens in lexicographic order, handing each
+/// to `run`.
+pub fn solve(n: usize, run: &mut Run) {
+    place_row(n, &mut Vec::with_capacity(n), &mut Taken::default(), run);
+}
+
+/// Places a queen on row `cols.len()` in every free column in turn.
+/// Returns `false` when the search must stop.
+fn place_row(n: usize, cols: &mut Vec<u32>, taken: &mut Taken, run: &mut Run) -> bool {
+    if cols.len() == n {
+        return run.solution(cols); // every row has its queen
+    }
+    let y = cols.len() as i64;
+    for x in 0..n as i64 {
+        if !taken.free(x, y) {
+            continue;
+        }
+        if !run.node() {
+            return false;
+        }
+        taken.put(x, y);
+        cols.push(x as u32);
+        let go_on = place_row(n, cols, taken, run);
+        cols.pop();
+        taken.take_back(x, y);
+        if !go_on {
+            return false;
+        }
+    }
+    true
+}

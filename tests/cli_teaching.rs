@@ -1,0 +1,279 @@
+//! `csp queens` with the teaching solvers (`--solver teach-*`), the search
+//! views of `--trace` and the comparison over a range of n: every count
+//! against the known sequence, every placement through an independent
+//! checker written here.
+
+use std::process::{Command, Output};
+
+fn csp(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_csp"))
+        .args(args)
+        .output()
+        .expect("run csp")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// OEIS A000170 for n = 0..=10.
+const COUNTS: [u128; 11] = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724];
+
+const EXACT: [&str; 6] = [
+    "teach-sets",
+    "teach-stack",
+    "teach-bits",
+    "teach-nn",
+    "teach-perm",
+    "teach-fc",
+];
+
+/// No two queens of a placement (1-based columns) attack each other.
+fn valid(cols: &[i64]) -> bool {
+    let n = cols.len() as i64;
+    cols.iter().all(|&c| (1..=n).contains(&c))
+        && (0..cols.len()).all(|i| {
+            (0..i).all(|k| cols[i] != cols[k] && (cols[i] - cols[k]).abs() != (i - k) as i64)
+        })
+}
+
+fn columns(line: &str) -> Vec<i64> {
+    line.split_whitespace()
+        .map(|t| t.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn teaching_solvers_count_like_oeis_for_n_up_to_10() {
+    for solver in EXACT {
+        for (n, &want) in COUNTS.iter().enumerate() {
+            if solver == "teach-nn" && n > 8 {
+                continue; // 9^9 and 10^10 placements: minutes
+            }
+            let ns = n.to_string();
+            let o = csp(&["queens", &ns, "--count", "--solver", solver, "--stats"]);
+            assert_eq!(o.status.code(), Some(0), "{solver} n={n}: {}", stderr(&o));
+            assert_eq!(stdout(&o).trim(), want.to_string(), "{solver} n={n}");
+            // The statistics say what a node is.
+            assert!(stderr(&o).contains("nodes: "), "{}", stderr(&o));
+            assert!(stderr(&o).contains(&format!("solutions: {want}")));
+        }
+    }
+}
+
+#[test]
+fn teaching_lists_are_valid_and_lexicographic() {
+    for solver in EXACT {
+        let o = csp(&[
+            "queens", "6", "--all", "--format", "columns", "--solver", solver,
+        ]);
+        assert_eq!(o.status.code(), Some(0));
+        let lines: Vec<Vec<i64>> = stdout(&o).lines().map(columns).collect();
+        assert_eq!(lines.len(), 4, "{solver}");
+        assert!(lines.iter().all(|c| valid(c)), "{solver}");
+        assert!(lines.windows(2).all(|w| w[0] < w[1]), "{solver}: order");
+    }
+}
+
+#[test]
+fn local_teaching_solvers_print_only_checked_solutions() {
+    for solver in ["teach-min-conflicts", "teach-genetic"] {
+        for n in 4..=10 {
+            for seed in ["1", "2", "3"] {
+                let ns = n.to_string();
+                let o = csp(&[
+                    "queens", &ns, "--solver", solver, "--format", "columns", "--seed", seed,
+                ]);
+                assert_eq!(o.status.code(), Some(0), "{solver} n={n}");
+                let cols = columns(stdout(&o).trim());
+                assert_eq!(cols.len(), n);
+                assert!(valid(&cols), "{solver} n={n} seed {seed}: {cols:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_local_search_that_finds_nothing_exits_non_zero() {
+    // n = 3 has no solution; a local search cannot show it, so it answers
+    // `unknown` and exits 1 (not `no solution` with 0).
+    for solver in ["teach-genetic", "teach-min-conflicts"] {
+        let o = csp(&["queens", "3", "--solver", solver]);
+        assert_eq!(o.status.code(), Some(1), "{solver}");
+        assert_eq!(stdout(&o), "unknown\n");
+        assert!(stderr(&o).contains("cannot show that there is no solution"));
+    }
+    // The engine's genetic search, out of time on 40 queens.
+    let o = csp(&[
+        "queens",
+        "40",
+        "--solver",
+        "genetic",
+        "--time-limit",
+        "0.05",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "unknown\n");
+    // Exact teaching solvers prove there is none.
+    let o = csp(&["queens", "3", "--solver", "teach-sets"]);
+    assert_eq!(
+        (o.status.code(), stdout(&o).as_str()),
+        (Some(0), "no solution\n")
+    );
+}
+
+#[test]
+fn the_stack_solver_prints_the_classic_tree() {
+    let ours = csp(&["queens", "5", "--trace", "--solver", "teach-stack"]);
+    let engine = csp(&["queens", "5", "--trace", "--inference", "none"]);
+    assert_eq!(ours.status.code(), Some(0));
+    assert_eq!(stdout(&ours), stdout(&engine));
+    assert!(stdout(&ours).ends_with("(1 3 5 2 4) solution\n"));
+}
+
+#[test]
+fn trace_domains_shows_forward_checking() {
+    let o = csp(&[
+        "queens",
+        "4",
+        "--trace",
+        "--domains",
+        "--solver",
+        "teach-fc",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[1].starts_with("  (1 * * *) "));
+    assert!(lines[1].ends_with("q2 {3 4}  q3 {2 4}  q4 {2 3}"), "{text}");
+    // Row 3 wiped out, row 4 forced: refuted before row 3 is tried.
+    assert!(lines[2].starts_with("    (1 3 * *) x "));
+    assert!(lines[2].ends_with("q3 {}  q4 = 2 (forced)"), "{text}");
+    assert_eq!(lines.last().unwrap().trim(), "(2 4 1 3) solution");
+    // The engine's forward checking (the default): the removals it reports,
+    // and the three rows it fixes after the first queen, marked forced.
+    let o = csp(&["queens", "4", "--trace", "--domains"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("\n  (1 * * *)                     q2 {3 4}  q3 {2 4}  q4 {2 3}\n"),
+        "{text}"
+    );
+    assert!(text.contains("    (1 3 * *) x                 propagation emptied a domain\n"));
+    assert!(
+        text.ends_with(
+            "  (2 4 1 3) solution            q2 = 4 (forced)  q3 = 1 (forced)  q4 = 3 (forced)\n"
+        ),
+        "{text}"
+    );
+    // --domains belongs to --trace, and to the solvers that keep domains.
+    assert_eq!(csp(&["queens", "4", "--domains"]).status.code(), Some(2));
+    let o = csp(&[
+        "queens",
+        "4",
+        "--trace",
+        "--domains",
+        "--solver",
+        "bitboard",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("teach-fc"));
+}
+
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("n,solver,exact,solutions,complete,nodes,seconds")
+    );
+    lines
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn compare_over_a_range_agrees_with_oeis() {
+    let o = csp(&["queens", "--compare", "4..8", "--format", "csv"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let rows = csv_rows(&stdout(&o));
+    let mut seen = std::collections::BTreeSet::new();
+    for r in &rows {
+        let n: usize = r[0].parse().unwrap();
+        assert!((4..=8).contains(&n));
+        seen.insert(r[1].clone());
+        assert_eq!(r[4], "true", "{r:?}");
+        if r[2] == "true" {
+            assert_eq!(r[3], COUNTS[n].to_string(), "{r:?}");
+        } else {
+            assert_eq!(r[3], "1", "{r:?}"); // one solution found
+        }
+    }
+    for solver in EXACT
+        .iter()
+        .chain(&["teach-min-conflicts (one)", "teach-genetic (one)"])
+    {
+        assert!(seen.contains(*solver), "{solver} missing from {seen:?}");
+    }
+    // The table: one line of counts for the exact solvers that agree.
+    let o = csp(&["queens", "--compare", "4..=8"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    let agree = text.lines().find(|l| l.contains(" agree)")).unwrap();
+    assert!(
+        agree.ends_with("2       10        4       40       92"),
+        "{text}"
+    );
+    assert!(!text.contains("DIFFERS"));
+    assert!(text.contains("\nnodes ") && text.contains("\ntime (ms) "));
+}
+
+#[test]
+fn compare_json_and_svg() {
+    let o = csp(&["queens", "--compare", "5..6", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    assert!(text.starts_with("{\"time_limit_s\":10,\"rows\":["));
+    assert!(text.contains("{\"n\":6,\"solver\":\"teach-bits\",\"exact\":true,\"solutions\":4,\"complete\":true,\"nodes\":152,"));
+    assert!(text.trim_end().ends_with("]}"));
+    let o = csp(&["queens", "--compare", "4..7", "--format", "svg"]);
+    assert_eq!(o.status.code(), Some(0));
+    let svg = stdout(&o);
+    assert!(svg.starts_with("<?xml") && svg.ends_with("</svg>\n"));
+    assert!(svg.contains("nodes (log scale)") && svg.contains("time (s) (log scale)"));
+    // One line in each plot for a solver that counts nodes, one in the
+    // time plot for the others, each named.
+    assert_eq!(svg.matches("<title>teach-sets</title>").count(), 2);
+    assert_eq!(svg.matches("<title>constellation</title>").count(), 1);
+    assert_eq!(
+        svg.matches("<polyline").count(),
+        svg.matches("</polyline>").count()
+    );
+}
+
+#[test]
+fn bad_compare_ranges_are_bad_input() {
+    for (range, says) in [
+        ("14..4", "empty"),
+        ("a..b", "range of board sizes"),
+        ("4..100000", "up to n = 64"),
+        ("-3..4", "range of board sizes"),
+        ("4..", "range of board sizes"),
+    ] {
+        let o = csp(&["queens", "--compare", range]);
+        assert_eq!(o.status.code(), Some(2), "{range}");
+        assert!(stderr(&o).starts_with("error: "), "{range}");
+        assert!(stderr(&o).contains(says), "{range}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty());
+    }
+    let o = csp(&["queens", "8", "--compare", "4..6"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = csp(&["queens", "--compare", "4..6", "--format", "board"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("table, csv, json or svg"));
+    let o = csp(&["queens", "201", "--solver", "teach-fc"]);
+    assert_eq!(o.status.code(), Some(2));
+}
