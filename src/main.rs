@@ -53,6 +53,8 @@ enum Command {
     Latin(cli::puzzles::LatinArgs),
     /// Futoshiki: Latin squares with inequalities, from FILE or stdin.
     Futoshiki(cli::futoshiki::FutoshikiArgs),
+    /// Golomb rulers: the shortest ruler with N marks, by branch and bound.
+    Golomb(cli::golomb::GolombArgs),
     /// Magic squares: one square of order N, or --count them.
     Magic(cli::magic::MagicArgs),
 }
@@ -82,6 +84,7 @@ fn main() -> ExitCode {
         Some(Command::Zebra(a)) => cli::puzzles::zebra(a),
         Some(Command::Latin(a)) => cli::puzzles::latin(a),
         Some(Command::Futoshiki(a)) => cli::futoshiki::run(a),
+        Some(Command::Golomb(a)) => cli::golomb::run(a),
         Some(Command::Magic(a)) => cli::magic::run(a),
     };
     cli::output::flush();

@@ -91,3 +91,36 @@ fn futoshiki_solves_counts_and_reports_positions() {
     let o = run(&["futoshiki"], "");
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn golomb_proves_optima_and_reports_best_found() {
+    for (n, len) in [(4, 6), (6, 17), (7, 25)] {
+        let o = run(&["golomb", &n.to_string()], "");
+        assert_eq!(o.status.code(), Some(0), "golomb {n}");
+        let out = text(&o.stdout);
+        let marks: Vec<i32> = out
+            .lines()
+            .next()
+            .unwrap()
+            .trim_start_matches("marks: ")
+            .split(' ')
+            .map(|v| v.parse().unwrap())
+            .collect();
+        csp_golomb::check(&marks).unwrap();
+        assert_eq!(marks.len(), n);
+        assert!(
+            out.contains(&format!("length: {len} (optimal, proven)")),
+            "{out}"
+        );
+    }
+    // Stopped by a limit: exit 1, never "optimal".
+    let o = run(&["golomb", "12", "--time-limit", "0.2"], "");
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o.stdout);
+    assert!(!out.contains("optimal, proven"), "{out}");
+    for bad in ["0", "41", "ten"] {
+        let o = run(&["golomb", bad], "");
+        assert_eq!(o.status.code(), Some(2), "golomb {bad}");
+        assert!(text(&o.stderr).contains("N must be a number of marks from 1 to 40"));
+    }
+}

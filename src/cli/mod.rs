@@ -13,6 +13,7 @@ use csp_core::{Inference, ValOrder, VarOrder};
 #[macro_use]
 pub mod output;
 pub mod futoshiki;
+pub mod golomb;
 pub mod magic;
 pub mod puzzles;
 pub mod queens;

@@ -1,0 +1,78 @@
+//! `csp golomb N`: an optimal Golomb ruler with N marks, the worked example
+//! of optimisation (`examples/golomb`, `docs/golomb.md`).
+
+use std::process::ExitCode;
+
+use csp_core::{Outcome, Search};
+
+use super::puzzles::EngineArgs;
+use super::{CliError, Status};
+
+/// Arguments of `csp golomb`.
+#[derive(clap::Args, Debug)]
+pub struct GolombArgs {
+    /// The number of marks.
+    n: String,
+    /// Print each shorter ruler as it is found.
+    #[arg(long)]
+    progress: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Runs `csp golomb`.
+pub fn run(a: GolombArgs) -> Result<ExitCode, CliError> {
+    let n: usize =
+        a.n.parse()
+            .ok()
+            .filter(|&n| (1..=csp_golomb::MAX_MARKS).contains(&n))
+            .ok_or_else(|| {
+                format!(
+                    "N must be a number of marks from 1 to {}, got '{}'",
+                    csp_golomb::MAX_MARKS,
+                    a.n
+                )
+            })?;
+    let options = a.engine.apply(csp_golomb::options())?;
+    let g = csp_golomb::model(n).map_err(|e| e.to_string())?;
+    let marks_of = |s: &csp_core::Solution| -> Vec<i32> { g.marks.iter().map(|&x| s[x]).collect() };
+    let progress = a.progress;
+    let r = Search::new(&g.model)
+        .options(options)
+        .minimize_each(g.length, |s, len| {
+            if progress {
+                errln!("found length {len}: {}", join(&marks_of(s)));
+            }
+            std::ops::ControlFlow::Continue(())
+        });
+    let status = match (&r.best, r.outcome) {
+        (Some(best), o) => {
+            let marks = marks_of(best);
+            csp_golomb::check(&marks).map_err(|e| format!("internal error: {e}"))?;
+            outln!("marks: {}", join(&marks));
+            let proof = match o {
+                Outcome::Solved => "optimal, proven".to_string(),
+                Outcome::LimitReached(l) => {
+                    format!("best found, not proven optimal: stopped by the {l}")
+                }
+                o => format!("best found ({o})"),
+            };
+            outln!("length: {} ({proof})", marks[n - 1]);
+            Status::stopped_if(o != Outcome::Solved)
+        }
+        (None, Outcome::LimitReached(l)) => {
+            outln!("unknown");
+            errln!("warning: incomplete: no ruler found before the {l}");
+            Status::Incomplete
+        }
+        (None, o) => return Err(format!("internal error: no ruler ({o})")),
+    };
+    if a.engine.stats {
+        errln!("{}", r.stats);
+    }
+    Ok(status.code())
+}
+
+fn join(v: &[i32]) -> String {
+    v.iter().map(i32::to_string).collect::<Vec<_>>().join(" ")
+}
