@@ -351,6 +351,7 @@ fn every_command_shown_with_its_output_prints_that_output() {
 }
 
 /// The links of a page, outside code blocks and inline code: `](target)`.
+/// (Reference-style links are not used in these pages.)
 fn links(text: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut fenced = false;
@@ -440,6 +441,18 @@ fn the_book_lists_every_page_and_every_relative_link_resolves() {
             if !path.exists() {
                 problems.push(format!("{}:{line}: {target}: no such file", page.display()));
                 continue;
+            }
+            // The book is built from docs/ alone, and SUMMARY.md is its table
+            // of contents, not a page: a chapter's link must stay inside.
+            if page.starts_with("docs") {
+                let inside = path.canonicalize().unwrap();
+                let docs = Path::new(ROOT).join("docs").canonicalize().unwrap();
+                if !inside.starts_with(&docs) || inside == docs.join("SUMMARY.md") {
+                    problems.push(format!(
+                        "{}:{line}: {target}: not a page of the book",
+                        page.display()
+                    ));
+                }
             }
             if let Some(anchor) = anchor {
                 let target_text = fs::read_to_string(&path).unwrap_or_default();
