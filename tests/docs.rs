@@ -467,3 +467,29 @@ fn the_book_lists_every_page_and_every_relative_link_resolves() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+#[test]
+fn masks_match_only_the_text_they_stand_for() {
+    assert!(line_matches("time: [..] ms", "time: 0.033 ms"));
+    assert!(line_matches("a [..] b [..] c", "a 1 b 2 c"));
+    assert!(!line_matches(
+        "nodes: 10, time: [..]",
+        "nodes: 11, time: 0.033 ms"
+    ));
+    assert!(!line_matches("x [..] y", "x 1 z"));
+    assert!(line_matches("plain", "plain"));
+    assert!(!line_matches("plain", "plain "));
+    let v = |s: &[&str]| s.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+    assert!(lines_match(
+        &v(&["a", "...", "z"]),
+        &v(&["a", "b", "c", "z"])
+    ));
+    assert!(lines_match(&v(&["a", "...", "z"]), &v(&["a", "z"])));
+    assert!(!lines_match(&v(&["a", "...", "z"]), &v(&["a", "b"])));
+    assert!(!lines_match(&v(&["a"]), &v(&["a", "b"])));
+    // Blessing keeps the masked lines that still match and takes the rest.
+    assert_eq!(
+        blessed(&v(&["n: 1, t: [..]", "old"]), &v(&["n: 1, t: 5", "new"])),
+        v(&["n: 1, t: [..]", "new"])
+    );
+}
