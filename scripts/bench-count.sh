@@ -13,7 +13,8 @@
 # program names to leave out above N = 17 (default: the C reference, which
 # takes over 3 minutes at N = 18). Programs (environment):
 #   BINS="name=path ..."  csp binaries (default: native=target/release/csp)
-#   FAF=path              NQueensFAF run.sh (default ../shared/reference/nqueensfaf/run.sh)
+#   FAF=path              NQueensFAF run.sh (default: a copy of $SHARED/reference/nqueensfaf,
+#                         SHARED=../shared, built on first use)
 #   CREF=path             nqueens_bitboard (default: built into a temporary folder)
 # Build variants, e.g.:
 #   RUSTFLAGS="-C target-cpu=x86-64-v3" cargo build --release --target-dir target/v3
@@ -30,10 +31,18 @@ while getopts "r:c:s:" opt; do
 done
 shift $((OPTIND - 1))
 [[ $# -ge 1 ]] || { echo "usage: bench-count.sh [-r ROUNDS] [-c CORE] [-s SKIP] N..." >&2; exit 2; }
-faf="${FAF:-../shared/reference/nqueensfaf/run.sh}"
+if [[ -n "${FAF:-}" ]]; then
+  faf=$FAF
+else
+  # run.sh compiles NQueensFAF into its own folder on first use, and
+  # ../shared is read-only: run a copy.
+  fafdir=$(mktemp -d)
+  cp -r "${SHARED:-../shared}/reference/nqueensfaf/." "$fafdir/"
+  faf="$fafdir/run.sh"
+fi
 if [[ -z "${CREF:-}" ]]; then
   ref=$(mktemp -d)
-  bash ../shared/reference/build.sh "$ref" >/dev/null
+  bash "${SHARED:-../shared}/reference/build.sh" "$ref" >/dev/null
   CREF="$ref/nqueens_bitboard"
 fi
 read -r -a bins <<< "${BINS:-native=target/release/csp}"

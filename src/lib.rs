@@ -35,6 +35,8 @@ pub use csp_zebra as zebra;
 mod book {
     #[doc = include_str!("../docs/getting-started.md")]
     struct GettingStarted;
+    #[doc = include_str!("../docs/search.md")]
+    struct SearchChapter;
     #[doc = include_str!("../docs/writing-a-constraint.md")]
     struct WritingAConstraint;
 }
