@@ -555,7 +555,17 @@ impl Propagator for LinearProp<'_> {
         if n != on {
             p.set(hi, p.get(hi) + (n - on));
         }
-        Ok(true)
+        // Schedule `propagate` only when it could prune: the O(1) test it
+        // starts with, done here to spare the queue.
+        let (lo_v, hi_v, c) = (p.get(lo), p.get(hi), con.c as i64);
+        let le = matches!(con.rel, Relation::Eq | Relation::Le);
+        let ge = matches!(con.rel, Relation::Eq | Relation::Ge);
+        if (le && lo_v > c) || (ge && hi_v < c) {
+            return Err(Conflict);
+        }
+        let slack_le = if le { c - lo_v } else { i64::MAX };
+        let slack_ge = if ge { hi_v - c } else { i64::MAX };
+        Ok(p.get(self.state().2) > slack_le.min(slack_ge))
     }
 
     fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
