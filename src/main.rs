@@ -55,6 +55,8 @@ enum Command {
     Futoshiki(cli::futoshiki::FutoshikiArgs),
     /// Golomb rulers: the shortest ruler with N marks, by branch and bound.
     Golomb(cli::golomb::GolombArgs),
+    /// Job-shop scheduling: the least makespan, from an OR-Library FILE.
+    Jobshop(cli::jobshop::JobshopArgs),
     /// Magic squares: one square of order N, or --count them.
     Magic(cli::magic::MagicArgs),
 }
@@ -85,6 +87,7 @@ fn main() -> ExitCode {
         Some(Command::Latin(a)) => cli::puzzles::latin(a),
         Some(Command::Futoshiki(a)) => cli::futoshiki::run(a),
         Some(Command::Golomb(a)) => cli::golomb::run(a),
+        Some(Command::Jobshop(a)) => cli::jobshop::run(a),
         Some(Command::Magic(a)) => cli::magic::run(a),
     };
     cli::output::flush();

@@ -124,3 +124,45 @@ fn golomb_proves_optima_and_reports_best_found() {
         assert!(text(&o.stderr).contains("N must be a number of marks from 1 to 40"));
     }
 }
+
+#[test]
+fn jobshop_proves_ft06_and_reports_bad_files() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/jobshop/data/ft06.txt"
+    );
+    let o = run(&["jobshop", file], "");
+    assert_eq!(o.status.code(), Some(0));
+    let out = text(&o.stdout);
+    assert!(out.ends_with("makespan: 55 (optimal, proven)\n"), "{out}");
+    // Read the schedule back and check it independently.
+    let shop = csp_jobshop::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let starts: Vec<Vec<i32>> = out
+        .lines()
+        .filter(|l| l.starts_with("job "))
+        .map(|l| {
+            l.split(' ')
+                .skip(2)
+                .map(|t| t.split(['@', '+']).nth(1).unwrap().parse().unwrap())
+                .collect()
+        })
+        .collect();
+    assert_eq!(csp_jobshop::check(&shop, &starts), Ok(55));
+    let o = run(&["jobshop"], "2 2\n0 3 1\n1 2 0 4\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        "error: <stdin>:2:6: job 1 needs 2 pairs 'machine duration', found 3 numbers (a machine without its duration)\n"
+    );
+    let o = run(&["jobshop"], "2 2\n0 3 5 2\n1 2 0 4\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("<stdin>:2:5: a machine must be from 0 to 1, found 5"));
+    // A limit: best found or unknown, exit 1.
+    let la01 = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/jobshop/data/la01.txt"
+    );
+    let o = run(&["jobshop", la01, "--time-limit", "0.05"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!text(&o.stdout).contains("optimal, proven"));
+}

@@ -14,6 +14,7 @@ use csp_core::{Inference, ValOrder, VarOrder};
 pub mod output;
 pub mod futoshiki;
 pub mod golomb;
+pub mod jobshop;
 pub mod magic;
 pub mod puzzles;
 pub mod queens;

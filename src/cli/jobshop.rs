@@ -1,0 +1,77 @@
+//! `csp jobshop FILE`: job-shop scheduling, minimising the makespan
+//! (`examples/jobshop`, `docs/jobshop.md`).
+
+use std::process::ExitCode;
+
+use csp_core::{Outcome, Search};
+
+use super::puzzles::{read_input, EngineArgs};
+use super::{CliError, Status};
+
+/// Arguments of `csp jobshop`.
+#[derive(clap::Args, Debug)]
+pub struct JobshopArgs {
+    /// Instance in the OR-Library format (`jobs machines`, then per job its
+    /// `machine duration` pairs); stdin if absent or `-`.
+    file: Option<String>,
+    /// Print each better makespan as it is found.
+    #[arg(long)]
+    progress: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Runs `csp jobshop`.
+pub fn run(a: JobshopArgs) -> Result<ExitCode, CliError> {
+    let options = a.engine.apply(csp_jobshop::options())?;
+    let (text, name) = read_input(a.file.as_deref())?;
+    let shop = csp_jobshop::parse(&text).map_err(|e| format!("{name}:{e}"))?;
+    let js = csp_jobshop::model(&shop).map_err(|e| e.to_string())?;
+    let progress = a.progress;
+    let r = Search::new(&js.model)
+        .options(options)
+        .minimize_each(js.makespan, |_, v| {
+            if progress {
+                errln!("found makespan {v}");
+            }
+            std::ops::ControlFlow::Continue(())
+        });
+    let status = match (&r.best, r.outcome) {
+        (Some(best), o) => {
+            let starts: Vec<Vec<i32>> = js
+                .starts
+                .iter()
+                .map(|row| row.iter().map(|&s| best[s]).collect())
+                .collect();
+            let makespan =
+                csp_jobshop::check(&shop, &starts).map_err(|e| format!("internal error: {e}"))?;
+            for (j, row) in starts.iter().enumerate() {
+                let cells: Vec<String> = row
+                    .iter()
+                    .zip(&shop.jobs[j])
+                    .map(|(s, (mach, d))| format!("m{mach}@{s}+{d}"))
+                    .collect();
+                outln!("job {}: {}", j + 1, cells.join(" "));
+            }
+            let proof = match o {
+                Outcome::Solved => "optimal, proven".to_string(),
+                Outcome::LimitReached(l) => {
+                    format!("best found, not proven optimal: stopped by the {l}")
+                }
+                o => format!("best found ({o})"),
+            };
+            outln!("makespan: {makespan} ({proof})");
+            Status::stopped_if(o != Outcome::Solved)
+        }
+        (None, Outcome::LimitReached(l)) => {
+            outln!("unknown");
+            errln!("warning: incomplete: no schedule found before the {l}");
+            Status::Incomplete
+        }
+        (None, o) => return Err(format!("internal error: no schedule ({o})")),
+    };
+    if a.engine.stats {
+        errln!("{}", r.stats);
+    }
+    Ok(status.code())
+}
