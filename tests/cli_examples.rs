@@ -166,3 +166,34 @@ fn jobshop_proves_ft06_and_reports_bad_files() {
     assert_eq!(o.status.code(), Some(1));
     assert!(!text(&o.stdout).contains("optimal, proven"));
 }
+
+#[test]
+fn cryptarithm_maximize_money() {
+    let o = run(
+        &["cryptarithm", "SEND+MOST=MONEY", "--maximize", "MONEY"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let out = text(&o.stdout);
+    assert_eq!(out, "9782+1094=10876\nMONEY = 10876 (maximum, proven)\n");
+    // The printed equation adds up, with distinct digits (checked here
+    // without the engine).
+    let eq = out.lines().next().unwrap();
+    let (lhs, rhs) = eq.split_once('=').unwrap();
+    let sum: u64 = lhs.split('+').map(|t| t.parse::<u64>().unwrap()).sum();
+    assert_eq!(sum, rhs.parse::<u64>().unwrap());
+    let o = run(
+        &["cryptarithm", "SEND+MOST=MONEY", "--minimize", "money"],
+        "",
+    );
+    assert_eq!(
+        text(&o.stdout),
+        "9342+1095=10437\nMONEY = 10437 (minimum, proven)\n"
+    );
+    let o = run(
+        &["cryptarithm", "SEND+MOST=MONEY", "--maximize", "MONKEY"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("'K' of MONKEY is not a letter of the puzzle"));
+}

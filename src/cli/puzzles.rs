@@ -426,6 +426,13 @@ pub struct CryptarithmArgs {
     /// columns (with carries, default) or linear (one equation).
     #[arg(long, default_value = "columns")]
     formulation: String,
+    /// Print the solution in which WORD, read as a number, is largest
+    /// (branch and bound), e.g. --maximize MONEY.
+    #[arg(long, value_name = "WORD", conflicts_with_all = ["count", "minimize"])]
+    maximize: Option<String>,
+    /// Print the solution in which WORD is smallest.
+    #[arg(long, value_name = "WORD", conflicts_with = "count")]
+    minimize: Option<String>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -448,6 +455,44 @@ pub fn cryptarithm(a: CryptarithmArgs) -> Result<ExitCode, CliError> {
         }
     };
     o.search = a.engine.apply(o.search)?;
+    if let Some((word, maximize)) = a
+        .maximize
+        .as_ref()
+        .map(|w| (w, true))
+        .or(a.minimize.as_ref().map(|w| (w, false)))
+    {
+        let r = model::optimize(&puzzle, &o, word, maximize).map_err(|e| e.to_string())?;
+        let status = match (&r.digits, r.value, r.outcome) {
+            (Some(d), Some(v), outcome) => {
+                check_solution(&puzzle, d, a.allow_leading_zeros)
+                    .map_err(|e| format!("internal error: {e}"))?;
+                outln!("{}", render::equation(&puzzle, d));
+                let what = if maximize { "maximum" } else { "minimum" };
+                match outcome {
+                    Outcome::Solved => outln!("{} = {v} ({what}, proven)", word.to_uppercase()),
+                    Outcome::LimitReached(l) => outln!(
+                        "{} = {v} (best found, not proven the {what}: stopped by the {l})",
+                        word.to_uppercase()
+                    ),
+                    o => outln!("{} = {v} ({o})", word.to_uppercase()),
+                }
+                Status::stopped_if(outcome != Outcome::Solved)
+            }
+            (_, _, Outcome::LimitReached(l)) => {
+                outln!("unknown");
+                errln!("warning: incomplete: stopped by the {l}");
+                Status::Incomplete
+            }
+            _ => {
+                outln!("no solution");
+                Status::Complete
+            }
+        };
+        if a.engine.stats {
+            errln!("{}", r.stats);
+        }
+        return Ok(status.code());
+    }
     let r = model::solve_all(&puzzle, &o).map_err(|e| e.to_string())?;
     let mut out = super::output::stdout();
     for d in &r.solutions {

@@ -286,3 +286,75 @@ mod tests {
         assert_eq!(cm.model.num_constraints(), 2);
     }
 }
+
+/// The result of [`optimize`].
+#[derive(Debug, Clone)]
+pub struct Optimized {
+    /// `Solved`: the best solution is optimal (proven); `LimitReached`: the
+    /// best found; `Unsatisfiable`: no solution.
+    pub outcome: Outcome,
+    /// The digits of the best solution found.
+    pub digits: Option<Vec<u8>>,
+    /// The value of the word in it.
+    pub value: Option<i64>,
+    /// The engine's counters.
+    pub stats: Statistics,
+}
+
+/// The solution of `puzzle` in which `word` (read as a number) is largest
+/// (`maximize`) or smallest, by branch and bound: SEND+MOST=MONEY has 100
+/// solutions, and MONEY is at most 10876.
+///
+/// ```
+/// use csp_cryptarithm::{model, Puzzle};
+/// let puzzle: Puzzle = "SEND+MOST=MONEY".parse().unwrap();
+/// let r = model::optimize(&puzzle, &model::Options::default(), "MONEY", true).unwrap();
+/// assert_eq!(r.value, Some(10876));
+/// assert_eq!(r.outcome, csp_core::Outcome::Solved); // proven
+/// ```
+///
+/// # Errors
+/// [`ModelError::Invalid`] when `word` has a letter the puzzle does not, or
+/// is empty; [`ModelError::Overflow`] when its value does not fit an `i32`
+/// (more than 9 letters).
+pub fn optimize(
+    puzzle: &Puzzle,
+    options: &Options,
+    word: &str,
+    maximize: bool,
+) -> Result<Optimized, ModelError> {
+    let mut cm = model(puzzle, options)?;
+    let invalid = |reason: String| ModelError::Invalid {
+        constraint: "cryptarithm objective",
+        reason,
+    };
+    if word.is_empty() {
+        return Err(invalid("the word to optimise is empty".into()));
+    }
+    if word.chars().count() > 9 {
+        return Err(ModelError::Overflow {
+            constraint: "cryptarithm objective (a word of more than 9 letters)",
+        });
+    }
+    let mut value = csp_core::Expr::from(0);
+    for c in word.chars() {
+        let c = c.to_ascii_uppercase();
+        let i = puzzle
+            .letter_index(c)
+            .ok_or_else(|| invalid(format!("'{c}' of {word} is not a letter of the puzzle")))?;
+        value = value * 10 + cm.letters[i];
+    }
+    let objective = cm.model.define(value)?;
+    let search = Search::new(&cm.model).options(options.search.clone());
+    let r = if maximize {
+        search.maximize(objective)
+    } else {
+        search.minimize(objective)
+    };
+    Ok(Optimized {
+        outcome: r.outcome,
+        digits: r.best.as_ref().map(|s| cm.digits(s)),
+        value: r.objective.map(i64::from),
+        stats: r.stats,
+    })
+}
