@@ -197,3 +197,30 @@ fn cryptarithm_maximize_money() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("'K' of MONKEY is not a letter of the puzzle"));
 }
+
+#[test]
+fn restarts_on_the_command_line() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/jobshop/data/ft06.txt"
+    );
+    for r in ["luby", "luby:5", "geometric", "geometric:10:2", "none"] {
+        let o = run(&["jobshop", file, "--restarts", r, "--stats"], "");
+        assert_eq!(o.status.code(), Some(0), "--restarts {r}");
+        assert!(
+            text(&o.stdout).ends_with("makespan: 55 (optimal, proven)\n"),
+            "--restarts {r}"
+        );
+    }
+    for bad in [
+        "foo",
+        "luby:0",
+        "luby:x",
+        "geometric:10:0.5",
+        "geometric:1:2:3",
+    ] {
+        let o = run(&["golomb", "5", "--restarts", bad], "");
+        assert_eq!(o.status.code(), Some(2), "--restarts {bad}");
+        assert!(text(&o.stderr).contains("--restarts expects none, luby[:SCALE] or geometric"));
+    }
+}

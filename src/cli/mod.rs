@@ -113,6 +113,39 @@ pub fn parse_val_order(s: &str, seed: u64) -> Result<ValOrder, CliError> {
     }
 }
 
+/// Parses `--restarts`: `none`, `luby[:SCALE]`, `geometric[:BASE[:FACTOR]]`.
+pub fn parse_restarts(s: &str) -> Result<csp_core::Restarts, CliError> {
+    let bad =
+        || format!("--restarts expects none, luby[:SCALE] or geometric[:BASE[:FACTOR]], got '{s}'");
+    let parts: Vec<&str> = s.split(':').collect();
+    let int = |t: &str| t.parse::<u64>().ok().filter(|&v| v >= 1).ok_or_else(bad);
+    match parts.as_slice() {
+        ["none"] => Ok(csp_core::Restarts::None),
+        ["luby"] => Ok(csp_core::Restarts::Luby { scale: 100 }),
+        ["luby", k] => Ok(csp_core::Restarts::Luby { scale: int(k)? }),
+        ["geometric"] => Ok(csp_core::Restarts::Geometric {
+            base: 100,
+            factor: 1.5,
+        }),
+        ["geometric", b] => Ok(csp_core::Restarts::Geometric {
+            base: int(b)?,
+            factor: 1.5,
+        }),
+        ["geometric", b, f] => {
+            let factor = f
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 1.0 && *v <= 100.0)
+                .ok_or_else(bad)?;
+            Ok(csp_core::Restarts::Geometric {
+                base: int(b)?,
+                factor,
+            })
+        }
+        _ => Err(bad()),
+    }
+}
+
 /// Parses a time limit in seconds.
 pub fn parse_seconds(s: &str) -> Result<Duration, CliError> {
     match s.parse::<f64>() {

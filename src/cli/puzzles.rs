@@ -47,6 +47,10 @@ pub struct EngineArgs {
     /// Stop each search after this many seconds.
     #[arg(long = "time-limit")]
     time_limit: Option<String>,
+    /// Restarts for a first solution or an optimum: none, luby[:SCALE]
+    /// (default scale 100 failures) or geometric[:BASE[:FACTOR]] (100, 1.5).
+    #[arg(long)]
+    restarts: Option<String>,
     /// Print statistics to stderr.
     #[arg(long)]
     pub(crate) stats: bool,
@@ -65,6 +69,9 @@ impl EngineArgs {
         }
         if let Some(t) = self.time_limit()? {
             o.limits.time = Some(t);
+        }
+        if let Some(r) = &self.restarts {
+            o.restarts = super::parse_restarts(r)?;
         }
         Ok(o)
     }

@@ -20,6 +20,9 @@ pub struct Statistics {
     pub max_depth: u64,
     /// Solutions found (including those counted without being built).
     pub solutions: u128,
+    /// Restarts (see [`Restarts`](crate::search::Restarts)); shown only
+    /// when non-zero.
+    pub restarts: u64,
     /// Wall-clock time.
     pub time: Duration,
 }
@@ -35,6 +38,7 @@ impl Statistics {
         self.removals += o.removals;
         self.max_depth = self.max_depth.max(o.max_depth);
         self.solutions += o.solutions;
+        self.restarts += o.restarts;
         self.time = self.time.max(o.time);
     }
 }
@@ -52,6 +56,10 @@ impl fmt::Display for Statistics {
             self.removals,
             self.max_depth,
             self.time.as_secs_f64() * 1e3
-        )
+        )?;
+        if self.restarts > 0 {
+            write!(f, ", restarts: {}", self.restarts)?;
+        }
+        Ok(())
     }
 }

@@ -20,7 +20,8 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use crate::{
-    Domain, Inference, Model, ModelError, Search, SearchOptions, ValOrder, Value, VarId, VarOrder,
+    Domain, Inference, Model, ModelError, Restarts, Search, SearchOptions, ValOrder, Value, VarId,
+    VarOrder,
 };
 
 /// The largest number of assignments [`brute_force`] will enumerate.
@@ -99,11 +100,23 @@ pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
                 ValOrder::Middle,
                 ValOrder::Random { seed },
             ] {
+                // Restarts after every failure or two where the order
+                // learns from failures (solve and optimisation use them;
+                // counting and enumeration ignore them).
+                let restarts = match (var_order, val_order) {
+                    (VarOrder::DomWdeg, ValOrder::Random { .. }) => Restarts::Luby { scale: 1 },
+                    (VarOrder::DomWdeg, ValOrder::Middle) => Restarts::Geometric {
+                        base: 1,
+                        factor: 1.5,
+                    },
+                    _ => Restarts::None,
+                };
                 out.push(SearchOptions {
                     inference,
                     var_order,
                     val_order,
                     limits: Default::default(),
+                    restarts,
                     validate: true,
                 });
             }

@@ -114,3 +114,80 @@ fn a_limit_gives_best_found_not_optimal() {
         (1, Outcome::LimitReached(Limit::Solutions))
     );
 }
+
+#[test]
+fn restarts_follow_their_sequences() {
+    use csp_core::Restarts;
+    let luby: Vec<u64> = (0..15)
+        .map(|i| Restarts::Luby { scale: 1 }.cutoff(i))
+        .collect();
+    assert_eq!(luby, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    assert_eq!(Restarts::Luby { scale: 100 }.cutoff(6), 400);
+    let geo: Vec<u64> = (0..4)
+        .map(|i| {
+            Restarts::Geometric {
+                base: 10,
+                factor: 2.0,
+            }
+            .cutoff(i)
+        })
+        .collect();
+    assert_eq!(geo, [10, 20, 40, 80]);
+    assert_eq!(Restarts::None.cutoff(3), u64::MAX);
+    assert_eq!(
+        Restarts::Geometric {
+            base: 1,
+            factor: 1e6
+        }
+        .cutoff(1000),
+        u64::MAX
+    );
+}
+
+#[test]
+fn restarts_keep_solve_and_optimisation_complete() {
+    use csp_core::{Restarts, SearchOptions, VarOrder};
+    let opts = SearchOptions {
+        var_order: VarOrder::DomWdeg,
+        restarts: Restarts::Luby { scale: 1 },
+        ..Default::default()
+    };
+    // 10-queens: a solution, found after restarts, checked by the model.
+    let n = 10;
+    let mut m = Model::new();
+    let q = m.new_vars(n, Domain::range(0, n as i32 - 1)).unwrap();
+    let up: Vec<i32> = (0..n as i32).collect();
+    let down: Vec<i32> = up.iter().map(|i| -i).collect();
+    m.all_different(&q).unwrap();
+    m.all_different_offset(&q, &up).unwrap();
+    m.all_different_offset(&q, &down).unwrap();
+    let r = Search::new(&m).options(opts.clone()).solve();
+    m.check(r.solution.as_ref().unwrap().values()).unwrap();
+    // Pigeonhole 6 → 5: unsatisfiable, proven despite restarting.
+    let mut m = Model::new();
+    let p = m.new_vars(6, Domain::range(1, 5)).unwrap();
+    for i in 0..6 {
+        for j in i + 1..6 {
+            m.post(p[i].ne(p[j])).unwrap();
+        }
+    }
+    let r = Search::new(&m).options(opts.clone()).solve();
+    assert_eq!(r.outcome, Outcome::Unsatisfiable);
+    assert!(r.stats.restarts > 0, "{}", r.stats);
+    // An optimum, the same with and without restarts.
+    let mut m = Model::new();
+    let xs = m.new_vars(7, Domain::range(0, 12)).unwrap();
+    m.all_different(&xs).unwrap();
+    let cost = m
+        .define(sum(xs
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
+        .unwrap();
+    let plain = Search::new(&m).minimize(cost);
+    let restarted = Search::new(&m).options(opts).minimize(cost);
+    assert!(plain.is_optimal() && restarted.is_optimal());
+    assert_eq!(plain.objective, restarted.objective);
+    assert!(restarted.stats.restarts > 0);
+    assert!(restarted.stats.to_string().contains(", restarts: "));
+}

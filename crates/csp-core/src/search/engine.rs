@@ -171,6 +171,9 @@ pub(crate) struct Engine<'a> {
     /// when maximising), tightened after each improving solution.
     objective: Option<(usize, bool)>,
     pub(crate) bound: Option<Value>,
+    /// Restarts (solve and optimisation only): runs so far, failures in
+    /// this run, and this run's cutoff; `None` when off.
+    restart: Option<(u64, u64, u64)>,
 }
 
 /// Is the time or cancel limit of `opts` reached? Records it in `hit`.
@@ -241,6 +244,7 @@ impl<'a> Engine<'a> {
             direct: observer.is_none(),
             objective: None,
             bound: None,
+            restart: None,
             observer,
             started: false,
             finished: false,
@@ -513,6 +517,7 @@ impl<'a> Engine<'a> {
                         if let Some(obs) = self.observer.as_deref_mut() {
                             obs.on_fail(VarId(var), v, fi + 1);
                         }
+                        self.maybe_restart();
                     }
                 }
             }
@@ -525,6 +530,43 @@ impl<'a> Engine<'a> {
         self.objective = Some((x.index(), minimize));
         self.direct = false;
         self.count_shortcut = false;
+    }
+
+    /// Turns on the restarts of the options (see
+    /// [`Restarts`](crate::search::Restarts)); callers that enumerate or
+    /// count never do.
+    pub(crate) fn enable_restarts(&mut self) {
+        if self.opts.restarts != crate::search::Restarts::None {
+            self.restart = Some((0, 0, self.opts.restarts.cutoff(0)));
+        }
+    }
+
+    /// After a failure: restart from the root when this run's cutoff is
+    /// reached. The failure weights and the objective bound stay.
+    #[inline]
+    fn maybe_restart(&mut self) {
+        let Some((runs, fails, cutoff)) = self.restart.as_mut() else {
+            return;
+        };
+        *fails += 1;
+        if *fails < *cutoff {
+            return;
+        }
+        *runs += 1;
+        *fails = 0;
+        *cutoff = self.opts.restarts.cutoff(*runs);
+        if let Some(level) = self.frames.first().map(|f| f.level as usize) {
+            self.store.reopen_level(level);
+            self.store.close_reopened_level(level);
+        }
+        self.frames.clear();
+        self.descend = true;
+        self.stats.restarts += 1;
+        log::debug!(
+            "restart {} after {} nodes",
+            self.stats.restarts,
+            self.stats.nodes
+        );
     }
 
     /// Enforces the objective bound (a domain change, undone on backtrack

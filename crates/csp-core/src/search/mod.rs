@@ -86,6 +86,68 @@ pub enum ValOrder {
     },
 }
 
+/// Restarts: start the search again from the root after a number of
+/// failures that grows by a sequence, keeping what was learnt (the dom/wdeg
+/// failure weights and, when optimising, the bound). They apply to
+/// [`Search::solve`] and to optimisation, where a fresh start with better
+/// weights often finds the way a bad early choice hid; counting and
+/// enumeration never restart (they would visit solutions twice).
+///
+/// The cutoffs grow without bound, so a search that restarts is still
+/// complete: "no solution" and "optimal" remain proofs.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Restarts {
+    /// Never restart (the default).
+    #[default]
+    None,
+    /// Luby et al. (1993): cutoffs `scale × (1, 1, 2, 1, 1, 2, 4, 1, …)`
+    /// failures, within a log factor of the best fixed sequence for any
+    /// run-time distribution.
+    Luby {
+        /// Failures per unit of the sequence (e.g. 100).
+        scale: u64,
+    },
+    /// Cutoffs `base, base·factor, base·factor², …` failures (Walsh 1999).
+    Geometric {
+        /// The first cutoff (e.g. 100).
+        base: u64,
+        /// The growth per restart (e.g. 1.5); values below 1.01 count as 1.01.
+        factor: f64,
+    },
+}
+
+impl Restarts {
+    /// The cutoff (in failures) of run `i` (0-based); `u64::MAX` for `None`.
+    pub fn cutoff(&self, i: u64) -> u64 {
+        match *self {
+            Restarts::None => u64::MAX,
+            Restarts::Luby { scale } => scale.max(1).saturating_mul(luby(i + 1)),
+            Restarts::Geometric { base, factor } => {
+                let c = base.max(1) as f64 * factor.max(1.01).powf(i as f64);
+                if c >= u64::MAX as f64 {
+                    u64::MAX
+                } else {
+                    c as u64
+                }
+            }
+        }
+    }
+}
+
+/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, … (1-based).
+fn luby(i: u64) -> u64 {
+    // Find k with 2^(k-1) <= i < 2^k; if i = 2^k − 1 the term is 2^(k−1),
+    // else recurse on i − (2^(k−1) − 1).
+    let mut i = i.max(1);
+    loop {
+        let k = 64 - i.leading_zeros() as u64; // 2^(k−1) <= i < 2^k
+        if i == (1u64 << k) - 1 {
+            return 1u64 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
+}
+
 /// All the knobs of a backtracking search.
 #[derive(Clone, Debug, Default)]
 pub struct SearchOptions {
@@ -97,6 +159,8 @@ pub struct SearchOptions {
     pub val_order: ValOrder,
     /// Budgets.
     pub limits: Limits,
+    /// Restarts for [`Search::solve`] and optimisation (none by default).
+    pub restarts: Restarts,
     /// Check every counted solution against every constraint, as the
     /// solution-returning calls always do (off by default for counting,
     /// which then builds no solution; always on in debug builds).
@@ -234,6 +298,7 @@ impl<'a> Search<'a> {
     /// ```
     pub fn solve(self) -> SolveResult {
         let mut it = self.solutions();
+        it.engine.enable_restarts();
         let solution = it.next();
         let outcome = match (&solution, it.stopped) {
             (Some(_), _) => Outcome::Solved,

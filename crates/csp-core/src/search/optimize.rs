@@ -140,6 +140,7 @@ impl<'a> Search<'a> {
         let prep = Arc::new(Prepared::new(self.model, self.options.inference));
         let mut it = Solutions::new(self.model, prep, self.options, self.observer);
         it.engine.set_objective(objective, minimize);
+        it.engine.enable_restarts();
         let mut best: Option<Solution> = None;
         let mut improvements = Vec::new();
         let mut stopped: Option<Limit> = None;
