@@ -111,12 +111,22 @@ pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
                     },
                     _ => Restarts::None,
                 };
+                // Branching on chosen variables first (those beyond a
+                // model's size are ignored).
+                let decision_vars = match (var_order, val_order) {
+                    (VarOrder::Input, ValOrder::Descending)
+                    | (VarOrder::DomDeg, ValOrder::Ascending) => {
+                        vec![VarId::from_index(2), VarId::from_index(0)]
+                    }
+                    _ => Vec::new(),
+                };
                 out.push(SearchOptions {
                     inference,
                     var_order,
                     val_order,
                     limits: Default::default(),
                     restarts,
+                    decision_vars,
                     validate: true,
                 });
             }

@@ -191,3 +191,39 @@ fn restarts_keep_solve_and_optimisation_complete() {
     assert!(restarted.stats.restarts > 0);
     assert!(restarted.stats.to_string().contains(", restarts: "));
 }
+
+#[test]
+fn decision_variables_are_branched_on_first() {
+    use csp_core::{SearchObserver, SearchOptions, Value, VarOrder};
+    /// Records the variables of the decisions, in order.
+    #[derive(Default)]
+    struct Decisions(Vec<VarId>);
+    impl SearchObserver for Decisions {
+        fn on_assign(&mut self, x: VarId, _v: Value, _depth: usize) {
+            self.0.push(x);
+        }
+    }
+    let mut m = Model::new();
+    let xs = m.new_vars(5, Domain::range(0, 3)).unwrap();
+    m.all_different(&xs[..4]).unwrap();
+    for order in [VarOrder::Input, VarOrder::Mrv, VarOrder::DomWdeg] {
+        let opts = SearchOptions {
+            var_order: order,
+            decision_vars: vec![xs[3], xs[1]],
+            ..Default::default()
+        };
+        let mut seen = Decisions::default();
+        let r = Search::new(&m).options(opts).observer(&mut seen).solve();
+        m.check(r.solution.unwrap().values()).unwrap();
+        // The first two decisions are on the chosen variables.
+        let first: Vec<VarId> = seen.0.iter().take(2).copied().collect();
+        assert!(
+            first.iter().all(|x| *x == xs[3] || *x == xs[1]),
+            "{order:?}: {:?}",
+            seen.0
+        );
+        if order == VarOrder::Input {
+            assert_eq!(first, vec![xs[3], xs[1]]);
+        }
+    }
+}

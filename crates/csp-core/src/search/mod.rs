@@ -161,6 +161,10 @@ pub struct SearchOptions {
     pub limits: Limits,
     /// Restarts for [`Search::solve`] and optimisation (none by default).
     pub restarts: Restarts,
+    /// Branch on these variables first (by `var_order` among them; input
+    /// order is their order here), then on the rest. Empty (the default):
+    /// every variable alike.
+    pub decision_vars: Vec<crate::ids::VarId>,
     /// Check every counted solution against every constraint, as the
     /// solution-returning calls always do (off by default for counting,
     /// which then builds no solution; always on in debug builds).

@@ -8,6 +8,10 @@
 //! | smallest domain | the open variable with the fewest values | O(n) |
 //! | dom/deg | the smallest domain size / number of constraints | O(n) |
 //! | dom/wdeg | the smallest domain size / sum of its constraints' failure weights | O(n + watches) |
+//!
+//! With [`SearchOptions::decision_vars`](super::SearchOptions::decision_vars),
+//! the order first chooses among those variables (input order meaning their
+//! order in the list), and among the rest only when they are all fixed.
 
 use super::engine::Engine;
 use super::VarOrder;
@@ -18,6 +22,61 @@ impl Engine<'_> {
         if self.store.unfixed == 0 {
             return None;
         }
+        if !self.opts.decision_vars.is_empty() {
+            let n = self.store.len();
+            let first = self
+                .opts
+                .decision_vars
+                .iter()
+                .map(|x| x.index())
+                .filter(|&i| i < n);
+            let pick = match self.opts.var_order {
+                VarOrder::Input => first.clone().find(|&i| self.store.is_open(i)),
+                _ => self.best_of(first),
+            };
+            if pick.is_some() {
+                return pick;
+            }
+        }
+        self.select_among_all()
+    }
+
+    /// The best open variable of `cands` by the dom-based orders (the
+    /// smallest domain for input order too).
+    fn best_of(&self, cands: impl Iterator<Item = usize>) -> Option<usize> {
+        let s = &self.store;
+        let wdeg = self.opts.var_order == VarOrder::DomWdeg;
+        let by_degree = matches!(self.opts.var_order, VarOrder::DomDeg | VarOrder::DomWdeg);
+        let mut best = None;
+        let (mut bs, mut bd) = (1u64, 0u64);
+        for i in cands {
+            let sz = s.size(i);
+            if sz <= 1 {
+                continue;
+            }
+            let d = if !by_degree {
+                1
+            } else if wdeg {
+                self.prep
+                    .watches(i)
+                    .iter()
+                    .map(|&c| self.weights[c as usize] as u64)
+                    .sum::<u64>()
+                    .max(1)
+            } else {
+                (self.prep.degree(i) as u64).max(1)
+            };
+            if best.is_none() || sz * bd < bs * d {
+                best = Some(i);
+                bs = sz;
+                bd = d;
+            }
+        }
+        best
+    }
+
+    /// [`select_var`](Self::select_var) over every variable.
+    fn select_among_all(&self) -> Option<usize> {
         let n = self.store.len();
         let s = &self.store;
         match self.opts.var_order {
