@@ -224,3 +224,30 @@ fn restarts_on_the_command_line() {
         assert!(text(&o.stderr).contains("--restarts expects none, luby[:SCALE] or geometric"));
     }
 }
+
+#[test]
+fn jobshop_lns_is_seeded_and_never_claims_without_proof() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/jobshop/data/la01.txt"
+    );
+    let a = run(&["jobshop", file, "--lns", "100", "--seed", "3"], "");
+    let b = run(&["jobshop", file, "--lns", "100", "--seed", "3"], "");
+    assert_eq!(a.status.code(), Some(1)); // best found, not proven
+    assert_eq!(text(&a.stdout), text(&b.stdout)); // the same seed, the same schedule
+    let out = text(&a.stdout);
+    assert!(out.contains("(best found, not proven optimal"), "{out}");
+    let shop = csp_jobshop::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let starts: Vec<Vec<i32>> = out
+        .lines()
+        .filter(|l| l.starts_with("job "))
+        .map(|l| {
+            l.split(' ')
+                .skip(2)
+                .map(|t| t.split(['@', '+']).nth(1).unwrap().parse().unwrap())
+                .collect()
+        })
+        .collect();
+    let makespan = csp_jobshop::check(&shop, &starts).unwrap();
+    assert!(makespan >= 666 && out.contains(&format!("makespan: {makespan} ")));
+}

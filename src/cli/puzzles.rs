@@ -75,6 +75,11 @@ impl EngineArgs {
         }
         Ok(o)
     }
+    /// The `--seed` value.
+    pub(crate) fn seed(&self) -> u64 {
+        self.seed
+    }
+
     fn time_limit(&self) -> Result<Option<Duration>, CliError> {
         self.time_limit.as_deref().map(parse_seconds).transpose()
     }

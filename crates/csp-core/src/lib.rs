@@ -146,7 +146,7 @@ pub use local::{Genetic, GeneticResult, Init, LocalError, LocalResult, MinConfli
 pub use model::{CheckError, Model};
 pub use observer::SearchObserver;
 pub use search::{
-    Improvement, Inference, Optimum, Report, Restarts, Search, SearchOptions, Solutions,
+    Improvement, Inference, Lns, Optimum, Report, Restarts, Search, SearchOptions, Solutions,
     SolveResult, Uniqueness, ValOrder, VarOrder,
 };
 pub use solution::Solution;

@@ -227,3 +227,64 @@ fn decision_variables_are_branched_on_first() {
         }
     }
 }
+
+#[test]
+fn lns_improves_deterministically_and_can_prove() {
+    use csp_core::Lns;
+    let mut m = Model::new();
+    let xs = m.new_vars(9, Domain::range(0, 30)).unwrap();
+    m.all_different(&xs).unwrap();
+    let cost = m
+        .define(sum(xs
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| (i as i32 % 4 + 1) * x)))
+        .unwrap();
+    let exact = Search::new(&m).minimize(cost).objective.unwrap();
+    let lns = Lns {
+        seed: 7,
+        iterations: 200,
+        nodes: 300,
+        ..Lns::default()
+    };
+    let a = Search::new(&m).minimize_lns(cost, lns);
+    let b = Search::new(&m).minimize_lns(cost, lns);
+    // The same seed, the same run.
+    assert_eq!(
+        a.improvements
+            .iter()
+            .map(|i| i.objective)
+            .collect::<Vec<_>>(),
+        b.improvements
+            .iter()
+            .map(|i| i.objective)
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        a.best.as_ref().unwrap().values(),
+        b.best.as_ref().unwrap().values()
+    );
+    m.check(a.best.as_ref().unwrap().values()).unwrap();
+    assert!(a.objective.unwrap() >= exact);
+    for w in a.improvements.windows(2) {
+        assert!(w[1].objective < w[0].objective);
+    }
+    assert!(!a.is_optimal(), "{a}"); // a neighbourhood search proves nothing here
+                                     // Freeing every variable with a large budget is a complete search.
+    let full = Search::new(&m).minimize_lns(
+        cost,
+        Lns {
+            relax: 1.0,
+            nodes: u64::MAX,
+            iterations: 1,
+            ..Lns::default()
+        },
+    );
+    assert!(full.is_optimal(), "{full}");
+    assert_eq!(full.objective, Some(exact));
+    // Maximising works the same way.
+    let hi = Search::new(&m).maximize(cost).objective.unwrap();
+    let r = Search::new(&m).maximize_lns(cost, lns);
+    assert!(r.objective.unwrap() <= hi);
+    m.check(r.best.unwrap().values()).unwrap();
+}

@@ -189,6 +189,11 @@ pub struct JobShop {
     pub starts: Vec<Vec<VarId>>,
     /// The makespan.
     pub makespan: VarId,
+    /// The order decisions: per pair of tasks on a machine, the boolean
+    /// "the first ends before the second starts" and its converse. The
+    /// search branches on these (`decision_vars`), and large neighbourhood
+    /// search frees a share of them.
+    pub orders: Vec<VarId>,
 }
 
 /// The search the example uses: decide the order of each pair of tasks on
@@ -230,6 +235,7 @@ pub fn model(shop: &Shop) -> Result<JobShop, ModelError> {
             };
         }
     }
+    let mut orders = Vec::new();
     for machine in 0..shop.machines {
         let tasks: Vec<(VarId, i32)> = shop
             .jobs
@@ -249,6 +255,7 @@ pub fn model(shop: &Shop) -> Result<JobShop, ModelError> {
                 let before = m.reify((sa + da).le(sb))?;
                 let after = m.reify((sb + db).le(sa))?;
                 m.clause(&[before, after], &[])?;
+                orders.extend([before, after]);
             }
         }
     }
@@ -256,6 +263,7 @@ pub fn model(shop: &Shop) -> Result<JobShop, ModelError> {
         model: m,
         starts,
         makespan,
+        orders,
     })
 }
 

@@ -380,6 +380,20 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
+    /// Replays `path` and then enforces the objective bound at the root of
+    /// what is left (a large-neighbourhood-search neighbourhood).
+    pub(crate) fn replay_bounded(&mut self, path: &[(u32, Value)]) -> Result<(), Conflict> {
+        self.replay(path)?;
+        self.store.push_level();
+        if self.enforce_bound().is_err() {
+            self.store.clear_events();
+            return Err(Conflict);
+        }
+        self.propagate()?;
+        self.base_level = self.store.level();
+        Ok(())
+    }
+
     fn start(&mut self) -> Result<(), Conflict> {
         self.started = true;
         log::debug!(

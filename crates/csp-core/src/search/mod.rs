@@ -34,7 +34,7 @@ mod var_order;
 
 pub(crate) use engine::splitmix;
 use engine::{Engine, Prepared, Step};
-pub use optimize::{Improvement, Optimum};
+pub use optimize::{Improvement, Lns, Optimum};
 
 /// How much propagation runs after each decision.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

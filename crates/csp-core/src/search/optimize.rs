@@ -16,7 +16,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::engine::{Prepared, Step};
+use super::engine::{splitmix, Engine, Prepared, Step};
 use super::{complete_outcome, Search, Solutions};
 use crate::ids::{Value, VarId};
 use crate::limits::{Limit, Outcome};
@@ -75,7 +75,206 @@ impl fmt::Display for Optimum {
     }
 }
 
+/// Large neighbourhood search (Shaw 1998) for [`Search::minimize_lns`]:
+/// keep most of the best solution, free a random part of it, and search
+/// the neighbourhood for a better one under a node budget; repeat.
+///
+/// A run is a pure function of the model, the options and `seed` as long
+/// as it is bounded by `iterations` (a time limit may cut it at a
+/// different place on another machine).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lns {
+    /// The seed of the random choice of freed variables.
+    pub seed: u64,
+    /// The share of the variables freed in each neighbourhood, in (0, 1].
+    pub relax: f64,
+    /// The node budget of each neighbourhood search.
+    pub nodes: u64,
+    /// How many neighbourhoods to search.
+    pub iterations: u64,
+}
+
+impl Default for Lns {
+    fn default() -> Lns {
+        Lns {
+            seed: 1,
+            relax: 0.3,
+            nodes: 1000,
+            iterations: 500,
+        }
+    }
+}
+
 impl<'a> Search<'a> {
+    /// [`minimize`](Search::minimize) by large neighbourhood search: a first
+    /// solution by branch and bound, then `lns.iterations` neighbourhoods
+    /// (the best solution with a random `relax` share of the variables —
+    /// of `decision_vars` when given — freed), each searched by branch and
+    /// bound within `lns.nodes` nodes. The result is "best found"
+    /// (`LimitReached`) unless a neighbourhood that freed every variable
+    /// was exhausted, which proves optimality. The options' time limit
+    /// bounds the whole run. No observer is called.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Lns, Model, Search};
+    /// use csp_core::expr::sum;
+    /// let mut m = Model::new();
+    /// let xs = m.new_vars(8, Domain::range(0, 20)).unwrap();
+    /// m.all_different(&xs).unwrap();
+    /// let cost = m.define(sum(xs.iter().enumerate().map(|(i, &x)| (i as i32 + 1) * x))).unwrap();
+    /// let r = Search::new(&m).minimize_lns(cost, Lns { iterations: 50, ..Lns::default() });
+    /// let best = r.best.unwrap();
+    /// m.check(best.values()).unwrap();
+    /// assert!(r.objective.unwrap() >= 84); // 8·0 + 7·1 + … + 1·7, the optimum
+    /// ```
+    pub fn minimize_lns(self, objective: VarId, lns: Lns) -> Optimum {
+        self.lns(objective, true, lns)
+    }
+
+    /// [`maximize`](Search::maximize) by large neighbourhood search (see
+    /// [`minimize_lns`](Search::minimize_lns)).
+    pub fn maximize_lns(self, objective: VarId, lns: Lns) -> Optimum {
+        self.lns(objective, false, lns)
+    }
+
+    fn lns(self, objective: VarId, minimize: bool, lns: Lns) -> Optimum {
+        let model = self.model;
+        let options = self.options;
+        let started = std::time::Instant::now();
+        // The first solution.
+        let first =
+            Search::new(model)
+                .options(options.clone())
+                .optimize(objective, minimize, |_, _| ControlFlow::Break(()));
+        let (Some(mut best), Some(mut value)) = (first.best.clone(), first.objective) else {
+            return first;
+        };
+        if first.outcome == Outcome::Solved {
+            return first; // no better value exists
+        }
+        let mut improvements = first.improvements.clone();
+        let mut stats = first.stats.clone();
+        let prep = Arc::new(Prepared::new(model, options.inference));
+        let pool: Vec<u32> = if options.decision_vars.is_empty() {
+            (0..model.num_vars() as u32)
+                .filter(|&i| i as usize != objective.index())
+                .collect()
+        } else {
+            options
+                .decision_vars
+                .iter()
+                .map(|x| x.index() as u32)
+                .collect()
+        };
+        let relax = if lns.relax.is_finite() {
+            lns.relax.clamp(0.0, 1.0)
+        } else {
+            0.3
+        };
+        let keep_below = ((1.0 - relax) * (1u64 << 32) as f64) as u64;
+        let mut rng = splitmix(lns.seed ^ 0x4C4E_5300);
+        // Out of iterations: the budget of iterations × nodes is spent.
+        let mut outcome = Outcome::LimitReached(Limit::Nodes);
+        for _ in 0..lns.iterations {
+            let mut opts = options.clone();
+            opts.restarts = super::Restarts::None;
+            opts.limits.nodes = Some(lns.nodes.max(1));
+            if let Some(t) = options.limits.time {
+                let left = t.saturating_sub(started.elapsed());
+                if left.is_zero() {
+                    outcome = Outcome::LimitReached(Limit::Time);
+                    break;
+                }
+                opts.limits.time = Some(left);
+            }
+            let path: Vec<(u32, Value)> = pool
+                .iter()
+                .filter(|_| {
+                    rng = splitmix(rng);
+                    (rng >> 32) < keep_below
+                })
+                .map(|&i| (i, best.values()[i as usize]))
+                .collect();
+            let mut e = Engine::new(model, Arc::clone(&prep), opts, None);
+            e.count_shortcut = false;
+            e.set_objective(objective, minimize);
+            e.bound = if minimize {
+                value.checked_sub(1)
+            } else {
+                value.checked_add(1)
+            };
+            if e.bound.is_none() {
+                outcome = Outcome::Solved;
+                break;
+            }
+            let feasible = e.replay_bounded(&path).is_ok();
+            // An infeasible neighbourhood is exhausted at once (unless a
+            // limit stopped the replay).
+            let mut exhausted = !feasible && e.limit_hit().is_none();
+            while feasible && !exhausted {
+                match e.step(None) {
+                    Step::Solution => {
+                        let Some(values) = e.take_solution() else {
+                            break;
+                        };
+                        let s = Solution::new(values);
+                        value = s[objective];
+                        improvements.push(Improvement {
+                            objective: value,
+                            nodes: stats.nodes + e.stats.nodes,
+                            time: started.elapsed(),
+                        });
+                        best = s;
+                        e.bound = if minimize {
+                            value.checked_sub(1)
+                        } else {
+                            value.checked_add(1)
+                        };
+                        if e.bound.is_none() {
+                            break;
+                        }
+                    }
+                    Step::Done => {
+                        exhausted = true;
+                        break;
+                    }
+                    Step::Limit(_) => break,
+                }
+            }
+            e.elapsed_into_stats();
+            if let Some(c) = e.invalid {
+                outcome = Outcome::Invalid(c);
+                stats.merge(&e.stats);
+                break;
+            }
+            if e.limit_hit() == Some(Limit::Cancelled) {
+                outcome = Outcome::LimitReached(Limit::Cancelled);
+                stats.merge(&e.stats);
+                break;
+            }
+            stats.merge(&e.stats);
+            if e.bound.is_none() {
+                outcome = Outcome::Solved; // the extreme value: nothing better
+                break;
+            }
+            if exhausted && path.is_empty() {
+                // Nothing was kept: the whole tree is searched, the bound
+                // is optimal.
+                outcome = Outcome::Solved;
+                break;
+            }
+        }
+        stats.time = started.elapsed();
+        stats.solutions = improvements.len() as u128;
+        Optimum {
+            outcome,
+            objective: Some(best[objective]),
+            best: Some(best),
+            improvements,
+            stats,
+        }
+    }
+
     /// The least value of `objective` over all solutions, by branch and
     /// bound (see the [module documentation](self)).
     ///
