@@ -251,3 +251,27 @@ fn jobshop_lns_is_seeded_and_never_claims_without_proof() {
     let makespan = csp_jobshop::check(&shop, &starts).unwrap();
     assert!(makespan >= 666 && out.contains(&format!("makespan: {makespan} ")));
 }
+
+#[test]
+fn parallel_optimisation_gives_the_same_answer_for_any_thread_count() {
+    let ft06 = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/jobshop/data/ft06.txt"
+    );
+    let outs: Vec<String> = ["1", "2", "4"]
+        .iter()
+        .map(|t| {
+            let o = run(&["jobshop", ft06, "--threads", t], "");
+            assert_eq!(o.status.code(), Some(0));
+            text(&o.stdout)
+        })
+        .collect();
+    assert!(outs[0].ends_with("makespan: 55 (optimal, proven)\n"));
+    assert_eq!(outs[1], outs[2]); // the parallel search: one answer
+    let golomb: Vec<String> = ["2", "3", "4"]
+        .iter()
+        .map(|t| text(&run(&["golomb", "8", "--threads", t], "").stdout))
+        .collect();
+    assert!(golomb[0].contains("length: 34 (optimal, proven)"));
+    assert!(golomb.windows(2).all(|w| w[0] == w[1]), "{golomb:?}");
+}

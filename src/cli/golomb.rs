@@ -16,6 +16,11 @@ pub struct GolombArgs {
     /// Print each shorter ruler as it is found.
     #[arg(long)]
     progress: bool,
+    /// Search in parallel on this many threads (0: all cores); the answer,
+    /// optimal value and reported solution alike, is the same for any
+    /// number. Default: 1, the sequential search with --progress.
+    #[arg(long)]
+    threads: Option<usize>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -37,14 +42,20 @@ pub fn run(a: GolombArgs) -> Result<ExitCode, CliError> {
     let g = csp_golomb::model(n).map_err(|e| e.to_string())?;
     let marks_of = |s: &csp_core::Solution| -> Vec<i32> { g.marks.iter().map(|&x| s[x]).collect() };
     let progress = a.progress;
-    let r = Search::new(&g.model)
-        .options(options)
-        .minimize_each(g.length, |s, len| {
-            if progress {
-                errln!("found length {len}: {}", join(&marks_of(s)));
-            }
-            std::ops::ControlFlow::Continue(())
-        });
+    let r = if let Some(t) = a.threads.filter(|&t| t != 1) {
+        Search::new(&g.model)
+            .options(options)
+            .par_minimize(g.length, super::threads(Some(t)))
+    } else {
+        Search::new(&g.model)
+            .options(options)
+            .minimize_each(g.length, |s, len| {
+                if progress {
+                    errln!("found length {len}: {}", join(&marks_of(s)));
+                }
+                std::ops::ControlFlow::Continue(())
+            })
+    };
     let status = match (&r.best, r.outcome) {
         (Some(best), o) => {
             let marks = marks_of(best);

@@ -22,6 +22,11 @@ pub struct JobshopArgs {
     /// nodes each, seeded by --seed (optimality is claimed only if proven).
     #[arg(long, value_name = "ITERATIONS")]
     lns: Option<u64>,
+    /// Search in parallel on this many threads (0: all cores); the answer,
+    /// optimal value and reported solution alike, is the same for any
+    /// number. Default: 1, the sequential search with --progress.
+    #[arg(long)]
+    threads: Option<usize>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -54,6 +59,9 @@ pub fn run(a: JobshopArgs) -> Result<ExitCode, CliError> {
             }
             r
         }
+        None if a.threads.is_some_and(|t| t != 1) => Search::new(&js.model)
+            .options(options)
+            .par_minimize(js.makespan, super::threads(a.threads)),
         None => Search::new(&js.model)
             .options(options)
             .minimize_each(js.makespan, |_, v| {

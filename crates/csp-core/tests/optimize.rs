@@ -68,6 +68,27 @@ fn optimum_matches_brute_force_everywhere() {
                     m.check(best.values()).unwrap();
                     assert_eq!(Some(best[obj]), r.objective);
                 }
+                // In parallel: the same optimum and the same solution for
+                // any thread count.
+                let mut reported = Vec::new();
+                for threads in [1, 2, 4] {
+                    let s = Search::new(&m).options(opts.clone());
+                    let p = if minimize {
+                        s.par_minimize(obj, threads)
+                    } else {
+                        s.par_maximize(obj, threads)
+                    };
+                    assert_eq!(p.objective, want, "{what}, {threads} threads");
+                    assert_eq!(p.outcome, r.outcome, "{what}, {threads} threads");
+                    if let Some(b) = &p.best {
+                        m.check(b.values()).unwrap();
+                    }
+                    reported.push(p.best.map(|b| b.values().to_vec()));
+                }
+                assert!(
+                    reported.windows(2).all(|w| w[0] == w[1]),
+                    "{what}: {reported:?}"
+                );
                 // Each improvement strictly better than the one before.
                 for w in r.improvements.windows(2) {
                     let better = if minimize {

@@ -174,6 +174,9 @@ pub(crate) struct Engine<'a> {
     /// Restarts (solve and optimisation only): runs so far, failures in
     /// this run, and this run's cutoff; `None` when off.
     restart: Option<(u64, u64, u64)>,
+    /// Parallel branch and bound: the bound shared by every subproblem
+    /// (the best value found anywhere, moved by one), read at each decision.
+    shared_bound: Option<Arc<std::sync::atomic::AtomicI32>>,
 }
 
 /// Is the time or cancel limit of `opts` reached? Records it in `hit`.
@@ -245,6 +248,7 @@ impl<'a> Engine<'a> {
             objective: None,
             bound: None,
             restart: None,
+            shared_bound: None,
             observer,
             started: false,
             finished: false,
@@ -546,6 +550,12 @@ impl<'a> Engine<'a> {
         self.count_shortcut = false;
     }
 
+    /// Shares the objective bound with other engines (parallel branch and
+    /// bound): each decision enforces the tighter of it and the own bound.
+    pub(crate) fn set_shared_bound(&mut self, b: Arc<std::sync::atomic::AtomicI32>) {
+        self.shared_bound = Some(b);
+    }
+
     /// Turns on the restarts of the options (see
     /// [`Restarts`](crate::search::Restarts)); callers that enumerate or
     /// count never do.
@@ -587,7 +597,16 @@ impl<'a> Engine<'a> {
     /// with the decision's level).
     #[inline]
     fn enforce_bound(&mut self) -> Result<(), Conflict> {
-        if let (Some((x, minimize)), Some(b)) = (self.objective, self.bound) {
+        let mut bound = self.bound;
+        if let (Some(shared), Some((_, minimize))) = (&self.shared_bound, self.objective) {
+            let g = shared.load(Ordering::Relaxed);
+            bound = Some(match bound {
+                Some(b) if minimize => b.min(g),
+                Some(b) => b.max(g),
+                None => g,
+            });
+        }
+        if let (Some((x, minimize)), Some(b)) = (self.objective, bound) {
             if minimize {
                 self.store.set_max(x, b)?;
             } else {

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::engine::{splitmix, Engine, Prepared, Step};
-use super::{complete_outcome, Search, Solutions};
+use super::{complete_outcome, Parallel, Search, Solutions};
 use crate::ids::{Value, VarId};
 use crate::limits::{Limit, Outcome};
 use crate::solution::Solution;
@@ -135,6 +135,146 @@ impl<'a> Search<'a> {
     /// [`minimize_lns`](Search::minimize_lns)).
     pub fn maximize_lns(self, objective: VarId, lns: Lns) -> Optimum {
         self.lns(objective, false, lns)
+    }
+
+    /// [`minimize`](Search::minimize) on `threads` threads (0: all cores),
+    /// with the same answer for any thread count — the same optimal value
+    /// *and the same solution*.
+    ///
+    /// The tree is split into the subproblems of
+    /// [`par_count`](Search::par_count) (the same split for any thread
+    /// count). Phase 1 runs branch and bound on every subproblem, all
+    /// sharing one bound (an atomic: a better solution anywhere prunes
+    /// everywhere at the next decision), and finds the optimal value `v*`.
+    /// Which solutions phase 1 meets depends on timing, so phase 2 searches
+    /// every subproblem again for its first solution with objective `v*`,
+    /// independently (no shared state), and reports the one of the lowest
+    /// subproblem index: a function of the model and the options only.
+    /// Under a limit, phase 2 is skipped and the best found so far is
+    /// reported (then it may depend on timing).
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Search};
+    /// use csp_core::expr::sum;
+    /// let mut m = Model::new();
+    /// let xs = m.new_vars(6, Domain::range(0, 9)).unwrap();
+    /// m.all_different(&xs).unwrap();
+    /// m.post(sum(&xs).ge(25)).unwrap();
+    /// let cost = m.define(sum(xs.iter().enumerate().map(|(i, &x)| (i as i32 % 3 + 1) * x))).unwrap();
+    /// let one = Search::new(&m).par_minimize(cost, 1);
+    /// let two = Search::new(&m).par_minimize(cost, 2);
+    /// assert!(one.is_optimal() && two.is_optimal());
+    /// assert_eq!(one.objective, Search::new(&m).minimize(cost).objective);
+    /// assert_eq!(one.best.unwrap().values(), two.best.unwrap().values());
+    /// ```
+    pub fn par_minimize(self, objective: VarId, threads: usize) -> Optimum {
+        self.par_optimize(objective, true, threads)
+    }
+
+    /// [`maximize`](Search::maximize) on `threads` threads (see
+    /// [`par_minimize`](Search::par_minimize)).
+    pub fn par_maximize(self, objective: VarId, threads: usize) -> Optimum {
+        self.par_optimize(objective, false, threads)
+    }
+
+    fn par_optimize(self, objective: VarId, minimize: bool, threads: usize) -> Optimum {
+        use std::sync::atomic::{AtomicI32, Ordering};
+        if objective.index() >= self.model.num_vars() {
+            return self.optimize(objective, minimize, |_, _| ControlFlow::Continue(()));
+        }
+        let started = std::time::Instant::now();
+        let mut opts = self.options.clone();
+        opts.restarts = super::Restarts::None;
+        let par = Parallel::new(self.model, &opts);
+        let none = if minimize { Value::MAX } else { Value::MIN };
+        let shared = Arc::new(AtomicI32::new(none));
+        // Phase 1: the optimal value, with a shared bound.
+        let parts = par.run(threads, |e| {
+            e.set_objective(objective, minimize);
+            e.set_shared_bound(Arc::clone(&shared));
+            let mut best: Option<(Value, Solution)> = None;
+            loop {
+                match e.step(None) {
+                    Step::Solution => {
+                        let Some(values) = e.take_solution() else {
+                            return (best, None);
+                        };
+                        let s = Solution::new(values);
+                        let v = s[objective];
+                        let next = if minimize {
+                            v.checked_sub(1)
+                        } else {
+                            v.checked_add(1)
+                        };
+                        best = Some((v, s));
+                        match next {
+                            None => return (best, None),
+                            Some(b) => {
+                                e.bound = Some(b);
+                                if minimize {
+                                    shared.fetch_min(b, Ordering::Relaxed);
+                                } else {
+                                    shared.fetch_max(b, Ordering::Relaxed);
+                                }
+                            }
+                        }
+                    }
+                    Step::Done => return (best, None),
+                    Step::Limit(l) => return (best, Some(l)),
+                }
+            }
+        });
+        let (_, mut stats, stop, invalid) = par.merge(&parts, |b| u128::from(b.is_some()));
+        let better = |a: Value, b: Value| if minimize { a < b } else { a > b };
+        let mut best: Option<(Value, Solution)> = None;
+        for p in &parts {
+            if let Some((v, s)) = &p.found {
+                if best.as_ref().is_none_or(|(bv, _)| better(*v, *bv)) {
+                    best = Some((*v, s.clone()));
+                }
+            }
+        }
+        let outcome = match invalid {
+            Some(c) => Outcome::Invalid(c),
+            None => complete_outcome(stop, u128::from(best.is_some())),
+        };
+        if let (Outcome::Solved, Some((v, _))) = (outcome, &best) {
+            // Phase 2: the first solution of value v* in subproblem order.
+            let v = *v;
+            let second = par.run(threads, |e| {
+                e.set_objective(objective, minimize);
+                e.bound = Some(v);
+                match e.step(None) {
+                    Step::Solution => (e.take_solution().map(Solution::new), None),
+                    Step::Done => (None, None),
+                    Step::Limit(l) => (None, Some(l)),
+                }
+            });
+            let (_, stats2, stop2, invalid2) = par.merge(&second, |s| u128::from(s.is_some()));
+            stats.merge(&stats2);
+            // A limit in phase 2 keeps phase 1's (optimal) solution.
+            if let (None, None, Some(s)) =
+                (invalid2, stop2, second.into_iter().find_map(|p| p.found))
+            {
+                best = Some((v, s));
+            }
+        }
+        stats.time = started.elapsed();
+        let improvements = best
+            .iter()
+            .map(|(v, _)| Improvement {
+                objective: *v,
+                nodes: stats.nodes,
+                time: stats.time,
+            })
+            .collect();
+        Optimum {
+            outcome,
+            objective: best.as_ref().map(|b| b.0),
+            best: best.map(|b| b.1),
+            improvements,
+            stats,
+        }
     }
 
     fn lns(self, objective: VarId, minimize: bool, lns: Lns) -> Optimum {
