@@ -56,7 +56,10 @@ use crate::ids::{Value, VarId};
 use crate::propagation::{Literal, Propagator, StateInt, StateWords};
 
 mod all_different;
+mod alldiff_bounds;
+mod alldiff_domain;
 mod count;
+mod distinct;
 mod element;
 pub(crate) mod fused;
 mod linear;
@@ -66,7 +69,9 @@ mod predicate;
 mod table;
 
 pub use all_different::AllDifferent;
+pub use alldiff_domain::MAX_DOMAIN_VALUES;
 pub use count::Count;
+pub use distinct::{AllDifferentExcept, Consistency, Distinct};
 pub use element::Element;
 pub use linear::{Linear, Relation};
 pub use not_equal::{Equal, NotEqual};

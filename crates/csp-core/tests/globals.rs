@@ -1,0 +1,246 @@
+//! The global constraints of `constraint::distinct` (all-different at three
+//! strengths, all-different-except) against brute force at every inference
+//! level, their pruning strength, and their errors.
+
+use csp_core::constraint::Consistency;
+use csp_core::{testing, Domain, Inference, Model, ModelError, Search, VarOrder};
+
+const LEVELS: [Consistency; 3] = [Consistency::Value, Consistency::Bounds, Consistency::Domain];
+
+/// Small domains with holes, negative values and pigeonholes.
+fn domain_sets() -> Vec<Vec<Domain>> {
+    vec![
+        vec![
+            Domain::range(0, 3),
+            Domain::values([-1, 1, 3]),
+            Domain::range(-2, 1),
+            Domain::values([0, 2, 5]),
+        ],
+        vec![Domain::range(1, 3); 4],
+        vec![
+            Domain::values([1, 3]),
+            Domain::values([1, 3]),
+            Domain::range(1, 3),
+            Domain::values([-5, 2, 3, 7]),
+        ],
+        vec![
+            Domain::range(-3, -1),
+            Domain::range(-3, -2),
+            Domain::values([-3, -2, 40]),
+            Domain::singleton(-1),
+            Domain::range(-4, 0),
+        ],
+        vec![
+            Domain::singleton(2),
+            Domain::range(1, 3),
+            Domain::values([2, 4]),
+        ],
+    ]
+}
+
+#[test]
+fn all_different_matches_brute_force_at_every_strength() {
+    for level in LEVELS {
+        for doms in domain_sets() {
+            testing::check_constraint(&doms, |m, v| m.all_different_with(v, level).map(|_| ()))
+                .unwrap_or_else(|e| panic!("{level}: {doms:?}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn all_different_with_other_constraints() {
+    // Two overlapping all-differents and a sum: the propagators' changes
+    // wake each other.
+    for level in LEVELS {
+        testing::check_constraint(&vec![Domain::range(0, 4); 5], |m, v| {
+            m.all_different_with(&v[..4], level)?;
+            m.all_different_with(&v[1..], level)?;
+            m.linear(
+                &[(1, v[0]), (2, v[2]), (-1, v[4])],
+                csp_core::Relation::Le,
+                3,
+            )
+            .map(|_| ())
+        })
+        .unwrap_or_else(|e| panic!("{level}: {e}"));
+    }
+}
+
+#[test]
+fn repeated_variables_run_on_the_checker() {
+    // x twice: no assignment satisfies all-different; with except 0, only
+    // x = 0 can repeat.
+    for level in LEVELS {
+        testing::check_constraint(&[Domain::range(0, 2), Domain::range(0, 3)], |m, v| {
+            m.all_different_with(&[v[0], v[1], v[0]], level).map(|_| ())
+        })
+        .unwrap();
+        testing::check_constraint(&[Domain::range(0, 2), Domain::range(-1, 2)], |m, v| {
+            m.all_different_except_with(&[v[0], v[1], v[0]], 0, level)
+                .map(|_| ())
+        })
+        .unwrap();
+    }
+    let mut m = Model::new();
+    let x = m.new_var(Domain::range(0, 2)).unwrap();
+    let y = m.new_var(Domain::range(0, 2)).unwrap();
+    m.all_different_except_with(&[x, y, x], 0, Consistency::Domain)
+        .unwrap();
+    // x = 0 with y in 0..2.
+    assert_eq!(Search::new(&m).count().count, 3);
+}
+
+#[test]
+fn all_different_except_matches_brute_force() {
+    for level in LEVELS {
+        for except in [0, -2, 3, 9] {
+            for doms in domain_sets() {
+                testing::check_constraint(&doms, |m, v| {
+                    m.all_different_except_with(v, except, level).map(|_| ())
+                })
+                .unwrap_or_else(|e| panic!("{level} except {except}: {doms:?}: {e}"));
+            }
+        }
+    }
+}
+
+/// Failures counted with input order and the given variables first.
+fn failures(m: &Model, inference: Inference) -> (u128, u64) {
+    let r = Search::new(m)
+        .inference(inference)
+        .var_order(VarOrder::Input)
+        .count();
+    (r.count, r.stats.failures)
+}
+
+#[test]
+fn bounds_consistency_finds_hall_intervals() {
+    // z ∈ 1..4 first, x, y ∈ 1..2: {x, y} is a Hall interval [1, 2], so
+    // z ∈ 3..4 (four values for three variables: no hidden single either).
+    for (level, expect_failures) in [
+        (Consistency::Value, true),
+        (Consistency::Bounds, false),
+        (Consistency::Domain, false),
+    ] {
+        for inference in [Inference::ForwardChecking, Inference::Mac] {
+            let mut m = Model::new();
+            let z = m.new_var(Domain::range(1, 4)).unwrap();
+            let xy = m.new_vars(2, Domain::range(1, 2)).unwrap();
+            m.all_different_with(&[xy[0], z, xy[1]], level).unwrap();
+            let (count, fails) = failures(&m, inference);
+            assert_eq!(count, 4);
+            assert_eq!(fails > 0, expect_failures, "{level} {inference:?}");
+        }
+    }
+}
+
+#[test]
+fn domain_consistency_sees_holes() {
+    // x, y ∈ {1, 3} and z ∈ 1..4 first: only domain consistency sees that
+    // z ∈ {2, 4}.
+    for (level, expect_failures) in [(Consistency::Bounds, true), (Consistency::Domain, false)] {
+        let mut m = Model::new();
+        let z = m.new_var(Domain::range(1, 4)).unwrap();
+        let xy = m.new_vars(2, Domain::values([1, 3])).unwrap();
+        m.all_different_with(&[xy[0], xy[1], z], level).unwrap();
+        let (count, fails) = failures(&m, Inference::Mac);
+        assert_eq!(count, 4);
+        assert_eq!(fails > 0, expect_failures, "{level}");
+    }
+}
+
+#[test]
+fn domain_consistency_on_large_and_sparse_domains() {
+    // 70 values (two words per row) and a sparse value set.
+    for doms in [
+        vec![Domain::range(0, 69); 3],
+        vec![
+            Domain::values([-1_000_000, 0, 1_000_000]),
+            Domain::values([-1_000_000, 1_000_000]),
+            Domain::values([-1_000_000, 1_000_000]),
+        ],
+    ] {
+        let mut m = Model::new();
+        let xs: Vec<_> = doms.iter().map(|d| m.new_var(d.clone()).unwrap()).collect();
+        m.all_different_with(&xs, Consistency::Domain).unwrap();
+        let r = Search::new(&m).inference(Inference::Mac).count();
+        let expected = if doms[0].size() == 70 {
+            70 * 69 * 68
+        } else {
+            2
+        };
+        assert_eq!(r.count, expected);
+    }
+    // 65 variables over 65 values (two words of variables): a permutation
+    // count is too large, but pigeonhole with 64 values fails at once.
+    let mut m = Model::new();
+    let xs = m.new_vars(65, Domain::range(0, 63)).unwrap();
+    m.all_different_with(&xs, Consistency::Domain).unwrap();
+    let r = Search::new(&m).inference(Inference::Mac).count();
+    assert_eq!((r.count, r.stats.nodes), (0, 0));
+    let mut m = Model::new();
+    let xs = m.new_vars(65, Domain::range(0, 63)).unwrap();
+    m.all_different_with(&xs, Consistency::Bounds).unwrap();
+    let r = Search::new(&m).inference(Inference::Mac).count();
+    assert_eq!((r.count, r.stats.nodes), (0, 0));
+}
+
+#[test]
+fn pigeonhole_is_found_at_the_root() {
+    for level in [Consistency::Bounds, Consistency::Domain] {
+        let mut m = Model::new();
+        let xs = m.new_vars(6, Domain::range(1, 5)).unwrap();
+        m.all_different_with(&xs, level).unwrap();
+        let r = Search::new(&m).count();
+        assert_eq!((r.count, r.stats.nodes), (0, 0), "{level}");
+    }
+}
+
+#[test]
+fn bad_input_is_an_error() {
+    let mut m = Model::new();
+    let x = m.new_var(Domain::range(0, 3)).unwrap();
+    let mut other = Model::new();
+    let xs = other.new_vars(3, Domain::range(0, 3)).unwrap();
+    for level in LEVELS {
+        assert!(matches!(
+            m.all_different_with(&[x, xs[2]], level),
+            Err(ModelError::ForeignVar { .. })
+        ));
+        assert!(matches!(
+            m.all_different_except_with(&[x, xs[2]], 0, level),
+            Err(ModelError::ForeignVar { .. })
+        ));
+    }
+    // Domain consistency over too many values: a clear error, and bounds
+    // consistency accepts the same variables.
+    let big = m.new_vars(2, Domain::range(0, 1 << 20)).unwrap();
+    let e = m.all_different_with(&big, Consistency::Domain).unwrap_err();
+    assert!(e.to_string().contains("bounds consistency"), "{e}");
+    assert_eq!(m.num_constraints(), 0);
+    m.all_different_with(&big, Consistency::Bounds).unwrap();
+    "dom".parse::<Consistency>().unwrap();
+    assert!("strong".parse::<Consistency>().is_err());
+}
+
+#[test]
+fn violations_count_repeats() {
+    let mut m = Model::new();
+    let xs = m.new_vars(4, Domain::range(0, 3)).unwrap();
+    let a = m.all_different_with(&xs, Consistency::Domain).unwrap();
+    let b = m.all_different_except(&xs, 0).unwrap();
+    let c = m.all_different_with(&xs, Consistency::Bounds).unwrap();
+    for (values, va, vb) in [
+        ([0, 1, 2, 3], 0, 0),
+        ([0, 0, 2, 3], 1, 0),
+        ([0, 0, 0, 3], 2, 0),
+        ([1, 1, 0, 1], 2, 2),
+        ([2, 2, 3, 3], 2, 2),
+    ] {
+        assert_eq!(m.constraint(a).violations(&values), va, "{values:?}");
+        assert_eq!(m.constraint(c).violations(&values), va, "{values:?}");
+        assert_eq!(m.constraint(b).violations(&values), vb, "{values:?}");
+        assert_eq!(m.constraint(b).is_satisfied(&values), vb == 0);
+    }
+}
