@@ -154,6 +154,9 @@ pub(crate) struct DomainProp<'a> {
     /// Words per value row (over all value indices) and per variable row.
     vw: usize,
     hw: usize,
+    /// At most 64 variables over at most 64 values and no exempt value: the
+    /// one-word path's state ([`Small`]).
+    small: Option<Box<Small>>,
     /// The matching, kept between calls.
     var_match: Vec<u32>,
     val_match: Vec<u32>,
@@ -191,6 +194,11 @@ impl<'a> DomainProp<'a> {
             m,
             vw,
             hw,
+            small: (except.is_none()
+                && n <= 64
+                && total <= 64
+                && matches!(index, ValueIndex::Dense { .. }))
+            .then(Small::new),
             var_match: vec![NONE; n],
             val_match: vec![NONE; total],
             rows: vec![0; n * vw],
@@ -447,6 +455,324 @@ impl<'a> DomainProp<'a> {
     }
 }
 
+/// Bit `k` of `row` moved to bit `k + by` (`by` may be negative).
+#[inline]
+fn shifted(row: u64, by: i64) -> u64 {
+    match by {
+        0..=63 => row << by,
+        -63..=-1 => row >> -by,
+        _ => 0,
+    }
+}
+
+const NO: u8 = u8::MAX;
+
+/// The one-word path's state: at most 64 variables over at most 64 values,
+/// one `u64` row per variable. Kept between calls (no clearing per call):
+/// the matching (`var_match`, `val_match`) and scratch arrays.
+#[derive(Debug)]
+pub(crate) struct Small {
+    rows: [u64; 64],
+    orig: [u64; 64],
+    /// Per variable: its word's bit 0 as a value index.
+    base: [i64; 64],
+    holders: [u64; 64],
+    var_match: [u8; 64],
+    val_match: [u8; 64],
+    parent: [u8; 64],
+    queue: [u8; 64],
+    order: [u8; 64],
+    low: [u8; 64],
+    stack: [u8; 64],
+    frames: [(u8, u64); 64],
+}
+
+impl Small {
+    pub(crate) fn new() -> Box<Small> {
+        Box::new(Small {
+            rows: [0; 64],
+            orig: [0; 64],
+            base: [0; 64],
+            holders: [0; 64],
+            var_match: [NO; 64],
+            val_match: [NO; 64],
+            parent: [NO; 64],
+            queue: [0; 64],
+            order: [NO; 64],
+            low: [0; 64],
+            stack: [0; 64],
+            frames: [(0, 0); 64],
+        })
+    }
+
+    /// Régin's algorithm on `rows[..n]`: fixed variables first leave the
+    /// graph (their values are removed from the others, to a fixpoint),
+    /// then the matching, the reachability from free values and Tarjan's
+    /// components run on the open variables with bit masks, each component
+    /// pruned as it is popped. Returns the open variables; the pruned rows
+    /// are left in `rows` (also on a conflict).
+    fn run(&mut self, n: usize) -> Result<u64, Conflict> {
+        let all: u64 = if n == 64 { !0 } else { (1 << n) - 1 };
+        let mut open = all;
+        let mut taken = 0u64;
+        loop {
+            let mut newly = 0u64;
+            let mut b = open;
+            while b != 0 {
+                let i = b.trailing_zeros() as usize;
+                b &= b - 1;
+                self.rows[i] &= !taken;
+                let r = self.rows[i];
+                if r & r.wrapping_sub(1) == 0 {
+                    if r == 0 || (taken | newly) & r != 0 {
+                        return Err(Conflict);
+                    }
+                    newly |= r;
+                    open &= !(1 << i);
+                }
+            }
+            if newly == 0 {
+                break;
+            }
+            taken |= newly;
+        }
+        if open != 0 {
+            self.open_part(open)?;
+        }
+        Ok(open)
+    }
+
+    /// Steps 2 to 5 on the open variables `open`.
+    fn open_part(&mut self, open: u64) -> Result<(), Conflict> {
+        let mut union = 0u64;
+        let mut b = open;
+        while b != 0 {
+            union |= self.rows[b.trailing_zeros() as usize];
+            b &= b - 1;
+        }
+        if union.count_ones() < open.count_ones() {
+            return Err(Conflict);
+        }
+        // 2. Repair the matching: keep the edges still there.
+        let mut matched = 0u64;
+        let mut b = open;
+        while b != 0 {
+            let i = b.trailing_zeros() as usize;
+            b &= b - 1;
+            let k = self.var_match[i];
+            if k != NO && self.rows[i] >> k & 1 != 0 && matched >> k & 1 == 0 {
+                matched |= 1 << k;
+                self.val_match[k as usize] = i as u8;
+            } else {
+                self.var_match[i] = NO;
+            }
+        }
+        let mut b = open;
+        while b != 0 {
+            let i = b.trailing_zeros() as usize;
+            b &= b - 1;
+            if self.var_match[i] == NO && !self.augment(i, &mut matched) {
+                return Err(Conflict);
+            }
+        }
+        // 3. Reachability from the free values.
+        let mut reach_vals = union & !matched;
+        let mut reach_vars = 0u64;
+        if reach_vals != 0 {
+            loop {
+                let before = reach_vars;
+                let mut b = open & !reach_vars;
+                while b != 0 {
+                    let i = b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    if self.rows[i] & reach_vals != 0 {
+                        reach_vars |= 1 << i;
+                        reach_vals |= 1 << self.var_match[i];
+                    }
+                }
+                if reach_vars == before {
+                    break;
+                }
+            }
+            let mut b = reach_vars;
+            while b != 0 {
+                let i = b.trailing_zeros() as usize;
+                b &= b - 1;
+                self.rows[i] &= reach_vals;
+            }
+        }
+        // 4 and 5. Components of the others; each keeps its matched values.
+        let rest = open & !reach_vars;
+        if rest != 0 {
+            let mut b = union & !reach_vals;
+            while b != 0 {
+                self.holders[b.trailing_zeros() as usize] = 0;
+                b &= b - 1;
+            }
+            let mut b = rest;
+            while b != 0 {
+                let i = b.trailing_zeros() as usize;
+                b &= b - 1;
+                let mut r = self.rows[i];
+                while r != 0 {
+                    self.holders[r.trailing_zeros() as usize] |= 1 << i;
+                    r &= r - 1;
+                }
+                self.order[i] = NO;
+            }
+            self.tarjan(rest);
+        }
+        Ok(())
+    }
+
+    /// An augmenting path from open variable `root` (breadth first).
+    fn augment(&mut self, root: usize, matched: &mut u64) -> bool {
+        let (mut head, mut tail) = (0, 1);
+        self.queue[0] = root as u8;
+        let mut seen = 0u64;
+        while head < tail {
+            let u = self.queue[head] as usize;
+            head += 1;
+            let mut cand = self.rows[u] & !seen;
+            seen |= cand;
+            while cand != 0 {
+                let k = cand.trailing_zeros() as usize;
+                cand &= cand - 1;
+                self.parent[k] = u as u8;
+                if *matched >> k & 1 == 0 {
+                    *matched |= 1 << k;
+                    // Flip the path back to the root.
+                    let mut k = k;
+                    loop {
+                        let u = self.parent[k] as usize;
+                        let old = self.var_match[u];
+                        self.var_match[u] = k as u8;
+                        self.val_match[k] = u as u8;
+                        if u == root {
+                            return true;
+                        }
+                        k = old as usize;
+                    }
+                }
+                self.queue[tail] = self.val_match[k];
+                tail += 1;
+            }
+        }
+        false
+    }
+
+    #[inline]
+    fn succ(&self, u: usize, rest: u64) -> u64 {
+        self.holders[self.var_match[u] as usize] & rest & !(1 << u)
+    }
+
+    /// Tarjan's components over `rest` (an edge `u → w` when `u`'s matched
+    /// value is in `w`'s row); each component, when popped, keeps in its
+    /// rows only its own matched values.
+    fn tarjan(&mut self, rest: u64) {
+        let mut sp = 0;
+        let mut on_stack = 0u64;
+        let mut counter = 0u8;
+        let mut roots = rest;
+        while roots != 0 {
+            let r = roots.trailing_zeros() as usize;
+            roots &= roots - 1;
+            if self.order[r] != NO {
+                continue;
+            }
+            let mut fp = 0;
+            let mut next = r;
+            loop {
+                // Open `next`.
+                self.order[next] = counter;
+                self.low[next] = counter;
+                counter += 1;
+                self.stack[sp] = next as u8;
+                sp += 1;
+                on_stack |= 1 << next;
+                self.frames[fp] = (next as u8, self.succ(next, rest));
+                fp += 1;
+                // Advance until a new variable is found or every frame closed.
+                let mut found = None;
+                while fp > 0 && found.is_none() {
+                    let (u, rem) = self.frames[fp - 1];
+                    let u = u as usize;
+                    if rem != 0 {
+                        let t = rem.trailing_zeros() as usize;
+                        self.frames[fp - 1].1 = rem & (rem - 1);
+                        if self.order[t] == NO {
+                            found = Some(t);
+                        } else if on_stack >> t & 1 != 0 {
+                            self.low[u] = self.low[u].min(self.order[t]);
+                        }
+                        continue;
+                    }
+                    fp -= 1;
+                    if fp > 0 {
+                        let parent = self.frames[fp - 1].0 as usize;
+                        self.low[parent] = self.low[parent].min(self.low[u]);
+                    }
+                    if self.low[u] == self.order[u] {
+                        let mut members = 0u64;
+                        let mut vals = 0u64;
+                        loop {
+                            sp -= 1;
+                            let t = self.stack[sp] as usize;
+                            members |= 1 << t;
+                            vals |= 1 << self.var_match[t];
+                            if t == u {
+                                break;
+                            }
+                        }
+                        on_stack &= !members;
+                        while members != 0 {
+                            let t = members.trailing_zeros() as usize;
+                            members &= members - 1;
+                            self.rows[t] &= vals;
+                        }
+                    }
+                }
+                match found {
+                    Some(t) => next = t,
+                    None => break,
+                }
+            }
+        }
+    }
+}
+
+impl DomainProp<'_> {
+    /// The one-word path (see [`Small`]); `None` when a domain is not one
+    /// word (the general path then runs).
+    fn propagate_small(&mut self, p: &mut Pruner<'_>) -> Option<Result<(), Conflict>> {
+        let ValueIndex::Dense { lo, .. } = *self.index else {
+            return None;
+        };
+        let sm = self.small.as_deref_mut()?;
+        let n = self.vars.len();
+        for (i, &x) in self.vars.iter().enumerate() {
+            let (bits, base) = p.word(x)?;
+            sm.base[i] = base as i64 - lo;
+            sm.rows[i] = shifted(bits, sm.base[i]);
+            sm.orig[i] = sm.rows[i];
+        }
+        let result = sm.run(n);
+        // Write back every change, even before a conflict is reported.
+        for i in 0..n {
+            if sm.rows[i] != sm.orig[i] {
+                if let Err(c) = p.retain_word(self.vars[i], shifted(sm.rows[i], -sm.base[i])) {
+                    return Some(Err(c));
+                }
+            }
+        }
+        Some(result.map(|open| {
+            if open == 0 {
+                p.entail();
+            }
+        }))
+    }
+}
+
 /// ORs `bits`, whose bit 0 stands for index `off`, into `row`.
 fn or_shifted(row: &mut [u64], bits: u64, off: i64) {
     let (bits, off) = if off < 0 {
@@ -477,6 +803,11 @@ impl Propagator for DomainProp<'_> {
     fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
         if self.vars.is_empty() {
             return Ok(());
+        }
+        if self.small.is_some() {
+            if let Some(r) = self.propagate_small(p) {
+                return r;
+            }
         }
         self.load(p);
         if !self.repair_matching() {
