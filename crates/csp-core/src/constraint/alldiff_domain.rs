@@ -39,7 +39,7 @@
 use crate::constraint::Pruner;
 use crate::domain::{Conflict, Domain};
 use crate::ids::{Value, VarId};
-use crate::propagation::{Events, Priority, Propagator, Setup};
+use crate::propagation::{Events, Priority, Propagator, Setup, StateInt};
 
 const NONE: u32 = u32::MAX;
 
@@ -157,6 +157,9 @@ pub(crate) struct DomainProp<'a> {
     /// At most 64 variables over at most 64 values and no exempt value: the
     /// one-word path's state ([`Small`]).
     small: Option<Box<Small>>,
+    /// Reversible, for the one-word path: the variables known fixed and
+    /// the values they took (bit masks), so later calls skip them.
+    fixed: Option<(StateInt, StateInt)>,
     /// The matching, kept between calls.
     var_match: Vec<u32>,
     val_match: Vec<u32>,
@@ -199,6 +202,7 @@ impl<'a> DomainProp<'a> {
                 && total <= 64
                 && matches!(index, ValueIndex::Dense { .. }))
             .then(Small::new),
+            fixed: None,
             var_match: vec![NONE; n],
             val_match: vec![NONE; total],
             rows: vec![0; n * vw],
@@ -511,10 +515,9 @@ impl Small {
     /// components run on the open variables with bit masks, each component
     /// pruned as it is popped. Returns the open variables; the pruned rows
     /// are left in `rows` (also on a conflict).
-    fn run(&mut self, n: usize) -> Result<u64, Conflict> {
-        let all: u64 = if n == 64 { !0 } else { (1 << n) - 1 };
-        let mut open = all;
-        let mut taken = 0u64;
+    /// `open` are the variables not known fixed, `taken` the values of the
+    /// others; returns the open variables left and their taken values.
+    fn run(&mut self, mut open: u64, mut taken: u64) -> Result<(u64, u64), Conflict> {
         loop {
             let mut newly = 0u64;
             let mut b = open;
@@ -539,7 +542,7 @@ impl Small {
         if open != 0 {
             self.open_part(open)?;
         }
-        Ok(open)
+        Ok((open, taken))
     }
 
     /// Steps 2 to 5 on the open variables `open`.
@@ -748,24 +751,38 @@ impl DomainProp<'_> {
         let ValueIndex::Dense { lo, .. } = *self.index else {
             return None;
         };
+        let (fixed, taken) = self.fixed?;
         let sm = self.small.as_deref_mut()?;
         let n = self.vars.len();
-        for (i, &x) in self.vars.iter().enumerate() {
-            let (bits, base) = p.word(x)?;
+        let all: u64 = if n == 64 { !0 } else { (1 << n) - 1 };
+        let (fixed0, taken0) = (p.get(fixed) as u64, p.get(taken) as u64);
+        let open0 = all & !fixed0;
+        let mut b = open0;
+        while b != 0 {
+            let i = b.trailing_zeros() as usize;
+            b &= b - 1;
+            let (bits, base) = p.word(self.vars[i])?;
             sm.base[i] = base as i64 - lo;
             sm.rows[i] = shifted(bits, sm.base[i]);
             sm.orig[i] = sm.rows[i];
         }
-        let result = sm.run(n);
+        let result = sm.run(open0, taken0);
         // Write back every change, even before a conflict is reported.
-        for i in 0..n {
+        let mut b = open0;
+        while b != 0 {
+            let i = b.trailing_zeros() as usize;
+            b &= b - 1;
             if sm.rows[i] != sm.orig[i] {
                 if let Err(c) = p.retain_word(self.vars[i], shifted(sm.rows[i], -sm.base[i])) {
                     return Some(Err(c));
                 }
             }
         }
-        Some(result.map(|open| {
+        Some(result.map(|(open, now_taken)| {
+            if open != open0 {
+                p.set(fixed, (all & !open) as i64);
+                p.set(taken, now_taken as i64);
+            }
             if open == 0 {
                 p.entail();
             }
@@ -793,6 +810,9 @@ impl Propagator for DomainProp<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
         for (i, &x) in self.vars.iter().enumerate() {
             setup.subscribe(x, i, Events::DOMAIN);
+        }
+        if self.small.is_some() {
+            self.fixed = Some((setup.new_int(0), setup.new_int(0)));
         }
     }
 
