@@ -1,0 +1,79 @@
+//! Global-constraint benchmarks: `cargo bench -p csp-core --bench globals`.
+//!
+//! Each model is searched to the end; the cost per propagator call is the
+//! time divided by the `propagations` counter, which the bench prints once
+//! per model (to stderr) beside criterion's time. Figures and commands are
+//! recorded in `docs/benchmarks.md`.
+#![allow(missing_docs)] // criterion_group! generates undocumented items
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use csp_core::constraint::Consistency;
+use csp_core::{Domain, Inference, Model, Search, VarOrder};
+
+/// A Latin square of order `n` with the first row given: rows and columns
+/// all-different at `level` (order 5: 56 · 4! = 1344 completions).
+fn latin(n: usize, level: Consistency) -> Model {
+    let mut m = Model::new();
+    let cells: Vec<Vec<_>> = (0..n)
+        .map(|r| {
+            (0..n)
+                .map(|c| {
+                    let d = if r == 0 {
+                        Domain::singleton(c as i32)
+                    } else {
+                        Domain::range(0, n as i32 - 1)
+                    };
+                    m.new_var(d).unwrap()
+                })
+                .collect()
+        })
+        .collect();
+    for i in 0..n {
+        let row: Vec<_> = cells[i].clone();
+        let col: Vec<_> = (0..n).map(|r| cells[r][i]).collect();
+        m.all_different_with(&row, level).unwrap();
+        m.all_different_with(&col, level).unwrap();
+    }
+    m
+}
+
+/// `n + 1` variables over the `n` even values `0, 2, …`: a pigeonhole with
+/// holes in every domain.
+fn pigeonhole(n: usize, level: Consistency) -> Model {
+    let mut m = Model::new();
+    let xs: Vec<_> = (0..=n)
+        .map(|_| {
+            let d = Domain::values((0..n as i32).map(|v| 2 * v));
+            m.new_var(d).unwrap()
+        })
+        .collect();
+    m.all_different_with(&xs, level).unwrap();
+    m
+}
+
+fn run(m: &Model) -> (u128, u64) {
+    let r = Search::new(m)
+        .inference(Inference::Mac)
+        .var_order(VarOrder::Mrv)
+        .count();
+    (r.count, r.stats.propagations)
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("alldiff");
+    g.sample_size(10);
+    for level in [Consistency::Value, Consistency::Bounds, Consistency::Domain] {
+        let m = latin(5, level);
+        let (count, calls) = run(&m);
+        eprintln!("latin-5/{level}: {count} solutions, {calls} propagator calls");
+        g.bench_function(format!("latin-5/{level}"), |b| b.iter(|| run(&m)));
+        let m = pigeonhole(8, level);
+        let (count, calls) = run(&m);
+        eprintln!("pigeonhole-8/{level}: {count} solutions, {calls} propagator calls");
+        g.bench_function(format!("pigeonhole-8/{level}"), |b| b.iter(|| run(&m)));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
