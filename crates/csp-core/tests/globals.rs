@@ -244,3 +244,146 @@ fn violations_count_repeats() {
         assert_eq!(m.constraint(b).is_satisfied(&values), vb == 0);
     }
 }
+
+// ---- tables ------------------------------------------------------------------
+
+/// Tuples over `doms`-like small ranges, from a seeded generator.
+fn some_tuples(arity: usize, lo: i32, hi: i32, count: usize, seed: u64) -> Vec<Vec<i32>> {
+    let mut s = seed;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let span = (hi - lo + 1) as u64;
+    (0..count)
+        .map(|_| (0..arity).map(|_| lo + (next() % span) as i32).collect())
+        .collect()
+}
+
+#[test]
+fn tables_match_brute_force() {
+    let doms = [
+        Domain::values([-2, 0, 1, 3]),
+        Domain::range(-1, 2),
+        Domain::values([0, 2, 3]),
+    ];
+    for seed in 1..=6 {
+        let tuples = some_tuples(3, -2, 3, 5 + 4 * seed as usize, seed);
+        testing::check_constraint(&doms, |m, v| m.table(v, tuples.clone()).map(|_| ()))
+            .unwrap_or_else(|e| panic!("positive, seed {seed}: {e}"));
+        testing::check_constraint(&doms, |m, v| {
+            m.negative_table(v, tuples.clone()).map(|_| ())
+        })
+        .unwrap_or_else(|e| panic!("negative, seed {seed}: {e}"));
+    }
+    // Beside another constraint, so that domains change under the table.
+    let tuples = some_tuples(3, 0, 3, 30, 99);
+    for negative in [false, true] {
+        testing::check_constraint(&vec![Domain::range(0, 3); 4], |m, v| {
+            if negative {
+                m.negative_table(&v[..3], tuples.clone())?;
+            } else {
+                m.table(&v[..3], tuples.clone())?;
+            }
+            m.all_different_with(&v[1..], Consistency::Domain)
+                .map(|_| ())
+        })
+        .unwrap_or_else(|e| panic!("negative {negative}: {e}"));
+    }
+}
+
+#[test]
+fn tables_with_repeated_variables_and_edge_cases() {
+    let tuples = vec![vec![0, 1, 0], vec![1, 1, 2], vec![2, 0, 2], vec![1, 2, 1]];
+    testing::check_constraint(&[Domain::range(0, 2), Domain::range(0, 2)], |m, v| {
+        m.table(&[v[0], v[1], v[0]], tuples.clone()).map(|_| ())
+    })
+    .unwrap();
+    testing::check_constraint(&[Domain::range(0, 2), Domain::range(0, 2)], |m, v| {
+        m.negative_table(&[v[0], v[1], v[0]], tuples.clone())
+            .map(|_| ())
+    })
+    .unwrap();
+    // No tuple at all: positive fails, negative holds everywhere.
+    testing::check_constraint(&[Domain::range(0, 2), Domain::range(0, 1)], |m, v| {
+        m.table(v, Vec::<Vec<i32>>::new()).map(|_| ())
+    })
+    .unwrap();
+    testing::check_constraint(&[Domain::range(0, 2), Domain::range(0, 1)], |m, v| {
+        m.negative_table(v, Vec::<Vec<i32>>::new()).map(|_| ())
+    })
+    .unwrap();
+    // Unary: a value forbidden alone goes.
+    testing::check_constraint(&[Domain::range(-1, 3)], |m, v| {
+        m.negative_table(v, vec![vec![0], vec![3], vec![7]])
+            .map(|_| ())
+    })
+    .unwrap();
+    let mut m = Model::new();
+    let x = m.new_vars(2, Domain::range(0, 3)).unwrap();
+    assert!(matches!(
+        m.negative_table(&x, vec![vec![1, 2], vec![1]]),
+        Err(ModelError::LengthMismatch { .. })
+    ));
+    assert!(matches!(
+        m.negative_table(&[], vec![vec![]]),
+        Err(ModelError::Invalid { .. })
+    ));
+    assert!(matches!(
+        m.table(&x, vec![vec![1, 2, 3]]),
+        Err(ModelError::LengthMismatch { .. })
+    ));
+    assert_eq!(m.num_constraints(), 0);
+}
+
+#[test]
+fn tables_of_tens_of_thousands_of_tuples() {
+    // (a, b, c) over 0..49 with a + b + c ≡ 0 (mod 5): 25,000 tuples; with
+    // a < b < c beside it, the count is known by enumeration.
+    let n = 50;
+    let tuples: Vec<Vec<i32>> = (0..n)
+        .flat_map(|a| (0..n).flat_map(move |b| (0..n).map(move |c| vec![a, b, c])))
+        .filter(|t| t.iter().sum::<i32>() % 5 == 0)
+        .collect();
+    assert_eq!(tuples.len(), 25_000);
+    let expected = tuples.iter().filter(|t| t[0] < t[1] && t[1] < t[2]).count() as u128;
+    let forbidden_ok = (0..n)
+        .flat_map(|a| (0..n).flat_map(move |b| (0..n).map(move |c| [a, b, c])))
+        .filter(|t| t[0] < t[1] && t[1] < t[2] && t.iter().sum::<i32>() % 5 != 0)
+        .count() as u128;
+    for (negative, want) in [(false, expected), (true, forbidden_ok)] {
+        let mut m = Model::new();
+        let x = m.new_vars(3, Domain::range(0, n - 1)).unwrap();
+        if negative {
+            m.negative_table(&x, tuples.clone()).unwrap();
+        } else {
+            m.table(&x, tuples.clone()).unwrap();
+        }
+        m.linear(&[(1, x[0]), (-1, x[1])], csp_core::Relation::Le, -1)
+            .unwrap();
+        m.linear(&[(1, x[1]), (-1, x[2])], csp_core::Relation::Le, -1)
+            .unwrap();
+        for inference in [Inference::ForwardChecking, Inference::Mac] {
+            let r = Search::new(&m).inference(inference).count();
+            assert_eq!(r.count, want, "negative {negative} {inference:?}");
+        }
+    }
+}
+
+#[test]
+fn table_prunes_to_arc_consistency_at_the_root() {
+    // Only tuples with x0 = 1 survive y's domain: x0 is fixed before any
+    // decision, so counting needs no failure.
+    let mut m = Model::new();
+    let x = m.new_var(Domain::range(0, 3)).unwrap();
+    let y = m.new_var(Domain::range(5, 6)).unwrap();
+    m.table(
+        &[x, y],
+        vec![vec![0, 1], vec![1, 5], vec![1, 6], vec![2, 9]],
+    )
+    .unwrap();
+    let r = Search::new(&m).inference(Inference::Mac).count();
+    assert_eq!((r.count, r.stats.failures), (2, 0));
+}
