@@ -8,7 +8,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use csp_core::constraint::Consistency;
-use csp_core::{Domain, Inference, Model, Search, VarOrder};
+use csp_core::{Domain, Inference, Model, Relation, Search, VarOrder};
 
 /// A Latin square of order `n` with the first row given: rows and columns
 /// all-different at `level` (order 5: 56 · 4! = 1344 completions).
@@ -51,6 +51,27 @@ fn pigeonhole(n: usize, level: Consistency) -> Model {
     m
 }
 
+/// `(a, b, c)` over `0..n` with `a + b + c ≡ 0 (mod 5)` as a positive or
+/// negative table of `n³ / 5` tuples (25,000 for `n = 50`), and `a < b < c`.
+fn table(n: i32, negative: bool) -> Model {
+    let tuples: Vec<Vec<i32>> = (0..n)
+        .flat_map(|a| (0..n).flat_map(move |b| (0..n).map(move |c| vec![a, b, c])))
+        .filter(|t| t.iter().sum::<i32>() % 5 == 0)
+        .collect();
+    let mut m = Model::new();
+    let x = m.new_vars(3, Domain::range(0, n - 1)).unwrap();
+    if negative {
+        m.negative_table(&x, tuples).unwrap();
+    } else {
+        m.table(&x, tuples).unwrap();
+    }
+    m.linear(&[(1, x[0]), (-1, x[1])], Relation::Le, -1)
+        .unwrap();
+    m.linear(&[(1, x[1]), (-1, x[2])], Relation::Le, -1)
+        .unwrap();
+    m
+}
+
 fn run(m: &Model) -> (u128, u64) {
     let r = Search::new(m)
         .inference(Inference::Mac)
@@ -71,6 +92,16 @@ fn bench(c: &mut Criterion) {
         let (count, calls) = run(&m);
         eprintln!("pigeonhole-8/{level}: {count} solutions, {calls} propagator calls");
         g.bench_function(format!("pigeonhole-8/{level}"), |b| b.iter(|| run(&m)));
+    }
+    g.finish();
+    let mut g = c.benchmark_group("table");
+    g.sample_size(10);
+    for negative in [false, true] {
+        let m = table(50, negative);
+        let (count, calls) = run(&m);
+        let name = if negative { "negative" } else { "positive" };
+        eprintln!("table-25000/{name}: {count} solutions, {calls} propagator calls");
+        g.bench_function(format!("25000-tuples/{name}"), |b| b.iter(|| run(&m)));
     }
     g.finish();
 }
