@@ -28,10 +28,9 @@ fn latin(n: usize, level: Consistency) -> Model {
                 .collect()
         })
         .collect();
-    for i in 0..n {
-        let row: Vec<_> = cells[i].clone();
-        let col: Vec<_> = (0..n).map(|r| cells[r][i]).collect();
-        m.all_different_with(&row, level).unwrap();
+    for (i, row) in cells.iter().enumerate() {
+        let col: Vec<_> = cells.iter().map(|r| r[i]).collect();
+        m.all_different_with(row, level).unwrap();
         m.all_different_with(&col, level).unwrap();
     }
     m
