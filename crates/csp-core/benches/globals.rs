@@ -7,7 +7,7 @@
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use csp_core::constraint::Consistency;
+use csp_core::constraint::{Automaton, Consistency};
 use csp_core::{Domain, Inference, Model, Relation, Search, VarOrder};
 
 /// A Latin square of order `n` with the first row given: rows and columns
@@ -71,6 +71,14 @@ fn table(n: i32, negative: bool) -> Model {
     m
 }
 
+/// A nonogram line of `len` cells with `clue`, every filling counted.
+fn nonogram_line(len: usize, clue: &[usize]) -> Model {
+    let mut m = Model::new();
+    let row = m.new_vars(len, Domain::range(0, 1)).unwrap();
+    m.regular(&row, &Automaton::nonogram(clue)).unwrap();
+    m
+}
+
 fn run(m: &Model) -> (u128, u64) {
     let r = Search::new(m)
         .inference(Inference::Mac)
@@ -102,6 +110,13 @@ fn bench(c: &mut Criterion) {
         eprintln!("table-25000/{name}: {count} solutions, {calls} propagator calls");
         g.bench_function(format!("25000-tuples/{name}"), |b| b.iter(|| run(&m)));
     }
+    g.finish();
+    let mut g = c.benchmark_group("regular");
+    g.sample_size(10);
+    let m = nonogram_line(30, &[3, 2, 5, 1, 4]);
+    let (count, calls) = run(&m);
+    eprintln!("nonogram-30/[3,2,5,1,4]: {count} solutions, {calls} propagator calls");
+    g.bench_function("nonogram-30", |b| b.iter(|| run(&m)));
     g.finish();
 }
 

@@ -387,3 +387,126 @@ fn table_prunes_to_arc_consistency_at_the_root() {
     let r = Search::new(&m).inference(Inference::Mac).count();
     assert_eq!((r.count, r.stats.failures), (2, 0));
 }
+
+// ---- regular -----------------------------------------------------------------
+
+use csp_core::constraint::Automaton;
+
+/// Every line of `len` cells of 0/1 whose blocks are `clue`, by enumeration.
+fn lines_with_clue(len: usize, clue: &[usize]) -> usize {
+    (0..1u32 << len)
+        .filter(|bits| {
+            let cells: Vec<u32> = (0..len).map(|i| bits >> i & 1).collect();
+            let blocks: Vec<usize> = cells
+                .split(|&c| c == 0)
+                .map(|b| b.len())
+                .filter(|&l| l > 0)
+                .collect();
+            blocks == clue
+        })
+        .count()
+}
+
+#[test]
+fn nonogram_automata_count_every_line() {
+    for clue in [
+        vec![],
+        vec![1],
+        vec![3, 1],
+        vec![2, 2, 1],
+        vec![1, 1, 1, 1],
+        vec![7],
+        vec![8],
+    ] {
+        let a = Automaton::nonogram(&clue);
+        let mut m = Model::new();
+        let row = m.new_vars(7, Domain::range(0, 1)).unwrap();
+        m.regular(&row, &a).unwrap();
+        for inference in [Inference::ForwardChecking, Inference::Mac] {
+            let r = Search::new(&m).inference(inference).count();
+            assert_eq!(
+                r.count,
+                lines_with_clue(7, &clue) as u128,
+                "{clue:?} {inference:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn regular_matches_brute_force() {
+    let doms = [
+        Domain::values([-1, 0, 2]),
+        Domain::range(-1, 2),
+        Domain::values([0, 2, 5]),
+        Domain::range(0, 2),
+    ];
+    for pattern in [
+        "0* 2 [0-2]*",
+        "(-1 | 2)+ 0? [0 2 5]*",
+        "[-1-2]{2} 5? 0 | 2{4}",
+        "(0 2)* | (2 0)*",
+        "",
+    ] {
+        let a = Automaton::regex(pattern).unwrap();
+        testing::check_constraint(&doms, |m, v| m.regular(v, &a).map(|_| ()))
+            .unwrap_or_else(|e| panic!("{pattern:?}: {e}"));
+    }
+    // Repeated variables run on the checker path.
+    let a = Automaton::regex("0 1 0 | 1 1 1").unwrap();
+    testing::check_constraint(&[Domain::range(0, 1), Domain::range(0, 1)], |m, v| {
+        m.regular(&[v[0], v[1], v[0]], &a).map(|_| ())
+    })
+    .unwrap();
+    // A nonogram column beside a sum.
+    testing::check_constraint(&vec![Domain::range(0, 1); 6], |m, v| {
+        m.regular(v, &Automaton::nonogram(&[2, 1]))?;
+        m.linear(&[(1, v[0]), (1, v[5])], csp_core::Relation::Ge, 1)
+            .map(|_| ())
+    })
+    .unwrap();
+}
+
+#[test]
+fn regular_prunes_to_domain_consistency_at_the_root() {
+    // Clue [4] in 5 cells: the middle three are filled in every solution.
+    let mut m = Model::new();
+    let row = m.new_vars(5, Domain::range(0, 1)).unwrap();
+    m.regular(&row, &Automaton::nonogram(&[4])).unwrap();
+    let r = Search::new(&m)
+        .inference(Inference::Mac)
+        .var_order(VarOrder::Input)
+        .count();
+    assert_eq!((r.count, r.stats.failures), (2, 0));
+}
+
+#[test]
+fn bad_automata_are_errors() {
+    assert!(Automaton::new(0, 0, &[], &[]).is_err());
+    assert!(Automaton::new(2, 2, &[0], &[]).is_err());
+    assert!(Automaton::new(2, 0, &[5], &[]).is_err());
+    assert!(Automaton::new(2, 0, &[1], &[(0, 1, 2)]).is_err());
+    let e = Automaton::new(2, 0, &[1], &[(0, 1, 1), (0, 1, 0)]).unwrap_err();
+    assert!(e.to_string().contains("deterministic"), "{e}");
+    for bad in [
+        "(1",
+        "1)",
+        "*",
+        "[",
+        "[3-1]",
+        "1{2,1}",
+        "x",
+        "99999999999",
+        "1 |",
+    ] {
+        let r = Automaton::regex(bad);
+        if bad == "1 |" {
+            // An empty alternative is the empty word: valid.
+            assert!(r.is_ok(), "{bad:?}");
+        } else {
+            assert!(r.is_err(), "{bad:?} should be an error");
+        }
+    }
+    let e = Automaton::regex("1 2 (3").unwrap_err();
+    assert!(e.to_string().contains("character 7"), "{e}");
+}

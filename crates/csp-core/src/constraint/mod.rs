@@ -68,6 +68,8 @@ mod negative_table;
 mod not_equal;
 mod precedence;
 mod predicate;
+mod regex;
+mod regular;
 mod table;
 
 pub use all_different::AllDifferent;
@@ -80,6 +82,7 @@ pub use negative_table::NegativeTable;
 pub use not_equal::{Equal, NotEqual};
 pub use precedence::ValuePrecedence;
 pub use predicate::Predicate;
+pub use regular::{Automaton, Regular, MAX_AUTOMATON_TABLE};
 pub use table::Table;
 
 /// A constraint over a fixed list of variables (its scope).
