@@ -510,3 +510,85 @@ fn bad_automata_are_errors() {
     let e = Automaton::regex("1 2 (3").unwrap_err();
     assert!(e.to_string().contains("character 7"), "{e}");
 }
+
+// ---- ordering ----------------------------------------------------------------
+
+#[test]
+fn lex_matches_brute_force() {
+    let doms = [
+        Domain::values([-1, 1, 2]),
+        Domain::range(0, 2),
+        Domain::values([0, 3]),
+        Domain::range(-1, 1),
+        Domain::values([1, 2]),
+        Domain::range(0, 3),
+    ];
+    for strict in [false, true] {
+        testing::check_constraint(&doms, |m, v| {
+            if strict {
+                m.lex_less(&v[..3], &v[3..]).map(|_| ())
+            } else {
+                m.lex_lesseq(&v[..3], &v[3..]).map(|_| ())
+            }
+        })
+        .unwrap_or_else(|e| panic!("strict {strict}: {e}"));
+        // Narrow domains that force equal prefixes and strictness.
+        testing::check_constraint(&vec![Domain::range(1, 2); 6], |m, v| {
+            if strict {
+                m.lex_less(&v[..3], &v[3..]).map(|_| ())
+            } else {
+                m.lex_lesseq(&v[..3], &v[3..]).map(|_| ())
+            }
+        })
+        .unwrap_or_else(|e| panic!("strict {strict}: {e}"));
+        // A shared variable runs on the checker path.
+        testing::check_constraint(&vec![Domain::range(0, 2); 3], |m, v| {
+            if strict {
+                m.lex_less(&[v[0], v[1]], &[v[1], v[2]]).map(|_| ())
+            } else {
+                m.lex_lesseq(&[v[0], v[1]], &[v[1], v[2]]).map(|_| ())
+            }
+        })
+        .unwrap();
+    }
+    let mut m = Model::new();
+    let x = m.new_vars(3, Domain::range(0, 1)).unwrap();
+    assert!(matches!(
+        m.lex_less(&x[..2], &x[..1]),
+        Err(ModelError::LengthMismatch { .. })
+    ));
+    // Empty sequences: equal, so only the non-strict form holds.
+    m.lex_lesseq(&[], &[]).unwrap();
+    assert_eq!(Search::new(&m).count().count, 8);
+    m.lex_less(&[], &[]).unwrap();
+    assert_eq!(Search::new(&m).count().count, 0);
+}
+
+#[test]
+fn increasing_and_decreasing_match_brute_force() {
+    let doms = [
+        Domain::values([-2, 0, 3]),
+        Domain::range(-1, 2),
+        Domain::values([0, 1, 3, 4]),
+        Domain::range(1, 4),
+    ];
+    type Post = fn(&mut Model, &[csp_core::VarId]) -> Result<csp_core::ConstraintId, ModelError>;
+    let posts: [Post; 4] = [
+        |m, v| m.increasing(v),
+        |m, v| m.strictly_increasing(v),
+        |m, v| m.decreasing(v),
+        |m, v| m.strictly_decreasing(v),
+    ];
+    for post in posts {
+        testing::check_constraint(&doms, |m, v| post(m, v).map(|_| ())).unwrap();
+        testing::check_constraint(&[Domain::range(0, 2), Domain::range(0, 2)], |m, v| {
+            post(m, &[v[0], v[1], v[0]]).map(|_| ())
+        })
+        .unwrap();
+    }
+    let mut m = Model::new();
+    let x = m.new_vars(4, Domain::range(0, 3)).unwrap();
+    let c = m.increasing(&x).unwrap();
+    assert_eq!(m.constraint(c).violations(&[3, 1, 2, 0]), 2);
+    assert_eq!(m.constraint(c).violations(&[0, 1, 1, 3]), 0);
+}
