@@ -592,3 +592,86 @@ fn increasing_and_decreasing_match_brute_force() {
     assert_eq!(m.constraint(c).violations(&[3, 1, 2, 0]), 2);
     assert_eq!(m.constraint(c).violations(&[0, 1, 1, 3]), 0);
 }
+
+// ---- counting ----------------------------------------------------------------
+
+#[test]
+fn among_matches_brute_force() {
+    let doms = [
+        Domain::values([-1, 1, 3]),
+        Domain::range(0, 2),
+        Domain::values([0, 3]),
+        Domain::range(-1, 1),
+        Domain::values([0, 1, 2, 5]),
+    ];
+    for set in [vec![1, 3], vec![0], vec![-1, 2, 3, 9], vec![]] {
+        testing::check_constraint(&doms, |m, v| m.among(&v[..4], &set, v[4]).map(|_| ()))
+            .unwrap_or_else(|e| panic!("{set:?}: {e}"));
+    }
+    // The count among the variables: the checker path.
+    testing::check_constraint(&vec![Domain::range(0, 2); 3], |m, v| {
+        m.among(v, &[1, 2], v[0]).map(|_| ())
+    })
+    .unwrap();
+}
+
+#[test]
+fn global_cardinality_matches_brute_force() {
+    let doms = [
+        Domain::values([-1, 1, 3]),
+        Domain::range(0, 2),
+        Domain::values([0, 1, 3]),
+        Domain::range(0, 1),
+        Domain::values([0, 2, 4]),
+        Domain::range(1, 3),
+    ];
+    testing::check_constraint(&doms, |m, v| {
+        m.global_cardinality(&v[..4], &[0, 1], &v[4..]).map(|_| ())
+    })
+    .unwrap();
+    testing::check_constraint(&doms, |m, v| {
+        m.global_cardinality(&v[..3], &[1, 3, -1], &v[3..])
+            .map(|_| ())
+    })
+    .unwrap();
+    let mut m = Model::new();
+    let x = m.new_vars(3, Domain::range(0, 2)).unwrap();
+    assert!(matches!(
+        m.global_cardinality(&x[..2], &[0, 1], &x[2..]),
+        Err(ModelError::LengthMismatch { .. })
+    ));
+    assert!(matches!(
+        m.global_cardinality(&x[..1], &[0, 0], &x[1..]),
+        Err(ModelError::Invalid { .. })
+    ));
+}
+
+#[test]
+fn nvalue_matches_brute_force() {
+    let doms = [
+        Domain::values([-1, 1, 3]),
+        Domain::range(0, 2),
+        Domain::values([1, 3]),
+        Domain::range(-1, 1),
+        Domain::range(0, 4),
+    ];
+    testing::check_constraint(&doms, |m, v| m.nvalue(&v[..4], v[4]).map(|_| ())).unwrap();
+    testing::check_constraint(
+        &[
+            Domain::range(1, 2),
+            Domain::range(1, 2),
+            Domain::range(1, 3),
+        ],
+        |m, v| m.nvalue(&v[..2], v[2]).map(|_| ()),
+    )
+    .unwrap();
+    // Violations: distinct values against n.
+    let mut m = Model::new();
+    let x = m.new_vars(4, Domain::range(0, 3)).unwrap();
+    let c = m.nvalue(&x[..3], x[3]).unwrap();
+    assert_eq!(m.constraint(c).violations(&[1, 1, 2, 2]), 0);
+    assert_eq!(m.constraint(c).violations(&[1, 1, 1, 3]), 2);
+    let a = m.among(&x[..3], &[1], x[3]).unwrap();
+    assert_eq!(m.constraint(a).violations(&[1, 1, 2, 2]), 0);
+    assert_eq!(m.constraint(a).violations(&[0, 0, 2, 3]), 3);
+}
