@@ -675,3 +675,101 @@ fn nvalue_matches_brute_force() {
     assert_eq!(m.constraint(a).violations(&[1, 1, 2, 2]), 0);
     assert_eq!(m.constraint(a).violations(&[0, 0, 2, 3]), 3);
 }
+
+// ---- structure ---------------------------------------------------------------
+
+#[test]
+fn circuit_and_subcircuit_match_brute_force() {
+    let doms = [
+        Domain::range(0, 4),
+        Domain::values([0, 2, 3]),
+        Domain::range(-1, 4),
+        Domain::values([0, 1, 4, 6]),
+        Domain::range(1, 3),
+    ];
+    for sub in [false, true] {
+        testing::check_constraint(&doms, |m, v| {
+            if sub {
+                m.subcircuit(v).map(|_| ())
+            } else {
+                m.circuit(v).map(|_| ())
+            }
+        })
+        .unwrap_or_else(|e| panic!("sub {sub}: {e}"));
+        testing::check_constraint(&vec![Domain::range(0, 4); 5], |m, v| {
+            if sub {
+                m.subcircuit(v).map(|_| ())
+            } else {
+                m.circuit(v).map(|_| ())
+            }
+        })
+        .unwrap_or_else(|e| panic!("sub {sub}: {e}"));
+        // A repeated successor variable runs on the checker path.
+        testing::check_constraint(&vec![Domain::range(0, 2); 2], |m, v| {
+            if sub {
+                m.subcircuit(&[v[0], v[1], v[0]]).map(|_| ())
+            } else {
+                m.circuit(&[v[0], v[1], v[0]]).map(|_| ())
+            }
+        })
+        .unwrap_or_else(|e| panic!("sub {sub}: {e}"));
+    }
+    // Known counts: (n − 1)! circuits; subcircuits of 4 nodes: 1 empty +
+    // C(4,2)·1 + C(4,3)·2 + 3! = 1 + 6 + 8 + 6.
+    let mut m = Model::new();
+    let s = m.new_vars(6, Domain::range(0, 5)).unwrap();
+    m.circuit(&s).unwrap();
+    assert_eq!(Search::new(&m).inference(Inference::Mac).count().count, 120);
+    let mut m = Model::new();
+    let s = m.new_vars(4, Domain::range(0, 3)).unwrap();
+    m.subcircuit(&s).unwrap();
+    assert_eq!(Search::new(&m).inference(Inference::Mac).count().count, 21);
+}
+
+#[test]
+fn inverse_matches_brute_force() {
+    let doms = [
+        Domain::range(0, 2),
+        Domain::values([-1, 1, 2]),
+        Domain::values([0, 2, 5]),
+        Domain::range(0, 2),
+        Domain::values([0, 1]),
+        Domain::range(1, 3),
+    ];
+    testing::check_constraint(&doms, |m, v| m.inverse(&v[..3], &v[3..]).map(|_| ())).unwrap();
+    // f = g (an involution) runs on the checker path.
+    testing::check_constraint(&vec![Domain::range(0, 2); 3], |m, v| {
+        m.inverse(v, v).map(|_| ())
+    })
+    .unwrap();
+    let mut m = Model::new();
+    let x = m.new_vars(3, Domain::range(0, 2)).unwrap();
+    assert!(matches!(
+        m.inverse(&x[..2], &x[2..]),
+        Err(ModelError::LengthMismatch { .. })
+    ));
+    let c = m.inverse(&x[..1], &x[1..2]).unwrap();
+    assert_eq!(m.constraint(c).violations(&[0, 0]), 0);
+    // f[0] = 1 is out of range, and g[0] = 0 is not answered by f[0].
+    assert_eq!(m.constraint(c).violations(&[1, 0]), 2);
+}
+
+#[test]
+fn circuit_forbids_subtours_before_they_close() {
+    // 0 → 1 is fixed: the chain may not close with 1 → 0, so the search
+    // never tries it (with value level all-different alone it would fail
+    // once on the subtours {0, 1} and {2, 3}).
+    let mut m = Model::new();
+    let s0 = m.new_var(Domain::singleton(1)).unwrap();
+    let s1 = m.new_var(Domain::values([0, 2, 3])).unwrap();
+    let s2 = m.new_var(Domain::values([0, 1, 3])).unwrap();
+    let s3 = m.new_var(Domain::values([0, 2])).unwrap();
+    m.circuit(&[s0, s1, s2, s3]).unwrap();
+    for inference in [Inference::ForwardChecking, Inference::Mac] {
+        let r = Search::new(&m)
+            .inference(inference)
+            .var_order(VarOrder::Input)
+            .count();
+        assert_eq!((r.count, r.stats.failures), (2, 0), "{inference:?}");
+    }
+}

@@ -72,6 +72,7 @@ mod precedence;
 mod predicate;
 mod regex;
 mod regular;
+mod structure;
 mod table;
 
 pub use all_different::AllDifferent;
@@ -87,6 +88,7 @@ pub use ordering::{Increasing, LexLess};
 pub use precedence::ValuePrecedence;
 pub use predicate::Predicate;
 pub use regular::{Automaton, Regular, MAX_AUTOMATON_TABLE};
+pub use structure::{Circuit, Inverse};
 pub use table::Table;
 
 /// A constraint over a fixed list of variables (its scope).
