@@ -79,6 +79,53 @@ fn nonogram_line(len: usize, clue: &[usize]) -> Model {
     m
 }
 
+/// Models for the smaller globals, each counted to the end: the name, the
+/// model.
+fn others() -> Vec<(&'static str, Model)> {
+    let mut out = Vec::new();
+    // Among: 8 variables over 0..3, 3 or 4 of them in {1, 2}.
+    let mut m = Model::new();
+    let x = m.new_vars(8, Domain::range(0, 3)).unwrap();
+    let n = m.new_var(Domain::range(3, 4)).unwrap();
+    m.among(&x, &[1, 2], n).unwrap();
+    out.push(("among-8", m));
+    // Global cardinality: 8 variables over 0..3, each value used 1..3 times.
+    let mut m = Model::new();
+    let x = m.new_vars(8, Domain::range(0, 3)).unwrap();
+    let k = m.new_vars(4, Domain::range(1, 3)).unwrap();
+    m.global_cardinality(&x, &[0, 1, 2, 3], &k).unwrap();
+    out.push(("gcc-8", m));
+    // Nvalue: 7 variables over 0..4 with exactly 2 distinct values.
+    let mut m = Model::new();
+    let x = m.new_vars(7, Domain::range(0, 4)).unwrap();
+    let n = m.new_var(Domain::singleton(2)).unwrap();
+    m.nvalue(&x, n).unwrap();
+    out.push(("nvalue-7", m));
+    // Lex: two rows of 5 over 0..2, strictly ordered.
+    let mut m = Model::new();
+    let x = m.new_vars(5, Domain::range(0, 2)).unwrap();
+    let y = m.new_vars(5, Domain::range(0, 2)).unwrap();
+    m.lex_less(&x, &y).unwrap();
+    out.push(("lex-5", m));
+    // Increasing: 8 variables over 0..9.
+    let mut m = Model::new();
+    let x = m.new_vars(8, Domain::range(0, 9)).unwrap();
+    m.increasing(&x).unwrap();
+    out.push(("increasing-8", m));
+    // Inverse: the 5040 permutations of 7 and their inverses.
+    let mut m = Model::new();
+    let f = m.new_vars(7, Domain::range(0, 6)).unwrap();
+    let g = m.new_vars(7, Domain::range(0, 6)).unwrap();
+    m.inverse(&f, &g).unwrap();
+    out.push(("inverse-7", m));
+    // Circuit: the 5040 tours of 8 nodes.
+    let mut m = Model::new();
+    let s = m.new_vars(8, Domain::range(0, 7)).unwrap();
+    m.circuit(&s).unwrap();
+    out.push(("circuit-8", m));
+    out
+}
+
 fn run(m: &Model) -> (u128, u64) {
     let r = Search::new(m)
         .inference(Inference::Mac)
@@ -117,6 +164,14 @@ fn bench(c: &mut Criterion) {
     let (count, calls) = run(&m);
     eprintln!("nonogram-30/[3,2,5,1,4]: {count} solutions, {calls} propagator calls");
     g.bench_function("nonogram-30", |b| b.iter(|| run(&m)));
+    g.finish();
+    let mut g = c.benchmark_group("others");
+    g.sample_size(10);
+    for (name, m) in others() {
+        let (count, calls) = run(&m);
+        eprintln!("{name}: {count} solutions, {calls} propagator calls");
+        g.bench_function(name, |b| b.iter(|| run(&m)));
+    }
     g.finish();
 }
 

@@ -773,3 +773,15 @@ fn circuit_forbids_subtours_before_they_close() {
         assert_eq!((r.count, r.stats.failures), (2, 0), "{inference:?}");
     }
 }
+
+#[test]
+fn inverse_counts_permutations_without_failing() {
+    // Channeling both ways: a fixed f[i] = j fixes g[j] = i, so the 24
+    // permutations of 4 are enumerated with no dead end.
+    let mut m = Model::new();
+    let f = m.new_vars(4, Domain::range(0, 3)).unwrap();
+    let g = m.new_vars(4, Domain::range(0, 3)).unwrap();
+    m.inverse(&f, &g).unwrap();
+    let r = Search::new(&m).inference(Inference::Mac).count();
+    assert_eq!((r.count, r.stats.failures), (24, 0));
+}

@@ -201,8 +201,8 @@ impl Propagator for CircuitProp<'_> {
 ///
 /// # Pruning
 /// Domain consistent on the channeling, O(Σ|D|) per call: values outside
-/// `0..n` go, and `j` stays in `f[i]` only while `i` is in `g[j]` (and the
-/// other way round). That each is a permutation is left to the channeling
+/// `0..n` go, `j` stays in `f[i]` only while `i` is in `g[j]`, and `f[i]`
+/// fixed to `j` fixes `g[j]` to `i` (and the same from `g`'s side). That each is a permutation is left to the channeling
 /// and the checker (post an all-different for more pruning). The checker is
 /// O(n); local-search violations are the number of `i` with `f[i]` out of
 /// range or `g[f[i]] ≠ i`, plus the same count from `g`'s side.
@@ -267,6 +267,10 @@ impl Propagator for InverseProp<'_> {
         }
         for (a, b) in [(f, g), (g, f)] {
             for (i, &x) in a.iter().enumerate() {
+                // f[i] = j fixed: g[j] = i.
+                if let Some(j) = p.value(x) {
+                    p.fix(b[j as usize], i as Value)?;
+                }
                 let drop: smallvec::SmallVec<[Value; 16]> = p
                     .values(x)
                     .filter(|&j| !p.contains(b[j as usize], i as Value))
