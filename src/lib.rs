@@ -34,4 +34,6 @@ mod book {
     struct GettingStarted;
     #[doc = include_str!("../docs/writing-a-constraint.md")]
     struct WritingAConstraint;
+    #[doc = include_str!("../docs/globals.md")]
+    struct Globals;
 }
