@@ -134,7 +134,9 @@ impl<'a> BoundsProp<'a> {
             }
             if h[x] as usize > x {
                 let w = path_max(h, h[x] as usize);
-                p.set_min(self.vars[pos], b[w] as Value)?;
+                // Past the largest value: no room left.
+                let lo = Value::try_from(b[w]).map_err(|_| Conflict)?;
+                p.set_min(self.vars[pos], lo)?;
                 path_set(h, x, w, w);
             }
             if d[z] == b[z] - b[y] {
@@ -173,7 +175,8 @@ impl<'a> BoundsProp<'a> {
             }
             if (h[x] as usize) < x {
                 let w = path_min(h, h[x] as usize);
-                p.set_max(self.vars[pos], (b[w] - 1) as Value)?;
+                let hi = Value::try_from(b[w] - 1).map_err(|_| Conflict)?;
+                p.set_max(self.vars[pos], hi)?;
                 path_set(h, x, w, w);
             }
             if d[z] == b[y] - b[z] {
