@@ -67,6 +67,18 @@ impl ValueIndex {
     pub(crate) fn of_domains<'d>(
         domains: impl Iterator<Item = &'d Domain> + Clone,
     ) -> Result<ValueIndex, String> {
+        // Within one 64-value window: dense, whatever the holes.
+        let lo = domains.clone().filter_map(|d| d.min()).min();
+        let hi = domains.clone().filter_map(|d| d.max()).max();
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            let span = hi as i64 - lo as i64 + 1;
+            if span <= 64 {
+                return Ok(ValueIndex::Dense {
+                    lo: lo as i64,
+                    len: span as usize,
+                });
+            }
+        }
         let total: u64 = domains.clone().map(|d| d.size()).sum();
         if total > MAX_DOMAIN_VALUES * 64 {
             return Err(format!(
@@ -208,22 +220,47 @@ impl<'a> DomainProp<'a> {
                 && matches!(index, ValueIndex::Dense { .. }))
             .then(Small::new),
             fixed: None,
-            var_match: vec![NONE; n],
-            val_match: vec![NONE; total],
-            rows: vec![0; n * vw],
-            holders: vec![0; total * hw],
-            visited: vec![0; vw],
-            parent: vec![NONE; total],
-            queue: Vec::with_capacity(n),
-            reach_vals: vec![0; vw],
-            reach_vars: vec![0; hw],
-            order: vec![NONE; n],
-            low: vec![0; n],
-            comp: vec![0; n],
-            on_stack: vec![0; hw],
-            stack: Vec::with_capacity(n),
-            frames: Vec::with_capacity(n),
+            var_match: Vec::new(),
+            val_match: Vec::new(),
+            rows: Vec::new(),
+            holders: Vec::new(),
+            visited: Vec::new(),
+            parent: Vec::new(),
+            queue: Vec::new(),
+            reach_vals: Vec::new(),
+            reach_vars: Vec::new(),
+            order: Vec::new(),
+            low: Vec::new(),
+            comp: Vec::new(),
+            on_stack: Vec::new(),
+            stack: Vec::new(),
+            frames: Vec::new(),
         }
+    }
+
+    /// Sizes the general path's state on its first use (the one-word path
+    /// never needs it).
+    fn ensure_general(&mut self) {
+        if !self.var_match.is_empty() {
+            return;
+        }
+        let (n, vw, hw) = (self.vars.len(), self.vw, self.hw);
+        let total = self.m + if self.except.is_some() { n } else { 0 };
+        self.var_match = vec![NONE; n];
+        self.val_match = vec![NONE; total];
+        self.rows = vec![0; n * vw];
+        self.holders = vec![0; total * hw];
+        self.visited = vec![0; vw];
+        self.parent = vec![NONE; total];
+        self.queue = Vec::with_capacity(n);
+        self.reach_vals = vec![0; vw];
+        self.reach_vars = vec![0; hw];
+        self.order = vec![NONE; n];
+        self.low = vec![0; n];
+        self.comp = vec![0; n];
+        self.on_stack = vec![0; hw];
+        self.stack = Vec::with_capacity(n);
+        self.frames = Vec::with_capacity(n);
     }
 
     /// Step 1: the rows of the current domains and their transpose.
@@ -805,6 +842,7 @@ impl Propagator for DomainProp<'_> {
                 return r;
             }
         }
+        self.ensure_general();
         self.load(p);
         if !self.repair_matching() {
             return Err(Conflict);
