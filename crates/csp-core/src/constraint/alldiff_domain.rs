@@ -586,8 +586,15 @@ impl Small {
             union |= self.rows[b.trailing_zeros() as usize];
             b &= b - 1;
         }
-        if union.count_ones() < open.count_ones() {
+        let k = open.count_ones();
+        if union.count_ones() < k {
             return Err(Conflict);
+        }
+        if k <= 2 {
+            // A Hall set that prunes another open variable has two
+            // variables at least (one is a fixed variable, gone above) and
+            // leaves one out: it needs three open variables.
+            return Ok(());
         }
         // 2. Repair the matching: keep the edges still there.
         let mut matched = 0u64;
