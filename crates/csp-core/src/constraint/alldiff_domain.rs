@@ -41,6 +41,7 @@
 //! `except` (for `all_different_except`) gives each variable its own copy of
 //! the exempt value, so any number of variables may take it.
 
+use super::distinct::subscribe_all;
 use crate::constraint::Pruner;
 use crate::domain::{Conflict, Domain};
 use crate::ids::{Value, VarId};
@@ -828,9 +829,7 @@ fn or_shifted(row: &mut [u64], bits: u64, off: i64) {
 
 impl Propagator for DomainProp<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
-        for (i, &x) in self.vars.iter().enumerate() {
-            setup.subscribe(x, i, Events::DOMAIN);
-        }
+        subscribe_all(setup, self.vars, Events::DOMAIN);
         if self.small.is_some() {
             self.fixed = Some((setup.new_int(0), setup.new_int(0)));
         }

@@ -36,6 +36,7 @@
 //! No live tuple (positive) is a conflict; no live forbidden tuple
 //! (negative) entails the constraint.
 
+use super::distinct::subscribe_all;
 use super::Pruner;
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
@@ -284,9 +285,7 @@ impl<'a> CompactTable<'a> {
 
 impl Propagator for CompactTable<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
-        for (i, &x) in self.vars.iter().enumerate() {
-            setup.subscribe(x, i, Events::DOMAIN);
-        }
+        subscribe_all(setup, self.vars, Events::DOMAIN);
         // Bits past the last tuple have no support: the first update,
         // which sees every position as changed, clears them.
         self.current = Some(setup.new_words(self.index.len(), !0));

@@ -1,6 +1,7 @@
 //! The counting family with variable counts: among, global cardinality
 //! and nvalue.
 
+use super::distinct::subscribe_all;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
@@ -96,9 +97,7 @@ struct AmongProp<'a>(&'a Among);
 
 impl Propagator for AmongProp<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
-        for (i, &x) in self.0.scope.iter().enumerate() {
-            setup.subscribe(x, i, Events::DOMAIN);
-        }
+        subscribe_all(setup, &self.0.scope, Events::DOMAIN);
     }
     fn wants_notify(&self) -> bool {
         false
@@ -179,9 +178,7 @@ struct GccProp<'a>(&'a GlobalCardinality);
 
 impl Propagator for GccProp<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
-        for (i, &x) in self.0.scope.iter().enumerate() {
-            setup.subscribe(x, i, Events::DOMAIN);
-        }
+        subscribe_all(setup, &self.0.scope, Events::DOMAIN);
     }
     fn wants_notify(&self) -> bool {
         false
@@ -274,9 +271,7 @@ struct NValueProp<'a>(&'a NValue);
 
 impl Propagator for NValueProp<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
-        for (i, &x) in self.0.scope.iter().enumerate() {
-            setup.subscribe(x, i, Events::DOMAIN);
-        }
+        subscribe_all(setup, &self.0.scope, Events::DOMAIN);
     }
     fn wants_notify(&self) -> bool {
         false

@@ -202,6 +202,14 @@ impl Constraint for AllDifferentExcept {
     }
 }
 
+/// Subscribes to `events` on every variable of `vars`, position `i` for
+/// `vars[i]` (the usual subscription of a global constraint).
+pub(crate) fn subscribe_all(setup: &mut Setup<'_>, vars: &[VarId], events: Events) {
+    for (i, &x) in vars.iter().enumerate() {
+        setup.subscribe(x, i, events);
+    }
+}
+
 /// Removes the value of the variable fixed at `pos` from the others, unless
 /// it is `except`. O(n).
 pub(crate) fn remove_from_others(
@@ -266,9 +274,7 @@ impl<'a> FixedValueProp<'a> {
 
 impl Propagator for FixedValueProp<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
-        for (i, &x) in self.vars.iter().enumerate() {
-            setup.subscribe(x, i, Events::FIXED);
-        }
+        subscribe_all(setup, self.vars, Events::FIXED);
         self.rooted = Some(setup.new_int(0));
     }
 

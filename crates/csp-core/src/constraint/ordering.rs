@@ -1,6 +1,7 @@
 //! Ordering constraints: lexicographic order between two sequences (for
 //! symmetry breaking) and increasing or decreasing sequences.
 
+use super::distinct::subscribe_all;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
@@ -71,9 +72,7 @@ struct LexProp<'a> {
 
 impl Propagator for LexProp<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
-        for (i, &v) in self.c.scope.iter().enumerate() {
-            setup.subscribe(v, i, Events::BOUNDS);
-        }
+        subscribe_all(setup, &self.c.scope, Events::BOUNDS);
     }
 
     fn wants_notify(&self) -> bool {
@@ -173,9 +172,7 @@ struct IncreasingProp<'a>(&'a Increasing);
 
 impl Propagator for IncreasingProp<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
-        for (i, &v) in self.0.vars.iter().enumerate() {
-            setup.subscribe(v, i, Events::BOUNDS);
-        }
+        subscribe_all(setup, &self.0.vars, Events::BOUNDS);
     }
 
     fn wants_notify(&self) -> bool {

@@ -2,6 +2,7 @@
 //! automaton (Pesant, "A regular language membership constraint for finite
 //! sequences of variables", CP 2004).
 
+use super::distinct::subscribe_all;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
@@ -252,9 +253,7 @@ impl<'a> RegularProp<'a> {
 
 impl Propagator for RegularProp<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
-        for (i, &x) in self.vars.iter().enumerate() {
-            setup.subscribe(x, i, Events::DOMAIN);
-        }
+        subscribe_all(setup, self.vars, Events::DOMAIN);
     }
 
     fn wants_notify(&self) -> bool {

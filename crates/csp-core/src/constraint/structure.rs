@@ -1,6 +1,7 @@
 //! Structure constraints over successor variables (circuit, subcircuit)
 //! and permutations (inverse). Indices are 0-based.
 
+use super::distinct::subscribe_all;
 use super::distinct::Consistency;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
@@ -98,9 +99,7 @@ impl CircuitProp<'_> {
 
 impl Propagator for CircuitProp<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
-        for (i, &x) in self.c.succ.iter().enumerate() {
-            setup.subscribe(x, i, Events::FIXED);
-        }
+        subscribe_all(setup, &self.c.succ, Events::FIXED);
     }
 
     fn wants_notify(&self) -> bool {
@@ -245,9 +244,7 @@ struct InverseProp<'a>(&'a Inverse);
 
 impl Propagator for InverseProp<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
-        for (i, &x) in self.0.scope.iter().enumerate() {
-            setup.subscribe(x, i, Events::DOMAIN);
-        }
+        subscribe_all(setup, &self.0.scope, Events::DOMAIN);
     }
 
     fn wants_notify(&self) -> bool {
