@@ -40,4 +40,6 @@ mod book {
     struct SearchChapter;
     #[doc = include_str!("../docs/writing-a-constraint.md")]
     struct WritingAConstraint;
+    #[doc = include_str!("../docs/globals.md")]
+    struct Globals;
 }

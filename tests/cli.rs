@@ -448,6 +448,46 @@ fn sudoku_top95_and_bad_lines() {
 }
 
 #[test]
+fn sudoku_alldiff_strengths_agree() {
+    let data = include_str!("../examples/sudoku/tests/data/top95.txt");
+    let puzzles: Vec<&str> = data
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .take(20)
+        .collect();
+    let input = puzzles.join("\n");
+    let mut nodes = Vec::new();
+    for level in ["value", "bounds", "domain"] {
+        let o = csp_stdin(&["sudoku", "--alldiff", level, "--stats"], &input);
+        assert!(o.status.success(), "{level}: {}", stderr(&o));
+        let out = stdout(&o);
+        let sols: Vec<&str> = out.lines().collect();
+        assert_eq!(sols.len(), puzzles.len(), "{level}");
+        for (p, s) in puzzles.iter().zip(&sols) {
+            assert!(valid_sudoku(p, s), "{level}: {p} -> {s}");
+        }
+        let err = stderr(&o);
+        let total = err.lines().last().unwrap_or_default().to_string();
+        let n: u64 = total
+            .split("nodes: ")
+            .nth(1)
+            .and_then(|t| t.split(',').next())
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("{level}: no node count in {total:?}"));
+        nodes.push(n);
+    }
+    // Domain consistency never needs more nodes than value level here.
+    assert!(nodes[2] <= nodes[0], "{nodes:?}");
+    let o = csp_stdin(&["sudoku", "--alldiff", "strong"], puzzles[0]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown consistency 'strong'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn coloring_maps_and_files() {
     let o = csp(&["color", "--map", "australia", "--colors", "3"]);
     let out = stdout(&o);

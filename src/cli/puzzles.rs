@@ -108,6 +108,9 @@ pub struct SudokuArgs {
     /// line (default) or grid (a boxed grid for people).
     #[arg(long, default_value = "line")]
     format: String,
+    /// All-different strength: value (default), bounds or domain.
+    #[arg(long, default_value = "value")]
+    alldiff: String,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -123,6 +126,7 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
     if a.count_limit == Some(0) {
         return Err("--count-limit must be at least 1".into());
     }
+    let alldiff: csp_core::constraint::Consistency = a.alldiff.parse()?;
     let options = a.engine.apply(model::options())?;
     let (text, name) = read_input(a.file.as_deref())?;
     let mut out = super::output::stdout();
@@ -144,7 +148,7 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
         let t = Instant::now();
         let stats;
         if a.unique {
-            let u = model::is_unique(&grid, &options);
+            let u = model::is_unique_with(&grid, &options, alldiff);
             let word = match &u {
                 model::Uniqueness::None => "none",
                 model::Uniqueness::Unique(s) => {
@@ -170,9 +174,9 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
             stats = None;
         } else if a.count {
             let r = match a.count_limit {
-                Some(k) => model::count_up_to(&grid, k, &options),
+                Some(k) => model::count_up_to_with(&grid, k, &options, alldiff),
                 None => {
-                    let (m, _) = model::model(&grid);
+                    let (m, _) = model::model_with(&grid, alldiff);
                     csp_core::Search::new(&m).options(options.clone()).count()
                 }
             };
@@ -187,7 +191,7 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
             }
             stats = Some(r.stats);
         } else {
-            let r = model::solve(&grid, &options);
+            let r = model::solve_with(&grid, &options, alldiff);
             match (&r.solution, r.outcome) {
                 (Some(s), _) => {
                     check_solution(&grid, s).map_err(|e| format!("internal error: {e}"))?;

@@ -12,6 +12,7 @@
 //! assert!(matches!(model::is_unique(&puzzle, &model::options()), model::Uniqueness::Unique(_)));
 //! ```
 
+use csp_core::constraint::Consistency;
 use csp_core::{
     Domain, Inference, Limit, Model, Outcome, Report, Search, SearchOptions, Solution, Statistics,
     ValOrder, Value, VarId, VarOrder,
@@ -33,6 +34,19 @@ use crate::Grid;
 /// assert_eq!(model.name(cells[8][0]), Some("r9c1"));
 /// ```
 pub fn model(grid: &Grid) -> (Model, Vec<Vec<VarId>>) {
+    model_with(grid, Consistency::Value)
+}
+
+/// [`model`] with the all-different constraints propagated at `alldiff`
+/// ([`Consistency::Value`] is [`model`]).
+///
+/// ```
+/// use csp_core::constraint::Consistency;
+/// let grid = csp_sudoku::Grid::empty(2).unwrap();
+/// let (model, _) = csp_sudoku::model::model_with(&grid, Consistency::Domain);
+/// assert_eq!(model.num_constraints(), 12);
+/// ```
+pub fn model_with(grid: &Grid, alldiff: Consistency) -> (Model, Vec<Vec<VarId>>) {
     let n = grid.side();
     let mut m = Model::new();
     let cells: Vec<Vec<VarId>> = (0..n)
@@ -53,8 +67,8 @@ pub fn model(grid: &Grid) -> (Model, Vec<Vec<VarId>>) {
     // The rules: every row, every column and every box holds different values.
     for (_unit, unit_cells) in grid.units() {
         let vars: Vec<VarId> = unit_cells.iter().map(|&(r, c)| cells[r][c]).collect();
-        m.all_different(&vars)
-            .expect("the unit's variables belong to the model");
+        m.all_different_with(&vars, alldiff)
+            .expect("the unit's variables belong to the model and hold at most 25 values");
     }
     (m, cells)
 }
@@ -97,7 +111,12 @@ pub struct Solved {
 ///
 /// A grid with repeated givens has no solution (`Outcome::Unsatisfiable`).
 pub fn solve(grid: &Grid, options: &SearchOptions) -> Solved {
-    let (m, cells) = model(grid);
+    solve_with(grid, options, Consistency::Value)
+}
+
+/// [`solve`] with the all-different constraints at `alldiff`.
+pub fn solve_with(grid: &Grid, options: &SearchOptions, alldiff: Consistency) -> Solved {
+    let (m, cells) = model_with(grid, alldiff);
     let r = Search::new(&m).options(options.clone()).solve();
     Solved {
         outcome: r.outcome,
@@ -116,7 +135,17 @@ pub fn solve(grid: &Grid, options: &SearchOptions) -> Solved {
 /// assert_eq!(report.count, 288);
 /// ```
 pub fn count_up_to(grid: &Grid, k: u64, options: &SearchOptions) -> Report {
-    let (m, _) = model(grid);
+    count_up_to_with(grid, k, options, Consistency::Value)
+}
+
+/// [`count_up_to`] with the all-different constraints at `alldiff`.
+pub fn count_up_to_with(
+    grid: &Grid,
+    k: u64,
+    options: &SearchOptions,
+    alldiff: Consistency,
+) -> Report {
+    let (m, _) = model_with(grid, alldiff);
     Search::new(&m).options(options.clone()).count_up_to(k)
 }
 
@@ -138,7 +167,12 @@ pub enum Uniqueness {
 
 /// Does `grid` have exactly one solution? The search stops at the second.
 pub fn is_unique(grid: &Grid, options: &SearchOptions) -> Uniqueness {
-    let (m, cells) = model(grid);
+    is_unique_with(grid, options, Consistency::Value)
+}
+
+/// [`is_unique`] with the all-different constraints at `alldiff`.
+pub fn is_unique_with(grid: &Grid, options: &SearchOptions, alldiff: Consistency) -> Uniqueness {
+    let (m, cells) = model_with(grid, alldiff);
     let to_grid = |s: &Solution| grid_of(grid, &cells, s);
     match Search::new(&m).options(options.clone()).is_unique() {
         csp_core::Uniqueness::None => Uniqueness::None,

@@ -4,6 +4,7 @@
 
 use std::time::Instant;
 
+use csp_core::constraint::Consistency;
 use csp_sudoku::model::{self, Uniqueness};
 use csp_sudoku::{check_solution, parse, Grid};
 
@@ -14,24 +15,48 @@ fn load(name: &str) -> Vec<Grid> {
 }
 
 fn all_unique(name: &str, expected: usize) {
+    all_unique_with(name, expected, Consistency::Value);
+}
+
+/// Checks every puzzle of `name` is unique with all-different at `level`;
+/// returns the nodes to the first solutions.
+fn all_unique_with(name: &str, expected: usize, level: Consistency) -> u64 {
     let grids = load(name);
     assert_eq!(grids.len(), expected);
     let start = Instant::now();
     let mut nodes = 0;
     for (i, grid) in grids.iter().enumerate() {
-        match model::is_unique(grid, &model::options()) {
+        match model::is_unique_with(grid, &model::options(), level) {
             Uniqueness::Unique(solution) => {
                 check_solution(grid, &solution)
                     .unwrap_or_else(|e| panic!("{name} puzzle {}: {e}", i + 1));
             }
             other => panic!("{name} puzzle {}: {other:?}", i + 1),
         }
-        nodes += model::solve(grid, &model::options()).stats.nodes;
+        nodes += model::solve_with(grid, &model::options(), level)
+            .stats
+            .nodes;
     }
     eprintln!(
-        "{name}: {expected} puzzles unique, {:.3} s (proofs and solves), {nodes} nodes to first solutions",
+        "{name} ({level}): {expected} puzzles unique, {:.3} s (proofs and solves), {nodes} nodes to first solutions",
         start.elapsed().as_secs_f64()
     );
+    nodes
+}
+
+#[test]
+fn every_alldiff_strength_proves_top95_and_16x16() {
+    let value = all_unique_with("top95.txt", 95, Consistency::Value);
+    let bounds = all_unique_with("top95.txt", 95, Consistency::Bounds);
+    let domain = all_unique_with("top95.txt", 95, Consistency::Domain);
+    // Domain consistency subsumes the others' pruning: never more nodes
+    // (the same first-fail order sees smaller domains).
+    assert!(domain <= value, "domain {domain} > value {value}");
+    assert!(domain <= bounds, "domain {domain} > bounds {bounds}");
+    for level in [Consistency::Bounds, Consistency::Domain] {
+        all_unique_with("16x16.txt", 2, level);
+        all_unique_with("hardest.txt", 11, level);
+    }
 }
 
 #[test]

@@ -56,27 +56,44 @@ use crate::ids::{Value, VarId};
 use crate::propagation::{Literal, Propagator, StateInt, StateWords};
 
 mod all_different;
+mod alldiff_bounds;
+mod alldiff_domain;
 mod arith;
 mod boolean;
+mod compact_table;
 mod count;
+mod counting;
+mod distinct;
 mod element;
 pub(crate) mod fused;
 mod linear;
+mod negative_table;
 mod not_equal;
+mod ordering;
 mod precedence;
 mod predicate;
+mod regex;
+mod regular;
+mod structure;
 mod table;
 
 pub use all_different::AllDifferent;
+pub use alldiff_domain::MAX_DOMAIN_VALUES;
 pub(crate) use arith::pow_sat;
 pub use arith::{Arith, ArithOp, LessEq, FILTER_LIMIT};
 pub use boolean::{Clause, ReifiedIn, ReifiedLinear, Xor};
 pub use count::Count;
+pub use counting::{Among, GlobalCardinality, NValue};
+pub use distinct::{AllDifferentExcept, Consistency, Distinct};
 pub use element::Element;
 pub use linear::{Linear, Relation};
+pub use negative_table::NegativeTable;
 pub use not_equal::{Equal, NotEqual};
+pub use ordering::{Increasing, LexLess};
 pub use precedence::ValuePrecedence;
 pub use predicate::Predicate;
+pub use regular::{Automaton, Regular, MAX_AUTOMATON_TABLE};
+pub use structure::{Circuit, Inverse};
 pub use table::Table;
 
 /// A constraint over a fixed list of variables (its scope).

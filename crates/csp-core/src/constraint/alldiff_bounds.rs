@@ -1,0 +1,269 @@
+//! The bounds-consistent all-different propagator: Hall intervals found in
+//! O(n log n) (López-Ortiz, Quimper, Tromp and van Beek, "A fast and simple
+//! algorithm for bounds consistency of the alldifferent constraint", IJCAI
+//! 2003), plus the removal of fixed values from the peers.
+//!
+//! # The idea
+//! A *Hall interval* is an interval `[a, b]` that exactly `b − a + 1`
+//! variables' domains lie inside: those variables use up every value of the
+//! interval, so any other variable whose minimum (maximum) lies in it must
+//! move its minimum above `b` (maximum below `a`); more variables than values
+//! inside is a conflict. The paper's algorithm scans the variables by
+//! increasing maximum and merges the gaps between the distinct bounds with
+//! two path-compressed union-find-like arrays (`t` for the capacity left,
+//! `h` for the Hall intervals found so far); the symmetric pass raises the
+//! maxima. The code here is written from the paper's description.
+//!
+//! The variables are kept sorted by minimum and by maximum between calls (a
+//! plain field, valid whatever the domains are): the insertion sort that
+//! repairs the order is linear when few bounds moved.
+
+use super::distinct::{remove_from_others, FixedValueProp};
+use crate::constraint::Pruner;
+use crate::domain::Conflict;
+use crate::ids::{Value, VarId};
+use crate::propagation::{Event, Events, Priority, Propagator, Setup, StateInt};
+
+/// Bounds-consistent all-different over distinct variables (see
+/// [`Consistency::Bounds`](super::Consistency::Bounds)).
+#[derive(Debug)]
+pub(crate) struct BoundsProp<'a> {
+    vars: &'a [VarId],
+    /// Scope positions sorted by minimum, then by maximum (repaired each call).
+    by_min: Vec<u32>,
+    by_max: Vec<u32>,
+    /// Per position: current bounds (as `i64`) and their ranks in `bounds`.
+    lo: Vec<i64>,
+    hi: Vec<i64>,
+    min_rank: Vec<u32>,
+    max_rank: Vec<u32>,
+    /// The distinct values among the minima and the maxima + 1, with a
+    /// sentinel below and above.
+    bounds: Vec<i64>,
+    t: Vec<u32>,
+    d: Vec<i64>,
+    h: Vec<u32>,
+    /// Reversible: 1 once the values of the variables fixed before the first
+    /// call have been removed from the others (later fixes go through
+    /// `notify`); backtracking above that call resets it.
+    rooted: Option<StateInt>,
+}
+
+impl<'a> BoundsProp<'a> {
+    pub(crate) fn new(vars: &'a [VarId]) -> BoundsProp<'a> {
+        let n = vars.len();
+        BoundsProp {
+            vars,
+            by_min: (0..n as u32).collect(),
+            by_max: (0..n as u32).collect(),
+            lo: vec![0; n],
+            hi: vec![0; n],
+            min_rank: vec![0; n],
+            max_rank: vec![0; n],
+            bounds: Vec::with_capacity(2 * n + 2),
+            t: vec![0; 2 * n + 2],
+            d: vec![0; 2 * n + 2],
+            h: vec![0; 2 * n + 2],
+            rooted: None,
+        }
+    }
+
+    /// Reads the bounds, repairs both orders and ranks the bounds.
+    fn sort(&mut self, p: &Pruner<'_>) {
+        for (i, &x) in self.vars.iter().enumerate() {
+            self.lo[i] = p.min(x) as i64;
+            self.hi[i] = p.max(x) as i64;
+        }
+        let (lo, hi) = (&self.lo, &self.hi);
+        insertion_sort(&mut self.by_min, |a, b| lo[a as usize] < lo[b as usize]);
+        insertion_sort(&mut self.by_max, |a, b| hi[a as usize] < hi[b as usize]);
+        // Merge the sorted minima and maxima + 1 into the distinct bounds.
+        let n = self.vars.len();
+        self.bounds.clear();
+        self.bounds.push(self.lo[self.by_min[0] as usize] - 2);
+        let (mut i, mut j) = (0, 0);
+        while i < n || j < n {
+            let take_min = j == n
+                || (i < n
+                    && self.lo[self.by_min[i] as usize] <= self.hi[self.by_max[j] as usize] + 1);
+            let v = if take_min {
+                self.lo[self.by_min[i] as usize]
+            } else {
+                self.hi[self.by_max[j] as usize] + 1
+            };
+            if *self.bounds.last().expect("the sentinel") != v {
+                self.bounds.push(v);
+            }
+            let r = (self.bounds.len() - 1) as u32;
+            if take_min {
+                self.min_rank[self.by_min[i] as usize] = r;
+                i += 1;
+            } else {
+                self.max_rank[self.by_max[j] as usize] = r;
+                j += 1;
+            }
+        }
+        let top = *self.bounds.last().expect("the sentinel");
+        self.bounds.push(top + 2);
+    }
+
+    /// Raises the minima past the Hall intervals below them.
+    fn filter_lower(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let nb = self.bounds.len() - 2;
+        let (t, d, h, b) = (&mut self.t, &mut self.d, &mut self.h, &self.bounds);
+        for i in 1..=nb + 1 {
+            t[i] = (i - 1) as u32;
+            h[i] = (i - 1) as u32;
+            d[i] = b[i] - b[i - 1];
+        }
+        for k in 0..self.vars.len() {
+            let pos = self.by_max[k] as usize;
+            let x = self.min_rank[pos] as usize;
+            let y = self.max_rank[pos] as usize;
+            let mut z = path_max(t, x + 1);
+            let j = t[z] as usize;
+            d[z] -= 1;
+            if d[z] == 0 {
+                t[z] = (z + 1) as u32;
+                z = path_max(t, t[z] as usize);
+                t[z] = j as u32;
+            }
+            path_set(t, x + 1, z, z);
+            if d[z] < b[z] - b[y] {
+                return Err(Conflict);
+            }
+            if h[x] as usize > x {
+                let w = path_max(h, h[x] as usize);
+                // Past the largest value: no room left.
+                let lo = Value::try_from(b[w]).map_err(|_| Conflict)?;
+                p.set_min(self.vars[pos], lo)?;
+                path_set(h, x, w, w);
+            }
+            if d[z] == b[z] - b[y] {
+                let from = h[y] as usize;
+                path_set(h, from, j - 1, y);
+                h[y] = (j - 1) as u32;
+            }
+        }
+        Ok(())
+    }
+
+    /// Lowers the maxima below the Hall intervals above them.
+    fn filter_upper(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let nb = self.bounds.len() - 2;
+        let (t, d, h, b) = (&mut self.t, &mut self.d, &mut self.h, &self.bounds);
+        for i in 0..=nb {
+            t[i] = (i + 1) as u32;
+            h[i] = (i + 1) as u32;
+            d[i] = b[i + 1] - b[i];
+        }
+        for k in (0..self.vars.len()).rev() {
+            let pos = self.by_min[k] as usize;
+            let x = self.max_rank[pos] as usize;
+            let y = self.min_rank[pos] as usize;
+            let mut z = path_min(t, x - 1);
+            let j = t[z] as usize;
+            d[z] -= 1;
+            if d[z] == 0 {
+                t[z] = (z - 1) as u32;
+                z = path_min(t, t[z] as usize);
+                t[z] = j as u32;
+            }
+            path_set(t, x - 1, z, z);
+            if d[z] < b[y] - b[z] {
+                return Err(Conflict);
+            }
+            if (h[x] as usize) < x {
+                let w = path_min(h, h[x] as usize);
+                let hi = Value::try_from(b[w] - 1).map_err(|_| Conflict)?;
+                p.set_max(self.vars[pos], hi)?;
+                path_set(h, x, w, w);
+            }
+            if d[z] == b[y] - b[z] {
+                let from = h[y] as usize;
+                path_set(h, from, j + 1, y);
+                h[y] = (j + 1) as u32;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Follows `a` upward from `i` to its root (`a[i] <= i`).
+#[inline]
+fn path_max(a: &[u32], mut i: usize) -> usize {
+    while a[i] as usize > i {
+        i = a[i] as usize;
+    }
+    i
+}
+
+/// Follows `a` downward from `i` to its root (`a[i] >= i`).
+#[inline]
+fn path_min(a: &[u32], mut i: usize) -> usize {
+    while (a[i] as usize) < i {
+        i = a[i] as usize;
+    }
+    i
+}
+
+/// Points every entry on the path from `from` up to (not including) `to` at
+/// `target` (path compression).
+#[inline]
+fn path_set(a: &mut [u32], from: usize, to: usize, target: usize) {
+    let mut k = from;
+    while k != to {
+        let next = a[k] as usize;
+        a[k] = target as u32;
+        k = next;
+    }
+}
+
+/// Stable insertion sort: linear on an almost sorted slice.
+fn insertion_sort(v: &mut [u32], less: impl Fn(u32, u32) -> bool) {
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && less(x, v[j - 1]) {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
+}
+
+impl Propagator for BoundsProp<'_> {
+    fn setup(&mut self, setup: &mut Setup<'_>) {
+        for (i, &x) in self.vars.iter().enumerate() {
+            // The kinds reported are those subscribed: FIXED for the values to
+            // remove, BOUNDS for the Hall intervals.
+            setup.subscribe(x, i, Events::FIXED | Events::BOUNDS);
+        }
+        self.rooted = Some(setup.new_int(0));
+    }
+
+    fn notify(&mut self, p: &mut Pruner<'_>, pos: usize, event: Event) -> Result<bool, Conflict> {
+        if event.is_fixed() {
+            remove_from_others(p, self.vars, pos, None)?;
+        }
+        Ok(true)
+    }
+
+    fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        if self.vars.is_empty() {
+            return Ok(());
+        }
+        FixedValueProp::first_call(p, self.rooted, self.vars, None)?;
+        self.sort(p);
+        self.filter_lower(p)?;
+        self.filter_upper(p)
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Linear
+    }
+
+    fn name(&self) -> &str {
+        "all-different (bounds)"
+    }
+}

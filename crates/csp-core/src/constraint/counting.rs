@@ -1,0 +1,386 @@
+//! The counting family with variable counts: among, global cardinality
+//! and nvalue.
+
+use super::distinct::subscribe_all;
+use super::{Constraint, Pruner};
+use crate::domain::Conflict;
+use crate::ids::{ConstraintId, Value, VarId};
+use crate::propagation::{Events, Priority, Propagator, Setup};
+use crate::{Model, ModelError};
+
+/// How many of the `vars` take a value in `set`: `sure` (domain inside the
+/// set) and `possible` (domain meets the set).
+fn in_set(p: &Pruner<'_>, vars: &[VarId], set: &[Value]) -> (i64, i64) {
+    let (mut sure, mut possible) = (0, 0);
+    for &x in vars {
+        let mut any = false;
+        let mut all = true;
+        for v in p.values(x) {
+            if set.binary_search(&v).is_ok() {
+                any = true;
+            } else {
+                all = false;
+            }
+            if any && !all {
+                break;
+            }
+        }
+        possible += i64::from(any);
+        sure += i64::from(all);
+    }
+    (sure, possible)
+}
+
+/// Bounds `n` to `[lo, hi]` (as `i64`, clamped to the value range).
+fn bound(p: &mut Pruner<'_>, n: VarId, lo: i64, hi: i64) -> Result<(), Conflict> {
+    let clamp = |v: i64| v.clamp(Value::MIN as i64, Value::MAX as i64) as Value;
+    if lo > hi {
+        return Err(Conflict);
+    }
+    p.set_min(n, clamp(lo))?;
+    p.set_max(n, clamp(hi))?;
+    Ok(())
+}
+
+/// `n = |{i : vars[i] ∈ set}|` (Beldiceanu and Contejean's among; with a
+/// one-value set, count with a variable count).
+///
+/// # Pruning
+/// Domain consistent at both inference levels: with `sure` variables whose
+/// domain lies inside the set and `possible` ones whose domain meets it,
+/// `n ∈ [sure, possible]`; when `n` can only be `sure`, the undecided
+/// variables lose the set's values; when it can only be `possible`, they
+/// lose the others. O(Σ|D|·log|set|) per call. Local-search violations are
+/// `|count − n|`.
+#[derive(Debug, Clone)]
+pub struct Among {
+    /// The variables, then `n`.
+    scope: Vec<VarId>,
+    /// Sorted, deduplicated.
+    set: Vec<Value>,
+}
+
+impl Among {
+    fn vars(&self) -> &[VarId] {
+        &self.scope[..self.scope.len() - 1]
+    }
+    fn n(&self) -> VarId {
+        self.scope[self.scope.len() - 1]
+    }
+}
+
+impl Constraint for Among {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+    fn is_satisfied(&self, values: &[Value]) -> bool {
+        self.violations(values) == 0
+    }
+    fn name(&self) -> &str {
+        "among"
+    }
+    fn violations(&self, values: &[Value]) -> u64 {
+        let (xs, n) = values.split_at(values.len() - 1);
+        let count = xs
+            .iter()
+            .filter(|v| self.set.binary_search(v).is_ok())
+            .count() as i64;
+        (count - n[0] as i64).unsigned_abs()
+    }
+    fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
+        Some(Box::new(AmongProp(self)))
+    }
+}
+
+#[derive(Debug)]
+struct AmongProp<'a>(&'a Among);
+
+impl Propagator for AmongProp<'_> {
+    fn setup(&mut self, setup: &mut Setup<'_>) {
+        subscribe_all(setup, &self.0.scope, Events::DOMAIN);
+    }
+    fn wants_notify(&self) -> bool {
+        false
+    }
+    fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let c = self.0;
+        let (sure, possible) = in_set(p, c.vars(), &c.set);
+        bound(p, c.n(), sure, possible)?;
+        let (lo, hi) = (p.min(c.n()) as i64, p.max(c.n()) as i64);
+        if hi == sure || lo == possible {
+            // Undecided variables go out of the set (hi = sure) or into it.
+            let into = hi != sure;
+            for &x in c.vars() {
+                let (inside, meets) = in_set(p, &[x], &c.set);
+                if meets == 1 && inside == 0 {
+                    p.retain(x, |v| c.set.binary_search(&v).is_ok() == into)?;
+                }
+            }
+        }
+        Ok(())
+    }
+    fn is_idempotent(&self) -> bool {
+        true
+    }
+    fn name(&self) -> &str {
+        "among"
+    }
+}
+
+/// For each `k`, `counts[k] = |{i : vars[i] = values[k]}|`; the variables
+/// may take other values too (the open global cardinality constraint).
+///
+/// # Pruning
+/// Per value, the counting rule of [`Among`] (`counts[k]` within the
+/// variables fixed to it and those that can take it; the value removed from
+/// the others when its count is reached, forced on every candidate when the
+/// candidates are just enough), and across values the capacity rule: the
+/// counts' minima add up to at most the number of variables, and each
+/// count's maximum is lowered to what the others' minima leave. O(Σ|D| +
+/// m·n) per call for `m` values. This is the strength of the decomposition
+/// into counts plus the sum, **not** bounds consistency (which needs
+/// Quimper's flow-based algorithm, Quimper et al. CP 2003); the checker and
+/// every solution are exact. Local-search violations are `Σ_k |count_k −
+/// counts[k]|`.
+#[derive(Debug, Clone)]
+pub struct GlobalCardinality {
+    /// The variables, then the counts.
+    scope: Vec<VarId>,
+    n: usize,
+    values: Vec<Value>,
+}
+
+impl Constraint for GlobalCardinality {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+    fn is_satisfied(&self, values: &[Value]) -> bool {
+        self.violations(values) == 0
+    }
+    fn name(&self) -> &str {
+        "global-cardinality"
+    }
+    fn violations(&self, values: &[Value]) -> u64 {
+        let (xs, counts) = values.split_at(self.n);
+        self.values
+            .iter()
+            .zip(counts)
+            .map(|(v, &c)| (xs.iter().filter(|&x| x == v).count() as i64 - c as i64).unsigned_abs())
+            .sum()
+    }
+    fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
+        Some(Box::new(GccProp(self)))
+    }
+}
+
+#[derive(Debug)]
+struct GccProp<'a>(&'a GlobalCardinality);
+
+impl Propagator for GccProp<'_> {
+    fn setup(&mut self, setup: &mut Setup<'_>) {
+        subscribe_all(setup, &self.0.scope, Events::DOMAIN);
+    }
+    fn wants_notify(&self) -> bool {
+        false
+    }
+    fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let c = self.0;
+        let (xs, counts) = c.scope.split_at(c.n);
+        let n = c.n as i64;
+        for (k, &v) in c.values.iter().enumerate() {
+            let (mut sure, mut possible) = (0i64, 0i64);
+            for &x in xs {
+                if p.contains(x, v) {
+                    possible += 1;
+                    sure += i64::from(p.is_fixed(x));
+                }
+            }
+            bound(p, counts[k], sure, possible)?;
+            let (lo, hi) = (p.min(counts[k]) as i64, p.max(counts[k]) as i64);
+            if hi == sure && possible > sure {
+                for &x in xs {
+                    if !p.is_fixed(x) {
+                        p.remove(x, v)?;
+                    }
+                }
+            } else if lo == possible && possible > sure {
+                for &x in xs {
+                    if p.contains(x, v) {
+                        p.fix(x, v)?;
+                    }
+                }
+            }
+        }
+        // Capacity: each variable counts for one value at most.
+        let mins: i64 = counts.iter().map(|&k| p.min(k) as i64).sum();
+        if mins > n {
+            return Err(Conflict);
+        }
+        for &k in counts {
+            let cap = n - (mins - p.min(k) as i64);
+            bound(p, k, p.min(k) as i64, cap)?;
+        }
+        Ok(())
+    }
+    fn name(&self) -> &str {
+        "global-cardinality"
+    }
+}
+
+/// `n` is the number of distinct values among `vars` (Pachet and Roy's
+/// nvalue).
+///
+/// # Pruning
+/// Bounds reasoning, O(Σ|D|) per call: with `f` distinct values among the
+/// fixed variables, `u` unfixed variables and `U` values in the union of
+/// the domains, `n ∈ [max(f, 1 if any variable), min(f + u, U)]`; when `n`
+/// can be no more than `f`, the unfixed variables keep only the fixed
+/// values; when it must be `f + u`, they lose the fixed values. Not bounds
+/// consistent (the lower bound alone is NP-hard, Bessière et al. 2004); the
+/// checker is exact. Local-search violations are `|distinct − n|`.
+#[derive(Debug, Clone)]
+pub struct NValue {
+    /// The variables, then `n`.
+    scope: Vec<VarId>,
+}
+
+impl Constraint for NValue {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+    fn is_satisfied(&self, values: &[Value]) -> bool {
+        self.violations(values) == 0
+    }
+    fn name(&self) -> &str {
+        "nvalue"
+    }
+    fn violations(&self, values: &[Value]) -> u64 {
+        let (xs, n) = values.split_at(values.len() - 1);
+        let mut d = xs.to_vec();
+        d.sort_unstable();
+        d.dedup();
+        (d.len() as i64 - n[0] as i64).unsigned_abs()
+    }
+    fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
+        Some(Box::new(NValueProp(self)))
+    }
+}
+
+#[derive(Debug)]
+struct NValueProp<'a>(&'a NValue);
+
+impl Propagator for NValueProp<'_> {
+    fn setup(&mut self, setup: &mut Setup<'_>) {
+        subscribe_all(setup, &self.0.scope, Events::DOMAIN);
+    }
+    fn wants_notify(&self) -> bool {
+        false
+    }
+    fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let (xs, n) = self.0.scope.split_at(self.0.scope.len() - 1);
+        let n = n[0];
+        let mut fixed: Vec<Value> = xs.iter().filter_map(|&x| p.value(x)).collect();
+        fixed.sort_unstable();
+        fixed.dedup();
+        let unfixed = xs.iter().filter(|&&x| !p.is_fixed(x)).count() as i64;
+        let mut union: Vec<Value> = Vec::new();
+        for &x in xs {
+            union.extend(p.values(x));
+        }
+        union.sort_unstable();
+        union.dedup();
+        let f = fixed.len() as i64;
+        let lo = f.max(i64::from(!xs.is_empty()));
+        let hi = (f + unfixed).min(union.len() as i64);
+        bound(p, n, lo, hi)?;
+        if unfixed > 0 {
+            if p.max(n) as i64 == f {
+                for &x in xs {
+                    p.retain(x, |v| fixed.binary_search(&v).is_ok())?;
+                }
+            } else if p.min(n) as i64 == f + unfixed {
+                for &x in xs {
+                    if !p.is_fixed(x) {
+                        p.retain(x, |v| fixed.binary_search(&v).is_err())?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+    fn priority(&self) -> Priority {
+        Priority::Linear
+    }
+    fn name(&self) -> &str {
+        "nvalue"
+    }
+}
+
+impl Model {
+    /// `n` counts the variables of `vars` that take a value in `set` (see
+    /// [`Among`]). With `set = [v]` this is count with a variable count.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Search};
+    /// let mut m = Model::new();
+    /// let x = m.new_vars(3, Domain::range(0, 2)).unwrap();
+    /// let n = m.new_var(Domain::singleton(2)).unwrap();
+    /// m.among(&x, &[1, 2], n).unwrap();
+    /// // Two of three in {1, 2}, one at 0: 3 places for the 0 × 2 × 2.
+    /// assert_eq!(Search::new(&m).count().count, 12);
+    /// ```
+    pub fn among(
+        &mut self,
+        vars: &[VarId],
+        set: &[Value],
+        n: VarId,
+    ) -> Result<ConstraintId, ModelError> {
+        let mut set = set.to_vec();
+        set.sort_unstable();
+        set.dedup();
+        self.post(Among {
+            scope: vars.iter().copied().chain([n]).collect(),
+            set,
+        })
+    }
+
+    /// For each `k`, `counts[k]` variables of `vars` take `values[k]` (see
+    /// [`GlobalCardinality`]). Fails with [`ModelError::LengthMismatch`]
+    /// when the lists differ in length and [`ModelError::Invalid`] when a
+    /// value is listed twice.
+    pub fn global_cardinality(
+        &mut self,
+        vars: &[VarId],
+        values: &[Value],
+        counts: &[VarId],
+    ) -> Result<ConstraintId, ModelError> {
+        if values.len() != counts.len() {
+            return Err(ModelError::LengthMismatch {
+                constraint: "global-cardinality",
+                what: "count variables for the values",
+                expected: values.len(),
+                found: counts.len(),
+            });
+        }
+        let mut sorted = values.to_vec();
+        sorted.sort_unstable();
+        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+            return Err(ModelError::Invalid {
+                constraint: "global-cardinality",
+                reason: format!("value {} is listed twice", w[0]),
+            });
+        }
+        self.post(GlobalCardinality {
+            scope: vars.iter().chain(counts).copied().collect(),
+            n: vars.len(),
+            values: values.to_vec(),
+        })
+    }
+
+    /// `n` is the number of distinct values among `vars` (see [`NValue`]).
+    pub fn nvalue(&mut self, vars: &[VarId], n: VarId) -> Result<ConstraintId, ModelError> {
+        self.post(NValue {
+            scope: vars.iter().copied().chain([n]).collect(),
+        })
+    }
+}
