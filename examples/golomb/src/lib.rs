@@ -18,6 +18,7 @@
 //! check(&marks).unwrap();
 //! ```
 
+use csp_core::constraint::Consistency;
 use csp_core::{Domain, Model, ModelError, SearchOptions, VarId, VarOrder};
 
 /// Known optimal lengths for 0..=11 marks (OEIS A003022, with 0 and 1
@@ -53,7 +54,9 @@ pub fn options() -> SearchOptions {
 ///
 /// Marks lie in `0..=n²`, a safe upper bound (optimal rulers are shorter,
 /// about `n^1.6` up to 27 marks). Differences `d = mⱼ − mᵢ` (`i < j`) are
-/// variables, all different, each at least `1 + 2 + … + (j − i)`: the
+/// variables, all different (bounds consistent: Hall intervals; on 10
+/// marks it needs 98,864 nodes where value consistency needs 278,357 and
+/// domain consistency the same as bounds), each at least `1 + 2 + … + (j − i)`: the
 /// `j − i` consecutive differences between the two marks are distinct
 /// positive integers (the bound Gecode's example uses too). The symmetry of mirroring a ruler is broken by
 /// `m₁ − m₀ < mₙ₋₁ − mₙ₋₂`.
@@ -83,7 +86,7 @@ pub fn model(n: usize) -> Result<Golomb, ModelError> {
             diffs.push(d);
         }
     }
-    m.all_different(&diffs)?;
+    m.all_different_with(&diffs, Consistency::Bounds)?;
     if n > 2 {
         m.post((marks[1] - marks[0]).lt(marks[n - 1] - marks[n - 2]))?;
     }
