@@ -27,6 +27,7 @@ pub use csp_golomb as golomb;
 pub use csp_jobshop as jobshop;
 pub use csp_latin as latin;
 pub use csp_magic as magic;
+pub use csp_nonogram as nonogram;
 pub use csp_queens as queens;
 pub use csp_sudoku as sudoku;
 pub use csp_zebra as zebra;

@@ -59,6 +59,8 @@ enum Command {
     Jobshop(cli::jobshop::JobshopArgs),
     /// Magic squares: one square of order N, or --count them.
     Magic(cli::magic::MagicArgs),
+    /// Nonograms: blacken the grid from its row and column clues.
+    Nonogram(cli::nonogram::NonogramArgs),
 }
 
 fn main() -> ExitCode {
@@ -89,6 +91,7 @@ fn main() -> ExitCode {
         Some(Command::Golomb(a)) => cli::golomb::run(a),
         Some(Command::Jobshop(a)) => cli::jobshop::run(a),
         Some(Command::Magic(a)) => cli::magic::run(a),
+        Some(Command::Nonogram(a)) => cli::nonogram::run(a),
     };
     cli::output::flush();
     match result {

@@ -275,3 +275,30 @@ fn parallel_optimisation_gives_the_same_answer_for_any_thread_count() {
     assert!(golomb[0].contains("length: 34 (optimal, proven)"));
     assert!(golomb.windows(2).all(|w| w[0] == w[1]), "{golomb:?}");
 }
+
+#[test]
+fn nonogram_solves_and_reports_positions() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/nonogram/data/csp.txt"
+    );
+    let o = run(&["nonogram", file], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        text(&o.stdout),
+        "###.###.###\n#...#...#.#\n#...###.###\n#.....#.#..\n###.###.#..\n"
+    );
+    let o = run(&["nonogram", file, "--count"], "");
+    assert_eq!(text(&o.stdout), "1\n");
+    let o = run(&["nonogram"], "rows\n1 x\ncolumns\n1\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        "error: <stdin>:2:3: expected a run length from 0 to 200, found 'x'\n"
+    );
+    let o = run(&["nonogram"], "rows\n1\n0\ncolumns\n0\n0\n");
+    assert_eq!(
+        (o.status.code(), text(&o.stdout).as_str()),
+        (Some(0), "no solution\n")
+    );
+}

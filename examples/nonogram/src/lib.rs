@@ -1,0 +1,225 @@
+//! Nonograms: a worked example of the regular constraint.
+//!
+//! A nonogram is a grid to blacken. Each row and each column has a clue,
+//! the lengths of its runs of black cells in order (`3 1`: a run of three,
+//! at least one blank, a run of one). A clue is a regular language over
+//! the cells `0` (blank) and `1` (black), so each line is one
+//! [`regular`](csp_core::Model::regular) constraint over the automaton
+//! [`Automaton::nonogram`] builds from the clue — and regular is domain
+//! consistent, so each line is solved as far as it can be alone, the way a
+//! person solves one line at a time.
+//!
+//! ```
+//! use csp_nonogram::{parse, model, check, render};
+//! use csp_core::Search;
+//!
+//! let p = parse("rows\n1\n3\n1\ncolumns\n1\n3\n1\n").unwrap(); // a plus sign
+//! let (m, cells) = model(&p).unwrap();
+//! let s = Search::new(&m).solve().solution.unwrap();
+//! let grid: Vec<bool> = cells.iter().map(|&x| s[x] == 1).collect();
+//! check(&p, &grid).unwrap();
+//! assert_eq!(render(&p, &grid), ".#.\n###\n.#.\n");
+//! ```
+
+use std::fmt;
+
+use csp_core::constraint::Automaton;
+use csp_core::{Domain, Model, ModelError, VarId};
+
+/// The largest number of rows or columns.
+pub const MAX_SIDE: usize = 200;
+
+/// A puzzle: the clue of every row and column (an empty clue: no black).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Puzzle {
+    /// Row clues, top to bottom.
+    pub rows: Vec<Vec<usize>>,
+    /// Column clues, left to right.
+    pub columns: Vec<Vec<usize>>,
+}
+
+/// A parse error at a line and column (1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// Line.
+    pub line: usize,
+    /// Column.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Parses a puzzle: a line `rows`, one clue per line (numbers separated by
+/// spaces or commas; `0` for a line with no black), a line `columns`, and
+/// the column clues. Blank lines and lines starting with `#` are skipped.
+pub fn parse(text: &str) -> Result<Puzzle, ParseError> {
+    let err = |line: usize, column: usize, message: String| ParseError {
+        line,
+        column,
+        message,
+    };
+    let mut section: Option<bool> = None; // Some(true): rows
+    let (mut rows, mut columns) = (Vec::new(), Vec::new());
+    let mut last = 0;
+    for (i, raw) in text.lines().enumerate() {
+        let no = i + 1;
+        last = no;
+        let line = raw.trim_end();
+        if line.trim_start().starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        match line.trim() {
+            "rows" => {
+                if section.is_some() {
+                    return Err(err(no, 1, "'rows' must come first, once".into()));
+                }
+                section = Some(true);
+                continue;
+            }
+            "columns" => {
+                if section != Some(true) {
+                    return Err(err(no, 1, "'columns' must follow the row clues".into()));
+                }
+                section = Some(false);
+                continue;
+            }
+            _ => {}
+        }
+        let Some(in_rows) = section else {
+            return Err(err(no, 1, "expected 'rows' before the first clue".into()));
+        };
+        let mut clue = Vec::new();
+        let mut col = 0;
+        for tok in line.split([' ', ',', '\t']) {
+            col += 1;
+            if tok.is_empty() {
+                continue;
+            }
+            let at = col;
+            col += tok.len();
+            match tok.parse::<usize>() {
+                Ok(0) => {}
+                Ok(v) if v <= MAX_SIDE => clue.push(v),
+                _ => {
+                    return Err(err(
+                        no,
+                        at,
+                        format!("expected a run length from 0 to {MAX_SIDE}, found '{tok}'"),
+                    ))
+                }
+            }
+        }
+        if in_rows {
+            rows.push((no, clue))
+        } else {
+            columns.push((no, clue))
+        }
+    }
+    if section != Some(false) {
+        return Err(err(
+            last.max(1),
+            1,
+            "expected a 'rows' section and a 'columns' section".into(),
+        ));
+    }
+    for (what, lines, other) in [
+        ("row", &rows, columns.len()),
+        ("column", &columns, rows.len()),
+    ] {
+        if lines.is_empty() || lines.len() > MAX_SIDE {
+            return Err(err(
+                last.max(1),
+                1,
+                format!("{} {what}s: expected 1 to {MAX_SIDE}", lines.len()),
+            ));
+        }
+        for (k, (no, c)) in lines.iter().enumerate() {
+            let need = c.iter().sum::<usize>() + c.len().saturating_sub(1);
+            if need > other {
+                return Err(err(
+                    *no,
+                    1,
+                    format!("{what} {} needs {need} cells, the grid has {other}", k + 1),
+                ));
+            }
+        }
+    }
+    let strip = |v: Vec<(usize, Vec<usize>)>| v.into_iter().map(|(_, c)| c).collect();
+    Ok(Puzzle {
+        rows: strip(rows),
+        columns: strip(columns),
+    })
+}
+
+/// The model: one boolean per cell (row-major, 1 = black), one regular
+/// constraint per row and per column.
+pub fn model(p: &Puzzle) -> Result<(Model, Vec<VarId>), ModelError> {
+    let (h, w) = (p.rows.len(), p.columns.len());
+    let mut m = Model::new();
+    let cells = m.new_vars(h * w, Domain::range(0, 1))?;
+    for (r, clue) in p.rows.iter().enumerate() {
+        let row: Vec<VarId> = (0..w).map(|c| cells[r * w + c]).collect();
+        m.regular(&row, &Automaton::nonogram(clue))?;
+    }
+    for (c, clue) in p.columns.iter().enumerate() {
+        let col: Vec<VarId> = (0..h).map(|r| cells[r * w + c]).collect();
+        m.regular(&col, &Automaton::nonogram(clue))?;
+    }
+    Ok((m, cells))
+}
+
+/// The runs of black cells of a line.
+fn runs(line: impl Iterator<Item = bool>) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut run = 0;
+    for b in line {
+        if b {
+            run += 1;
+        } else if run > 0 {
+            out.push(run);
+            run = 0;
+        }
+    }
+    if run > 0 {
+        out.push(run);
+    }
+    out
+}
+
+/// An independent check: every line's runs equal its clue.
+pub fn check(p: &Puzzle, grid: &[bool]) -> Result<(), String> {
+    let (h, w) = (p.rows.len(), p.columns.len());
+    if grid.len() != h * w {
+        return Err(format!("{} cells for a {h}x{w} grid", grid.len()));
+    }
+    for (r, clue) in p.rows.iter().enumerate() {
+        if &runs((0..w).map(|c| grid[r * w + c])) != clue {
+            return Err(format!("row {} does not match its clue", r + 1));
+        }
+    }
+    for (c, clue) in p.columns.iter().enumerate() {
+        if &runs((0..h).map(|r| grid[r * w + c])) != clue {
+            return Err(format!("column {} does not match its clue", c + 1));
+        }
+    }
+    Ok(())
+}
+
+/// The grid as text, `#` black and `.` blank.
+pub fn render(p: &Puzzle, grid: &[bool]) -> String {
+    let w = p.columns.len();
+    let mut out = String::new();
+    for row in grid.chunks(w) {
+        out.extend(row.iter().map(|&b| if b { '#' } else { '.' }));
+        out.push('\n');
+    }
+    out
+}
