@@ -508,6 +508,55 @@ impl Model {
         self.element(index, &vars, result)
     }
 
+    /// `array[index − base] = result`: [`element`](Model::element) for
+    /// an index that counts from `base` (1 for the 1-based arrays of
+    /// MiniZinc and most puzzle texts). The library's own arrays are
+    /// 0-based; this posts `index − base` as an auxiliary variable.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Search};
+    /// let mut m = Model::new();
+    /// let i = m.new_var(Domain::range(1, 3)).unwrap(); // 1-based
+    /// let r = m.new_var(Domain::range(0, 9)).unwrap();
+    /// m.element_const_offset(i, &[7, 8, 9], r, 1).unwrap();
+    /// m.post(r.eq(8)).unwrap();
+    /// let s = Search::new(&m).solve().solution.unwrap();
+    /// assert_eq!(s[i], 2);
+    /// ```
+    pub fn element_offset(
+        &mut self,
+        index: VarId,
+        array: &[VarId],
+        result: VarId,
+        base: Value,
+    ) -> Result<ConstraintId, ModelError> {
+        self.check_vars("element", &[index, result])?;
+        let i0 = if base == 0 {
+            index
+        } else {
+            self.define(index - base)?
+        };
+        self.element(i0, array, result)
+    }
+
+    /// `array[index − base] = result` for a constant array (see
+    /// [`element_offset`](Model::element_offset)).
+    pub fn element_const_offset(
+        &mut self,
+        index: VarId,
+        array: &[Value],
+        result: VarId,
+        base: Value,
+    ) -> Result<ConstraintId, ModelError> {
+        self.check_vars("element", &[index, result])?;
+        let i0 = if base == 0 {
+            index
+        } else {
+            self.define(index - base)?
+        };
+        self.element_const(i0, array, result)
+    }
+
     /// `|{x ∈ vars : x = value}| ⋈ k` (see [`Count`]).
     pub fn count(
         &mut self,

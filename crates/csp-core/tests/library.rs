@@ -454,3 +454,28 @@ fn reification_matches_brute_force() {
         ok(r, &format!("b <=> x in S (half={half})"), &[]);
     }
 }
+
+#[test]
+fn element_with_an_offset_matches_brute_force() {
+    for base in [1, -2, 5] {
+        let r = testing::check_constraint(
+            &[
+                Domain::range(base - 1, base + 3),
+                Domain::range(0, 3),
+                Domain::range(1, 3),
+                Domain::values([0, 2]),
+                Domain::range(0, 4),
+            ],
+            |m, v| m.element_offset(v[0], &v[2..4], v[1], base).map(|_| ()),
+        );
+        ok(r, &format!("element with base {base}"), &[]);
+        let r = testing::check_constraint(
+            &[Domain::range(base - 1, base + 4), Domain::range(0, 9)],
+            |m, v| {
+                m.element_const_offset(v[0], &[3, 1, 4, 1], v[1], base)
+                    .map(|_| ())
+            },
+        );
+        ok(r, &format!("constant element with base {base}"), &[]);
+    }
+}
