@@ -1,32 +1,10 @@
 //! Command-line tests: every answer the `csp` binary prints is checked here
 //! against known data or by an independent checker written in this file.
 
-use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn csp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_csp"))
-        .args(args)
-        .output()
-        .expect("run csp")
-}
-
-fn csp_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run csp");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
+mod common;
+use common::{csp, csp_stdin};
 
 /// `csp(args)`, killed (and the test failed) if it runs longer than `limit`.
 fn csp_within(args: &[&str], limit: std::time::Duration) -> Output {

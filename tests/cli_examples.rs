@@ -1,30 +1,26 @@
 //! The worked examples of the constraint library (issue 11) on the
 //! command line: answers, exit statuses, and positioned errors.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-const BIN: &str = env!("CARGO_BIN_EXE_csp");
+mod common;
+use common::{csp_stdin, text};
 
 fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run csp");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    csp_stdin(args, stdin)
 }
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+/// The start times of `csp jobshop`'s output (`job J: m<M>@<start>+<d> …`).
+fn starts_in(out: &str) -> Vec<Vec<i32>> {
+    out.lines()
+        .filter(|l| l.starts_with("job "))
+        .map(|l| {
+            l.split(' ')
+                .skip(2)
+                .map(|t| t.split(['@', '+']).nth(1).unwrap().parse().unwrap())
+                .collect()
+        })
+        .collect()
 }
 
 #[test]
@@ -137,17 +133,7 @@ fn jobshop_proves_ft06_and_reports_bad_files() {
     assert!(out.ends_with("makespan: 55 (optimal, proven)\n"), "{out}");
     // Read the schedule back and check it independently.
     let shop = csp_jobshop::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
-    let starts: Vec<Vec<i32>> = out
-        .lines()
-        .filter(|l| l.starts_with("job "))
-        .map(|l| {
-            l.split(' ')
-                .skip(2)
-                .map(|t| t.split(['@', '+']).nth(1).unwrap().parse().unwrap())
-                .collect()
-        })
-        .collect();
-    assert_eq!(csp_jobshop::check(&shop, &starts), Ok(55));
+    assert_eq!(csp_jobshop::check(&shop, &starts_in(&out)), Ok(55));
     let o = run(&["jobshop"], "2 2\n0 3 1\n1 2 0 4\n");
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
@@ -238,17 +224,7 @@ fn jobshop_lns_is_seeded_and_never_claims_without_proof() {
     let out = text(&a.stdout);
     assert!(out.contains("(best found, not proven optimal"), "{out}");
     let shop = csp_jobshop::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
-    let starts: Vec<Vec<i32>> = out
-        .lines()
-        .filter(|l| l.starts_with("job "))
-        .map(|l| {
-            l.split(' ')
-                .skip(2)
-                .map(|t| t.split(['@', '+']).nth(1).unwrap().parse().unwrap())
-                .collect()
-        })
-        .collect();
-    let makespan = csp_jobshop::check(&shop, &starts).unwrap();
+    let makespan = csp_jobshop::check(&shop, &starts_in(&out)).unwrap();
     assert!(makespan >= 666 && out.contains(&format!("makespan: {makespan} ")));
 }
 

@@ -1,32 +1,10 @@
 //! `csp queens`: the same numbers however the run is made, and the chess
 //! notation (issue 14, item 5).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-fn csp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_csp"))
-        .args(args)
-        .output()
-        .expect("run csp")
-}
-
-fn csp_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run csp");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
+mod common;
+use common::{csp, csp_stdin};
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()

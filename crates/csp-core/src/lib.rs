@@ -138,7 +138,7 @@ pub mod testing;
 
 pub use constraint::{Constraint, Pruner, Relation};
 pub use domain::{Conflict, Domain};
-pub use error::ModelError;
+pub use error::{ModelError, TextError};
 pub use expr::{Expr, Post, Reif, Rel};
 pub use ids::{ConstraintId, Value, VarId};
 pub use limits::{CancelToken, Limit, Limits, Outcome};

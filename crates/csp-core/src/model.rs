@@ -530,12 +530,7 @@ impl Model {
         result: VarId,
         base: Value,
     ) -> Result<ConstraintId, ModelError> {
-        self.check_vars("element", &[index, result])?;
-        let i0 = if base == 0 {
-            index
-        } else {
-            self.define(index - base)?
-        };
+        let i0 = self.zero_based(index, result, base)?;
         self.element(i0, array, result)
     }
 
@@ -548,13 +543,22 @@ impl Model {
         result: VarId,
         base: Value,
     ) -> Result<ConstraintId, ModelError> {
-        self.check_vars("element", &[index, result])?;
-        let i0 = if base == 0 {
-            index
-        } else {
-            self.define(index - base)?
-        };
+        let i0 = self.zero_based(index, result, base)?;
         self.element_const(i0, array, result)
+    }
+
+    /// `index − base` as a variable (`index` itself for base 0).
+    fn zero_based(
+        &mut self,
+        index: VarId,
+        result: VarId,
+        base: Value,
+    ) -> Result<VarId, ModelError> {
+        self.check_vars("element", &[index, result])?;
+        if base == 0 {
+            return Ok(index);
+        }
+        self.define(index - base)
     }
 
     /// `|{x ∈ vars : x = value}| ⋈ k` (see [`Count`]).

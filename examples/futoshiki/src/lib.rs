@@ -30,8 +30,6 @@
 //! print!("{}", render(p, &grid));
 //! ```
 
-use std::fmt;
-
 use csp_core::{Domain, Model, ModelError, SearchOptions, VarId, VarOrder};
 
 /// The largest order: one character per cell.
@@ -59,24 +57,9 @@ pub struct Puzzle {
     pub line: usize,
 }
 
-/// A parse error with its position (1-based line and column).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
-    /// Line, 1-based.
-    pub line: usize,
-    /// Column, 1-based.
-    pub column: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.column, self.message)
-    }
-}
-
-impl std::error::Error for ParseError {}
+/// A parse error at a line and column (1-based); `Display` gives
+/// `line:column: message`.
+pub use csp_core::TextError as ParseError;
 
 fn err(line: usize, column: usize, message: impl Into<String>) -> ParseError {
     ParseError {

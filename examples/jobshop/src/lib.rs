@@ -19,8 +19,6 @@
 //! assert_eq!(check(&shop, &starts).unwrap(), r.objective.unwrap());
 //! ```
 
-use std::fmt;
-
 use csp_core::{Domain, Model, ModelError, SearchOptions, ValOrder, VarId, VarOrder};
 
 /// A job-shop instance.
@@ -32,24 +30,9 @@ pub struct Shop {
     pub jobs: Vec<Vec<(usize, i32)>>,
 }
 
-/// A parse error at a line and column (1-based).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
-    /// Line.
-    pub line: usize,
-    /// Column.
-    pub column: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.column, self.message)
-    }
-}
-
-impl std::error::Error for ParseError {}
+/// A parse error at a line and column (1-based); `Display` gives
+/// `line:column: message`.
+pub use csp_core::TextError as ParseError;
 
 /// The largest instance [`parse`] accepts (jobs × machines), so that the
 /// model (a boolean per pair of tasks on a machine) stays small.

@@ -21,8 +21,6 @@
 //! assert_eq!(render(&p, &grid), ".#.\n###\n.#.\n");
 //! ```
 
-use std::fmt;
-
 use csp_core::constraint::Automaton;
 use csp_core::{Domain, Model, ModelError, VarId};
 
@@ -38,24 +36,9 @@ pub struct Puzzle {
     pub columns: Vec<Vec<usize>>,
 }
 
-/// A parse error at a line and column (1-based).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
-    /// Line.
-    pub line: usize,
-    /// Column.
-    pub column: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.column, self.message)
-    }
-}
-
-impl std::error::Error for ParseError {}
+/// A parse error at a line and column (1-based); `Display` gives
+/// `line:column: message`.
+pub use csp_core::TextError as ParseError;
 
 /// Parses a puzzle: a line `rows`, one clue per line (numbers separated by
 /// spaces or commas; `0` for a line with no black), a line `columns`, and
