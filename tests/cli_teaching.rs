@@ -277,3 +277,81 @@ fn bad_compare_ranges_are_bad_input() {
     let o = csp(&["queens", "201", "--solver", "teach-fc"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `--trace --format json`: the tree as data. Every node's parent is one
+/// level up, the solutions are the engine's, and DOT has the same nodes.
+#[test]
+fn trace_tree_as_json_and_dot() {
+    let json = csp(&[
+        "queens",
+        "6",
+        "--trace",
+        "--all",
+        "--format",
+        "json",
+        "--inference",
+        "fc",
+    ]);
+    assert_eq!(json.status.code(), Some(0));
+    let json = String::from_utf8(json.stdout).unwrap();
+    // A small reader for the flat format: one object per node.
+    let nodes: Vec<&str> = json
+        .trim()
+        .trim_start_matches("{\"nodes\":[")
+        .trim_end_matches("]}")
+        .split("},{")
+        .collect();
+    let field = |n: &str, key: &str| -> String {
+        let at = n.find(&format!("\"{key}\":")).unwrap() + key.len() + 3;
+        n[at..]
+            .split([',', '}'])
+            .next()
+            .unwrap()
+            .trim_matches('"')
+            .to_string()
+    };
+    let depths: Vec<usize> = nodes
+        .iter()
+        .map(|n| field(n, "depth").parse().unwrap())
+        .collect();
+    for (i, n) in nodes.iter().enumerate() {
+        match field(n, "parent").as_str() {
+            "null" => assert_eq!(depths[i], 0),
+            p => assert_eq!(
+                depths[p.parse::<usize>().unwrap()] + 1,
+                depths[i],
+                "node {i}"
+            ),
+        }
+    }
+    let solutions = nodes
+        .iter()
+        .filter(|n| field(n, "kind") == "solution")
+        .count();
+    assert_eq!(solutions, 4); // 6-queens has 4 solutions
+    let dot = csp(&[
+        "queens",
+        "6",
+        "--trace",
+        "--all",
+        "--format",
+        "dot",
+        "--inference",
+        "fc",
+    ]);
+    let dot = String::from_utf8(dot.stdout).unwrap();
+    assert!(dot.starts_with("digraph search {"));
+    assert_eq!(dot.matches(" [label=").count(), nodes.len());
+    assert_eq!(dot.matches("shape=diamond").count(), 4);
+    // dot without --trace, and --domains with a tree format, are errors.
+    assert_eq!(
+        csp(&["queens", "6", "--format", "dot"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        csp(&["queens", "6", "--trace", "--domains", "--format", "json"])
+            .status
+            .code(),
+        Some(2)
+    );
+}

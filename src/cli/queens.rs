@@ -266,7 +266,15 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         None if n <= 20 => Solver::Backtracking,
         None => Solver::MinConflicts,
     };
+    // With --trace, `--format dot|json` is the tree's format.
+    let tree = match (a.trace, a.format.as_deref()) {
+        (true, Some("dot")) => Some(TreeFormat::Dot),
+        (true, Some("json")) => Some(TreeFormat::Json),
+        (false, Some("dot")) => return Err("--format dot draws the tree of --trace".into()),
+        _ => None,
+    };
     let format = match &a.format {
+        Some(_) if tree.is_some() => Format::Board,
         Some(f) => f.parse::<Format>().map_err(|e| e.to_string())?,
         None if n <= 64 => Format::Board,
         None => Format::Columns,
@@ -311,7 +319,7 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         ));
     }
     if a.trace {
-        return trace(&job, a.all || a.count, a.count, a.domains);
+        return trace(&job, a.all || a.count, a.count, a.domains, tree);
     }
     if a.split.is_some() || a.slice.is_some() {
         if a.unique || (a.solver.is_some() && solver != Solver::Constellation) {
@@ -755,11 +763,27 @@ fn enumerate(
     }
 }
 
+/// The format of `--trace --format dot|json`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TreeFormat {
+    Dot,
+    Json,
+}
+
 /// `--trace`: the search tree, one node per line (with `domains`, the
 /// domains of the open rows at each node); every solution's node when `all`,
 /// then the number of solutions when `count`; statistics with `--stats`.
-fn trace(job: &Job, all: bool, count: bool, domains: bool) -> Result<ExitCode, CliError> {
+fn trace(
+    job: &Job,
+    all: bool,
+    count: bool,
+    domains: bool,
+    tree: Option<TreeFormat>,
+) -> Result<ExitCode, CliError> {
     let n = job.n;
+    if domains && tree.is_some() {
+        return Err("--domains prints text; --format dot|json draws the tree without them".into());
+    }
     if !job.solver.can_trace() {
         return Err(format!(
             "--trace needs a solver that shows its tree (backtracking, pairwise, permutation, teach-stack or teach-fc), not '{}'",
@@ -782,12 +806,25 @@ fn trace(job: &Job, all: bool, count: bool, domains: bool) -> Result<ExitCode, C
     let t = Instant::now();
     let mut out = super::output::stdout();
     let mut write_err = None;
+    // The nodes, kept for --format dot|json (printed once the tree is done).
+    let mut kept: Vec<TraceLine> = Vec::new();
     let mut emit_text = |text: &str| {
         if write_err.is_none() {
             if let Err(e) = writeln!(out, "{text}") {
                 write_err = Some(e);
             }
         }
+    };
+    // A node: kept for the tree formats, else printed (as `text` when
+    // given, the line with its domains, else the plain line).
+    let mut emit_node = |l: Option<&TraceLine>, text: Option<&str>| match (tree, l) {
+        (Some(_), Some(l)) => kept.push(l.clone()),
+        (Some(_), None) => {}
+        (None, _) => match (text, l) {
+            (Some(t), _) => emit_text(t),
+            (None, Some(l)) => emit_text(&l.render()),
+            (None, None) => {}
+        },
     };
     let mut solutions = 0u128;
     let mut on_solution = |_: &[u32]| {
@@ -817,14 +854,14 @@ fn trace(job: &Job, all: bool, count: bool, domains: bool) -> Result<ExitCode, C
                 }
             };
             let r = if domains {
-                let mut d = DomainTracer::new(n, |l: &str| emit_text(l))
+                let mut d = DomainTracer::new(n, |l: &str| emit_node(None, Some(l)))
                     .ok_or_else(|| format!("--trace --domains: n = {n} is too large"))?;
                 let r = search(&mut d);
                 d.finish();
                 r
             } else {
-                let mut emit_line = |l: &TraceLine| emit_text(&l.render());
-                let mut tracer = Tracer::new(n, &mut emit_line);
+                let mut plain = |l: &TraceLine| emit_node(Some(l), None);
+                let mut tracer = Tracer::new(n, &mut plain);
                 let r = search(&mut tracer);
                 tracer.finish();
                 r
@@ -833,8 +870,8 @@ fn trace(job: &Job, all: bool, count: bool, domains: bool) -> Result<ExitCode, C
             (limit_note(r.outcome), engine_stats(&r.stats))
         }
         Solver::Permutation => {
-            let mut emit_line = |l: &TraceLine| emit_text(&l.render());
-            let mut tracer = Tracer::new(n, &mut emit_line);
+            let mut plain = |l: &TraceLine| emit_node(Some(l), None);
+            let mut tracer = Tracer::new(n, &mut plain);
             let depth_of_row = |row: usize| row + 1;
             let mut obs = |e: permutation::Event| match e {
                 permutation::Event::Assign { row, col } => {
@@ -861,7 +898,7 @@ fn trace(job: &Job, all: bool, count: bool, domains: bool) -> Result<ExitCode, C
         Solver::Teach(teach) => {
             let deadline = deadline(job);
             let r = if teach == Teach::Stack {
-                let mut show = |l: &TraceLine| emit_text(&l.render());
+                let mut show = |l: &TraceLine| emit_node(Some(l), None);
                 queens_teach::run(
                     teach,
                     n,
@@ -875,9 +912,10 @@ fn trace(job: &Job, all: bool, count: bool, domains: bool) -> Result<ExitCode, C
                 let mut show_domains = |l: &TraceLine, d: &[Vec<u32>]| {
                     if domains {
                         let open = csp_queens::teaching::forward::describe_domains(l.depth, d);
-                        emit_text(&csp_queens::trace::render_with_domains(l, &open));
+                        let text = csp_queens::trace::render_with_domains(l, &open);
+                        emit_node(Some(l), Some(&text));
                     } else {
-                        emit_text(&l.render());
+                        emit_node(Some(l), None);
                     }
                 };
                 queens_teach::run(
@@ -898,6 +936,12 @@ fn trace(job: &Job, all: bool, count: bool, domains: bool) -> Result<ExitCode, C
     if let Some(e) = write_err {
         return Err(format!("writing the trace: {e}"));
     }
+    match tree {
+        Some(TreeFormat::Dot) => write!(out, "{}", csp_queens::tree::to_dot(&kept)),
+        Some(TreeFormat::Json) => write!(out, "{}", csp_queens::tree::to_json(&kept)),
+        None => Ok(()),
+    }
+    .map_err(|e| format!("writing the trace: {e}"))?;
     if count {
         writeln!(out, "{solutions}").map_err(|e| e.to_string())?;
     }

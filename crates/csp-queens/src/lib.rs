@@ -51,4 +51,5 @@ pub mod render;
 pub mod symmetry;
 pub mod teaching;
 pub mod trace;
+pub mod tree;
 pub mod verify;
