@@ -61,13 +61,7 @@ pub fn run(a: GolombArgs) -> Result<ExitCode, CliError> {
             let marks = marks_of(best);
             csp_golomb::check(&marks).map_err(|e| format!("internal error: {e}"))?;
             outln!("marks: {}", join(&marks));
-            let proof = match o {
-                Outcome::Solved => "optimal, proven".to_string(),
-                Outcome::LimitReached(l) => {
-                    format!("best found, not proven optimal: stopped by the {l}")
-                }
-                o => format!("best found ({o})"),
-            };
+            let proof = super::proof_note(o);
             outln!("length: {} ({proof})", marks[n - 1]);
             Status::stopped_if(o != Outcome::Solved)
         }

@@ -88,13 +88,7 @@ pub fn run(a: JobshopArgs) -> Result<ExitCode, CliError> {
                     .collect();
                 outln!("job {}: {}", j + 1, cells.join(" "));
             }
-            let proof = match o {
-                Outcome::Solved => "optimal, proven".to_string(),
-                Outcome::LimitReached(l) => {
-                    format!("best found, not proven optimal: stopped by the {l}")
-                }
-                o => format!("best found ({o})"),
-            };
+            let proof = super::proof_note(o);
             outln!("makespan: {makespan} ({proof})");
             Status::stopped_if(o != Outcome::Solved)
         }

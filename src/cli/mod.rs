@@ -114,6 +114,18 @@ pub fn parse_val_order(s: &str, seed: u64) -> Result<ValOrder, CliError> {
     }
 }
 
+/// How an optimisation ended, for the line with its value: `optimal,
+/// proven` only when the search proved it.
+pub fn proof_note(o: csp_core::Outcome) -> String {
+    match o {
+        csp_core::Outcome::Solved => "optimal, proven".to_string(),
+        csp_core::Outcome::LimitReached(l) => {
+            format!("best found, not proven optimal: stopped by the {l}")
+        }
+        o => format!("best found ({o})"),
+    }
+}
+
 /// Parses `--restarts`: `none`, `luby[:SCALE]`, `geometric[:BASE[:FACTOR]]`.
 pub fn parse_restarts(s: &str) -> Result<csp_core::Restarts, CliError> {
     let bad =

@@ -166,12 +166,7 @@ impl Linear {
     /// Is the constraint entailed (`Some(true)`), disentailed
     /// (`Some(false)`) or undecided under the current bounds? O(k).
     pub(crate) fn status(&self, p: &Pruner<'_>) -> Option<bool> {
-        let (mut lo, mut hi) = (0i128, 0i128);
-        for (&x, &a) in self.vars.iter().zip(&self.coefs) {
-            let (m, n) = term_bounds(p, x, a);
-            lo += m;
-            hi += n;
-        }
+        let (lo, hi) = self.sum_bounds(p);
         let c = self.c;
         match self.rel {
             Relation::Le | Relation::Lt if hi <= c => Some(true),
@@ -205,20 +200,33 @@ impl Linear {
         match open {
             None if fixed == self.c => Err(Conflict),
             None => Ok(()),
-            Some(i) => {
-                let (rest, a) = (self.c - fixed, self.coefs[i] as i128);
-                if a == 0 {
-                    // The open variable does not count: the sum is `fixed`.
-                    return if rest == 0 { Err(Conflict) } else { Ok(()) };
-                }
-                if rest % a == 0 {
-                    if let Ok(v) = Value::try_from(rest / a) {
-                        p.remove(self.vars[i], v)?;
-                    }
-                }
-                Ok(())
+            Some(i) => self.forbid_last(p, i, fixed),
+        }
+    }
+
+    /// The least and greatest value of the sum under the current bounds.
+    fn sum_bounds(&self, p: &Pruner<'_>) -> (i128, i128) {
+        self.vars
+            .iter()
+            .zip(&self.coefs)
+            .map(|(&x, &a)| term_bounds(p, x, a))
+            .fold((0, 0), |(lo, hi), (m, n)| (lo + m, hi + n))
+    }
+
+    /// `≠` with every term but `i` fixed, summing to `fixed`: removes the
+    /// one value of `vars[i]` that would make the sum `c`.
+    fn forbid_last(&self, p: &mut Pruner<'_>, i: usize, fixed: i128) -> Result<(), Conflict> {
+        let (rest, a) = (self.c - fixed, self.coefs[i] as i128);
+        if a == 0 {
+            // The open variable does not count: the sum is `fixed`.
+            return if rest == 0 { Err(Conflict) } else { Ok(()) };
+        }
+        if rest % a == 0 {
+            if let Ok(v) = Value::try_from(rest / a) {
+                p.remove(self.vars[i], v)?;
             }
         }
+        Ok(())
     }
 
     /// One pass of bounds reasoning from scratch; returns whether a bound
@@ -226,12 +234,7 @@ impl Linear {
     /// wide for its `i64` state.
     fn bounds_pass(&self, pruner: &mut Pruner<'_>) -> Result<bool, Conflict> {
         let c = self.c;
-        let (mut lo, mut hi) = (0i128, 0i128);
-        for (&x, &a) in self.vars.iter().zip(&self.coefs) {
-            let (m, n) = term_bounds(pruner, x, a);
-            lo += m;
-            hi += n;
-        }
+        let (lo, hi) = self.sum_bounds(pruner);
         let (need_le, need_ge) = match self.rel {
             Relation::Eq => (true, true),
             Relation::Le => (true, false),
@@ -417,18 +420,7 @@ impl LinearProp<'_> {
         }
         if open == 1 {
             if let Some(i) = (0..con.vars.len()).find(|&i| !p.is_fixed(con.vars[i])) {
-                let rest = con.c - fixed_sum;
-                let a = con.coefs[i] as i128;
-                if a == 0 {
-                    // The open variable does not count: the sum is fixed.
-                    return if rest == 0 { Err(Conflict) } else { Ok(()) };
-                }
-                if rest % a == 0 {
-                    let v = rest / a;
-                    if let Ok(v) = Value::try_from(v) {
-                        p.remove(con.vars[i], v)?;
-                    }
-                }
+                con.forbid_last(p, i, fixed_sum)?;
                 p.entail();
             }
         }

@@ -105,6 +105,17 @@ impl Default for Lns {
     }
 }
 
+/// The bound a strictly better solution than one of value `v` must meet
+/// (`≤ v − 1` when minimising, `≥ v + 1` when maximising); `None` when no
+/// better value exists.
+fn next_bound(v: Value, minimize: bool) -> Option<Value> {
+    if minimize {
+        v.checked_sub(1)
+    } else {
+        v.checked_add(1)
+    }
+}
+
 impl<'a> Search<'a> {
     /// [`minimize`](Search::minimize) by large neighbourhood search: a first
     /// solution by branch and bound, then `lns.iterations` neighbourhoods
@@ -201,11 +212,7 @@ impl<'a> Search<'a> {
                         };
                         let s = Solution::new(values);
                         let v = s[objective];
-                        let next = if minimize {
-                            v.checked_sub(1)
-                        } else {
-                            v.checked_add(1)
-                        };
+                        let next = next_bound(v, minimize);
                         best = Some((v, s));
                         match next {
                             None => return (best, None),
@@ -338,11 +345,7 @@ impl<'a> Search<'a> {
             let mut e = Engine::new(model, Arc::clone(&prep), opts, None);
             e.count_shortcut = false;
             e.set_objective(objective, minimize);
-            e.bound = if minimize {
-                value.checked_sub(1)
-            } else {
-                value.checked_add(1)
-            };
+            e.bound = next_bound(value, minimize);
             if e.bound.is_none() {
                 outcome = Outcome::Solved;
                 break;
@@ -365,11 +368,7 @@ impl<'a> Search<'a> {
                             time: started.elapsed(),
                         });
                         best = s;
-                        e.bound = if minimize {
-                            value.checked_sub(1)
-                        } else {
-                            value.checked_add(1)
-                        };
+                        e.bound = next_bound(value, minimize);
                         if e.bound.is_none() {
                             break;
                         }
@@ -499,11 +498,7 @@ impl<'a> Search<'a> {
                     let go_on = f(&s, v);
                     best = Some(s);
                     // The next solution must be strictly better.
-                    let next = if minimize {
-                        v.checked_sub(1)
-                    } else {
-                        v.checked_add(1)
-                    };
+                    let next = next_bound(v, minimize);
                     match next {
                         None => break, // no better value exists
                         Some(b) => it.engine.bound = Some(b),
