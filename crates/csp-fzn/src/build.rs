@@ -1,0 +1,384 @@
+//! From FlatZinc items to a csp [`Model`]: names resolved, variables
+//! declared, every constraint mapped onto a csp propagator (see
+//! [`crate::builtins`]), the output items and the goal recorded.
+
+use std::collections::HashMap;
+
+use csp_core::{Domain, Model, TextError, Value, VarId};
+
+use crate::ast::{Annotation, BaseType, Expr, Goal, IntSet, Item, Pos, Type};
+use crate::builtins;
+
+/// The domain given to `var int` without bounds: every `i32` but the two
+/// extremes, so that `x + 1` and `−x` of any value stay in range.
+pub const INT_MIN: Value = i32::MIN + 1;
+/// See [`INT_MIN`].
+pub const INT_MAX: Value = i32::MAX - 1;
+
+/// A resolved argument: a constant, a variable or an array of them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Val {
+    /// An integer constant.
+    Int(i64),
+    /// A Boolean constant.
+    Bool(bool),
+    /// A constant set of integers.
+    Set(IntSet),
+    /// A decision variable (Booleans are 0/1 variables).
+    Var(VarId),
+    /// An array.
+    Array(Vec<Val>),
+    /// A float or a float range (refused where used).
+    Float,
+    /// A string (annotations only).
+    Str(String),
+}
+
+/// What the goal asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// `solve satisfy`.
+    Satisfy,
+    /// `solve minimize x`.
+    Minimize(VarId),
+    /// `solve maximize x`.
+    Maximize(VarId),
+}
+
+/// One output item, in declaration order.
+#[derive(Clone, Debug)]
+pub struct Output {
+    /// The name printed.
+    pub name: String,
+    /// `None` for `output_var`; the index ranges of `output_array([...])`.
+    pub dims: Option<Vec<(i64, i64)>>,
+    /// The elements (one for `output_var`): variables or constants.
+    pub elems: Vec<Val>,
+    /// Print as `true`/`false`.
+    pub is_bool: bool,
+}
+
+/// A FlatZinc model ready to solve.
+#[derive(Debug)]
+pub struct FznModel {
+    /// The csp model.
+    pub model: Model,
+    /// The output items, in declaration order.
+    pub outputs: Vec<Output>,
+    /// The goal.
+    pub objective: Objective,
+    /// The solve item's annotations (search strategy).
+    pub search: Vec<Annotation>,
+    /// Resolved arguments of the search annotations' variable lists, by
+    /// annotation: see [`crate::search`].
+    pub(crate) names: HashMap<String, Val>,
+}
+
+impl FznModel {
+    /// The value bound to a name (variables, arrays, parameters).
+    pub fn lookup(&self, name: &str) -> Option<&Val> {
+        self.names.get(name)
+    }
+}
+
+/// An error at a position of the FlatZinc text.
+pub(crate) fn err<T>(pos: Pos, msg: impl Into<String>) -> Result<T, TextError> {
+    Err(TextError::new(pos.line, pos.column, msg))
+}
+
+pub(crate) struct Builder {
+    pub(crate) m: Model,
+    pub(crate) names: HashMap<String, Val>,
+    consts: HashMap<i64, VarId>,
+}
+
+impl Builder {
+    /// The value of an expression, names resolved.
+    fn resolve(&self, e: &Expr) -> Result<Val, TextError> {
+        Ok(match e {
+            Expr::Bool(b) => Val::Bool(*b),
+            Expr::Int(v) => Val::Int(*v),
+            Expr::Float(_) | Expr::FloatRange(..) => Val::Float,
+            Expr::Set(s) => Val::Set(s.clone()),
+            Expr::Str(s) => Val::Str(s.clone()),
+            Expr::Array(es) => Val::Array(
+                es.iter()
+                    .map(|e| self.resolve(e))
+                    .collect::<Result<_, _>>()?,
+            ),
+            Expr::Ident(n, pos) => match self.names.get(n) {
+                Some(v) => v.clone(),
+                None => return err(*pos, format!("unknown name '{n}'")),
+            },
+            Expr::Access(n, i, pos) => match self.names.get(n) {
+                Some(Val::Array(a)) => match usize::try_from(*i - 1).ok().and_then(|k| a.get(k)) {
+                    Some(v) => v.clone(),
+                    None => {
+                        return err(
+                            *pos,
+                            format!("index {i} is out of range for '{n}' (1..{})", a.len()),
+                        )
+                    }
+                },
+                Some(_) => return err(*pos, format!("'{n}' is not an array")),
+                None => return err(*pos, format!("unknown name '{n}'")),
+            },
+            Expr::Call(a) => return err(a.pos, format!("unexpected annotation '{}'", a.name)),
+        })
+    }
+
+    /// A fixed variable for the constant `v` (one per value).
+    pub(crate) fn constant(&mut self, v: i64, pos: Pos) -> Result<VarId, TextError> {
+        if let Some(&x) = self.consts.get(&v) {
+            return Ok(x);
+        }
+        let k = fit(v, pos)?;
+        let x = self
+            .m
+            .new_var(Domain::singleton(k))
+            .map_err(|e| TextError::new(pos.line, pos.column, e.to_string()))?;
+        self.consts.insert(v, x);
+        Ok(x)
+    }
+
+    fn domain(&self, base: &BaseType, pos: Pos) -> Result<Domain, TextError> {
+        Ok(match base {
+            BaseType::Bool => Domain::range(0, 1),
+            BaseType::Int => Domain::range(INT_MIN, INT_MAX),
+            BaseType::IntIn(IntSet::Range(lo, hi)) => {
+                let lo = fit(*lo, pos)?.max(INT_MIN);
+                let hi = fit(*hi, pos)?.min(INT_MAX);
+                Domain::range(lo, hi)
+            }
+            BaseType::IntIn(s) => Domain::values(
+                s.values()
+                    .into_iter()
+                    .map(|v| fit(v, pos))
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+            BaseType::Float => return err(pos, "float variables are not supported by csp"),
+            BaseType::SetOfInt => return err(pos, "set variables are not supported by csp"),
+        })
+    }
+
+    fn new_var(&mut self, ty: &Type, name: &str, pos: Pos) -> Result<VarId, TextError> {
+        let d = self.domain(&ty.base, pos)?;
+        if d.is_empty() {
+            return err(pos, format!("variable '{name}' has an empty domain"));
+        }
+        self.m
+            .new_var_named(name, d)
+            .map_err(|e| TextError::new(pos.line, pos.column, e.to_string()))
+    }
+
+    fn declare(
+        &mut self,
+        ty: &Type,
+        name: &str,
+        value: &Option<Expr>,
+        pos: Pos,
+    ) -> Result<(), TextError> {
+        if self.names.contains_key(name) {
+            return err(pos, format!("'{name}' is declared twice"));
+        }
+        if !ty.var {
+            let v = match value {
+                Some(e) => self.resolve(e)?,
+                None => return err(pos, format!("parameter '{name}' has no value")),
+            };
+            if ty.base == BaseType::Float {
+                // Float parameters are harmless until a constraint uses one.
+            }
+            self.names.insert(name.to_string(), v);
+            return Ok(());
+        }
+        if matches!(ty.base, BaseType::Float | BaseType::SetOfInt) {
+            let what = if ty.base == BaseType::Float {
+                "float"
+            } else {
+                "set"
+            };
+            return err(
+                pos,
+                format!("'{name}': {what} variables are not supported by csp"),
+            );
+        }
+        let v = match (&ty.array, value) {
+            (None, None) => Val::Var(self.new_var(ty, name, pos)?),
+            (None, Some(e)) => {
+                // `var 1..5: x = y;` (an alias) or `= 3` (a constant).
+                let v = self.resolve(e)?;
+                let x = match v {
+                    Val::Var(x) => x,
+                    Val::Int(k) => self.constant(k, pos)?,
+                    Val::Bool(b) => self.constant(b as i64, pos)?,
+                    _ => return err(pos, format!("'{name}' is given a value of the wrong kind")),
+                };
+                // The declared domain still holds: restrict the alias.
+                if let BaseType::IntIn(s) = &ty.base {
+                    let set = self.domain(&BaseType::IntIn(s.clone()), pos)?;
+                    let t = self.constant(1, pos)?;
+                    self.m
+                        .reify_in(x, set, t)
+                        .map_err(|e| TextError::new(pos.line, pos.column, e.to_string()))?;
+                }
+                Val::Var(x)
+            }
+            (Some(_), Some(e)) => match self.resolve(e)? {
+                Val::Array(a) => Val::Array(a),
+                _ => {
+                    return err(
+                        pos,
+                        format!("array '{name}' is given a value that is not an array"),
+                    )
+                }
+            },
+            (Some(dims), None) => {
+                let n = dims
+                    .iter()
+                    .map(|&(lo, hi)| (hi - lo + 1).max(0))
+                    .product::<i64>();
+                let mut a = Vec::with_capacity(n as usize);
+                for i in 0..n {
+                    a.push(Val::Var(self.new_var(
+                        ty,
+                        &format!("{name}[{}]", i + 1),
+                        pos,
+                    )?));
+                }
+                Val::Array(a)
+            }
+        };
+        self.names.insert(name.to_string(), v);
+        Ok(())
+    }
+}
+
+/// `v` as a csp value (`i32`), or an error naming it.
+pub(crate) fn fit(v: i64, pos: Pos) -> Result<Value, TextError> {
+    Value::try_from(v).map_err(|_| {
+        TextError::new(
+            pos.line,
+            pos.column,
+            format!("the value {v} does not fit in csp's 32-bit integers"),
+        )
+    })
+}
+
+fn output_dims(
+    anns: &[Annotation],
+    pos: Pos,
+) -> Result<Option<Option<Vec<(i64, i64)>>>, TextError> {
+    for a in anns {
+        match a.name.as_str() {
+            "output_var" => return Ok(Some(None)),
+            "output_array" => {
+                let dims = match a.args.first() {
+                    Some(Expr::Array(ds)) => ds
+                        .iter()
+                        .map(|d| match d {
+                            Expr::Set(IntSet::Range(lo, hi)) => Ok((*lo, *hi)),
+                            _ => err(pos, "output_array expects index ranges like [1..3]"),
+                        })
+                        .collect::<Result<Vec<_>, _>>()?,
+                    _ => return err(a.pos, "output_array expects a list of index ranges"),
+                };
+                return Ok(Some(Some(dims)));
+            }
+            _ => {}
+        }
+    }
+    Ok(None)
+}
+
+/// Builds the csp model of a parsed FlatZinc model.
+///
+/// ```
+/// use csp_fzn::{build, parse, Objective};
+/// let items = parse("var 1..3: x :: output_var;\nconstraint int_le(2, x);\nsolve minimize x;\n").unwrap();
+/// let fzn = build(&items).unwrap();
+/// assert!(matches!(fzn.objective, Objective::Minimize(_)));
+/// assert_eq!(fzn.outputs[0].name, "x");
+/// ```
+pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
+    let mut b = Builder {
+        m: Model::new(),
+        names: HashMap::new(),
+        consts: HashMap::new(),
+    };
+    let mut outputs = Vec::new();
+    let mut objective = None;
+    let mut search = Vec::new();
+    for item in items {
+        match item {
+            Item::Predicate { .. } => {}
+            Item::Decl {
+                ty,
+                name,
+                anns,
+                value,
+                pos,
+            } => {
+                b.declare(ty, name, value, *pos)?;
+                if let Some(dims) = output_dims(anns, *pos)? {
+                    let elems = match b.names[name].clone() {
+                        Val::Array(a) => a,
+                        v => vec![v],
+                    };
+                    outputs.push(Output {
+                        name: name.clone(),
+                        dims,
+                        elems,
+                        is_bool: ty.base == BaseType::Bool,
+                    });
+                }
+            }
+            Item::Constraint {
+                name,
+                args,
+                anns,
+                pos,
+            } => {
+                let args = args
+                    .iter()
+                    .map(|e| b.resolve(e))
+                    .collect::<Result<Vec<_>, _>>()?;
+                builtins::post(&mut b, name, &args, anns, *pos)?;
+            }
+            Item::Solve { anns, goal, pos } => {
+                if objective.is_some() {
+                    return err(*pos, "a second solve item");
+                }
+                let var = |b: &mut Builder, e: &Expr| -> Result<VarId, TextError> {
+                    match b.resolve(e)? {
+                        Val::Var(x) => Ok(x),
+                        Val::Int(k) => b.constant(k, *pos),
+                        Val::Float => err(*pos, "float objectives are not supported by csp"),
+                        _ => err(*pos, "the objective must be an integer variable"),
+                    }
+                };
+                objective = Some(match goal {
+                    Goal::Satisfy => Objective::Satisfy,
+                    Goal::Minimize(e) => Objective::Minimize(var(&mut b, e)?),
+                    Goal::Maximize(e) => Objective::Maximize(var(&mut b, e)?),
+                });
+                search = anns.clone();
+            }
+        }
+    }
+    let Some(objective) = objective else {
+        let line = items.len();
+        return Err(TextError::new(
+            line.max(1),
+            1,
+            "the model has no solve item",
+        ));
+    };
+    Ok(FznModel {
+        model: b.m,
+        outputs,
+        objective,
+        search,
+        names: b.names,
+    })
+}

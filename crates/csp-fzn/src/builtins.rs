@@ -1,0 +1,657 @@
+//! FlatZinc builtins and the native globals of our MiniZinc library
+//! (`share/minizinc/csp/`), each mapped onto csp constraints.
+//!
+//! | FlatZinc | csp |
+//! |---|---|
+//! | `int_eq/ne/le/lt` (+ `_reif`, `_imp`), `int_lin_eq/ne/le/lt` (+ `_reif`, `_imp`), `int_plus`, `int_minus` | [`Rel`] through [`Model::post`], [`Model::reify_with`], [`Model::half_reify`] (binary relations become the O(1) propagators) |
+//! | `int_times/div/mod/abs/min/max/pow`, `array_int_maximum/minimum` | [`Model::times`] … [`Model::max`] |
+//! | `array_[var_]int_element`, `array_[var_]bool_element` | [`Model::element_offset`] / [`Model::element_const_offset`] (1-based) |
+//! | `bool_clause`, `array_bool_and/or/xor`, `bool_and/or/xor/not/eq/ne/le/lt` (+ reified), `bool2int`, `bool_lin_eq/le` | [`Model::clause`], [`Model::and`], [`Model::or`], [`Model::xor`], relations |
+//! | `set_in`, `set_in_reif`, `set_in_imp` | [`Model::reify_in`] / [`Model::half_reify_in`] |
+//! | `fzn_all_different_int`, `fzn_alldifferent_except_0`, `csp_table_int/bool`, `csp_regular`, `csp_circuit`, `csp_subcircuit`, `csp_inverse`, `fzn_global_cardinality`, `fzn_count_eq`, `fzn_among`, `fzn_nvalue`, `fzn_lex_less(eq)_int/bool`, `fzn_increasing_int/bool`, `fzn_value_precede_chain_int` | the globals of `csp_core::constraint` |
+
+use csp_core::constraint::{Automaton, Consistency, ValuePrecedence};
+use csp_core::expr::sum;
+use csp_core::{Domain, Expr, ModelError, Rel, Relation, TextError, VarId};
+
+use crate::ast::{Annotation, IntSet, Pos};
+use crate::build::{err, fit, Builder, Val};
+
+type R<T> = Result<T, TextError>;
+
+/// How a relation is posted: as a constraint, or reified by a Boolean.
+#[derive(Clone, Copy)]
+enum Mode {
+    Post,
+    /// `b ⇔ rel`.
+    Iff(VarOrConst),
+    /// `b ⇒ rel`.
+    Imp(VarOrConst),
+}
+
+#[derive(Clone, Copy)]
+enum VarOrConst {
+    Var(VarId),
+    Const(bool),
+}
+
+struct Ctx<'a> {
+    b: &'a mut Builder,
+    name: &'a str,
+    pos: Pos,
+}
+
+impl Ctx<'_> {
+    fn fail<T>(&self, msg: impl std::fmt::Display) -> R<T> {
+        err(self.pos, format!("{}: {msg}", self.name))
+    }
+
+    fn model(&self, e: ModelError) -> TextError {
+        TextError::new(
+            self.pos.line,
+            self.pos.column,
+            format!("{}: {e}", self.name),
+        )
+    }
+
+    fn int(&self, v: &Val) -> R<i64> {
+        match v {
+            Val::Int(k) => Ok(*k),
+            Val::Bool(b) => Ok(*b as i64),
+            Val::Var(x) => match self.b.m.domain(*x).size() {
+                1 => Ok(self.b.m.domain(*x).min().unwrap_or(0) as i64),
+                _ => self.fail("expected a constant, found a variable"),
+            },
+            Val::Float => self.fail("float arguments are not supported by csp"),
+            _ => self.fail("expected an integer"),
+        }
+    }
+
+    fn ints(&self, v: &Val) -> R<Vec<i64>> {
+        match v {
+            Val::Array(a) => a.iter().map(|v| self.int(v)).collect(),
+            _ => self.fail("expected an array of integers"),
+        }
+    }
+
+    fn values(&self, v: &Val) -> R<Vec<i32>> {
+        self.ints(v)?
+            .into_iter()
+            .map(|k| fit(k, self.pos))
+            .collect()
+    }
+
+    fn var(&mut self, v: &Val) -> R<VarId> {
+        match v {
+            Val::Var(x) => Ok(*x),
+            Val::Int(k) => self.b.constant(*k, self.pos),
+            Val::Bool(t) => self.b.constant(*t as i64, self.pos),
+            Val::Float => self.fail("float arguments are not supported by csp"),
+            _ => self.fail("expected a variable or a constant"),
+        }
+    }
+
+    fn vars(&mut self, v: &Val) -> R<Vec<VarId>> {
+        match v {
+            Val::Array(a) => a.iter().map(|v| self.var(v)).collect(),
+            _ => self.fail("expected an array"),
+        }
+    }
+
+    fn set(&self, v: &Val) -> R<IntSet> {
+        match v {
+            Val::Set(s) => Ok(s.clone()),
+            Val::Float => self.fail("float sets are not supported by csp"),
+            _ => self.fail("expected a constant set of integers"),
+        }
+    }
+
+    fn domain_of(&self, s: &IntSet) -> R<Domain> {
+        Ok(match s {
+            IntSet::Range(lo, hi) if lo > hi => Domain::values([]),
+            IntSet::Range(lo, hi) => Domain::range(fit(*lo, self.pos)?, fit(*hi, self.pos)?),
+            IntSet::Values(_) => Domain::values(
+                s.values()
+                    .into_iter()
+                    .map(|v| fit(v, self.pos))
+                    .collect::<R<Vec<_>>>()?,
+            ),
+        })
+    }
+
+    fn reif(&self, v: &Val) -> R<VarOrConst> {
+        match v {
+            Val::Var(x) => Ok(VarOrConst::Var(*x)),
+            Val::Bool(b) => Ok(VarOrConst::Const(*b)),
+            Val::Int(k @ (0 | 1)) => Ok(VarOrConst::Const(*k == 1)),
+            _ => self.fail("expected a Boolean"),
+        }
+    }
+
+    /// `Σ aᵢ·xᵢ ⋈ c` under `mode`; constant terms are folded into `c`.
+    fn linear(&mut self, terms: &[(i64, Val)], rel: Relation, c: i64, mode: Mode) -> R<()> {
+        let mut e = Expr::constant(0);
+        let mut k = c as i128;
+        for (a, v) in terms {
+            match v {
+                Val::Var(x) => {
+                    let a = i32::try_from(*a).or_else(|_| {
+                        self.fail(format!("coefficient {a} does not fit in 32 bits"))
+                    })?;
+                    e = e + a * *x;
+                }
+                _ => k -= *a as i128 * self.int(v)? as i128,
+            }
+        }
+        let k = i64::try_from(k).or_else(|_| self.fail("constant out of range"))?;
+        // A constant Boolean turns reification into a plain constraint.
+        let (rel, mode) = match mode {
+            Mode::Iff(VarOrConst::Const(true)) | Mode::Imp(VarOrConst::Const(true)) => {
+                (rel, Mode::Post)
+            }
+            Mode::Iff(VarOrConst::Const(false)) => (rel.negate(), Mode::Post),
+            Mode::Imp(VarOrConst::Const(false)) => return Ok(()),
+            m => (rel, m),
+        };
+        let rhs = Expr::constant(k);
+        let r: Rel = match rel {
+            Relation::Eq => e.eq(rhs),
+            Relation::Ne => e.ne(rhs),
+            Relation::Le => e.le(rhs),
+            Relation::Lt => e.lt(rhs),
+            Relation::Ge => e.ge(rhs),
+            Relation::Gt => e.gt(rhs),
+        };
+        let m = &mut self.b.m;
+        let res = match mode {
+            Mode::Iff(VarOrConst::Var(b)) => m.reify_with(r, b),
+            Mode::Imp(VarOrConst::Var(b)) => m.half_reify(r, b),
+            _ => m.post(r),
+        };
+        res.map(|_| ()).map_err(|e| self.model(e))
+    }
+}
+
+/// The relation a builtin's name stem states (`int_le` → `≤`).
+fn relation(stem: &str) -> Option<Relation> {
+    Some(match stem {
+        "eq" => Relation::Eq,
+        "ne" => Relation::Ne,
+        "le" => Relation::Le,
+        "lt" => Relation::Lt,
+        "ge" => Relation::Ge,
+        "gt" => Relation::Gt,
+        _ => return None,
+    })
+}
+
+/// The consistency asked for by a constraint's annotations (`::domain`,
+/// `::bounds`, `::value`), if any.
+fn consistency(anns: &[Annotation]) -> Option<Consistency> {
+    anns.iter().find_map(|a| match a.name.as_str() {
+        "domain" => Some(Consistency::Domain),
+        "bounds" | "boundsZ" | "boundsR" | "boundsD" => Some(Consistency::Bounds),
+        "value" => Some(Consistency::Value),
+        _ => None,
+    })
+}
+
+/// Checks the argument count of a builtin.
+fn arity(c: &Ctx, args: &[Val], n: usize) -> R<()> {
+    if args.len() == n {
+        Ok(())
+    } else {
+        c.fail(format!("expects {n} arguments, found {}", args.len()))
+    }
+}
+
+/// Posts the FlatZinc constraint `name(args)`. Unknown names are an error
+/// that names the builtin.
+pub(crate) fn post(
+    b: &mut Builder,
+    name: &str,
+    args: &[Val],
+    anns: &[Annotation],
+    pos: Pos,
+) -> R<()> {
+    let mut c = Ctx { b, name, pos };
+    let c = &mut c;
+    if args.iter().any(|a| matches!(a, Val::Float))
+        || args
+            .iter()
+            .any(|a| matches!(a, Val::Array(v) if v.iter().any(|x| matches!(x, Val::Float))))
+        || name.starts_with("float_")
+        || name.starts_with("set_") && !name.starts_with("set_in")
+    {
+        return c.fail("float and set constraints are not supported by csp");
+    }
+    // `int_le`, `int_le_reif`, `int_le_imp`, `bool_lin_eq`, ...
+    let (base, mode_of): (&str, Option<bool>) = if let Some(s) = name.strip_suffix("_reif") {
+        (s, Some(false))
+    } else if let Some(s) = name.strip_suffix("_imp") {
+        (s, Some(true))
+    } else {
+        (name, None)
+    };
+    let mode = |c: &Ctx, args: &[Val], n: usize| -> R<Mode> {
+        match mode_of {
+            None => {
+                arity(c, args, n)?;
+                Ok(Mode::Post)
+            }
+            Some(half) => {
+                arity(c, args, n + 1)?;
+                let r = c.reif(&args[n])?;
+                Ok(if half { Mode::Imp(r) } else { Mode::Iff(r) })
+            }
+        }
+    };
+    let parts: Vec<&str> = base.split('_').collect();
+    match parts.as_slice() {
+        // x ⋈ y over integers or Booleans.
+        ["int" | "bool", stem] if relation(stem).is_some() => {
+            let md = mode(c, args, 2)?;
+            let rel = relation(stem).unwrap_or(Relation::Eq);
+            let terms = [(1, args[0].clone()), (-1, args[1].clone())];
+            return c.linear(&terms, rel, 0, md);
+        }
+        // Σ aᵢ·xᵢ ⋈ c.
+        ["int" | "bool", "lin", stem] if relation(stem).is_some() => {
+            let md = mode(c, args, 3)?;
+            let rel = relation(stem).unwrap_or(Relation::Eq);
+            let coefs = c.ints(&args[0])?;
+            let xs = match &args[1] {
+                Val::Array(a) => a.clone(),
+                _ => return c.fail("expected an array of variables"),
+            };
+            if coefs.len() != xs.len() {
+                return c.fail(format!(
+                    "{} coefficients for {} variables",
+                    coefs.len(),
+                    xs.len()
+                ));
+            }
+            let k = c.int(&args[2])?;
+            let terms: Vec<(i64, Val)> = coefs.into_iter().zip(xs).collect();
+            return c.linear(&terms, rel, k, md);
+        }
+        ["set", "in"] => {
+            let md = mode(c, args, 2)?;
+            let x = c.var(&args[0])?;
+            let set = c.set(&args[1])?;
+            let d = c.domain_of(&set)?;
+            let t = c.b.constant(1, pos)?;
+            let res = match md {
+                Mode::Post
+                | Mode::Iff(VarOrConst::Const(true))
+                | Mode::Imp(VarOrConst::Const(true)) => c.b.m.reify_in(x, d, t),
+                Mode::Imp(VarOrConst::Const(false)) => return Ok(()),
+                Mode::Iff(VarOrConst::Const(false)) => {
+                    let f = c.b.constant(0, pos)?;
+                    c.b.m.reify_in(x, d, f)
+                }
+                Mode::Iff(VarOrConst::Var(r)) => c.b.m.reify_in(x, d, r),
+                Mode::Imp(VarOrConst::Var(r)) => c.b.m.half_reify_in(x, d, r),
+            };
+            return res.map(|_| ()).map_err(|e| c.model(e));
+        }
+        // b ⇔ a ∧ b etc. (already reified forms in FlatZinc).
+        ["bool", op @ ("and" | "or" | "xor")] if mode_of.is_none() || *op == "xor" => {
+            if *op == "xor" && args.len() == 2 {
+                // bool_xor(a, b): a ≠ b.
+                let terms = [(1, args[0].clone()), (-1, args[1].clone())];
+                return c.linear(&terms, Relation::Ne, 0, Mode::Post);
+            }
+            if mode_of.is_some() {
+                // bool_xor_reif(a, b, r) / bool_xor_imp(a, b, r).
+                let md = mode(c, args, 2)?;
+                let terms = [(1, args[0].clone()), (-1, args[1].clone())];
+                return c.linear(&terms, Relation::Ne, 0, md);
+            }
+            arity(c, args, 3)?;
+            let xs = [c.var(&args[0])?, c.var(&args[1])?];
+            let r = c.var(&args[2])?;
+            let m = &mut c.b.m;
+            let res = match *op {
+                "and" => m.and(&xs, r),
+                "or" => m.or(&xs, r),
+                _ => m.xor(&xs, r),
+            };
+            return res.map(|_| ()).map_err(|e| c.model(e));
+        }
+        _ => {}
+    }
+    let res: Result<(), ModelError> = match name {
+        "int_plus" | "int_minus" => {
+            arity(c, args, 3)?;
+            let s = if name == "int_plus" { 1 } else { -1 };
+            let terms = [
+                (1, args[0].clone()),
+                (s, args[1].clone()),
+                (-1, args[2].clone()),
+            ];
+            return c.linear(&terms, Relation::Eq, 0, Mode::Post);
+        }
+        "int_times" | "int_div" | "int_mod" | "int_min" | "int_max" => {
+            arity(c, args, 3)?;
+            let (x, y, z) = (c.var(&args[0])?, c.var(&args[1])?, c.var(&args[2])?);
+            let m = &mut c.b.m;
+            match name {
+                "int_times" => m.times(x, y, z),
+                "int_div" => m.div(x, y, z),
+                "int_mod" => m.modulo(x, y, z),
+                "int_min" => m.min(&[x, y], z),
+                _ => m.max(&[x, y], z),
+            }
+            .map(|_| ())
+        }
+        "int_abs" => {
+            arity(c, args, 2)?;
+            let (x, z) = (c.var(&args[0])?, c.var(&args[1])?);
+            c.b.m.abs(x, z).map(|_| ())
+        }
+        "int_pow" => {
+            arity(c, args, 3)?;
+            let k = match c.int(&args[1]) {
+                Ok(k) => k,
+                Err(_) => return c.fail("a variable exponent is not supported by csp"),
+            };
+            let Ok(k) = u32::try_from(k) else {
+                return c.fail(format!("negative exponent {k}"));
+            };
+            let (x, z) = (c.var(&args[0])?, c.var(&args[2])?);
+            c.b.m.pow(x, k, z).map(|_| ())
+        }
+        "array_int_maximum" | "array_int_minimum" => {
+            arity(c, args, 2)?;
+            let z = c.var(&args[0])?;
+            let xs = c.vars(&args[1])?;
+            if name == "array_int_maximum" {
+                c.b.m.max(&xs, z).map(|_| ())
+            } else {
+                c.b.m.min(&xs, z).map(|_| ())
+            }
+        }
+        "array_int_element" | "array_bool_element" => {
+            arity(c, args, 3)?;
+            let i = c.var(&args[0])?;
+            let a = c.values(&args[1])?;
+            let r = c.var(&args[2])?;
+            if a.is_empty() {
+                return c.fail("the array is empty");
+            }
+            c.b.m.element_const_offset(i, &a, r, 1).map(|_| ())
+        }
+        "array_var_int_element" | "array_var_bool_element" => {
+            arity(c, args, 3)?;
+            let i = c.var(&args[0])?;
+            let a = c.vars(&args[1])?;
+            let r = c.var(&args[2])?;
+            if a.is_empty() {
+                return c.fail("the array is empty");
+            }
+            c.b.m.element_offset(i, &a, r, 1).map(|_| ())
+        }
+        "bool2int" | "bool_not" => {
+            arity(c, args, 2)?;
+            let rel = if name == "bool2int" {
+                Relation::Eq
+            } else {
+                Relation::Ne
+            };
+            let terms = [(1, args[0].clone()), (-1, args[1].clone())];
+            return c.linear(&terms, rel, 0, Mode::Post);
+        }
+        "bool_clause" => {
+            arity(c, args, 2)?;
+            let (p, n) = (c.vars(&args[0])?, c.vars(&args[1])?);
+            c.b.m.clause(&p, &n).map(|_| ())
+        }
+        "array_bool_and" | "array_bool_or" => {
+            arity(c, args, 2)?;
+            let xs = c.vars(&args[0])?;
+            let r = c.var(&args[1])?;
+            if name == "array_bool_and" {
+                c.b.m.and(&xs, r).map(|_| ())
+            } else {
+                c.b.m.or(&xs, r).map(|_| ())
+            }
+        }
+        "array_bool_xor" => {
+            arity(c, args, 1)?;
+            let xs = c.vars(&args[0])?;
+            let t = c.b.constant(1, pos)?;
+            c.b.m.xor(&xs, t).map(|_| ())
+        }
+        // Half-reified Boolean connectives: r ⇒ ..., as clauses.
+        "bool_and_imp" | "bool_or_imp" => {
+            arity(c, args, 3)?;
+            let (x, y, r) = (c.var(&args[0])?, c.var(&args[1])?, c.var(&args[2])?);
+            let m = &mut c.b.m;
+            if name == "bool_and_imp" {
+                m.clause(&[x], &[r]).and_then(|_| m.clause(&[y], &[r]))
+            } else {
+                m.clause(&[x, y], &[r])
+            }
+            .map(|_| ())
+        }
+        "array_bool_and_imp" | "array_bool_or_imp" => {
+            arity(c, args, 2)?;
+            let xs = c.vars(&args[0])?;
+            let r = c.var(&args[1])?;
+            let m = &mut c.b.m;
+            if name == "array_bool_and_imp" {
+                xs.iter()
+                    .try_for_each(|&x| m.clause(&[x], &[r]).map(|_| ()))
+            } else {
+                m.clause(&xs, &[r]).map(|_| ())
+            }
+        }
+        "bool_clause_reif" | "bool_clause_imp" => {
+            arity(c, args, 3)?;
+            let (p, n) = (c.vars(&args[0])?, c.vars(&args[1])?);
+            let r = c.var(&args[2])?;
+            let m = &mut c.b.m;
+            // r ⇒ clause.
+            let mut neg = n.clone();
+            neg.push(r);
+            let mut res = m.clause(&p, &neg).map(|_| ());
+            if name == "bool_clause_reif" {
+                // ¬r ⇒ every literal false: (r ∨ ¬p) and (r ∨ n).
+                for &x in &p {
+                    res = res.and_then(|_| m.clause(&[r], &[x]).map(|_| ()));
+                }
+                for &x in &n {
+                    res = res.and_then(|_| m.clause(&[r, x], &[]).map(|_| ()));
+                }
+            }
+            res
+        }
+        "int_pow_fixed" => {
+            arity(c, args, 3)?;
+            let k = c.int(&args[1])?;
+            let Ok(k) = u32::try_from(k) else {
+                return c.fail(format!("negative exponent {k}"));
+            };
+            let (x, z) = (c.var(&args[0])?, c.var(&args[2])?);
+            c.b.m.pow(x, k, z).map(|_| ())
+        }
+        // Native globals (share/minizinc/csp/).
+        "fzn_all_different_int" => {
+            arity(c, args, 1)?;
+            let xs = c.vars(&args[0])?;
+            match consistency(anns) {
+                Some(k) => c.b.m.all_different_with(&xs, k).map(|_| ()),
+                None => c.b.m.all_different(&xs).map(|_| ()),
+            }
+        }
+        "fzn_alldifferent_except_0" => {
+            arity(c, args, 1)?;
+            let xs = c.vars(&args[0])?;
+            c.b.m.all_different_except(&xs, 0).map(|_| ())
+        }
+        "csp_table_int" | "csp_table_bool" => {
+            arity(c, args, 2)?;
+            let xs = c.vars(&args[0])?;
+            let flat = c.values(&args[1])?;
+            if xs.is_empty() {
+                return c.fail("a table over no variables");
+            }
+            if flat.len() % xs.len() != 0 {
+                return c.fail(format!(
+                    "{} table entries do not make rows of {}",
+                    flat.len(),
+                    xs.len()
+                ));
+            }
+            let rows: Vec<Vec<i32>> = flat.chunks(xs.len()).map(<[i32]>::to_vec).collect();
+            c.b.m.table(&xs, rows).map(|_| ())
+        }
+        "csp_regular" => {
+            arity(c, args, 6)?;
+            let xs = c.vars(&args[0])?;
+            let q = c.int(&args[1])?;
+            let s = c.int(&args[2])?;
+            let d = c.ints(&args[3])?;
+            let q0 = c.int(&args[4])?;
+            let f = c.set(&args[5])?;
+            if q < 1 || s < 0 || d.len() as i64 != q * s {
+                return c.fail(format!(
+                    "the transition table has {} entries, not Q·S = {}",
+                    d.len(),
+                    q * s
+                ));
+            }
+            // MiniZinc states are 1..Q (0 = failure); csp's are 0..Q−1.
+            let mut delta = Vec::new();
+            for from in 0..q {
+                for v in 0..s {
+                    let to = d[(from * s + v) as usize];
+                    if to < 0 || to > q {
+                        return c.fail(format!("state {to} is out of range 0..{q}"));
+                    }
+                    if to > 0 {
+                        delta.push((from as usize, fit(v + 1, pos)?, (to - 1) as usize));
+                    }
+                }
+            }
+            let accepting: Vec<usize> = f
+                .values()
+                .into_iter()
+                .filter(|&v| 1 <= v && v <= q)
+                .map(|v| (v - 1) as usize)
+                .collect();
+            if q0 < 1 || q0 > q {
+                return c.fail(format!("start state {q0} is out of range 1..{q}"));
+            }
+            match Automaton::new(q as usize, (q0 - 1) as usize, &accepting, &delta) {
+                Ok(a) => c.b.m.regular(&xs, &a).map(|_| ()),
+                Err(e) => Err(e),
+            }
+        }
+        "csp_circuit" | "csp_subcircuit" => {
+            // csp_circuit(x, base): successors numbered from `base`.
+            arity(c, args, 2)?;
+            let xs = c.vars(&args[0])?;
+            let base = c.int(&args[1])?;
+            let succ = shifted(c, &xs, base)?;
+            if name == "csp_circuit" {
+                c.b.m.circuit(&succ).map(|_| ())
+            } else {
+                c.b.m.subcircuit(&succ).map(|_| ())
+            }
+        }
+        "csp_inverse" => {
+            // csp_inverse(f, fbase, g, gbase): f's values index g, g's index f.
+            arity(c, args, 4)?;
+            let f = c.vars(&args[0])?;
+            let fbase = c.int(&args[1])?;
+            let g = c.vars(&args[2])?;
+            let gbase = c.int(&args[3])?;
+            // f's values are g's indices (counted from gbase) and vice versa.
+            let f0 = shifted(c, &f, gbase)?;
+            let g0 = shifted(c, &g, fbase)?;
+            c.b.m.inverse(&f0, &g0).map(|_| ())
+        }
+        "fzn_global_cardinality" => {
+            arity(c, args, 3)?;
+            let xs = c.vars(&args[0])?;
+            let cover = c.values(&args[1])?;
+            let counts = c.vars(&args[2])?;
+            c.b.m.global_cardinality(&xs, &cover, &counts).map(|_| ())
+        }
+        "fzn_count_eq" => {
+            arity(c, args, 3)?;
+            let xs = c.vars(&args[0])?;
+            let n = c.var(&args[2])?;
+            match c.int(&args[1]) {
+                Ok(y) => {
+                    let y = fit(y, pos)?;
+                    c.b.m.among(&xs, &[y], n).map(|_| ())
+                }
+                Err(_) => {
+                    // A variable value: n = Σ (xᵢ = y).
+                    let y = c.var(&args[1])?;
+                    let mut bs = Vec::with_capacity(xs.len());
+                    for &x in &xs {
+                        let r = c.b.m.reify(x.eq(y)).map_err(|e| c.model(e))?;
+                        bs.push(r);
+                    }
+                    c.b.m.post(sum(bs).eq(n)).map(|_| ())
+                }
+            }
+        }
+        "fzn_among" => {
+            arity(c, args, 3)?;
+            let n = c.var(&args[0])?;
+            let xs = c.vars(&args[1])?;
+            let s = c.set(&args[2])?;
+            let vs = s
+                .values()
+                .into_iter()
+                .map(|v| fit(v, pos))
+                .collect::<R<Vec<_>>>()?;
+            c.b.m.among(&xs, &vs, n).map(|_| ())
+        }
+        "fzn_nvalue" => {
+            arity(c, args, 2)?;
+            let n = c.var(&args[0])?;
+            let xs = c.vars(&args[1])?;
+            c.b.m.nvalue(&xs, n).map(|_| ())
+        }
+        "fzn_lex_less_int" | "fzn_lex_less_bool" | "fzn_lex_lesseq_int" | "fzn_lex_lesseq_bool" => {
+            arity(c, args, 2)?;
+            let (x, y) = (c.vars(&args[0])?, c.vars(&args[1])?);
+            if name.contains("lesseq") {
+                c.b.m.lex_lesseq(&x, &y).map(|_| ())
+            } else {
+                c.b.m.lex_less(&x, &y).map(|_| ())
+            }
+        }
+        "fzn_increasing_int" | "fzn_increasing_bool" => {
+            arity(c, args, 1)?;
+            let xs = c.vars(&args[0])?;
+            c.b.m.increasing(&xs).map(|_| ())
+        }
+        "csp_value_precede_chain" => {
+            // csp_value_precede_chain(first, x): values first, first + 1, ...
+            arity(c, args, 2)?;
+            let start = fit(c.int(&args[0])?, pos)?;
+            let xs = c.vars(&args[1])?;
+            c.b.m.post(ValuePrecedence::new(xs, start)).map(|_| ())
+        }
+        _ => return c.fail("unsupported constraint (not a FlatZinc builtin csp knows)"),
+    };
+    res.map_err(|e| c.model(e))
+}
+
+/// `xs` shifted to count from 0: `xᵢ − base` (the variables themselves for base 0).
+fn shifted(c: &mut Ctx, xs: &[VarId], base: i64) -> R<Vec<VarId>> {
+    if base == 0 {
+        return Ok(xs.to_vec());
+    }
+    let b = i32::try_from(base).or_else(|_| c.fail("index base out of range"))?;
+    xs.iter()
+        .map(|&x| c.b.m.define(x - b).map_err(|e| c.model(e)))
+        .collect()
+}

@@ -1,0 +1,18 @@
+//! csp as a MiniZinc solver.
+//!
+//! [`parse`] reads FlatZinc text (`line:column` errors), [`build`] turns the
+//! items into a csp [`Model`](csp_core::Model), [`solve`](run::solve)
+//! searches it as the flags say and prints the solutions in the format the
+//! FlatZinc specification fixes. The `fzn-csp` executable wraps these for
+//! MiniZinc (`share/minizinc/solvers/csp.msc`); `share/minizinc/csp/` is the
+//! MiniZinc library that makes MiniZinc hand our native globals over.
+
+pub mod ast;
+mod build;
+mod builtins;
+mod parse;
+pub mod run;
+pub mod search;
+
+pub use build::{build, FznModel, Objective, Output, Val, INT_MAX, INT_MIN};
+pub use parse::parse;

@@ -1,0 +1,284 @@
+//! Solving a FlatZinc model and printing what the FlatZinc specification
+//! asks: `name = value;` lines for the output variables and arrays, then
+//! `----------` after each solution; `==========` when the search finished
+//! (every solution printed, or the last one proven optimal);
+//! `=====UNSATISFIABLE=====` or `=====UNKNOWN=====` otherwise; and with `-s`
+//! statistics as `%%%mzn-stat: key=value` lines closed by `%%%mzn-stat-end`.
+
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use csp_core::{Limits, Outcome, Search, Solution, Statistics};
+
+use crate::build::{FznModel, Objective, Output, Val};
+use crate::search;
+
+/// The flags that change how `fzn-csp` searches and what it prints.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// `-a`: every solution (satisfaction) or every improving one (optimisation).
+    pub all: bool,
+    /// `-i`: every improving solution of an optimisation.
+    pub intermediate: bool,
+    /// `-n N`: stop after N solutions.
+    pub solutions: Option<u64>,
+    /// `-f`: ignore the search annotations.
+    pub free: bool,
+    /// `-p N`: threads.
+    pub threads: usize,
+    /// `-r SEED`.
+    pub seed: u64,
+    /// `-s`: print statistics.
+    pub stats: bool,
+    /// `-t MS`.
+    pub time_limit: Option<Duration>,
+    /// `-v`: progress and notes on standard error.
+    pub verbose: bool,
+}
+
+/// How a run ended (the exit status follows it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// At least one solution, or unsatisfiability proven: exit 0.
+    Done,
+    /// Stopped by a limit with nothing known: exit 0 (`=====UNKNOWN=====`).
+    Unknown,
+    /// A propagator broke its contract: exit 1 (`=====ERROR=====`).
+    Error,
+}
+
+fn value(v: &Val, s: &Solution, is_bool: bool) -> String {
+    let k = match v {
+        Val::Var(x) => s[*x] as i64,
+        Val::Int(k) => *k,
+        Val::Bool(b) => *b as i64,
+        _ => 0,
+    };
+    match (is_bool, k) {
+        (true, 0) => "false".into(),
+        (true, _) => "true".into(),
+        _ => k.to_string(),
+    }
+}
+
+/// The `name = value;` lines of one solution.
+pub fn format_solution(outputs: &[Output], s: &Solution) -> String {
+    let mut text = String::new();
+    for o in outputs {
+        let vals: Vec<String> = o.elems.iter().map(|v| value(v, s, o.is_bool)).collect();
+        match &o.dims {
+            None => text.push_str(&format!("{} = {};\n", o.name, vals.join(""))),
+            Some(dims) => {
+                let ranges: Vec<String> =
+                    dims.iter().map(|(lo, hi)| format!("{lo}..{hi}")).collect();
+                text.push_str(&format!(
+                    "{} = array{}d({}, [{}]);\n",
+                    o.name,
+                    dims.len(),
+                    ranges.join(", "),
+                    vals.join(", ")
+                ));
+            }
+        }
+    }
+    text
+}
+
+fn print_stats(
+    out: &mut impl Write,
+    fzn: &FznModel,
+    st: &Statistics,
+    init: Duration,
+    objective: Option<i32>,
+) -> io::Result<()> {
+    let m = &fzn.model;
+    writeln!(out, "%%%mzn-stat: nodes={}", st.nodes)?;
+    writeln!(out, "%%%mzn-stat: failures={}", st.failures)?;
+    writeln!(out, "%%%mzn-stat: restarts={}", st.restarts)?;
+    writeln!(out, "%%%mzn-stat: peakDepth={}", st.max_depth)?;
+    writeln!(out, "%%%mzn-stat: solutions={}", st.solutions)?;
+    writeln!(out, "%%%mzn-stat: propagations={}", st.propagations)?;
+    writeln!(out, "%%%mzn-stat: variables={}", m.num_vars())?;
+    writeln!(out, "%%%mzn-stat: propagators={}", m.num_constraints())?;
+    if let Some(v) = objective {
+        writeln!(out, "%%%mzn-stat: objective={v}")?;
+    }
+    writeln!(out, "%%%mzn-stat: initTime={:.6}", init.as_secs_f64())?;
+    writeln!(out, "%%%mzn-stat: solveTime={:.6}", st.time.as_secs_f64())?;
+    writeln!(out, "%%%mzn-stat-end")
+}
+
+const SEP: &str = "----------";
+const DONE: &str = "==========";
+const UNSAT: &str = "=====UNSATISFIABLE=====";
+const UNKNOWN: &str = "=====UNKNOWN=====";
+const ERROR: &str = "=====ERROR=====";
+
+/// Solves `fzn` as `cfg` says, printing to `out` as it goes; `init` is the
+/// time spent reading and building the model (for `-s`).
+pub fn solve(
+    fzn: &FznModel,
+    cfg: &Config,
+    out: &mut impl Write,
+    init: Duration,
+) -> io::Result<Status> {
+    let (mut opts, strategy) = search::options(fzn, cfg.free, cfg.seed);
+    if cfg.verbose {
+        for n in &strategy.notes {
+            eprintln!("fzn-csp: {n}");
+        }
+        eprintln!(
+            "fzn-csp: {} variables, {} constraints; {:?}, {:?}, {:?}, {} decision variables",
+            fzn.model.num_vars(),
+            fzn.model.num_constraints(),
+            opts.inference,
+            opts.var_order,
+            opts.val_order,
+            opts.decision_vars.len()
+        );
+    }
+    let mut limits = Limits::none();
+    if let Some(t) = cfg.time_limit {
+        // Leave a little time to print what was found.
+        limits = limits.with_time(t.saturating_sub(Duration::from_millis(50)));
+    }
+    opts.limits = limits;
+    let threads = cfg.threads.max(1);
+    let search = Search::new(&fzn.model).options(opts);
+    let started = Instant::now();
+    let (outcome, found, stats, objective) = match fzn.objective {
+        Objective::Satisfy if !cfg.all && cfg.solutions.is_none_or(|n| n <= 1) => {
+            // One solution: the sequential search (the parallel one
+            // splits the space to enumerate it).
+            let r = search.solve();
+            let r = (r.outcome, r.solution, r.stats);
+            if let Some(s) = &r.1 {
+                write!(out, "{}{SEP}\n", format_solution(&fzn.outputs, s))?;
+            }
+            // One solution asked for: the search is not "complete".
+            let outcome = match r.0 {
+                Outcome::Solved => Outcome::LimitReached(csp_core::Limit::Solutions),
+                o => o,
+            };
+            (outcome, r.1.is_some() as u64, r.2, None)
+        }
+        Objective::Satisfy => {
+            let max = if cfg.all {
+                cfg.solutions
+            } else {
+                cfg.solutions.or(Some(1))
+            };
+            let mut n = 0u64;
+            let mut broke = false;
+            let mut io_err = None;
+            let report = if threads > 1 {
+                let (sols, rep) = search.par_solutions(threads);
+                for s in sols.iter().take(max.unwrap_or(u64::MAX) as usize) {
+                    n += 1;
+                    write!(out, "{}{SEP}\n", format_solution(&fzn.outputs, s))?;
+                }
+                broke = max.is_some_and(|m| (sols.len() as u64) > m);
+                rep
+            } else {
+                search.for_each_solution(|s| {
+                    n += 1;
+                    if let Err(e) = write!(out, "{}{SEP}\n", format_solution(&fzn.outputs, s)) {
+                        io_err = Some(e);
+                        return ControlFlow::Break(());
+                    }
+                    if max.is_some_and(|m| n >= m) {
+                        broke = true;
+                        return ControlFlow::Break(());
+                    }
+                    ControlFlow::Continue(())
+                })
+            };
+            if let Some(e) = io_err {
+                return Err(e);
+            }
+            let outcome = match report.outcome {
+                Outcome::Solved if broke => Outcome::LimitReached(csp_core::Limit::Solutions),
+                o => o,
+            };
+            (outcome, n, report.stats, None)
+        }
+        Objective::Minimize(x) | Objective::Maximize(x) => {
+            let minimize = matches!(fzn.objective, Objective::Minimize(_));
+            let every = cfg.all || cfg.intermediate;
+            let r = if threads > 1 {
+                if minimize {
+                    search.par_minimize(x, threads)
+                } else {
+                    search.par_maximize(x, threads)
+                }
+            } else {
+                let mut n = 0u64;
+                let mut io_err = None;
+                let f = |s: &Solution, _v| {
+                    n += 1;
+                    if every {
+                        if let Err(e) = write!(out, "{}{SEP}\n", format_solution(&fzn.outputs, s)) {
+                            io_err = Some(e);
+                            return ControlFlow::Break(());
+                        }
+                        let _ = out.flush();
+                    }
+                    if cfg.solutions.is_some_and(|m| n >= m) {
+                        return ControlFlow::Break(());
+                    }
+                    ControlFlow::Continue(())
+                };
+                let r = if minimize {
+                    search.minimize_each(x, f)
+                } else {
+                    search.maximize_each(x, f)
+                };
+                if let Some(e) = io_err {
+                    return Err(e);
+                }
+                r
+            };
+            if let (Some(s), false) = (&r.best, every && threads == 1) {
+                write!(out, "{}{SEP}\n", format_solution(&fzn.outputs, s))?;
+            }
+            (r.outcome, r.best.is_some() as u64, r.stats, r.objective)
+        }
+    };
+    let status = match outcome {
+        Outcome::Solved => {
+            writeln!(out, "{DONE}")?;
+            Status::Done
+        }
+        Outcome::Unsatisfiable => {
+            writeln!(out, "{UNSAT}")?;
+            Status::Done
+        }
+        Outcome::LimitReached(_) if found > 0 => Status::Done,
+        Outcome::LimitReached(_) => {
+            writeln!(out, "{UNKNOWN}")?;
+            Status::Unknown
+        }
+        Outcome::Invalid(c) => {
+            eprintln!(
+                "fzn-csp: internal error: the propagator of constraint {c:?} ({}) broke its contract",
+                fzn.model.constraint(c).name()
+            );
+            writeln!(out, "{ERROR}")?;
+            Status::Error
+        }
+    };
+    if cfg.verbose {
+        eprintln!(
+            "fzn-csp: {} nodes, {} failures, {:.3} s",
+            stats.nodes,
+            stats.failures,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    if cfg.stats {
+        print_stats(out, fzn, &stats, init, objective)?;
+    }
+    out.flush()?;
+    Ok(status)
+}

@@ -1,0 +1,223 @@
+//! Search annotations: `int_search`, `bool_search`, `seq_search` and the
+//! restart annotations, mapped onto [`SearchOptions`].
+//!
+//! csp branches with one variable order and one value order, on a list of
+//! decision variables first and then on every other variable (so that
+//! `-a` still enumerates every solution of the FlatZinc model). So:
+//!
+//! * the variables of every search annotation, in the order written
+//!   (`seq_search` flattened), become [`SearchOptions::decision_vars`];
+//! * the first annotation's variable and value selection choose the orders:
+//!
+//! | annotation | csp |
+//! |---|---|
+//! | `input_order` | [`VarOrder::Input`] |
+//! | `first_fail` | [`VarOrder::Mrv`] |
+//! | `dom_w_deg` | [`VarOrder::DomWdeg`] |
+//! | `smallest`, `largest`, `anti_first_fail`, `occurrence`, `most_constrained`, `max_regret` | the closest csp has: see [`var_order`] |
+//! | `indomain_min` / `indomain_max` | [`ValOrder::Ascending`] / [`ValOrder::Descending`] |
+//! | `indomain_median`, `indomain_middle` | [`ValOrder::Middle`] |
+//! | `indomain_random` | [`ValOrder::Random`] with the `-r` seed |
+//! | `indomain_split` / `indomain_reverse_split` | [`ValOrder::Ascending`] / [`ValOrder::Descending`] (the same first half first) |
+//!
+//! * `restart_luby(s)`, `restart_geometric(b, f)`, `restart_constant(n)`
+//!   and `restart_none` choose [`Restarts`].
+//!
+//! Without annotations, and always with `-f` (free search), the engine's
+//! defaults for FlatZinc are dom/wdeg over every variable; `-f` adds Luby
+//! restarts (scale 100) for solving and optimising.
+
+use csp_core::{Restarts, SearchOptions, ValOrder, VarId, VarOrder};
+
+use crate::ast::{Annotation, Expr};
+use crate::build::{FznModel, Val};
+
+/// What the solve item's annotations ask for.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Strategy {
+    /// Variables to branch on first, in order.
+    pub decision_vars: Vec<VarId>,
+    /// The variable order of the first search annotation.
+    pub var_order: Option<VarOrder>,
+    /// The value order of the first search annotation.
+    pub val_order: Option<ValOrder>,
+    /// Restarts asked for.
+    pub restarts: Option<Restarts>,
+    /// Annotations that csp approximates or ignores (shown with `-v`).
+    pub notes: Vec<String>,
+}
+
+/// The csp variable order closest to a FlatZinc variable selection.
+pub fn var_order(name: &str) -> Option<VarOrder> {
+    Some(match name {
+        "input_order" => VarOrder::Input,
+        "first_fail" | "anti_first_fail" | "most_constrained" | "max_regret" => VarOrder::Mrv,
+        "occurrence" => VarOrder::DomDeg,
+        "dom_w_deg" => VarOrder::DomWdeg,
+        // No order by value bounds yet: input order keeps the modeller's
+        // intent on ordered arrays (schedules, rulers), where these are used.
+        "smallest" | "largest" => VarOrder::Input,
+        _ => return None,
+    })
+}
+
+/// The csp value order closest to a FlatZinc value selection.
+pub fn val_order(name: &str, seed: u64) -> Option<ValOrder> {
+    Some(match name {
+        "indomain_min" | "indomain" | "indomain_split" | "indomain_interval" => ValOrder::Ascending,
+        "indomain_max" | "indomain_reverse_split" => ValOrder::Descending,
+        "indomain_median" | "indomain_middle" => ValOrder::Middle,
+        "indomain_random" => ValOrder::Random { seed },
+        _ => return None,
+    })
+}
+
+fn vars_of(fzn: &FznModel, e: &Expr, out: &mut Vec<VarId>) {
+    match e {
+        Expr::Ident(n, _) => match fzn.lookup(n) {
+            Some(Val::Var(x)) => out.push(*x),
+            Some(Val::Array(a)) => out.extend(a.iter().filter_map(|v| match v {
+                Val::Var(x) => Some(*x),
+                _ => None,
+            })),
+            _ => {}
+        },
+        Expr::Access(n, i, _) => {
+            if let Some(Val::Array(a)) = fzn.lookup(n) {
+                if let Some(Val::Var(x)) = usize::try_from(*i - 1).ok().and_then(|k| a.get(k)) {
+                    out.push(*x);
+                }
+            }
+        }
+        Expr::Array(es) => es.iter().for_each(|e| vars_of(fzn, e, out)),
+        _ => {}
+    }
+}
+
+fn word(e: Option<&Expr>) -> &str {
+    match e {
+        Some(Expr::Ident(n, _)) => n,
+        Some(Expr::Call(a)) => &a.name,
+        _ => "",
+    }
+}
+
+fn number(e: Option<&Expr>) -> Option<f64> {
+    match e {
+        Some(Expr::Int(v)) => Some(*v as f64),
+        Some(Expr::Float(v)) => Some(*v),
+        _ => None,
+    }
+}
+
+fn visit(fzn: &FznModel, a: &Annotation, seed: u64, s: &mut Strategy) {
+    match a.name.as_str() {
+        "int_search" | "bool_search" => {
+            if let Some(e) = a.args.first() {
+                vars_of(fzn, e, &mut s.decision_vars);
+            }
+            let (vs, vl) = (word(a.args.get(1)), word(a.args.get(2)));
+            match var_order(vs) {
+                Some(o) => {
+                    if s.var_order.is_none() {
+                        s.var_order = Some(o);
+                    }
+                    if matches!(
+                        vs,
+                        "smallest"
+                            | "largest"
+                            | "anti_first_fail"
+                            | "occurrence"
+                            | "most_constrained"
+                            | "max_regret"
+                    ) {
+                        s.notes.push(format!("{vs}: approximated by {o:?}"));
+                    }
+                }
+                None => s
+                    .notes
+                    .push(format!("unknown variable selection '{vs}' ignored")),
+            }
+            match val_order(vl, seed) {
+                Some(o) => {
+                    if s.val_order.is_none() {
+                        s.val_order = Some(o);
+                    }
+                    if vl.contains("split") {
+                        s.notes.push(format!("{vl}: branching x = v, not x ≤ mid"));
+                    }
+                }
+                None => s
+                    .notes
+                    .push(format!("unknown value selection '{vl}' ignored")),
+            }
+        }
+        "seq_search" | "warm_start_array" => {
+            for e in &a.args {
+                match e {
+                    Expr::Array(es) => es.iter().for_each(|e| {
+                        if let Expr::Call(b) = e {
+                            visit(fzn, b, seed, s)
+                        }
+                    }),
+                    Expr::Call(b) => visit(fzn, b, seed, s),
+                    _ => {}
+                }
+            }
+        }
+        "restart_luby" => {
+            let scale = number(a.args.first()).unwrap_or(100.0).max(1.0) as u64;
+            s.restarts = Some(Restarts::Luby { scale });
+        }
+        "restart_geometric" => {
+            let base = number(a.args.first()).unwrap_or(100.0).max(1.0) as u64;
+            let factor = number(a.args.get(1)).unwrap_or(1.5);
+            s.restarts = Some(Restarts::Geometric { base, factor });
+        }
+        "restart_constant" => {
+            let base = number(a.args.first()).unwrap_or(100.0).max(1.0) as u64;
+            s.restarts = Some(Restarts::Geometric { base, factor: 1.0 });
+            s.notes
+                .push("restart_constant: geometric with factor 1.01".into());
+        }
+        "restart_none" => s.restarts = Some(Restarts::None),
+        other => s.notes.push(format!("annotation '{other}' ignored")),
+    }
+}
+
+/// The strategy the solve item's annotations ask for.
+pub fn strategy(fzn: &FznModel, seed: u64) -> Strategy {
+    let mut s = Strategy::default();
+    for a in &fzn.search {
+        visit(fzn, a, seed, &mut s);
+    }
+    let mut seen = std::collections::HashSet::new();
+    s.decision_vars.retain(|x| seen.insert(*x));
+    s
+}
+
+/// The search options for `fzn`: the annotations' strategy, or with
+/// `free` (`-f`) the engine's defaults for FlatZinc.
+pub fn options(fzn: &FznModel, free: bool, seed: u64) -> (SearchOptions, Strategy) {
+    let s = strategy(fzn, seed);
+    let mut o = SearchOptions {
+        inference: csp_core::Inference::Mac,
+        var_order: VarOrder::DomWdeg,
+        ..SearchOptions::default()
+    };
+    if free {
+        o.restarts = Restarts::Luby { scale: 100 };
+        return (o, s);
+    }
+    if let Some(v) = s.var_order {
+        o.var_order = v;
+    }
+    if let Some(v) = s.val_order {
+        o.val_order = v;
+    }
+    if let Some(r) = s.restarts {
+        o.restarts = r;
+    }
+    o.decision_vars = s.decision_vars.clone();
+    (o, s)
+}
