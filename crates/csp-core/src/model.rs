@@ -210,6 +210,37 @@ impl Model {
         Ok(ids)
     }
 
+    /// Narrows the declared domain of `x` to its values that are also in
+    /// `keep`: a unary constraint applied while modelling (a front end such
+    /// as FlatZinc's `set_in` or `x ≤ 5` uses it, so that propagators and
+    /// the search never see the removed values).
+    ///
+    /// Returns `Ok(false)`, leaving the domain as it was, when nothing
+    /// would be left: the model then has no solution, and the caller says
+    /// so (e.g. by posting a constraint that cannot hold). Constraints
+    /// posted before stay correct: they only ever see fewer values.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Search};
+    /// let mut m = Model::new();
+    /// let x = m.new_var(Domain::range(0, 1_000_000)).unwrap();
+    /// assert!(m.restrict(x, &Domain::values([4, 7])).unwrap());
+    /// assert_eq!(Search::new(&m).count().count, 2);
+    /// assert!(!m.restrict(x, &Domain::range(10, 20)).unwrap());
+    /// ```
+    pub fn restrict(&mut self, x: VarId, keep: &Domain) -> Result<bool, ModelError> {
+        self.check_vars("restrict", &[x])?;
+        let d = self.domain(x).intersect(keep);
+        if d.is_empty() {
+            return Ok(false);
+        }
+        if d != *self.domain(x) {
+            let di = self.intern(d)?;
+            self.var_domain[x.index()] = di;
+        }
+        Ok(true)
+    }
+
     /// The declared domain of `x`.
     pub fn domain(&self, x: VarId) -> &Domain {
         &self.domains[self.var_domain[x.index()] as usize]

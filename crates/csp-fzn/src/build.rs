@@ -67,6 +67,8 @@ pub struct FznModel {
     pub outputs: Vec<Output>,
     /// The goal.
     pub objective: Objective,
+    /// A constraint emptied a domain while the model was built: no solution.
+    pub inconsistent: bool,
     /// The solve item's annotations (search strategy).
     pub search: Vec<Annotation>,
     /// Resolved arguments of the search annotations' variable lists, by
@@ -90,9 +92,21 @@ pub(crate) struct Builder {
     pub(crate) m: Model,
     pub(crate) names: HashMap<String, Val>,
     consts: HashMap<i64, VarId>,
+    /// A unary constraint emptied a domain: the model has no solution.
+    pub(crate) inconsistent: bool,
 }
 
 impl Builder {
+    /// Narrows `x`'s domain to `keep` (a unary constraint at modelling time).
+    pub(crate) fn restrict(&mut self, x: VarId, keep: &Domain, pos: Pos) -> Result<(), TextError> {
+        match self.m.restrict(x, keep) {
+            Ok(true) => {}
+            Ok(false) => self.inconsistent = true,
+            Err(e) => return err(pos, e.to_string()),
+        }
+        Ok(())
+    }
+
     /// The value of an expression, names resolved.
     fn resolve(&self, e: &Expr) -> Result<Val, TextError> {
         Ok(match e {
@@ -217,10 +231,7 @@ impl Builder {
                 // The declared domain still holds: restrict the alias.
                 if let BaseType::IntIn(s) = &ty.base {
                     let set = self.domain(&BaseType::IntIn(s.clone()), pos)?;
-                    let t = self.constant(1, pos)?;
-                    self.m
-                        .reify_in(x, set, t)
-                        .map_err(|e| TextError::new(pos.line, pos.column, e.to_string()))?;
+                    self.restrict(x, &set, pos)?;
                 }
                 Val::Var(x)
             }
@@ -305,6 +316,7 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
         m: Model::new(),
         names: HashMap::new(),
         consts: HashMap::new(),
+        inconsistent: false,
     };
     let mut outputs = Vec::new();
     let mut objective = None;
@@ -378,6 +390,7 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
         model: b.m,
         outputs,
         objective,
+        inconsistent: b.inconsistent,
         search,
         names: b.names,
     })

@@ -10,6 +10,8 @@
 //! | `set_in`, `set_in_reif`, `set_in_imp` | [`Model::reify_in`] / [`Model::half_reify_in`] |
 //! | `fzn_all_different_int`, `fzn_alldifferent_except_0`, `csp_table_int/bool`, `csp_regular`, `csp_circuit`, `csp_subcircuit`, `csp_inverse`, `fzn_global_cardinality`, `fzn_count_eq`, `fzn_among`, `fzn_nvalue`, `fzn_lex_less(eq)_int/bool`, `fzn_increasing_int/bool`, `fzn_value_precede_chain_int` | the globals of `csp_core::constraint` |
 
+use std::collections::HashSet;
+
 use csp_core::constraint::{Automaton, Consistency, ValuePrecedence};
 use csp_core::expr::sum;
 use csp_core::{Domain, Expr, ModelError, Rel, Relation, TextError, VarId};
@@ -39,6 +41,10 @@ struct Ctx<'a> {
     b: &'a mut Builder,
     name: &'a str,
     pos: Pos,
+    /// The variables this constraint already uses: csp posts a constraint
+    /// whose scope repeats a variable as a checker only (no propagation),
+    /// so a repeat becomes a fresh alias (`x' = x`) instead.
+    seen: HashSet<VarId>,
 }
 
 impl Ctx<'_> {
@@ -82,13 +88,24 @@ impl Ctx<'_> {
     }
 
     fn var(&mut self, v: &Val) -> R<VarId> {
-        match v {
-            Val::Var(x) => Ok(*x),
-            Val::Int(k) => self.b.constant(*k, self.pos),
-            Val::Bool(t) => self.b.constant(*t as i64, self.pos),
-            Val::Float => self.fail("float arguments are not supported by csp"),
-            _ => self.fail("expected a variable or a constant"),
+        let x = match v {
+            Val::Var(x) => *x,
+            Val::Int(k) => self.b.constant(*k, self.pos)?,
+            Val::Bool(t) => self.b.constant(*t as i64, self.pos)?,
+            Val::Float => return self.fail("float arguments are not supported by csp"),
+            _ => return self.fail("expected a variable or a constant"),
+        };
+        if self.seen.insert(x) {
+            return Ok(x);
         }
+        // A repeat: a fresh variable over the same domain, equal to `x`.
+        let d = self.b.m.domain(x).clone();
+        let fixed = d.size() == 1;
+        let y = self.b.m.new_var(d).map_err(|e| self.model(e))?;
+        if !fixed {
+            self.b.m.equal(y, x, 0).map_err(|e| self.model(e))?;
+        }
+        Ok(y)
     }
 
     fn vars(&mut self, v: &Val) -> R<Vec<VarId>> {
@@ -153,6 +170,12 @@ impl Ctx<'_> {
             Mode::Imp(VarOrConst::Const(false)) => return Ok(()),
             m => (rel, m),
         };
+        // One variable, posted: narrow its domain instead (a ≠ stays a constraint).
+        if let (Mode::Post, [(a, Val::Var(x))]) = (mode, vars_only(terms).as_slice()) {
+            if let Some(d) = unary(*a, rel, k) {
+                return self.b.restrict(*x, &d, self.pos);
+            }
+        }
         let rhs = Expr::constant(k);
         let r: Rel = match rel {
             Relation::Eq => e.eq(rhs),
@@ -170,6 +193,47 @@ impl Ctx<'_> {
         };
         res.map(|_| ()).map_err(|e| self.model(e))
     }
+}
+
+/// The terms over variables (constants dropped), repeats merged.
+fn vars_only(terms: &[(i64, Val)]) -> Vec<(i64, Val)> {
+    let mut out: Vec<(i64, Val)> = Vec::new();
+    for (a, v) in terms {
+        if let Val::Var(x) = v {
+            match out.iter_mut().find(|t| t.1 == Val::Var(*x)) {
+                Some(t) => t.0 += a,
+                None => out.push((*a, v.clone())),
+            }
+        }
+    }
+    out.retain(|t| t.0 != 0);
+    out
+}
+
+/// The values of `x` with `a·x ⋈ k`, as a range (`None` for `≠`).
+fn unary(a: i64, rel: Relation, k: i64) -> Option<Domain> {
+    let (a, k) = (a as i128, k as i128);
+    // a·x ≤ k ⇔ x ≤ ⌊k/a⌋ (a > 0) or x ≥ ⌈k/a⌉ (a < 0); likewise ≥.
+    let (lo, hi): (i128, i128) = match rel {
+        Relation::Eq if k % a == 0 => (k / a, k / a),
+        Relation::Eq => (1, 0),
+        Relation::Le if a > 0 => (i128::MIN, k.div_euclid(a)),
+        Relation::Le => (ceil_div(k, a), i128::MAX),
+        Relation::Lt => return unary(a as i64, Relation::Le, (k as i64).checked_sub(1)?),
+        Relation::Ge if a > 0 => (ceil_div(k, a), i128::MAX),
+        Relation::Ge => (i128::MIN, k.div_euclid(a)),
+        Relation::Gt => return unary(a as i64, Relation::Ge, (k as i64).checked_add(1)?),
+        Relation::Ne => return None,
+    };
+    let clamp = |v: i128| v.clamp(i32::MIN as i128, i32::MAX as i128) as i32;
+    if lo > hi || lo > i32::MAX as i128 || hi < i32::MIN as i128 {
+        return Some(Domain::values([]));
+    }
+    Some(Domain::range(clamp(lo), clamp(hi)))
+}
+
+fn ceil_div(k: i128, a: i128) -> i128 {
+    -((-k).div_euclid(a))
 }
 
 /// The relation a builtin's name stem states (`int_le` → `≤`).
@@ -214,7 +278,12 @@ pub(crate) fn post(
     anns: &[Annotation],
     pos: Pos,
 ) -> R<()> {
-    let mut c = Ctx { b, name, pos };
+    let mut c = Ctx {
+        b,
+        name,
+        pos,
+        seen: HashSet::new(),
+    };
     let c = &mut c;
     if args.iter().any(|a| matches!(a, Val::Float))
         || args
@@ -280,11 +349,10 @@ pub(crate) fn post(
             let x = c.var(&args[0])?;
             let set = c.set(&args[1])?;
             let d = c.domain_of(&set)?;
-            let t = c.b.constant(1, pos)?;
             let res = match md {
                 Mode::Post
                 | Mode::Iff(VarOrConst::Const(true))
-                | Mode::Imp(VarOrConst::Const(true)) => c.b.m.reify_in(x, d, t),
+                | Mode::Imp(VarOrConst::Const(true)) => return c.b.restrict(x, &d, pos),
                 Mode::Imp(VarOrConst::Const(false)) => return Ok(()),
                 Mode::Iff(VarOrConst::Const(false)) => {
                     let f = c.b.constant(0, pos)?;
@@ -543,6 +611,11 @@ pub(crate) fn post(
                 .collect();
             if q0 < 1 || q0 > q {
                 return c.fail(format!("start state {q0} is out of range 1..{q}"));
+            }
+            // The letters are 1..S (as MiniZinc's decomposition says).
+            let letters = Domain::range(1, fit(s, pos)?);
+            for &x in &xs {
+                c.b.restrict(x, &letters, pos)?;
             }
             match Automaton::new(q as usize, (q0 - 1) as usize, &accepting, &delta) {
                 Ok(a) => c.b.m.regular(&xs, &a).map(|_| ()),

@@ -7,11 +7,15 @@
 //! Exit status: 0 when the run ended normally (including "unsatisfiable"
 //! and "unknown"), 1 on an internal error, 2 on bad flags or a bad model.
 
-use std::io::{self, BufWriter};
+use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use csp_fzn::run::{self, Config, Status};
+
+/// How long after `-t` the watchdog ends a run that has not stopped.
+const WATCHDOG_GRACE_MS: u64 = 500;
 
 const USAGE: &str =
     "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] FILE.fzn";
@@ -91,6 +95,23 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The watchdog: whatever the search or the model's setup does, the
+    // process ends soon after the time limit, saying what it knows.
+    if let Some(t) = cfg.time_limit {
+        let deadline = start + t + Duration::from_millis(WATCHDOG_GRACE_MS);
+        std::thread::spawn(move || {
+            while Instant::now() < deadline {
+                std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+            }
+            let mut out = io::stdout().lock();
+            if run::PRINTED.load(Ordering::SeqCst) == 0 {
+                let _ = writeln!(out, "{}", run::UNKNOWN);
+            }
+            let _ = out.flush();
+            eprintln!("fzn-csp: stopped by the time limit");
+            std::process::exit(0);
+        });
+    }
     let text = match std::fs::read(&file) {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
         Err(e) => {
@@ -105,7 +126,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = io::stdout();
     match run::solve(&fzn, &cfg, &mut out, start.elapsed()) {
         Ok(Status::Done | Status::Unknown) => ExitCode::SUCCESS,
         Ok(Status::Error) => ExitCode::from(1),

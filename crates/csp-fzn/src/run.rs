@@ -110,9 +110,24 @@ fn print_stats(
 }
 
 const SEP: &str = "----------";
+
+/// Solutions printed so far by this process (read by `fzn-csp`'s
+/// watchdog, which must not print `=====UNKNOWN=====` after one).
+pub static PRINTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Writes one solution and its separator with one write, then flushes, so
+/// that a watchdog printing at the time limit never splits a solution.
+fn emit(out: &mut impl Write, outputs: &[Output], s: &Solution) -> io::Result<()> {
+    let text = format!("{}{SEP}\n", format_solution(outputs, s));
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    PRINTED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    Ok(())
+}
 const DONE: &str = "==========";
 const UNSAT: &str = "=====UNSATISFIABLE=====";
-const UNKNOWN: &str = "=====UNKNOWN=====";
+/// What a run that knows nothing prints.
+pub const UNKNOWN: &str = "=====UNKNOWN=====";
 const ERROR: &str = "=====ERROR=====";
 
 /// Solves `fzn` as `cfg` says, printing to `out` as it goes; `init` is the
@@ -138,6 +153,15 @@ pub fn solve(
             opts.decision_vars.len()
         );
     }
+    if fzn.inconsistent {
+        // A unary constraint emptied a domain while the model was built.
+        writeln!(out, "{UNSAT}")?;
+        if cfg.stats {
+            print_stats(out, fzn, &Statistics::default(), init, None)?;
+        }
+        out.flush()?;
+        return Ok(Status::Done);
+    }
     let mut limits = Limits::none();
     if let Some(t) = cfg.time_limit {
         // Leave a little time to print what was found.
@@ -154,7 +178,7 @@ pub fn solve(
             let r = search.solve();
             let r = (r.outcome, r.solution, r.stats);
             if let Some(s) = &r.1 {
-                write!(out, "{}{SEP}\n", format_solution(&fzn.outputs, s))?;
+                emit(out, &fzn.outputs, s)?;
             }
             // One solution asked for: the search is not "complete".
             let outcome = match r.0 {
@@ -176,14 +200,14 @@ pub fn solve(
                 let (sols, rep) = search.par_solutions(threads);
                 for s in sols.iter().take(max.unwrap_or(u64::MAX) as usize) {
                     n += 1;
-                    write!(out, "{}{SEP}\n", format_solution(&fzn.outputs, s))?;
+                    emit(out, &fzn.outputs, s)?;
                 }
                 broke = max.is_some_and(|m| (sols.len() as u64) > m);
                 rep
             } else {
                 search.for_each_solution(|s| {
                     n += 1;
-                    if let Err(e) = write!(out, "{}{SEP}\n", format_solution(&fzn.outputs, s)) {
+                    if let Err(e) = emit(out, &fzn.outputs, s) {
                         io_err = Some(e);
                         return ControlFlow::Break(());
                     }
@@ -218,7 +242,7 @@ pub fn solve(
                 let f = |s: &Solution, _v| {
                     n += 1;
                     if every {
-                        if let Err(e) = write!(out, "{}{SEP}\n", format_solution(&fzn.outputs, s)) {
+                        if let Err(e) = emit(out, &fzn.outputs, s) {
                             io_err = Some(e);
                             return ControlFlow::Break(());
                         }
@@ -240,7 +264,7 @@ pub fn solve(
                 r
             };
             if let (Some(s), false) = (&r.best, every && threads == 1) {
-                write!(out, "{}{SEP}\n", format_solution(&fzn.outputs, s))?;
+                emit(out, &fzn.outputs, s)?;
             }
             (r.outcome, r.best.is_some() as u64, r.stats, r.objective)
         }

@@ -138,6 +138,26 @@ impl Domain {
     pub fn is_range(&self) -> bool {
         matches!(self.repr, Repr::Range(..))
     }
+
+    /// The values in both `self` and `other` (possibly empty). O(1) for two
+    /// ranges, else linear in the smaller set's size (times log n).
+    ///
+    /// ```
+    /// use csp_core::Domain;
+    /// let d = Domain::range(i32::MIN, i32::MAX).intersect(&Domain::values([3, 9, 12]));
+    /// assert_eq!(d.iter().collect::<Vec<_>>(), vec![3, 9, 12]);
+    /// assert_eq!(Domain::range(1, 5).intersect(&Domain::range(4, 9)), Domain::range(4, 5));
+    /// assert!(Domain::range(1, 3).intersect(&Domain::range(5, 9)).is_empty());
+    /// ```
+    pub fn intersect(&self, other: &Domain) -> Domain {
+        match (&self.repr, &other.repr) {
+            (Repr::Range(a, b), Repr::Range(c, d)) => Domain::range(*a.max(c), *b.min(d)),
+            (Repr::Range(..), Repr::Set(s)) => {
+                Domain::values(s.iter().copied().filter(|&v| self.contains(v)))
+            }
+            (Repr::Set(s), _) => Domain::values(s.iter().copied().filter(|&v| other.contains(v))),
+        }
+    }
 }
 
 impl fmt::Debug for Domain {
