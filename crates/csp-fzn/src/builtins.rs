@@ -8,11 +8,11 @@
 //! | `array_[var_]int_element`, `array_[var_]bool_element` | [`Model::element_offset`] / [`Model::element_const_offset`] (1-based) |
 //! | `bool_clause`, `array_bool_and/or/xor`, `bool_and/or/xor/not/eq/ne/le/lt` (+ reified), `bool2int`, `bool_lin_eq/le` | [`Model::clause`], [`Model::and`], [`Model::or`], [`Model::xor`], relations |
 //! | `set_in`, `set_in_reif`, `set_in_imp` | [`Model::reify_in`] / [`Model::half_reify_in`] |
-//! | `fzn_all_different_int`, `fzn_alldifferent_except_0`, `csp_table_int/bool`, `csp_regular`, `csp_circuit`, `csp_subcircuit`, `csp_inverse`, `fzn_global_cardinality`, `fzn_count_eq`, `fzn_among`, `fzn_nvalue`, `fzn_lex_less(eq)_int/bool`, `fzn_increasing_int/bool`, `fzn_value_precede_chain_int` | the globals of `csp_core::constraint` |
+//! | `fzn_all_different_int`, `fzn_alldifferent_except_0`, `csp_table_int/bool`, `csp_regular`, `csp_circuit`, `csp_subcircuit`, `csp_inverse`, `fzn_global_cardinality`, `fzn_count_eq`, `fzn_among`, `fzn_nvalue`, `fzn_lex_less(eq)_int/bool`, `fzn_increasing_int/bool` | the globals of `csp_core::constraint` |
 
 use std::collections::HashSet;
 
-use csp_core::constraint::{Automaton, Consistency, ValuePrecedence};
+use csp_core::constraint::{Automaton, Consistency};
 use csp_core::expr::sum;
 use csp_core::{Domain, Expr, ModelError, Rel, Relation, TextError, VarId};
 
@@ -217,11 +217,11 @@ fn unary(a: i64, rel: Relation, k: i64) -> Option<Domain> {
     let (lo, hi): (i128, i128) = match rel {
         Relation::Eq if k % a == 0 => (k / a, k / a),
         Relation::Eq => (1, 0),
-        Relation::Le if a > 0 => (i128::MIN, k.div_euclid(a)),
+        Relation::Le if a > 0 => (i128::MIN, floor_div(k, a)),
         Relation::Le => (ceil_div(k, a), i128::MAX),
         Relation::Lt => return unary(a as i64, Relation::Le, (k as i64).checked_sub(1)?),
         Relation::Ge if a > 0 => (ceil_div(k, a), i128::MAX),
-        Relation::Ge => (i128::MIN, k.div_euclid(a)),
+        Relation::Ge => (i128::MIN, floor_div(k, a)),
         Relation::Gt => return unary(a as i64, Relation::Ge, (k as i64).checked_add(1)?),
         Relation::Ne => return None,
     };
@@ -232,8 +232,19 @@ fn unary(a: i64, rel: Relation, k: i64) -> Option<Domain> {
     Some(Domain::range(clamp(lo), clamp(hi)))
 }
 
+/// ⌊k/a⌋ for any signs (`div_euclid` is not a floor for negative `a`).
+fn floor_div(k: i128, a: i128) -> i128 {
+    let q = k / a;
+    if k % a != 0 && ((k < 0) != (a < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// ⌈k/a⌉ for any signs.
 fn ceil_div(k: i128, a: i128) -> i128 {
-    -((-k).div_euclid(a))
+    -floor_div(-k, a)
 }
 
 /// The relation a builtin's name stem states (`int_le` → `≤`).
@@ -705,13 +716,6 @@ pub(crate) fn post(
             arity(c, args, 1)?;
             let xs = c.vars(&args[0])?;
             c.b.m.increasing(&xs).map(|_| ())
-        }
-        "csp_value_precede_chain" => {
-            // csp_value_precede_chain(first, x): values first, first + 1, ...
-            arity(c, args, 2)?;
-            let start = fit(c.int(&args[0])?, pos)?;
-            let xs = c.vars(&args[1])?;
-            c.b.m.post(ValuePrecedence::new(xs, start)).map(|_| ())
         }
         _ => return c.fail("unsupported constraint (not a FlatZinc builtin csp knows)"),
     };

@@ -1,0 +1,481 @@
+//! Every FlatZinc builtin and native global, checked against brute force:
+//! a one-constraint FlatZinc model over small domains is built and solved
+//! by csp (all solutions, projected on the declared variables), and the
+//! set of solutions must equal the assignments that an independent Rust
+//! statement of the builtin's meaning accepts.
+
+use std::collections::BTreeSet;
+
+use csp_core::{Inference, Search, SearchOptions};
+use csp_fzn::{build, parse, Val};
+
+/// A declared variable: name and range (Booleans are `0..1` and written `var bool`).
+struct V(&'static str, i64, i64, bool);
+
+fn int(name: &'static str, lo: i64, hi: i64) -> V {
+    V(name, lo, hi, false)
+}
+
+fn boolean(name: &'static str) -> V {
+    V(name, 0, 1, true)
+}
+
+type Pred<'a> = dyn Fn(&[i64]) -> bool + 'a;
+
+/// Solutions csp finds for `constraint` over `vars`, under `inference`.
+fn engine(vars: &[V], constraint: &str, inference: Inference) -> BTreeSet<Vec<i64>> {
+    let mut text = String::new();
+    for v in vars {
+        if v.3 {
+            text.push_str(&format!("var bool: {} :: output_var;\n", v.0));
+        } else {
+            text.push_str(&format!("var {}..{}: {} :: output_var;\n", v.1, v.2, v.0));
+        }
+    }
+    text.push_str(&format!("constraint {constraint};\nsolve satisfy;\n"));
+    let items = parse(&text).unwrap_or_else(|e| panic!("{constraint}: {e}"));
+    let fzn = build(&items).unwrap_or_else(|e| panic!("{constraint}: {e}"));
+    if fzn.inconsistent {
+        return BTreeSet::new();
+    }
+    let xs: Vec<_> = vars
+        .iter()
+        .map(|v| match fzn.lookup(v.0) {
+            Some(Val::Var(x)) => *x,
+            other => panic!("{}: {other:?}", v.0),
+        })
+        .collect();
+    let opts = SearchOptions {
+        inference,
+        ..SearchOptions::default()
+    };
+    let mut out = BTreeSet::new();
+    for s in Search::new(&fzn.model).options(opts).solutions() {
+        out.insert(xs.iter().map(|&x| s[x] as i64).collect());
+    }
+    out
+}
+
+/// Every assignment of `vars` that `pred` accepts.
+fn brute(vars: &[V], pred: &Pred<'_>) -> BTreeSet<Vec<i64>> {
+    let mut out = BTreeSet::new();
+    let mut cur: Vec<i64> = vars.iter().map(|v| v.1).collect();
+    loop {
+        if pred(&cur) {
+            out.insert(cur.clone());
+        }
+        let mut i = 0;
+        loop {
+            if i == vars.len() {
+                return out;
+            }
+            if cur[i] < vars[i].2 {
+                cur[i] += 1;
+                break;
+            }
+            cur[i] = vars[i].1;
+            i += 1;
+        }
+    }
+}
+
+fn check(vars: &[V], constraint: &str, pred: &Pred<'_>) {
+    let want = brute(vars, pred);
+    for inf in [Inference::ForwardChecking, Inference::Mac] {
+        let got = engine(vars, constraint, inf);
+        assert_eq!(
+            got,
+            want,
+            "{constraint} under {inf:?}: csp found {} solutions, brute force {}",
+            got.len(),
+            want.len()
+        );
+    }
+}
+
+fn xyz() -> Vec<V> {
+    vec![int("x", -2, 2), int("y", -2, 2), int("z", -3, 3)]
+}
+
+fn xyb() -> Vec<V> {
+    vec![int("x", -2, 2), int("y", -2, 2), boolean("b")]
+}
+
+#[test]
+fn integer_relations_plain_reified_and_half_reified() {
+    type Rel = fn(i64, i64) -> bool;
+    let rels: [(&str, Rel); 4] = [
+        ("eq", |a, b| a == b),
+        ("ne", |a, b| a != b),
+        ("le", |a, b| a <= b),
+        ("lt", |a, b| a < b),
+    ];
+    for (name, f) in rels {
+        let two = [int("x", -2, 2), int("y", -2, 2)];
+        check(&two, &format!("int_{name}(x, y)"), &|v| f(v[0], v[1]));
+        check(&two, &format!("int_{name}(x, 1)"), &|v| f(v[0], 1));
+        check(&two, &format!("int_{name}(-1, y)"), &|v| f(-1, v[1]));
+        check(&xyb(), &format!("int_{name}_reif(x, y, b)"), &|v| {
+            f(v[0], v[1]) == (v[2] == 1)
+        });
+        check(&xyb(), &format!("int_{name}_imp(x, y, b)"), &|v| {
+            v[2] == 0 || f(v[0], v[1])
+        });
+        check(&xyb(), &format!("int_{name}_reif(x, 0, b)"), &|v| {
+            f(v[0], 0) == (v[2] == 1)
+        });
+        check(&xyb(), &format!("int_{name}_reif(x, y, true)"), &|v| {
+            f(v[0], v[1])
+        });
+        check(&xyb(), &format!("int_{name}_reif(x, y, false)"), &|v| {
+            !f(v[0], v[1])
+        });
+        check(&xyb(), &format!("bool_{name}_reif(b, true, b)"), &|v| {
+            f(v[2], 1) == (v[2] == 1)
+        });
+    }
+}
+
+#[test]
+fn linear_relations() {
+    let lin = |v: &[i64]| 2 * v[0] - 3 * v[1] + v[2];
+    check(&xyz(), "int_lin_eq([2, -3, 1], [x, y, z], 1)", &|v| {
+        lin(v) == 1
+    });
+    check(&xyz(), "int_lin_le([2, -3, 1], [x, y, z], -2)", &|v| {
+        lin(v) <= -2
+    });
+    check(&xyz(), "int_lin_ne([2, -3, 1], [x, y, z], 0)", &|v| {
+        lin(v) != 0
+    });
+    check(&xyz(), "int_lin_lt([2, -3, 1], [x, y, z], 0)", &|v| {
+        lin(v) < 0
+    });
+    check(&xyz(), "int_lin_eq([1, 1, 1], [x, x, 3], 1)", &|v| {
+        2 * v[0] + 3 == 1
+    });
+    check(&xyz(), "int_lin_le([3], [z], 4)", &|v| 3 * v[2] <= 4);
+    check(&xyz(), "int_lin_le([-3], [z], 4)", &|v| -3 * v[2] <= 4);
+    check(&xyz(), "int_lin_eq([2], [z], 3)", &|_| false);
+    let vs = vec![int("x", -2, 2), int("y", -2, 2), boolean("b")];
+    for (name, f) in [
+        ("eq", (|a, b| a == b) as fn(i64, i64) -> bool),
+        ("le", |a, b| a <= b),
+        ("ne", |a, b| a != b),
+    ] {
+        check(
+            &vs,
+            &format!("int_lin_{name}_reif([1, 2], [x, y], 1, b)"),
+            &|v| f(v[0] + 2 * v[1], 1) == (v[2] == 1),
+        );
+        check(
+            &vs,
+            &format!("int_lin_{name}_imp([1, 2], [x, y], 1, b)"),
+            &|v| v[2] == 0 || f(v[0] + 2 * v[1], 1),
+        );
+    }
+    let bs = vec![boolean("a"), boolean("b"), boolean("c")];
+    check(&bs, "bool_lin_eq([1, 2, 1], [a, b, c], 2)", &|v| {
+        v[0] + 2 * v[1] + v[2] == 2
+    });
+    check(&bs, "bool_lin_le([1, 2, 1], [a, b, c], 1)", &|v| {
+        v[0] + 2 * v[1] + v[2] <= 1
+    });
+}
+
+#[test]
+fn arithmetic() {
+    check(&xyz(), "int_plus(x, y, z)", &|v| v[0] + v[1] == v[2]);
+    check(&xyz(), "int_minus(x, y, z)", &|v| v[0] - v[1] == v[2]);
+    check(&xyz(), "int_times(x, y, z)", &|v| v[0] * v[1] == v[2]);
+    check(&xyz(), "int_times(x, x, z)", &|v| v[0] * v[0] == v[2]);
+    // Division and remainder truncate toward zero; y = 0 has no solution.
+    check(&xyz(), "int_div(x, y, z)", &|v| {
+        v[1] != 0 && v[0] / v[1] == v[2]
+    });
+    check(&xyz(), "int_mod(x, y, z)", &|v| {
+        v[1] != 0 && v[0] % v[1] == v[2]
+    });
+    check(&xyz(), "int_abs(x, z)", &|v| v[0].abs() == v[2]);
+    check(&xyz(), "int_min(x, y, z)", &|v| v[0].min(v[1]) == v[2]);
+    check(&xyz(), "int_max(x, y, z)", &|v| v[0].max(v[1]) == v[2]);
+    check(&xyz(), "int_pow(x, 2, z)", &|v| v[0] * v[0] == v[2]);
+    check(&xyz(), "int_pow(x, 3, z)", &|v| v[0].pow(3) == v[2]);
+    check(&xyz(), "array_int_maximum(z, [x, y, 1])", &|v| {
+        v[0].max(v[1]).max(1) == v[2]
+    });
+    check(&xyz(), "array_int_minimum(z, [x, y, 1])", &|v| {
+        v[0].min(v[1]).min(1) == v[2]
+    });
+}
+
+#[test]
+fn element() {
+    let vs = vec![
+        int("i", 0, 4),
+        int("x", -1, 2),
+        int("y", -1, 2),
+        int("r", -1, 4),
+    ];
+    check(&vs, "array_int_element(i, [3, 1, 4], r)", &|v| {
+        (1..=3).contains(&v[0]) && [3, 1, 4][(v[0] - 1) as usize] == v[3]
+    });
+    check(&vs, "array_var_int_element(i, [x, y, 2], r)", &|v| {
+        (1..=3).contains(&v[0]) && [v[1], v[2], 2][(v[0] - 1) as usize] == v[3]
+    });
+    check(&vs, "array_var_int_element(i, [x, x, r], r)", &|v| {
+        (1..=3).contains(&v[0]) && [v[1], v[1], v[3]][(v[0] - 1) as usize] == v[3]
+    });
+    let bs = vec![int("i", 1, 3), boolean("a"), boolean("r")];
+    check(&bs, "array_bool_element(i, [true, false, true], r)", &|v| {
+        [1, 0, 1][(v[0] - 1) as usize] == v[2]
+    });
+    check(
+        &bs,
+        "array_var_bool_element(i, [a, false, true], r)",
+        &|v| [v[1], 0, 1][(v[0] - 1) as usize] == v[2],
+    );
+}
+
+#[test]
+fn booleans() {
+    let bs = vec![boolean("a"), boolean("b"), boolean("r")];
+    check(&bs, "bool_and(a, b, r)", &|v| (v[0] & v[1]) == v[2]);
+    check(&bs, "bool_or(a, b, r)", &|v| (v[0] | v[1]) == v[2]);
+    check(&bs, "bool_xor(a, b, r)", &|v| (v[0] ^ v[1]) == v[2]);
+    check(&bs, "bool_xor(a, b)", &|v| v[0] != v[1]);
+    check(&bs, "bool_xor_reif(a, b, r)", &|v| {
+        (v[0] != v[1]) == (v[2] == 1)
+    });
+    check(&bs, "bool_and_imp(a, b, r)", &|v| {
+        v[2] == 0 || (v[0] & v[1]) == 1
+    });
+    check(&bs, "bool_or_imp(a, b, r)", &|v| {
+        v[2] == 0 || (v[0] | v[1]) == 1
+    });
+    check(&bs, "bool_not(a, b)", &|v| v[0] != v[1]);
+    check(&bs, "bool_eq(a, b)", &|v| v[0] == v[1]);
+    check(&bs, "bool_le(a, b)", &|v| v[0] <= v[1]);
+    check(&bs, "bool_lt(a, b)", &|v| v[0] < v[1]);
+    check(&bs, "bool_clause([a, b], [r])", &|v| {
+        v[0] == 1 || v[1] == 1 || v[2] == 0
+    });
+    check(&bs, "bool_clause([a, true], [])", &|_| true);
+    check(&bs, "bool_clause([a, false], [true])", &|v| v[0] == 1);
+    check(&bs, "bool_clause([a, a], [a])", &|_| true);
+    check(&bs, "bool_clause_reif([a], [b], r)", &|v| {
+        (v[0] == 1 || v[1] == 0) == (v[2] == 1)
+    });
+    check(&bs, "array_bool_and([a, b, true], r)", &|v| {
+        (v[0] & v[1]) == v[2]
+    });
+    check(&bs, "array_bool_or([a, b, false], r)", &|v| {
+        (v[0] | v[1]) == v[2]
+    });
+    check(&bs, "array_bool_xor([a, b, r])", &|v| {
+        (v[0] ^ v[1] ^ v[2]) == 1
+    });
+    check(&bs, "array_bool_and_imp([a, b], r)", &|v| {
+        v[2] == 0 || (v[0] & v[1]) == 1
+    });
+    check(&bs, "array_bool_or_imp([a, b], r)", &|v| {
+        v[2] == 0 || (v[0] | v[1]) == 1
+    });
+    let ib = vec![boolean("a"), int("x", -1, 2)];
+    check(&ib, "bool2int(a, x)", &|v| v[0] == v[1]);
+}
+
+#[test]
+fn set_membership() {
+    check(&xyb(), "set_in(x, {-2, 0, 2})", &|v| {
+        [-2, 0, 2].contains(&v[0])
+    });
+    check(&xyb(), "set_in(x, 5..9)", &|_| false);
+    check(&xyb(), "set_in_reif(x, -1..1, b)", &|v| {
+        (-1..=1).contains(&v[0]) == (v[2] == 1)
+    });
+    check(&xyb(), "set_in_imp(y, {1}, b)", &|v| v[2] == 0 || v[1] == 1);
+}
+
+fn distinct(v: &[i64]) -> bool {
+    let s: BTreeSet<_> = v.iter().collect();
+    s.len() == v.len()
+}
+
+#[test]
+fn globals() {
+    let three = vec![int("x", 1, 3), int("y", 0, 3), int("z", 1, 4)];
+    check(&three, "fzn_all_different_int([x, y, z])", &distinct);
+    check(&three, "fzn_all_different_int([x, y, z, 2])", &|v| {
+        distinct(&[v[0], v[1], v[2], 2])
+    });
+    check(&three, "fzn_all_different_int([x, x, z])", &|_| false);
+    check(
+        &three,
+        "fzn_all_different_int([x, y, z]) :: domain",
+        &distinct,
+    );
+    check(&three, "fzn_alldifferent_except_0([x, y, z, 0, 0])", &|v| {
+        let nz: Vec<i64> = v.iter().copied().filter(|&a| a != 0).collect();
+        distinct(&nz)
+    });
+    check(
+        &three,
+        "csp_table_int([x, y, z], [1, 0, 4, 2, 2, 2, 3, 3, 1])",
+        &|v| [[1, 0, 4], [2, 2, 2], [3, 3, 1]].contains(&[v[0], v[1], v[2]]),
+    );
+    check(&three, "fzn_increasing_int([x, y, z])", &|v| {
+        v[0] <= v[1] && v[1] <= v[2]
+    });
+    check(&three, "fzn_lex_less_int([x, y], [z, 2])", &|v| {
+        [v[0], v[1]] < [v[2], 2]
+    });
+    check(&three, "fzn_lex_lesseq_int([x, y], [z, 2])", &|v| {
+        [v[0], v[1]] <= [v[2], 2]
+    });
+    check(&three, "fzn_nvalue(z, [x, y, 1])", &|v| {
+        let s: BTreeSet<_> = [v[0], v[1], 1].into_iter().collect();
+        s.len() as i64 == v[2]
+    });
+    check(&three, "fzn_among(z, [x, y, 1], {1, 3})", &|v| {
+        [v[0], v[1], 1]
+            .iter()
+            .filter(|a| [1, 3].contains(*a))
+            .count() as i64
+            == v[2]
+    });
+    check(&three, "fzn_count_eq([x, y, 1], 1, z)", &|v| {
+        [v[0], v[1], 1].iter().filter(|&&a| a == 1).count() as i64 == v[2]
+    });
+    check(&three, "fzn_count_eq([x, y, 1, 3], z, 2)", &|v| {
+        [v[0], v[1], 1, 3].iter().filter(|&&a| a == v[2]).count() == 2
+    });
+    let gcc = vec![
+        int("x", 1, 3),
+        int("y", 1, 3),
+        int("c", 0, 3),
+        int("d", 0, 3),
+    ];
+    check(
+        &gcc,
+        "fzn_global_cardinality([x, y, 1, 1], [1, 2], [c, d])",
+        &|v| {
+            let a = [v[0], v[1], 1, 1];
+            a.iter().filter(|&&e| e == 1).count() as i64 == v[2]
+                && a.iter().filter(|&&e| e == 2).count() as i64 == v[3]
+        },
+    );
+    // Words over {1, 2} with no two 2s in a row, of length 4:
+    // states 1 = "last was not 2", 2 = "last was 2" (0 = failure).
+    let word = vec![
+        int("a", 0, 3),
+        int("b", 1, 2),
+        int("c", 1, 2),
+        int("d", 1, 2),
+    ];
+    check(
+        &word,
+        "csp_regular([a, b, c, d], 2, 2, [1, 2, 1, 0], 1, {1, 2})",
+        &|v| (1..=2).contains(&v[0]) && v.windows(2).all(|w| !(w[0] == 2 && w[1] == 2)),
+    );
+}
+
+/// The successor lists numbered from `base` that form one circuit over
+/// every node (`sub`: over the nodes not pointing at themselves, or none).
+fn is_circuit(succ: &[i64], base: i64, sub: bool) -> bool {
+    let n = succ.len() as i64;
+    if succ.iter().any(|&s| s < base || s >= base + n) {
+        return false;
+    }
+    let moving: Vec<usize> = (0..succ.len())
+        .filter(|&i| succ[i] - base != i as i64)
+        .collect();
+    if !sub && moving.len() != succ.len() {
+        return false;
+    }
+    let Some(&start) = moving.first() else {
+        return true;
+    };
+    let (mut at, mut len) = (start, 0);
+    loop {
+        at = (succ[at] - base) as usize;
+        len += 1;
+        if at == start || len > moving.len() {
+            break;
+        }
+    }
+    at == start && len == moving.len()
+}
+
+#[test]
+fn circuits_and_inverse() {
+    let four = vec![
+        int("a", 0, 5),
+        int("b", 0, 5),
+        int("c", 0, 5),
+        int("d", 0, 5),
+    ];
+    for base in [0, 1, 2] {
+        check(&four, &format!("csp_circuit([a, b, c, d], {base})"), &|v| {
+            is_circuit(v, base, false)
+        });
+        check(
+            &four,
+            &format!("csp_subcircuit([a, b, c, d], {base})"),
+            &|v| is_circuit(v, base, true),
+        );
+    }
+    // f over 1..2 indexes g (numbered from 1); g's values index f (from 1).
+    let fg = vec![
+        int("f1", 0, 3),
+        int("f2", 0, 3),
+        int("g1", 0, 3),
+        int("g2", 0, 3),
+    ];
+    check(&fg, "csp_inverse([f1, f2], 1, [g1, g2], 1)", &|v| {
+        let (f, g) = ([v[0], v[1]], [v[2], v[3]]);
+        f.iter().all(|&x| (1..=2).contains(&x))
+            && g.iter().all(|&x| (1..=2).contains(&x))
+            && (0..2).all(|i| g[(f[i] - 1) as usize] == i as i64 + 1)
+    });
+    check(&fg, "csp_inverse([f1, f2], 0, [g1, g2], 2)", &|v| {
+        let (f, g) = ([v[0], v[1]], [v[2], v[3]]);
+        f.iter().all(|&x| (2..=3).contains(&x))
+            && g.iter().all(|&x| (0..=1).contains(&x))
+            && (0..2).all(|i| g[(f[i] - 2) as usize] == i as i64)
+    });
+}
+
+#[test]
+fn errors_name_the_builtin_and_its_position() {
+    let text =
+        "var 1..3: x;\nconstraint int_le(x, 2);\nconstraint int_frob(x, 2);\nsolve satisfy;\n";
+    let e = build(&parse(text).unwrap()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "3:1: int_frob: unsupported constraint (not a FlatZinc builtin csp knows)"
+    );
+    let e =
+        build(&parse("var 1..3: x;\nconstraint int_le(x);\nsolve satisfy;").unwrap()).unwrap_err();
+    assert_eq!(e.to_string(), "2:1: int_le: expects 2 arguments, found 1");
+    let e = build(&parse("var 1..3: x;\nconstraint int_le(x, q);\nsolve satisfy;").unwrap())
+        .unwrap_err();
+    assert_eq!(e.to_string(), "2:22: unknown name 'q'");
+    let e = build(&parse("var float: f;\nsolve satisfy;").unwrap()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "1:1: 'f': float variables are not supported by csp"
+    );
+    let e = build(&parse("var set of 1..3: s;\nsolve satisfy;").unwrap()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "1:1: 's': set variables are not supported by csp"
+    );
+    let e = build(&parse("var 1..3: x;\nconstraint float_le(1.0, 2.0);\nsolve satisfy;").unwrap())
+        .unwrap_err();
+    assert!(e.to_string().starts_with("2:1: float_le: float"), "{e}");
+    let e = build(&parse("var 1..3: x;\n").unwrap()).unwrap_err();
+    assert!(e.to_string().contains("no solve item"), "{e}");
+    let e = build(&parse("var 1..9999999999: x;\nsolve satisfy;").unwrap()).unwrap_err();
+    assert!(e.to_string().contains("does not fit"), "{e}");
+}
