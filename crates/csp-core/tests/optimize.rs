@@ -3,7 +3,7 @@
 //! limits reported as "best found", never as optimal.
 
 use csp_core::expr::sum;
-use csp_core::{testing, Domain, Limit, Limits, Model, Outcome, Search, VarId};
+use csp_core::{testing, Domain, Limit, Limits, Model, Outcome, Relation, Search, VarId};
 
 /// A few models with an objective variable (last), each small enough for
 /// brute force over its declared variables.
@@ -308,4 +308,41 @@ fn lns_improves_deterministically_and_can_prove() {
     let r = Search::new(&m).maximize_lns(cost, lns);
     assert!(r.objective.unwrap() <= hi);
     m.check(r.best.unwrap().values()).unwrap();
+}
+
+/// Regression: a parallel subproblem whose replay already fixed every
+/// variable was reported as phase 2's optimal solution without the bound
+/// being checked (best = all zeros with objective 14 claimed).
+#[test]
+fn parallel_best_solution_has_the_reported_objective() {
+    let mut m = Model::new();
+    let x = m.new_var(Domain::range(0, 3)).unwrap();
+    let y = m.new_var(Domain::range(0, 3)).unwrap();
+    let z = m.new_var(Domain::range(0, 3)).unwrap();
+    let v = m.new_var(Domain::range(0, 100)).unwrap();
+    m.linear(&[(2, x), (3, y), (1, z)], Relation::Le, 5)
+        .unwrap();
+    m.linear(&[(5, x), (4, y), (3, z), (-1, v)], Relation::Eq, 0)
+        .unwrap();
+    // The optimum by enumeration: 5x + 4y + 3z under 2x + 3y + z ≤ 5.
+    let mut best = 0;
+    for a in 0..4 {
+        for b in 0..4 {
+            for c in 0..4 {
+                if 2 * a + 3 * b + c <= 5 {
+                    best = best.max(5 * a + 4 * b + 3 * c);
+                }
+            }
+        }
+    }
+    for threads in [1, 2, 4] {
+        let r = Search::new(&m).par_maximize(v, threads);
+        assert!(r.is_optimal());
+        assert_eq!(r.objective, Some(best));
+        let s = r.best.unwrap();
+        assert_eq!(s[v], best, "{threads} threads: {:?}", s.values());
+        m.check(s.values()).unwrap();
+        let r = Search::new(&m).par_minimize(v, threads);
+        assert_eq!(r.best.unwrap()[v], 0);
+    }
 }

@@ -388,6 +388,14 @@ impl<'a> Engine<'a> {
     /// what is left (a large-neighbourhood-search neighbourhood).
     pub(crate) fn replay_bounded(&mut self, path: &[(u32, Value)]) -> Result<(), Conflict> {
         self.replay(path)?;
+        self.bound_here()
+    }
+
+    /// Enforces the objective bound at the current node and makes it the
+    /// root of what is searched next (a replayed parallel subproblem must
+    /// obey the bound before its first decision: its replay may already
+    /// have fixed every variable). `Err` if nothing is left.
+    pub(crate) fn bound_here(&mut self) -> Result<(), Conflict> {
         self.store.push_level();
         if self.enforce_bound().is_err() {
             self.store.clear_events();

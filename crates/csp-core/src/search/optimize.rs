@@ -204,6 +204,9 @@ impl<'a> Search<'a> {
             e.set_objective(objective, minimize);
             e.set_shared_bound(Arc::clone(&shared));
             let mut best: Option<(Value, Solution)> = None;
+            if e.bound_here().is_err() {
+                return (best, e.limit_hit());
+            }
             loop {
                 match e.step(None) {
                     Step::Solution => {
@@ -251,6 +254,9 @@ impl<'a> Search<'a> {
             let second = par.run(threads, |e| {
                 e.set_objective(objective, minimize);
                 e.bound = Some(v);
+                if e.bound_here().is_err() {
+                    return (None, e.limit_hit());
+                }
                 match e.step(None) {
                     Step::Solution => (e.take_solution().map(Solution::new), None),
                     Step::Done => (None, None),

@@ -1,0 +1,157 @@
+//! The `fzn-csp` command line: csp as a FlatZinc solver for MiniZinc (the
+//! executable is `src/bin/fzn-csp.rs` of the `csp` package, a call of
+//! [`main`]).
+//!
+//! ```text
+//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] model.fzn
+//! ```
+//!
+//! Exit status: 0 when the run ended normally (including "unsatisfiable"
+//! and "unknown"), 1 on an internal error, 2 on bad flags or a bad model.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use crate::run::{self, Config, Status};
+
+/// How long after `-t` the watchdog ends a run that has not stopped.
+const WATCHDOG_GRACE_MS: u64 = 500;
+
+const USAGE: &str =
+    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] FILE.fzn";
+
+const HELP: &str = "fzn-csp: csp as a FlatZinc solver (MiniZinc: minizinc --solver csp model.mzn)
+
+options:
+  -a, --all-solutions        every solution (optimisation: every improving one)
+  -i, --intermediate         every improving solution of an optimisation
+  -n, --num-solutions N      stop after N solutions
+  -f, --free-search          ignore search annotations (dom/wdeg with restarts)
+  -p, --parallel N           threads
+  -r, --random-seed SEED     seed for indomain_random
+  -s, --statistics           print %%%mzn-stat lines
+  -t, --time-limit MS        stop after MS milliseconds
+  -v, --verbose              notes and progress on standard error
+      --version, --help";
+
+fn number<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
+    let v = v.ok_or_else(|| format!("{flag} needs a value"))?;
+    v.parse()
+        .map_err(|_| format!("{flag}: '{v}' is not a valid number"))
+}
+
+/// The flags and the model file of a command line (without the program
+/// name); `Ok(None)` after `--help` or `--version` (printed here).
+///
+/// ```
+/// let (cfg, file) = csp_fzn::cli::parse_args(["-a", "-t", "500", "m.fzn"].map(String::from))
+///     .unwrap()
+///     .unwrap();
+/// assert!(cfg.all);
+/// assert_eq!(file, "m.fzn");
+/// let e = csp_fzn::cli::parse_args(["--frobnicate", "m.fzn"].map(String::from)).unwrap_err();
+/// assert!(e.starts_with("unknown option '--frobnicate'"));
+/// ```
+pub fn parse_args(
+    args: impl IntoIterator<Item = String>,
+) -> Result<Option<(Config, String)>, String> {
+    let mut cfg = Config {
+        threads: 1,
+        ..Config::default()
+    };
+    let mut file = None;
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-a" | "--all-solutions" | "--all" => cfg.all = true,
+            "-i" | "--intermediate" | "--intermediate-solutions" => cfg.intermediate = true,
+            "-f" | "--free-search" => cfg.free = true,
+            "-s" | "--statistics" => cfg.stats = true,
+            "-v" | "--verbose" | "--verbose-solving" => cfg.verbose = true,
+            "-n" | "--num-solutions" => cfg.solutions = Some(number(&a, it.next())?),
+            "-p" | "--parallel" => cfg.threads = number(&a, it.next())?,
+            "-r" | "--random-seed" | "--seed" => cfg.seed = number(&a, it.next())?,
+            "-t" | "--time-limit" => {
+                cfg.time_limit = Some(Duration::from_millis(number(&a, it.next())?))
+            }
+            "--help" | "-h" => {
+                println!("{HELP}");
+                return Ok(None);
+            }
+            "--version" => {
+                println!("fzn-csp {}", env!("CARGO_PKG_VERSION"));
+                return Ok(None);
+            }
+            f if f.starts_with('-') && f.len() > 1 => {
+                return Err(format!("unknown option '{f}'\n{USAGE}"))
+            }
+            f => {
+                if let Some(prev) = &file {
+                    return Err(format!("two model files: '{prev}' and '{f}'\n{USAGE}"));
+                }
+                file = Some(f.to_string());
+            }
+        }
+    }
+    match file {
+        Some(f) => Ok(Some((cfg, f))),
+        None => Err(format!("no model file\n{USAGE}")),
+    }
+}
+
+/// Runs `fzn-csp` with the process's arguments.
+pub fn main() -> ExitCode {
+    let start = Instant::now();
+    let (cfg, file) = match parse_args(std::env::args().skip(1)) {
+        Ok(Some(x)) => x,
+        Ok(None) => return ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fzn-csp: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // The watchdog: whatever the search or the model's setup does, the
+    // process ends soon after the time limit, saying what it knows.
+    if let Some(t) = cfg.time_limit {
+        let deadline = start + t + Duration::from_millis(WATCHDOG_GRACE_MS);
+        std::thread::spawn(move || {
+            while Instant::now() < deadline {
+                std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+            }
+            let mut out = io::stdout().lock();
+            if run::PRINTED.load(Ordering::SeqCst) == 0 {
+                let _ = writeln!(out, "{}", run::UNKNOWN);
+            }
+            let _ = out.flush();
+            eprintln!("fzn-csp: stopped by the time limit");
+            std::process::exit(0);
+        });
+    }
+    let text = match std::fs::read(&file) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(e) => {
+            eprintln!("fzn-csp: {file}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let fzn = match crate::parse(&text).and_then(|items| crate::build(&items)) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{file}:{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut out = io::stdout();
+    match run::solve(&fzn, &cfg, &mut out, start.elapsed()) {
+        Ok(Status::Done | Status::Unknown) => ExitCode::SUCCESS,
+        Ok(Status::Error) => ExitCode::from(1),
+        // A closed pipe (e.g. `| head`) is not an error of ours.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fzn-csp: writing the output: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
