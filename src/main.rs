@@ -61,6 +61,8 @@ enum Command {
     Magic(cli::magic::MagicArgs),
     /// Nonograms: blacken the grid from its row and column clues.
     Nonogram(cli::nonogram::NonogramArgs),
+    /// Register csp as a MiniZinc solver (writes csp.msc for fzn-csp).
+    MinizincSetup(cli::minizinc::MinizincArgs),
 }
 
 fn main() -> ExitCode {
@@ -92,6 +94,7 @@ fn main() -> ExitCode {
         Some(Command::Jobshop(a)) => cli::jobshop::run(a),
         Some(Command::Magic(a)) => cli::magic::run(a),
         Some(Command::Nonogram(a)) => cli::nonogram::run(a),
+        Some(Command::MinizincSetup(a)) => cli::minizinc::run(a),
     };
     cli::output::flush();
     match result {

@@ -16,6 +16,7 @@ pub mod futoshiki;
 pub mod golomb;
 pub mod jobshop;
 pub mod magic;
+pub mod minizinc;
 pub mod nonogram;
 pub mod puzzles;
 pub mod queens;

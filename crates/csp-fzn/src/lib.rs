@@ -3,13 +3,14 @@
 //! [`parse`] reads FlatZinc text (`line:column` errors), [`build`] turns the
 //! items into a csp [`Model`](csp_core::Model), [`solve`](run::solve)
 //! searches it as the flags say and prints the solutions in the format the
-//! FlatZinc specification fixes. The `fzn-csp` executable wraps these for
-//! MiniZinc (`share/minizinc/solvers/csp.msc`); `share/minizinc/csp/` is the
+//! FlatZinc specification fixes. The `fzn-csp` executable ([`cli`], built
+//! by the `csp` package) wraps these for MiniZinc (`share/minizinc/solvers/csp.msc`); `share/minizinc/csp/` is the
 //! MiniZinc library that makes MiniZinc hand our native globals over.
 
 pub mod ast;
 mod build;
 mod builtins;
+pub mod cli;
 mod parse;
 pub mod run;
 pub mod search;

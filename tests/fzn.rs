@@ -1,0 +1,203 @@
+//! `fzn-csp` as MiniZinc runs it: flags, the output format of the FlatZinc
+//! specification, errors with positions, and the time limit. Solutions are
+//! read back from the printed text and checked here, independently of the
+//! engine.
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn fzn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fzn-csp"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run fzn-csp")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The values of `name = array1d(1..n, [a, b, ...]);` lines, one per solution.
+fn arrays(text: &str, name: &str) -> Vec<Vec<i64>> {
+    let prefix = format!("{name} = array1d(");
+    text.lines()
+        .filter_map(|l| l.strip_prefix(&prefix))
+        .map(|rest| {
+            let inner = &rest[rest.find('[').unwrap() + 1..rest.rfind(']').unwrap()];
+            inner.split(", ").map(|v| v.parse().unwrap()).collect()
+        })
+        .collect()
+}
+
+fn queens_ok(q: &[i64]) -> bool {
+    (0..q.len())
+        .all(|i| (i + 1..q.len()).all(|j| q[i] != q[j] && (q[i] - q[j]).abs() != (j - i) as i64))
+}
+
+#[test]
+fn all_solutions_are_printed_checked_and_closed() {
+    let o = fzn(&["-a", "tests/data/fzn/queens6.fzn"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let sols = arrays(&text, "q");
+    assert_eq!(sols.len(), 4, "{text}");
+    assert!(sols.iter().all(|q| q.len() == 6 && queens_ok(q)), "{text}");
+    let distinct: std::collections::BTreeSet<_> = sols.iter().collect();
+    assert_eq!(distinct.len(), 4);
+    assert_eq!(text.matches("----------\n").count(), 4);
+    assert!(text.ends_with("----------\n==========\n"), "{text}");
+}
+
+#[test]
+fn one_solution_by_default_and_n_solutions_with_n() {
+    let text = stdout(&fzn(&["tests/data/fzn/queens6.fzn"]));
+    let sols = arrays(&text, "q");
+    assert_eq!(sols.len(), 1);
+    assert!(queens_ok(&sols[0]));
+    // One solution asked for: the search did not finish, so no "==========".
+    assert!(text.ends_with("----------\n"), "{text}");
+    let text = stdout(&fzn(&["-n", "2", "tests/data/fzn/queens6.fzn"]));
+    assert_eq!(arrays(&text, "q").len(), 2);
+    assert!(!text.contains("=========="), "{text}");
+    // Asking for more than there are: all of them, and the search completed.
+    let text = stdout(&fzn(&["-n", "9", "tests/data/fzn/queens6.fzn"]));
+    assert_eq!(arrays(&text, "q").len(), 4);
+    assert!(text.ends_with("==========\n"), "{text}");
+}
+
+#[test]
+fn booleans_and_multi_dimensional_arrays_print_as_the_spec_says() {
+    let text = stdout(&fzn(&["-a", "tests/data/fzn/grid.fzn"]));
+    let blocks: Vec<&str> = text.split("----------\n").collect();
+    assert_eq!(blocks.len(), 5, "{text}"); // 4 solutions, then "==========".
+    for b in &blocks[..4] {
+        let lines: Vec<&str> = b.lines().collect();
+        assert_eq!(lines.len(), 3, "{b}");
+        let a = lines[0].strip_prefix("a = ").unwrap().trim_end_matches(';');
+        assert!(a == "true" || a == "false", "{b}");
+        let g = lines[1]
+            .strip_prefix("g = array2d(1..2, 1..2, [")
+            .unwrap()
+            .trim_end_matches("]);");
+        let g: Vec<bool> = g.split(", ").map(|v| v == "true").collect();
+        // Exactly one true cell per row; a is the top-left cell; n = bool2int(a).
+        assert!(g[0] != g[1] && g[2] != g[3], "{b}");
+        assert_eq!(a == "true", g[0], "{b}");
+        assert_eq!(lines[2], if g[0] { "n = 1;" } else { "n = 0;" }, "{b}");
+    }
+    assert_eq!(blocks[4], "==========\n");
+}
+
+#[test]
+fn optimisation_prints_improving_solutions_then_proves_the_optimum() {
+    let text = stdout(&fzn(&["-a", "tests/data/fzn/knapsack.fzn"]));
+    let mut last = i64::MIN;
+    let mut n = 0;
+    for block in text.split("----------\n").filter(|b| b.contains("value")) {
+        let v: Vec<i64> = block
+            .lines()
+            .map(|l| {
+                l.split(" = ")
+                    .nth(1)
+                    .unwrap()
+                    .trim_end_matches(';')
+                    .parse()
+                    .unwrap()
+            })
+            .collect();
+        let (x, y, z, value) = (v[0], v[1], v[2], v[3]);
+        assert!(2 * x + 3 * y + z <= 5, "{block}");
+        assert_eq!(value, 5 * x + 4 * y + 3 * z, "{block}");
+        assert!(value > last, "not improving: {text}");
+        last = value;
+        n += 1;
+    }
+    assert!(n >= 1);
+    // The optimum by enumeration.
+    let best = (0..4)
+        .flat_map(|x| (0..4).flat_map(move |y| (0..4).map(move |z| (x, y, z))))
+        .filter(|&(x, y, z)| 2 * x + 3 * y + z <= 5)
+        .map(|(x, y, z)| 5 * x + 4 * y + 3 * z)
+        .max()
+        .unwrap();
+    assert_eq!(last, best);
+    assert!(text.ends_with("==========\n"), "{text}");
+    // Without -a: only the optimum.
+    let text = stdout(&fzn(&["tests/data/fzn/knapsack.fzn"]));
+    assert_eq!(text.matches("----------").count(), 1, "{text}");
+    assert!(text.contains(&format!("value = {best};")), "{text}");
+}
+
+#[test]
+fn unsatisfiable_and_statistics() {
+    let o = fzn(&["-s", "tests/data/fzn/unsat.fzn"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.starts_with("=====UNSATISFIABLE=====\n"), "{text}");
+    for key in ["nodes", "failures", "solutions", "solveTime", "initTime"] {
+        assert!(
+            text.contains(&format!("%%%mzn-stat: {key}=")),
+            "{key}: {text}"
+        );
+    }
+    assert!(text.ends_with("%%%mzn-stat-end\n"), "{text}");
+}
+
+#[test]
+fn the_time_limit_is_kept_and_says_unknown() {
+    let t = Instant::now();
+    let o = fzn(&["-t", "300", "tests/data/fzn/pigeons.fzn"]);
+    let took = t.elapsed();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "=====UNKNOWN=====\n");
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+}
+
+#[test]
+fn bad_input_is_a_positioned_error_and_exit_2() {
+    let o = fzn(&["tests/data/fzn/syntax_error.fzn"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "tests/data/fzn/syntax_error.fzn:3:1: expected ';', found 'solve'\n"
+    );
+    assert!(o.stdout.is_empty());
+    let o = fzn(&["--frobnicate", "tests/data/fzn/unsat.fzn"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("fzn-csp: unknown option '--frobnicate'"));
+    let o = fzn(&["-n", "many", "tests/data/fzn/unsat.fzn"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("-n: 'many' is not a valid number"),
+        "{}",
+        stderr(&o)
+    );
+    let o = fzn(&["tests/data/fzn/missing.fzn"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("fzn-csp: tests/data/fzn/missing.fzn: "));
+    let o = fzn(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no model file"));
+}
+
+#[test]
+fn parallel_threads_give_the_same_answers() {
+    let one = stdout(&fzn(&["-a", "tests/data/fzn/queens6.fzn"]));
+    let two = stdout(&fzn(&["-a", "-p", "2", "tests/data/fzn/queens6.fzn"]));
+    let mut a = arrays(&one, "q");
+    let mut b = arrays(&two, "q");
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+    assert!(two.ends_with("==========\n"));
+    let text = stdout(&fzn(&["-p", "2", "tests/data/fzn/knapsack.fzn"]));
+    assert!(
+        text.contains("value = 14;") && text.ends_with("==========\n"),
+        "{text}"
+    );
+}
