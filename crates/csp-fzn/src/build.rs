@@ -26,6 +26,10 @@ pub enum Val {
     Set(IntSet),
     /// A decision variable (Booleans are 0/1 variables).
     Var(VarId),
+    /// `x + k`: a variable MiniZinc introduced as an offset of another
+    /// (`int_lin_eq(... ) :: defines_var`), kept as a view rather than a
+    /// variable of its own.
+    Offset(VarId, i64),
     /// An array.
     Array(Vec<Val>),
     /// A float or a float range (refused where used).
@@ -69,6 +73,9 @@ pub struct FznModel {
     pub objective: Objective,
     /// A constraint emptied a domain while the model was built: no solution.
     pub inconsistent: bool,
+    /// The variables the model declares itself (not introduced by
+    /// flattening): the default decision variables.
+    pub decisions: Vec<VarId>,
     /// The solve item's annotations (search strategy).
     pub search: Vec<Annotation>,
     /// Resolved arguments of the search annotations' variable lists, by
@@ -90,13 +97,41 @@ pub(crate) fn err<T>(pos: Pos, msg: impl Into<String>) -> Result<T, TextError> {
 
 pub(crate) struct Builder {
     pub(crate) m: Model,
+    /// `y = x + k` definitions by name (`int_lin_eq` with `defines_var(y)`),
+    /// from a pass over the items before building.
+    defs: HashMap<String, (String, i64)>,
+    /// The same by variable, once every declaration is read: `y ↦ (x, k)`.
+    pub(crate) views: HashMap<VarId, (VarId, i64)>,
+    views_ready: bool,
+    /// Names declared as views: their defining constraint is not posted.
+    eliminated: std::collections::HashSet<String>,
+    /// Variables declared without `var_is_introduced` / `is_defined_var`.
+    decisions: Vec<VarId>,
     pub(crate) names: HashMap<String, Val>,
     consts: HashMap<i64, VarId>,
+    /// Variables made for views that a constraint needs as variables.
+    materialized: HashMap<(VarId, i64), VarId>,
     /// A unary constraint emptied a domain: the model has no solution.
     pub(crate) inconsistent: bool,
 }
 
 impl Builder {
+    /// Resolves the `y = x + k` definitions to variables (once, when the
+    /// first constraint is posted: FlatZinc declares everything before).
+    fn ready_views(&mut self) {
+        if self.views_ready {
+            return;
+        }
+        self.views_ready = true;
+        for (y, (x, k)) in &self.defs {
+            if let (Some(Val::Var(y)), Some(Val::Var(x))) = (self.names.get(y), self.names.get(x)) {
+                if x != y {
+                    self.views.insert(*y, (*x, *k));
+                }
+            }
+        }
+    }
+
     /// Narrows `x`'s domain to `keep` (a unary constraint at modelling time).
     pub(crate) fn restrict(&mut self, x: VarId, keep: &Domain, pos: Pos) -> Result<(), TextError> {
         match self.m.restrict(x, keep) {
@@ -139,6 +174,20 @@ impl Builder {
             },
             Expr::Call(a) => return err(a.pos, format!("unexpected annotation '{}'", a.name)),
         })
+    }
+
+    /// A variable equal to `x + k` (one per view).
+    pub(crate) fn materialize(&mut self, x: VarId, k: i64, pos: Pos) -> Result<VarId, TextError> {
+        if let Some(&y) = self.materialized.get(&(x, k)) {
+            return Ok(y);
+        }
+        let k32 = fit(k, pos)?;
+        let y = self
+            .m
+            .define(x + k32)
+            .map_err(|e| TextError::new(pos.line, pos.column, e.to_string()))?;
+        self.materialized.insert((x, k), y);
+        Ok(y)
     }
 
     /// A fixed variable for the constant `v` (one per value).
@@ -185,6 +234,33 @@ impl Builder {
             .map_err(|e| TextError::new(pos.line, pos.column, e.to_string()))
     }
 
+    /// `name` as the view `x + k` when it is defined so and `x` is already
+    /// declared; `x`'s domain is narrowed to what `name`'s domain allows.
+    fn view(&mut self, ty: &Type, name: &str, pos: Pos) -> Result<Option<Val>, TextError> {
+        let Some((base, k)) = self.defs.get(name).cloned() else {
+            return Ok(None);
+        };
+        let Some(Val::Var(x)) = self.names.get(&base).cloned() else {
+            return Ok(None);
+        };
+        let Ok(k32) = i32::try_from(k) else {
+            return Ok(None);
+        };
+        let d = self.domain(&ty.base, pos)?;
+        let (Some(lo), Some(hi)) = (d.min(), d.max()) else {
+            return Ok(None);
+        };
+        if !d.is_range() {
+            return Ok(None);
+        }
+        // y ∈ lo..hi and y = x + k: x ∈ lo − k .. hi − k.
+        let shift = |v: i32| (v as i64 - k).clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+        let _ = k32;
+        self.restrict(x, &Domain::range(shift(lo), shift(hi)), pos)?;
+        self.eliminated.insert(name.to_string());
+        Ok(Some(Val::Offset(x, k)))
+    }
+
     fn declare(
         &mut self,
         ty: &Type,
@@ -218,12 +294,19 @@ impl Builder {
             );
         }
         let v = match (&ty.array, value) {
-            (None, None) => Val::Var(self.new_var(ty, name, pos)?),
+            (None, None) => match self.view(ty, name, pos)? {
+                Some(v) => v,
+                None => Val::Var(self.new_var(ty, name, pos)?),
+            },
             (None, Some(e)) => {
                 // `var 1..5: x = y;` (an alias) or `= 3` (a constant).
                 let v = self.resolve(e)?;
                 let x = match v {
                     Val::Var(x) => x,
+                    Val::Offset(..) => {
+                        self.names.insert(name.to_string(), v);
+                        return Ok(());
+                    }
                     Val::Int(k) => self.constant(k, pos)?,
                     Val::Bool(b) => self.constant(b as i64, pos)?,
                     _ => return err(pos, format!("'{name}' is given a value of the wrong kind")),
@@ -276,10 +359,10 @@ pub(crate) fn fit(v: i64, pos: Pos) -> Result<Value, TextError> {
     })
 }
 
-fn output_dims(
-    anns: &[Annotation],
-    pos: Pos,
-) -> Result<Option<Option<Vec<(i64, i64)>>>, TextError> {
+/// `None` for `output_var`, the index ranges for `output_array`.
+type OutputDims = Option<Vec<(i64, i64)>>;
+
+fn output_dims(anns: &[Annotation], pos: Pos) -> Result<Option<OutputDims>, TextError> {
     for a in anns {
         match a.name.as_str() {
             "output_var" => return Ok(Some(None)),
@@ -302,6 +385,99 @@ fn output_dims(
     Ok(None)
 }
 
+/// Whether the annotations say `defines_var(y)` for a `y` kept as a view.
+fn defines_eliminated(anns: &[Annotation], eliminated: &std::collections::HashSet<String>) -> bool {
+    anns.iter().any(|a| {
+        matches!((a.name.as_str(), a.args.first()),
+            ("defines_var", Some(Expr::Ident(n, _))) if eliminated.contains(n))
+    })
+}
+
+/// The names of an `Expr` list (`[x, y]`), if every element is a name.
+fn names_of(e: &Expr) -> Option<Vec<&str>> {
+    match e {
+        Expr::Array(es) => es
+            .iter()
+            .map(|e| match e {
+                Expr::Ident(n, _) => Some(n.as_str()),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// `y = x + k` for every `int_lin_eq([±1, ∓1], [x, y], c) :: defines_var(y)`
+/// (how MiniZinc flattens `x + k` in an argument), by the names of y.
+/// Lets [`builtins`] post `all_different` over offsets of the same
+/// variables as one offset all-different (N-queens' `q[i] + i`).
+fn offset_definitions(items: &[Item]) -> HashMap<String, (String, i64)> {
+    let mut arrays: HashMap<&str, Vec<i64>> = HashMap::new();
+    let mut defs = HashMap::new();
+    for item in items {
+        match item {
+            Item::Decl {
+                ty,
+                name,
+                value: Some(Expr::Array(es)),
+                ..
+            } if !ty.var => {
+                let ints: Option<Vec<i64>> = es
+                    .iter()
+                    .map(|e| match e {
+                        Expr::Int(v) => Some(*v),
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(v) = ints {
+                    arrays.insert(name, v);
+                }
+            }
+            Item::Constraint {
+                name, args, anns, ..
+            } if name == "int_lin_eq" && args.len() == 3 => {
+                let coefs = match &args[0] {
+                    Expr::Array(es) => es
+                        .iter()
+                        .map(|e| match e {
+                            Expr::Int(v) => Some(*v),
+                            _ => None,
+                        })
+                        .collect::<Option<Vec<_>>>(),
+                    Expr::Ident(n, _) => arrays.get(n.as_str()).cloned(),
+                    _ => None,
+                };
+                let (Some(coefs), Some(vars), Expr::Int(c)) = (coefs, names_of(&args[1]), &args[2])
+                else {
+                    continue;
+                };
+                let defined = anns
+                    .iter()
+                    .find_map(|a| match (a.name.as_str(), a.args.first()) {
+                        ("defines_var", Some(Expr::Ident(n, _))) => Some(n.as_str()),
+                        _ => None,
+                    });
+                if let (Some(y), [a, b], [u, v]) = (defined, coefs.as_slice(), vars.as_slice()) {
+                    // a·u + b·v = c with {a, b} = {1, −1}: the defined one is the
+                    // other plus a constant.
+                    let def = match (*a, *b) {
+                        (1, -1) if y == *v => Some((u, -c)), // v = u − c
+                        (1, -1) if y == *u => Some((v, *c)), // u = v + c
+                        (-1, 1) if y == *v => Some((u, *c)), // v = u + c
+                        (-1, 1) if y == *u => Some((v, -c)), // u = v − c
+                        _ => None,
+                    };
+                    if let Some((x, k)) = def {
+                        defs.insert(y.to_string(), (x.to_string(), k));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    defs
+}
+
 /// Builds the csp model of a parsed FlatZinc model.
 ///
 /// ```
@@ -316,7 +492,13 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
         m: Model::new(),
         names: HashMap::new(),
         consts: HashMap::new(),
+        materialized: HashMap::new(),
         inconsistent: false,
+        defs: offset_definitions(items),
+        views: HashMap::new(),
+        views_ready: false,
+        eliminated: Default::default(),
+        decisions: Vec::new(),
     };
     let mut outputs = Vec::new();
     let mut objective = None;
@@ -332,6 +514,19 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
                 pos,
             } => {
                 b.declare(ty, name, value, *pos)?;
+                let introduced = anns
+                    .iter()
+                    .any(|a| a.name == "var_is_introduced" || a.name == "is_defined_var");
+                if ty.var && value.is_none() && !introduced {
+                    match &b.names[name] {
+                        Val::Var(x) => b.decisions.push(*x),
+                        Val::Array(a) => b.decisions.extend(a.iter().filter_map(|v| match v {
+                            Val::Var(x) => Some(*x),
+                            _ => None,
+                        })),
+                        _ => {}
+                    }
+                }
                 if let Some(dims) = output_dims(anns, *pos)? {
                     let elems = match b.names[name].clone() {
                         Val::Array(a) => a,
@@ -351,6 +546,10 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
                 anns,
                 pos,
             } => {
+                b.ready_views();
+                if name == "int_lin_eq" && defines_eliminated(anns, &b.eliminated) {
+                    continue; // the view states it
+                }
                 let args = args
                     .iter()
                     .map(|e| b.resolve(e))
@@ -364,6 +563,7 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
                 let var = |b: &mut Builder, e: &Expr| -> Result<VarId, TextError> {
                     match b.resolve(e)? {
                         Val::Var(x) => Ok(x),
+                        Val::Offset(x, k) => b.materialize(x, k, *pos),
                         Val::Int(k) => b.constant(k, *pos),
                         Val::Float => err(*pos, "float objectives are not supported by csp"),
                         _ => err(*pos, "the objective must be an integer variable"),
@@ -391,6 +591,7 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
         outputs,
         objective,
         inconsistent: b.inconsistent,
+        decisions: b.decisions,
         search,
         names: b.names,
     })

@@ -64,8 +64,11 @@ impl Ctx<'_> {
         match v {
             Val::Int(k) => Ok(*k),
             Val::Bool(b) => Ok(*b as i64),
-            Val::Var(x) => match self.b.m.domain(*x).size() {
-                1 => Ok(self.b.m.domain(*x).min().unwrap_or(0) as i64),
+            Val::Var(x) | Val::Offset(x, _) => match self.b.m.domain(*x).size() {
+                1 => {
+                    let k = if let Val::Offset(_, k) = v { *k } else { 0 };
+                    Ok(self.b.m.domain(*x).min().unwrap_or(0) as i64 + k)
+                }
                 _ => self.fail("expected a constant, found a variable"),
             },
             Val::Float => self.fail("float arguments are not supported by csp"),
@@ -90,6 +93,7 @@ impl Ctx<'_> {
     fn var(&mut self, v: &Val) -> R<VarId> {
         let x = match v {
             Val::Var(x) => *x,
+            Val::Offset(x, k) => self.b.materialize(*x, *k, self.pos)?,
             Val::Int(k) => self.b.constant(*k, self.pos)?,
             Val::Bool(t) => self.b.constant(*t as i64, self.pos)?,
             Val::Float => return self.fail("float arguments are not supported by csp"),
@@ -151,11 +155,14 @@ impl Ctx<'_> {
         let mut k = c as i128;
         for (a, v) in terms {
             match v {
-                Val::Var(x) => {
+                Val::Var(x) | Val::Offset(x, _) => {
                     let a = i32::try_from(*a).or_else(|_| {
                         self.fail(format!("coefficient {a} does not fit in 32 bits"))
                     })?;
                     e = e + a * *x;
+                    if let Val::Offset(_, off) = v {
+                        k -= a as i128 * *off as i128;
+                    }
                 }
                 _ => k -= *a as i128 * self.int(v)? as i128,
             }
@@ -199,10 +206,10 @@ impl Ctx<'_> {
 fn vars_only(terms: &[(i64, Val)]) -> Vec<(i64, Val)> {
     let mut out: Vec<(i64, Val)> = Vec::new();
     for (a, v) in terms {
-        if let Val::Var(x) = v {
+        if let Val::Var(x) | Val::Offset(x, _) = v {
             match out.iter_mut().find(|t| t.1 == Val::Var(*x)) {
                 Some(t) => t.0 += a,
-                None => out.push((*a, v.clone())),
+                None => out.push((*a, Val::Var(*x))),
             }
         }
     }
@@ -558,6 +565,16 @@ pub(crate) fn post(
         // Native globals (share/minizinc/csp/).
         "fzn_all_different_int" => {
             arity(c, args, 1)?;
+            if consistency(anns).is_none() {
+                if let Some((base, offsets)) = offsets(c, &args[0]) {
+                    return c
+                        .b
+                        .m
+                        .all_different_offset(&base, &offsets)
+                        .map(|_| ())
+                        .map_err(|e| c.model(e));
+                }
+            }
             let xs = c.vars(&args[0])?;
             match consistency(anns) {
                 Some(k) => c.b.m.all_different_with(&xs, k).map(|_| ()),
@@ -720,6 +737,37 @@ pub(crate) fn post(
         _ => return c.fail("unsupported constraint (not a FlatZinc builtin csp knows)"),
     };
     res.map_err(|e| c.model(e))
+}
+
+/// `xs` as `xᵢ + kᵢ` over distinct variables when at least one of them is
+/// an offset of another variable (`int_lin_eq ... :: defines_var`): the
+/// offset all-different, which csp fuses with all-differents over the same
+/// variables (N-queens' three constraints).
+fn offsets(c: &Ctx, arr: &Val) -> Option<(Vec<VarId>, Vec<i32>)> {
+    let Val::Array(a) = arr else { return None };
+    let mut base = Vec::with_capacity(a.len());
+    let mut offs = Vec::with_capacity(a.len());
+    let mut any = false;
+    for v in a {
+        let (x, k) = match v {
+            Val::Offset(x, k) => {
+                any = true;
+                (*x, *k)
+            }
+            Val::Var(y) => match c.b.views.get(y) {
+                Some(&(x, k)) => {
+                    any = true;
+                    (x, k)
+                }
+                None => (*y, 0),
+            },
+            _ => return None,
+        };
+        base.push(x);
+        offs.push(i32::try_from(k).ok()?);
+    }
+    let distinct: HashSet<VarId> = base.iter().copied().collect();
+    (any && distinct.len() == base.len()).then_some((base, offs))
 }
 
 /// `xs` shifted to count from 0: `xᵢ − base` (the variables themselves for base 0).

@@ -51,6 +51,7 @@ pub enum Status {
 fn value(v: &Val, s: &Solution, is_bool: bool) -> String {
     let k = match v {
         Val::Var(x) => s[*x] as i64,
+        Val::Offset(x, k) => s[*x] as i64 + k,
         Val::Int(k) => *k,
         Val::Bool(b) => *b as i64,
         _ => 0,

@@ -75,16 +75,18 @@ pub fn val_order(name: &str, seed: u64) -> Option<ValOrder> {
 fn vars_of(fzn: &FznModel, e: &Expr, out: &mut Vec<VarId>) {
     match e {
         Expr::Ident(n, _) => match fzn.lookup(n) {
-            Some(Val::Var(x)) => out.push(*x),
+            Some(Val::Var(x) | Val::Offset(x, _)) => out.push(*x),
             Some(Val::Array(a)) => out.extend(a.iter().filter_map(|v| match v {
-                Val::Var(x) => Some(*x),
+                Val::Var(x) | Val::Offset(x, _) => Some(*x),
                 _ => None,
             })),
             _ => {}
         },
         Expr::Access(n, i, _) => {
             if let Some(Val::Array(a)) = fzn.lookup(n) {
-                if let Some(Val::Var(x)) = usize::try_from(*i - 1).ok().and_then(|k| a.get(k)) {
+                if let Some(Val::Var(x) | Val::Offset(x, _)) =
+                    usize::try_from(*i - 1).ok().and_then(|k| a.get(k))
+                {
                     out.push(*x);
                 }
             }
@@ -205,6 +207,10 @@ pub fn options(fzn: &FznModel, free: bool, seed: u64) -> (SearchOptions, Strateg
         var_order: VarOrder::DomWdeg,
         ..SearchOptions::default()
     };
+    // The model's own variables first, those flattening introduced after.
+    if fzn.decisions.len() < fzn.model.num_vars() {
+        o.decision_vars = fzn.decisions.clone();
+    }
     if free {
         o.restarts = Restarts::Luby { scale: 100 };
         return (o, s);
@@ -218,6 +224,8 @@ pub fn options(fzn: &FznModel, free: bool, seed: u64) -> (SearchOptions, Strateg
     if let Some(r) = s.restarts {
         o.restarts = r;
     }
-    o.decision_vars = s.decision_vars.clone();
+    if !s.decision_vars.is_empty() {
+        o.decision_vars = s.decision_vars.clone();
+    }
     (o, s)
 }
