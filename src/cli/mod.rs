@@ -96,8 +96,10 @@ pub fn parse_var_order(s: &str) -> Result<VarOrder, CliError> {
         "mrv" => Ok(VarOrder::Mrv),
         "dom-deg" => Ok(VarOrder::DomDeg),
         "dom-wdeg" => Ok(VarOrder::DomWdeg),
+        "smallest" => Ok(VarOrder::Smallest),
+        "largest" => Ok(VarOrder::Largest),
         _ => Err(format!(
-            "unknown variable order '{s}' (expected input, mrv, dom-deg or dom-wdeg)"
+            "unknown variable order '{s}' (expected input, mrv, dom-deg, dom-wdeg, smallest or largest)"
         )),
     }
 }
@@ -109,8 +111,10 @@ pub fn parse_val_order(s: &str, seed: u64) -> Result<ValOrder, CliError> {
         "desc" => Ok(ValOrder::Descending),
         "middle" => Ok(ValOrder::Middle),
         "random" => Ok(ValOrder::Random { seed }),
+        "split" => Ok(ValOrder::Split),
+        "reverse-split" => Ok(ValOrder::ReverseSplit),
         _ => Err(format!(
-            "unknown value order '{s}' (expected asc, desc, middle or random)"
+            "unknown value order '{s}' (expected asc, desc, middle, random, split or reverse-split)"
         )),
     }
 }

@@ -35,10 +35,12 @@ pub struct EngineArgs {
     /// Override the inference: none, fc or mac.
     #[arg(long)]
     inference: Option<String>,
-    /// Override the variable order: input, mrv, dom-deg or dom-wdeg.
+    /// Override the variable order: input, mrv, dom-deg, dom-wdeg, smallest
+    /// or largest.
     #[arg(long = "var-order")]
     var_order: Option<String>,
-    /// Override the value order: asc, desc, middle or random.
+    /// Override the value order: asc, desc, middle, random, split or
+    /// reverse-split.
     #[arg(long = "val-order")]
     val_order: Option<String>,
     /// Seed for random choices.
@@ -51,6 +53,10 @@ pub struct EngineArgs {
     /// (default scale 100 failures) or geometric[:BASE[:FACTOR]] (100, 1.5).
     #[arg(long)]
     restarts: Option<String>,
+    /// Last-conflict reasoning: after a failed decision, branch on its
+    /// variable again until a decision on it succeeds.
+    #[arg(long = "last-conflict")]
+    last_conflict: bool,
     /// Print statistics to stderr.
     #[arg(long)]
     pub(crate) stats: bool,
@@ -72,6 +78,9 @@ impl EngineArgs {
         }
         if let Some(r) = &self.restarts {
             o.restarts = super::parse_restarts(r)?;
+        }
+        if self.last_conflict {
+            o.last_conflict = true;
         }
         Ok(o)
     }

@@ -51,10 +51,10 @@ pub struct Args {
     /// Generic solvers: none, fc or mac.
     #[arg(long, default_value = "fc")]
     inference: String,
-    /// Generic solvers: input, mrv, dom-deg or dom-wdeg.
+    /// Generic solvers: input, mrv, dom-deg, dom-wdeg, smallest or largest.
     #[arg(long = "var-order", default_value = "input")]
     var_order: String,
-    /// Generic solvers: asc, desc, middle or random.
+    /// Generic solvers: asc, desc, middle, random, split or reverse-split.
     #[arg(long = "val-order", default_value = "asc")]
     val_order: String,
     /// Worker threads (default and 0: all cores; at most 4 per core, more is
@@ -791,6 +791,12 @@ fn trace(
         ));
     }
     let engine = matches!(job.solver, Solver::Backtracking | Solver::Pairwise);
+    if engine && job.options.val_order.splits() {
+        return Err(
+            "--trace draws one queen per node; --val-order split and reverse-split decide half domains"
+                .into(),
+        );
+    }
     if domains && !engine && job.solver != Solver::Teach(Teach::Fc) {
         return Err(format!(
             "--domains shows the domains of the generic engine (backtracking, pairwise) or of teach-fc, not '{}'",

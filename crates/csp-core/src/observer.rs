@@ -1,6 +1,7 @@
 //! Watching a search: the [`SearchObserver`] trait.
 
 use crate::ids::{Value, VarId};
+use crate::search::Decision;
 
 /// Receives the events of a backtracking search, in order. Every method has an
 /// empty default, so an observer implements only what it needs.
@@ -32,6 +33,21 @@ pub trait SearchObserver {
     fn on_assign(&mut self, var: VarId, value: Value, depth: usize) {
         let _ = (var, value, depth);
     }
+    /// The search tries `decision` on `var` at depth `depth`. The default
+    /// passes an assignment on to [`on_assign`](Self::on_assign) and
+    /// ignores the halves of a split domain ([`ValOrder::Split`](crate::ValOrder::Split)).
+    fn on_decision(&mut self, var: VarId, decision: Decision, depth: usize) {
+        if let Decision::Assign(v) = decision {
+            self.on_assign(var, v, depth);
+        }
+    }
+    /// The decision just announced failed. The default passes an
+    /// assignment on to [`on_fail`](Self::on_fail).
+    fn on_decision_failed(&mut self, var: VarId, decision: Decision, depth: usize) {
+        if let Decision::Assign(v) = decision {
+            self.on_fail(var, v, depth);
+        }
+    }
     /// Propagation removed `value` from `var`'s domain.
     fn on_prune(&mut self, var: VarId, value: Value) {
         let _ = (var, value);
@@ -40,7 +56,7 @@ pub trait SearchObserver {
     fn on_fail(&mut self, var: VarId, value: Value, depth: usize) {
         let _ = (var, value, depth);
     }
-    /// Every value of `var` (chosen at depth `depth`) has been tried; the
+    /// Every value (or half) of `var` (chosen at depth `depth`) has been tried; the
     /// search steps back.
     fn on_backtrack(&mut self, var: VarId, depth: usize) {
         let _ = (var, depth);

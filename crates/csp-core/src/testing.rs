@@ -93,33 +93,58 @@ pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
             VarOrder::Mrv,
             VarOrder::DomDeg,
             VarOrder::DomWdeg,
+            VarOrder::Smallest,
+            VarOrder::Largest,
         ] {
             for val_order in [
                 ValOrder::Ascending,
                 ValOrder::Descending,
                 ValOrder::Middle,
                 ValOrder::Random { seed },
+                ValOrder::Split,
+                ValOrder::ReverseSplit,
             ] {
                 // Restarts after every failure or two where the order
                 // learns from failures (solve and optimisation use them;
                 // counting and enumeration ignore them).
                 let restarts = match (var_order, val_order) {
                     (VarOrder::DomWdeg, ValOrder::Random { .. }) => Restarts::Luby { scale: 1 },
-                    (VarOrder::DomWdeg, ValOrder::Middle) => Restarts::Geometric {
+                    (VarOrder::DomWdeg, ValOrder::Middle)
+                    | (VarOrder::Largest, ValOrder::Split) => Restarts::Geometric {
                         base: 1,
                         factor: 1.5,
                     },
+                    (VarOrder::DomWdeg, ValOrder::Split) => Restarts::Luby { scale: 2 },
                     _ => Restarts::None,
                 };
                 // Branching on chosen variables first (those beyond a
                 // model's size are ignored).
                 let decision_vars = match (var_order, val_order) {
                     (VarOrder::Input, ValOrder::Descending)
-                    | (VarOrder::DomDeg, ValOrder::Ascending) => {
+                    | (VarOrder::DomDeg, ValOrder::Ascending)
+                    | (VarOrder::Input, ValOrder::Split)
+                    | (VarOrder::Smallest, ValOrder::ReverseSplit)
+                    | (VarOrder::DomWdeg, ValOrder::ReverseSplit) => {
                         vec![VarId::from_index(2), VarId::from_index(0)]
                     }
                     _ => Vec::new(),
                 };
+                // Last-conflict reasoning on a spread of orders, with and
+                // without restarts and decision variables.
+                let last_conflict = matches!(
+                    (var_order, val_order),
+                    (VarOrder::Mrv, ValOrder::Descending | ValOrder::Split)
+                        | (
+                            VarOrder::DomWdeg,
+                            ValOrder::Ascending
+                                | ValOrder::Random { .. }
+                                | ValOrder::Split
+                                | ValOrder::ReverseSplit
+                        )
+                        | (VarOrder::Input, ValOrder::Split | ValOrder::Middle)
+                        | (VarOrder::Largest, ValOrder::Middle | ValOrder::Split)
+                        | (VarOrder::Smallest, ValOrder::Ascending)
+                );
                 out.push(SearchOptions {
                     inference,
                     var_order,
@@ -127,6 +152,7 @@ pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
                     limits: Default::default(),
                     restarts,
                     decision_vars,
+                    last_conflict,
                     validate: true,
                 });
             }
@@ -149,8 +175,15 @@ pub fn check_model(model: &Model) -> Result<(), Mismatch> {
         .collect();
     for (k, opts) in all_configurations(0x5EED).into_iter().enumerate() {
         let config = format!(
-            "{:?}/{:?}/{:?}",
-            opts.inference, opts.var_order, opts.val_order
+            "{:?}/{:?}/{:?}{}",
+            opts.inference,
+            opts.var_order,
+            opts.val_order,
+            if opts.last_conflict {
+                "/last-conflict"
+            } else {
+                ""
+            }
         );
         let fail = |detail: String| Mismatch {
             config: config.clone(),

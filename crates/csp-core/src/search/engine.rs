@@ -10,11 +10,21 @@
 //!    propagated: add its domain size instead of branching. Otherwise push
 //!    a frame holding the values to try.
 //! 2. *Branch*: return the store to the top frame's state with the level for
-//!    its next value open (`DomainStore::reopen_level`), take its next value
-//!    (the [`ValOrder`](super::ValOrder)), fix the variable and propagate to a
-//!    fixpoint (the kernel's loop). Success: descend. Wipe-out: count a
-//!    failure and branch again. No value left: close the level and pop the
-//!    frame (a backtrack).
+//!    its next value open (`DomainStore::reopen_level`), take its next
+//!    decision (the [`ValOrder`](super::ValOrder)): fix the variable to the
+//!    next value or, for the splitting orders, restrict it to the next half
+//!    of its domain; then propagate to a fixpoint (the kernel's loop).
+//!    Success: descend. Wipe-out: count a failure and branch again. Nothing
+//!    left: close the level and pop the frame (a backtrack).
+//!
+//! A frame is one decision level and each of its branches one node, so with
+//! bisection a variable may own several frames on the path (one per split)
+//! and a node is a half domain rather than a value.
+//!
+//! Last-conflict reasoning ([`SearchOptions::last_conflict`]) is a small
+//! state on top: the variable of the last failed decision, which
+//! [`select_var`](Engine::select_var) returns while it is open, until a
+//! decision on it succeeds.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -32,7 +42,7 @@ use crate::observer::SearchObserver;
 use crate::propagation::adapter::CheckerPath;
 use crate::propagation::kernel::{Kernel, Owned};
 use crate::propagation::{Priority, Propagator};
-use crate::search::{Inference, SearchOptions, ValOrder};
+use crate::search::{Decision, Inference, SearchOptions, ValOrder};
 use crate::stats::Statistics;
 
 /// Per-model data the search needs, computed once (shared by parallel parts).
@@ -112,8 +122,8 @@ pub(super) struct Frame {
     pub(super) a: Value,
     pub(super) b: Value,
     pub(super) started: bool,
-    /// The value being tried.
-    pub(super) value: Value,
+    /// The decision being tried.
+    pub(super) decision: Decision,
     /// The variable's only subscriber and position, when decisions on it
     /// are delivered directly (`(u32::MAX, _)`: not).
     pub(super) direct: (u32, u32),
@@ -177,6 +187,11 @@ pub(crate) struct Engine<'a> {
     /// Parallel branch and bound: the bound shared by every subproblem
     /// (the best value found anywhere, moved by one), read at each decision.
     shared_bound: Option<Arc<std::sync::atomic::AtomicI32>>,
+    /// The value order bisects domains ([`ValOrder::splits`]).
+    pub(super) split: bool,
+    /// Last-conflict reasoning: the variable of the last failed decision,
+    /// branched on next while open, until a decision on it succeeds.
+    pub(super) last_conflict: Option<u32>,
 }
 
 /// Is the time or cancel limit of `opts` reached? Records it in `hit`.
@@ -249,6 +264,8 @@ impl<'a> Engine<'a> {
             bound: None,
             restart: None,
             shared_bound: None,
+            split: opts.val_order.splits(),
+            last_conflict: None,
             observer,
             started: false,
             finished: false,
@@ -303,9 +320,9 @@ impl<'a> Engine<'a> {
         log::debug!("search statistics: {}", self.stats);
     }
 
-    /// The decisions on the current path: (variable, value), root first.
-    pub(crate) fn path(&self) -> Vec<(u32, Value)> {
-        self.frames.iter().map(|f| (f.var, f.value)).collect()
+    /// The decisions on the current path, root first.
+    pub(crate) fn path(&self) -> Vec<(u32, Decision)> {
+        self.frames.iter().map(|f| (f.var, f.decision)).collect()
     }
 
     pub(crate) fn depth(&self) -> usize {
@@ -373,11 +390,14 @@ impl<'a> Engine<'a> {
     // ---- the loop ------------------------------------------------------------
 
     /// Replays decisions (a parallel subproblem). `Err` if they fail.
-    pub(crate) fn replay(&mut self, path: &[(u32, Value)]) -> Result<(), Conflict> {
+    pub(crate) fn replay(&mut self, path: &[(u32, Decision)]) -> Result<(), Conflict> {
         self.start()?;
-        for &(var, value) in path {
+        for &(var, decision) in path {
             self.store.push_level();
-            self.store.fix(var as usize, value)?;
+            if self.apply(var as usize, decision).is_err() {
+                self.store.clear_events();
+                return Err(Conflict);
+            }
             self.propagate()?;
         }
         self.base_level = self.store.level();
@@ -386,7 +406,7 @@ impl<'a> Engine<'a> {
 
     /// Replays `path` and then enforces the objective bound at the root of
     /// what is left (a large-neighbourhood-search neighbourhood).
-    pub(crate) fn replay_bounded(&mut self, path: &[(u32, Value)]) -> Result<(), Conflict> {
+    pub(crate) fn replay_bounded(&mut self, path: &[(u32, Decision)]) -> Result<(), Conflict> {
         self.replay(path)?;
         self.bound_here()
     }
@@ -501,7 +521,12 @@ impl<'a> Engine<'a> {
             // value open (one snapshot copy per value).
             let level = self.frames[fi].level as usize;
             self.store.reopen_level(level);
-            match self.next_value(fi) {
+            let next = if self.split {
+                self.next_half(fi)
+            } else {
+                self.next_value(fi).map(Decision::Assign)
+            };
+            match next {
                 None => {
                     self.store.close_reopened_level(level);
                     let var = self.frames[fi].var;
@@ -511,7 +536,7 @@ impl<'a> Engine<'a> {
                         obs.on_backtrack(VarId(var), fi + 1);
                     }
                 }
-                Some(v) => {
+                Some(d) => {
                     self.stats.nodes += 1;
                     if self.stats.nodes >= self.next_check {
                         if let Some(l) = self.check_limits() {
@@ -520,28 +545,37 @@ impl<'a> Engine<'a> {
                         }
                     }
                     let var = self.frames[fi].var;
-                    self.frames[fi].value = v;
+                    self.frames[fi].decision = d;
                     if let Some(obs) = self.observer.as_deref_mut() {
-                        obs.on_assign(VarId(var), v, fi + 1);
+                        obs.on_decision(VarId(var), d, fi + 1);
                     }
                     if self.trace_enabled {
                         log::trace!(
-                            "depth {}: {} = {v}",
+                            "depth {}: {} {d}",
                             fi + 1,
                             self.model.display_name(VarId(var))
                         );
                     }
-                    let ok = self.decide(var as usize, v, self.frames[fi].direct);
+                    let ok = match d {
+                        Decision::Assign(v) => self.decide(var as usize, v, self.frames[fi].direct),
+                        _ => self.decide_bound(var as usize, d),
+                    };
                     if ok {
                         self.descend = true;
+                        if self.last_conflict == Some(var) {
+                            self.last_conflict = None;
+                        }
                     } else if let Some(l) = self.limit_hit {
                         // Propagation was stopped by a limit, not refuted.
                         self.finished = true;
                         return Step::Limit(l);
                     } else {
                         self.stats.failures += 1;
+                        if self.opts.last_conflict {
+                            self.last_conflict = Some(var);
+                        }
                         if let Some(obs) = self.observer.as_deref_mut() {
-                            obs.on_fail(VarId(var), v, fi + 1);
+                            obs.on_decision_failed(VarId(var), d, fi + 1);
                         }
                         self.maybe_restart();
                     }
@@ -592,6 +626,7 @@ impl<'a> Engine<'a> {
             self.store.close_reopened_level(level);
         }
         self.frames.clear();
+        self.last_conflict = None;
         self.descend = true;
         self.stats.restarts += 1;
         log::debug!(
@@ -645,6 +680,25 @@ impl<'a> Engine<'a> {
         }
         if self.enforce_bound().is_err() {
             // The decision's event must not reach the next node.
+            self.store.clear_events();
+            return false;
+        }
+        self.propagate().is_ok()
+    }
+
+    /// Applies a decision to the store (no propagation).
+    fn apply(&mut self, var: usize, d: Decision) -> Result<(), Conflict> {
+        match d {
+            Decision::Assign(v) => self.store.fix(var, v),
+            Decision::AtMost(v) => self.store.set_max(var, v).map(|_| ()),
+            Decision::AtLeast(v) => self.store.set_min(var, v).map(|_| ()),
+        }
+    }
+
+    /// Restricts `var` to one half of its domain (a bisection decision),
+    /// enforces the objective bound and propagates; whether that succeeded.
+    fn decide_bound(&mut self, var: usize, d: Decision) -> bool {
+        if self.apply(var, d).is_err() || self.enforce_bound().is_err() {
             self.store.clear_events();
             return false;
         }

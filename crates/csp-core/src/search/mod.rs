@@ -66,6 +66,10 @@ pub enum VarOrder {
     /// starts at 1 and grows by 1 each time it wipes out a domain
     /// (Boussemart et al., "Boosting systematic search by weighting constraints", 2004).
     DomWdeg,
+    /// Smallest minimum value first (FlatZinc's `smallest`).
+    Smallest,
+    /// Largest maximum value first (FlatZinc's `largest`).
+    Largest,
 }
 
 /// In which order a variable's values are tried.
@@ -84,6 +88,44 @@ pub enum ValOrder {
         /// The seed.
         seed: u64,
     },
+    /// Bisection (FlatZinc's `indomain_split`): branch on `x ≤ mid` first,
+    /// then `x > mid`, where `mid = ⌊(min + max) / 2⌋` of the current
+    /// domain. Each half is a decision ([`Decision::AtMost`] /
+    /// [`Decision::AtLeast`]) and a node; a variable is split again until
+    /// it is fixed, by propagation or by its last split.
+    Split,
+    /// Bisection, upper half first: `x > mid`, then `x ≤ mid`
+    /// (FlatZinc's `indomain_reverse_split`).
+    ReverseSplit,
+}
+
+impl ValOrder {
+    /// Does this order split domains rather than assign values?
+    pub fn splits(&self) -> bool {
+        matches!(self, ValOrder::Split | ValOrder::ReverseSplit)
+    }
+}
+
+/// One branching decision of the search on a variable: an assignment, or
+/// one half of a split domain ([`ValOrder::Split`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// `x = v`.
+    Assign(Value),
+    /// `x ≤ v` (the lower half of a split).
+    AtMost(Value),
+    /// `x ≥ v` (the upper half of a split).
+    AtLeast(Value),
+}
+
+impl std::fmt::Display for Decision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Decision::Assign(v) => write!(f, "= {v}"),
+            Decision::AtMost(v) => write!(f, "≤ {v}"),
+            Decision::AtLeast(v) => write!(f, "≥ {v}"),
+        }
+    }
 }
 
 /// Restarts: start the search again from the root after a number of
@@ -165,6 +207,13 @@ pub struct SearchOptions {
     /// order is their order here), then on the rest. Empty (the default):
     /// every variable alike.
     pub decision_vars: Vec<crate::ids::VarId>,
+    /// Last-conflict reasoning (Lecoutre, Saïs, Tabary and Vidal,
+    /// "Reasoning from last conflict(s) in constraint programming", AIJ
+    /// 2009): after a decision fails, its variable is branched on next,
+    /// ahead of `var_order`, until a decision on it succeeds (or
+    /// propagation fixes it). Off by default. It changes only which
+    /// variable is chosen, so every search stays complete.
+    pub last_conflict: bool,
     /// Check every counted solution against every constraint, as the
     /// solution-returning calls always do (off by default for counting,
     /// which then builds no solution; always on in debug builds).
@@ -272,6 +321,13 @@ impl<'a> Search<'a> {
     /// Sets the value order.
     pub fn val_order(mut self, o: ValOrder) -> Self {
         self.options.val_order = o;
+        self
+    }
+
+    /// Turns last-conflict reasoning on or off (see
+    /// [`SearchOptions::last_conflict`]).
+    pub fn last_conflict(mut self, on: bool) -> Self {
+        self.options.last_conflict = on;
         self
     }
 
@@ -598,7 +654,7 @@ struct Parallel<'m> {
     prep: Arc<Prepared>,
     shared: Arc<AtomicU64>,
     start: Instant,
-    subs: Vec<Vec<(u32, Value)>>,
+    subs: Vec<Vec<(u32, Decision)>>,
     /// The split's own statistics, and the limit that stopped it.
     split_stats: Statistics,
     split_stop: Option<Limit>,
@@ -669,7 +725,7 @@ impl<'m> Parallel<'m> {
         threads: usize,
         solve: impl Fn(&mut Engine<'_>) -> (T, Option<Limit>) + Sync,
     ) -> Vec<Part<T>> {
-        let one = |(i, path): (usize, &Vec<(u32, Value)>)| {
+        let one = |(i, path): (usize, &Vec<(u32, Decision)>)| {
             let mut o = self.opts.clone();
             if let ValOrder::Random { seed } = o.val_order {
                 o.val_order = ValOrder::Random {

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::engine::{splitmix, Engine, Prepared, Step};
-use super::{complete_outcome, Parallel, Search, Solutions};
+use super::{complete_outcome, Decision, Parallel, Search, Solutions};
 use crate::ids::{Value, VarId};
 use crate::limits::{Limit, Outcome};
 use crate::solution::Solution;
@@ -340,13 +340,13 @@ impl<'a> Search<'a> {
                 }
                 opts.limits.time = Some(left);
             }
-            let path: Vec<(u32, Value)> = pool
+            let path: Vec<(u32, Decision)> = pool
                 .iter()
                 .filter(|_| {
                     rng = splitmix(rng);
                     (rng >> 32) < keep_below
                 })
-                .map(|&i| (i, best.values()[i as usize]))
+                .map(|&i| (i, Decision::Assign(best.values()[i as usize])))
                 .collect();
             let mut e = Engine::new(model, Arc::clone(&prep), opts, None);
             e.count_shortcut = false;

@@ -8,9 +8,15 @@
 //! | ascending / descending | smallest / largest first | O(1) words |
 //! | middle | closest to the middle of the domain first, lower first on ties | O(1) words |
 //! | random (seeded) | a seeded random order (large domains: ascending from a random start, wrapping) | O(1) words |
+//! | split / reverse split | `x ≤ mid` then `x > mid` (reverse: the upper half first), `mid = ⌊(min + max) / 2⌋` | O(1) |
+//!
+//! A splitting frame holds its midpoint in `a` and its untried halves in
+//! `rem` (bit 0: the lower half, bit 1: the upper half); its decisions are
+//! [`Decision::AtMost`] and [`Decision::AtLeast`], which the engine applies
+//! as bound changes.
 
 use super::engine::{splitmix, Engine, Frame};
-use super::ValOrder;
+use super::{Decision, ValOrder};
 use crate::ids::Value;
 
 impl Engine<'_> {
@@ -24,10 +30,16 @@ impl Engine<'_> {
             a: 0,
             b: 0,
             started: false,
-            value: 0,
+            decision: Decision::Assign(0),
             direct: self.direct_to(var),
         };
-        if s.is_small(var) {
+        if self.split {
+            // Both halves are non-empty: min ≤ mid < max.
+            let (lo, hi) = (s.min(var), s.max(var));
+            f.a = (lo as i64 + hi as i64).div_euclid(2) as Value;
+            f.rem = 0b11;
+            f.direct = (u32::MAX, 0);
+        } else if s.is_small(var) {
             f.rem = s.small_bits(var).0;
             if let ValOrder::Middle = self.opts.val_order {
                 let (lo, hi) = (s.min(var), s.max(var));
@@ -36,7 +48,10 @@ impl Engine<'_> {
         } else {
             let (lo, hi) = (s.min(var), s.max(var));
             match self.opts.val_order {
-                ValOrder::Ascending | ValOrder::Descending => {}
+                ValOrder::Ascending
+                | ValOrder::Descending
+                | ValOrder::Split
+                | ValOrder::ReverseSplit => {}
                 ValOrder::Middle => {
                     let mid = (lo as i64 + (hi as i64 - lo as i64) / 2) as Value;
                     f.rem = mid as i64 as u64;
@@ -53,6 +68,26 @@ impl Engine<'_> {
         f
     }
 
+    /// The next half of a splitting frame's domain, or None when both were
+    /// tried.
+    pub(super) fn next_half(&mut self, fi: usize) -> Option<Decision> {
+        let f = &mut self.frames[fi];
+        let lower_first = self.opts.val_order != ValOrder::ReverseSplit;
+        let lower = match f.rem {
+            0 => return None,
+            0b11 => lower_first,
+            r => r == 0b01,
+        };
+        let mid = f.a;
+        if lower {
+            f.rem &= !0b01;
+            Some(Decision::AtMost(mid))
+        } else {
+            f.rem &= !0b10;
+            Some(Decision::AtLeast(mid + 1))
+        }
+    }
+
     /// The next value of the frame's variable, or None when all were tried.
     pub(super) fn next_value(&mut self, fi: usize) -> Option<Value> {
         let f = self.frames[fi];
@@ -65,7 +100,10 @@ impl Engine<'_> {
                 return None;
             }
             let k = match order {
-                ValOrder::Ascending => rem.trailing_zeros(),
+                // (Splitting frames take `next_half` instead.)
+                ValOrder::Ascending | ValOrder::Split | ValOrder::ReverseSplit => {
+                    rem.trailing_zeros()
+                }
                 ValOrder::Descending => 63 - rem.leading_zeros(),
                 ValOrder::Middle => {
                     let mid = f.a as u32;
@@ -107,7 +145,7 @@ impl Engine<'_> {
         let s = &self.store;
         let fr = &mut self.frames[fi];
         match order {
-            ValOrder::Ascending => {
+            ValOrder::Ascending | ValOrder::Split | ValOrder::ReverseSplit => {
                 let x = if fr.started {
                     s.next_above(var, fr.a)?
                 } else {

@@ -8,7 +8,12 @@
 //! | smallest domain | the open variable with the fewest values | O(n) |
 //! | dom/deg | the smallest domain size / number of constraints | O(n) |
 //! | dom/wdeg | the smallest domain size / sum of its constraints' failure weights | O(n + watches) |
+//! | smallest / largest | the smallest minimum / the largest maximum value | O(n) |
 //!
+//! With [`SearchOptions::last_conflict`](super::SearchOptions::last_conflict),
+//! the variable of the last failed decision comes first while it is open
+//! (and, with decision variables, while it is one of them or they are all
+//! fixed).
 //! With [`SearchOptions::decision_vars`](super::SearchOptions::decision_vars),
 //! the order first chooses among those variables (input order meaning their
 //! order in the list), and among the rest only when they are all fixed.
@@ -18,9 +23,18 @@ use super::VarOrder;
 
 impl Engine<'_> {
     /// The variable to branch on, or `None` when every variable is fixed.
-    pub(super) fn select_var(&self) -> Option<usize> {
+    pub(super) fn select_var(&mut self) -> Option<usize> {
         if self.store.unfixed == 0 {
             return None;
+        }
+        if let Some(x) = self.last_conflict {
+            let x = x as usize;
+            if self.store.is_open(x) && self.conflict_allowed(x) {
+                return Some(x);
+            }
+            // Fixed by propagation (or not a decision variable while some
+            // are open): forgotten.
+            self.last_conflict = None;
         }
         if !self.opts.decision_vars.is_empty() {
             let n = self.store.len();
@@ -41,10 +55,26 @@ impl Engine<'_> {
         self.select_among_all()
     }
 
+    /// May the last-conflict variable `x` go first? Always without
+    /// decision variables; with them, when it is one or none is open.
+    fn conflict_allowed(&self, x: usize) -> bool {
+        let d = &self.opts.decision_vars;
+        d.is_empty()
+            || d.iter().any(|v| v.index() == x)
+            || !d
+                .iter()
+                .any(|v| v.index() < self.store.len() && self.store.is_open(v.index()))
+    }
+
     /// The best open variable of `cands` by the dom-based orders (the
-    /// smallest domain for input order too).
+    /// smallest domain for input order too) or by its bounds.
     fn best_of(&self, cands: impl Iterator<Item = usize>) -> Option<usize> {
         let s = &self.store;
+        match self.opts.var_order {
+            VarOrder::Smallest => return self.best_bound(cands, false),
+            VarOrder::Largest => return self.best_bound(cands, true),
+            _ => {}
+        }
         let wdeg = self.opts.var_order == VarOrder::DomWdeg;
         let by_degree = matches!(self.opts.var_order, VarOrder::DomDeg | VarOrder::DomWdeg);
         let mut best = None;
@@ -75,16 +105,39 @@ impl Engine<'_> {
         best
     }
 
+    /// The open variable of `cands` with the smallest minimum, or with the
+    /// largest maximum (`largest`); the first on ties.
+    fn best_bound(&self, cands: impl Iterator<Item = usize>, largest: bool) -> Option<usize> {
+        let s = &self.store;
+        let mut best: Option<(usize, i64)> = None;
+        for i in cands {
+            if !s.is_open(i) {
+                continue;
+            }
+            // Negated minima, so that "largest key" picks for both orders.
+            let key = if largest {
+                s.max(i) as i64
+            } else {
+                -(s.min(i) as i64)
+            };
+            if best.is_none_or(|(_, k)| key > k) {
+                best = Some((i, key));
+            }
+        }
+        best.map(|b| b.0)
+    }
+
     /// [`select_var`](Self::select_var) over every variable.
     fn select_among_all(&self) -> Option<usize> {
         let n = self.store.len();
         let s = &self.store;
         match self.opts.var_order {
             VarOrder::Input => {
-                let from = self.frames.last().map_or(0, |f| f.var as usize + 1);
-                // Variables before the last decision were fixed when it was made,
-                // except in replayed subproblems where decisions may skip ahead.
-                let from = if self.frames.is_empty() { 0 } else { from };
+                // Variables before the last decision were fixed when it was
+                // made, except in replayed subproblems where decisions may
+                // skip ahead and after a last-conflict choice (hence the
+                // wrap-around). A split leaves its variable open: start there.
+                let from = self.frames.last().map_or(0, |f| f.var as usize);
                 (from..n)
                     .find(|&i| s.is_open(i))
                     .or_else(|| (0..from).find(|&i| s.is_open(i)))
@@ -132,6 +185,8 @@ impl Engine<'_> {
                 }
                 best
             }
+            VarOrder::Smallest => self.best_bound(0..n, false),
+            VarOrder::Largest => self.best_bound(0..n, true),
         }
     }
 }

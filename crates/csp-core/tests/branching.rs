@@ -1,0 +1,200 @@
+//! Bisection (`ValOrder::Split` / `ReverseSplit`), the bound-based variable
+//! orders (`Smallest` / `Largest`) and last-conflict reasoning. Their
+//! solution sets and counts are checked against brute force by
+//! `testing::all_configurations` (see `library.rs`, `optimize.rs`); these
+//! tests pin down the decisions themselves.
+
+use csp_core::expr::sum;
+use csp_core::{
+    Decision, Domain, Inference, Model, Outcome, Search, SearchObserver, ValOrder, VarId, VarOrder,
+};
+
+/// Records every decision and failure.
+#[derive(Default)]
+struct Log {
+    decisions: Vec<(usize, Decision, usize)>,
+    failed: Vec<(usize, Decision)>,
+    assigns: usize,
+}
+
+impl SearchObserver for Log {
+    fn on_decision(&mut self, var: VarId, d: Decision, depth: usize) {
+        self.decisions.push((var.index(), d, depth));
+        if let Decision::Assign(..) = d {
+            self.assigns += 1;
+        }
+    }
+    fn on_decision_failed(&mut self, var: VarId, d: Decision, _: usize) {
+        self.failed.push((var.index(), d));
+    }
+}
+
+#[test]
+fn split_bisects_the_domain() {
+    let mut m = Model::new();
+    let x = m.new_var(Domain::range(0, 7)).unwrap();
+    let mut log = Log::default();
+    let r = Search::new(&m)
+        .inference(Inference::None)
+        .val_order(ValOrder::Split)
+        .observer(&mut log)
+        .count();
+    assert_eq!(r.count, 8);
+    // A complete binary tree over 8 values: 14 halves, each one node.
+    assert_eq!(r.stats.nodes, 14);
+    assert_eq!(r.stats.max_depth, 3);
+    assert_eq!(log.assigns, 0);
+    assert_eq!(
+        &log.decisions[..4],
+        &[
+            (x.index(), Decision::AtMost(3), 1),
+            (x.index(), Decision::AtMost(1), 2),
+            (x.index(), Decision::AtMost(0), 3),
+            (x.index(), Decision::AtLeast(1), 3),
+        ]
+    );
+}
+
+#[test]
+fn split_and_reverse_split_first_solutions() {
+    let mut m = Model::new();
+    let x = m.new_var(Domain::values([-9, -4, 0, 6, 13])).unwrap();
+    let y = m.new_var(Domain::range(-20, 20)).unwrap();
+    m.post((x + y).eq(4)).unwrap();
+    let first = |o: ValOrder| {
+        Search::new(&m)
+            .var_order(VarOrder::Input)
+            .val_order(o)
+            .solve()
+            .solution
+            .map(|s| (s[x], s[y]))
+    };
+    assert_eq!(first(ValOrder::Split), Some((-9, 13)));
+    assert_eq!(first(ValOrder::ReverseSplit), Some((13, -9)));
+}
+
+#[test]
+fn split_on_large_domains_and_extreme_bounds() {
+    let mut m = Model::new();
+    let x = m.new_var(Domain::range(-1_000_000, 1_000_000)).unwrap();
+    let y = m.new_var(Domain::range(-1_000_000, 1_000_000)).unwrap();
+    m.post((x + y).eq(3)).unwrap();
+    m.post((x - y).eq(1001)).unwrap();
+    for o in [ValOrder::Split, ValOrder::ReverseSplit] {
+        // Arc consistency narrows y with each half of x (forward checking
+        // waits for fixed variables), so bisection reaches the one
+        // solution among 2·10⁶ values in a few dozen halves.
+        let r = Search::new(&m)
+            .inference(Inference::Mac)
+            .val_order(o)
+            .solve();
+        let s = r.solution.expect("a solution");
+        assert_eq!((s[x], s[y]), (502, -499), "{o:?}");
+        assert!(r.stats.nodes < 200, "{o:?}: {}", r.stats);
+    }
+    // The whole i32 range: the midpoint and its successor never overflow.
+    let mut m = Model::new();
+    let z = m.new_var(Domain::range(i32::MIN, i32::MAX)).unwrap();
+    m.post(z.ge(i32::MAX - 1)).unwrap();
+    for o in [ValOrder::Split, ValOrder::ReverseSplit] {
+        let r = Search::new(&m).val_order(o).count();
+        assert_eq!(r.count, 2, "{o:?}");
+        let best = Search::new(&m).val_order(o).minimize(z);
+        assert_eq!(best.objective, Some(i32::MAX - 1));
+    }
+}
+
+#[test]
+fn split_in_optimisation_and_parallel_search() {
+    // A 0/1 knapsack with the value maximised, every search function.
+    let mut m = Model::new();
+    let take = m.new_bools(6).unwrap();
+    let (w, v) = ([3, 4, 5, 6, 2, 7], [4, 5, 7, 8, 1, 9]);
+    m.post(sum(take.iter().zip(w).map(|(&t, w)| w * t)).le(14))
+        .unwrap();
+    let value = m
+        .define(sum(take.iter().zip(v).map(|(&t, v)| v * t)))
+        .unwrap();
+    for o in [ValOrder::Split, ValOrder::ReverseSplit] {
+        let s = || Search::new(&m).val_order(o);
+        // 19: weights 3 + 5 + 6, values 4 + 7 + 8.
+        assert_eq!(s().maximize(value).objective, Some(19), "{o:?}");
+        assert_eq!(s().par_maximize(value, 2).objective, Some(19), "{o:?}");
+        assert_eq!(
+            s().par_maximize(value, 1).best.unwrap().values(),
+            s().par_maximize(value, 2).best.unwrap().values()
+        );
+        let all = s().count().count;
+        assert_eq!(s().par_count(2).count, all);
+        assert_eq!(s().solutions().count() as u128, all);
+        assert_eq!(s().par_solutions(2).0.len() as u128, all);
+    }
+}
+
+#[test]
+fn smallest_and_largest_pick_by_bounds() {
+    let mut m = Model::new();
+    let a = m.new_var(Domain::range(5, 9)).unwrap();
+    let b = m.new_var(Domain::range(2, 9)).unwrap();
+    let c = m.new_var(Domain::range(2, 4)).unwrap();
+    let d = m.new_var(Domain::range(-3, 12)).unwrap();
+    m.post(d.ge(3)).unwrap(); // d is [3, 12] after the root
+    let first = |o: VarOrder| {
+        let mut log = Log::default();
+        Search::new(&m).var_order(o).observer(&mut log).solve();
+        log.decisions[0].0
+    };
+    // Smallest minimum: b and c tie at 2; the first wins.
+    assert_eq!(first(VarOrder::Smallest), b.index());
+    // Largest maximum: d (12), after the root propagation.
+    assert_eq!(first(VarOrder::Largest), d.index());
+    let _ = (a, c);
+}
+
+/// Seven variables over {0, 1}; the last must differ from and equal the
+/// first, which only a check with both fixed finds (no inference).
+fn late_conflict() -> Model {
+    let mut m = Model::new();
+    let xs = m.new_vars(8, Domain::range(0, 1)).unwrap();
+    m.not_equal(xs[7], xs[0], 0).unwrap();
+    m.equal(xs[7], xs[0], 0).unwrap();
+    m
+}
+
+#[test]
+fn last_conflict_jumps_back_to_the_culprit() {
+    let m = late_conflict();
+    let run = |lc: bool| {
+        Search::new(&m)
+            .inference(Inference::None)
+            .var_order(VarOrder::Input)
+            .last_conflict(lc)
+            .solve()
+    };
+    let plain = run(false);
+    let lc = run(true);
+    assert_eq!(plain.outcome, Outcome::Unsatisfiable);
+    assert_eq!(lc.outcome, Outcome::Unsatisfiable);
+    // Without it, every assignment of x1..x6 is tried under each x0 (2⁷
+    // leaves); with it, x7 is tried again right after each backtrack, so
+    // each level fails at once.
+    assert!(plain.stats.nodes > 500, "{}", plain.stats);
+    assert!(lc.stats.nodes < 100, "{}", lc.stats);
+}
+
+#[test]
+fn last_conflict_goes_first_until_its_decision_succeeds() {
+    let m = late_conflict();
+    let mut log = Log::default();
+    Search::new(&m)
+        .inference(Inference::None)
+        .var_order(VarOrder::Input)
+        .last_conflict(true)
+        .observer(&mut log)
+        .solve();
+    // x0 = 0, x1 = 0, …, x6 = 0, x7 fails twice; back to x6 = 1, then x7
+    // again (its conflict), not the input order's next variable.
+    let vars: Vec<usize> = log.decisions.iter().map(|d| d.0).collect();
+    assert_eq!(&vars[..11], &[0, 1, 2, 3, 4, 5, 6, 7, 7, 6, 7]);
+    assert!(log.failed.iter().all(|f| f.0 == 7));
+}
