@@ -127,7 +127,18 @@ pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
                     | (VarOrder::DomWdeg, ValOrder::ReverseSplit) => {
                         vec![VarId::from_index(2), VarId::from_index(0)]
                     }
+                    (VarOrder::Smallest | VarOrder::Mrv, ValOrder::Descending) => vec![
+                        VarId::from_index(3),
+                        VarId::from_index(1),
+                        VarId::from_index(0),
+                    ],
                     _ => Vec::new(),
+                };
+                // Phases: one variable, then the others.
+                let phases = if decision_vars.len() == 3 {
+                    vec![1]
+                } else {
+                    Vec::new()
                 };
                 // Last-conflict reasoning on a spread of orders, with and
                 // without restarts and decision variables.
@@ -152,6 +163,7 @@ pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
                     limits: Default::default(),
                     restarts,
                     decision_vars,
+                    phases,
                     last_conflict,
                     validate: true,
                 });

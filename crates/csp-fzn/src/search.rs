@@ -5,8 +5,10 @@
 //! decision variables first and then on every other variable (so that
 //! `-a` still enumerates every solution of the FlatZinc model). So:
 //!
-//! * the variables of every search annotation, in the order written
-//!   (`seq_search` flattened), become [`SearchOptions::decision_vars`];
+//! * the variables of every search annotation, in the order written,
+//!   become [`SearchOptions::decision_vars`], one
+//!   [phase](SearchOptions::phases) per annotation (`seq_search` searches
+//!   them one after the other);
 //! * the first annotation's variable and value selection choose the orders:
 //!
 //! | annotation | csp |
@@ -14,11 +16,12 @@
 //! | `input_order` | [`VarOrder::Input`] |
 //! | `first_fail` | [`VarOrder::Mrv`] |
 //! | `dom_w_deg` | [`VarOrder::DomWdeg`] |
-//! | `smallest`, `largest`, `anti_first_fail`, `occurrence`, `most_constrained`, `max_regret` | the closest csp has: see [`var_order`] |
+//! | `smallest` / `largest` | [`VarOrder::Smallest`] / [`VarOrder::Largest`] |
+//! | `anti_first_fail`, `occurrence`, `most_constrained`, `max_regret` | the closest csp has: see [`var_order`] |
 //! | `indomain_min` / `indomain_max` | [`ValOrder::Ascending`] / [`ValOrder::Descending`] |
 //! | `indomain_median`, `indomain_middle` | [`ValOrder::Middle`] |
 //! | `indomain_random` | [`ValOrder::Random`] with the `-r` seed |
-//! | `indomain_split` / `indomain_reverse_split` | [`ValOrder::Ascending`] / [`ValOrder::Descending`] (the same first half first) |
+//! | `indomain_split` / `indomain_reverse_split` | [`ValOrder::Split`] / [`ValOrder::ReverseSplit`] (bisection) |
 //!
 //! * `restart_luby(s)`, `restart_geometric(b, f)`, `restart_constant(n)`
 //!   and `restart_none` choose [`Restarts`].
@@ -37,6 +40,9 @@ use crate::build::{FznModel, Val};
 pub struct Strategy {
     /// Variables to branch on first, in order.
     pub decision_vars: Vec<VarId>,
+    /// How many of them each search annotation gave (the phases of a
+    /// `seq_search`, see [`SearchOptions::phases`]).
+    pub phases: Vec<usize>,
     /// The variable order of the first search annotation.
     pub var_order: Option<VarOrder>,
     /// The value order of the first search annotation.
@@ -54,9 +60,8 @@ pub fn var_order(name: &str) -> Option<VarOrder> {
         "first_fail" | "anti_first_fail" | "most_constrained" | "max_regret" => VarOrder::Mrv,
         "occurrence" => VarOrder::DomDeg,
         "dom_w_deg" => VarOrder::DomWdeg,
-        // No order by value bounds yet: input order keeps the modeller's
-        // intent on ordered arrays (schedules, rulers), where these are used.
-        "smallest" | "largest" => VarOrder::Input,
+        "smallest" => VarOrder::Smallest,
+        "largest" => VarOrder::Largest,
         _ => return None,
     })
 }
@@ -116,7 +121,9 @@ fn visit(fzn: &FznModel, a: &Annotation, seed: u64, s: &mut Strategy) {
     match a.name.as_str() {
         "int_search" | "bool_search" => {
             if let Some(e) = a.args.first() {
+                let before = s.decision_vars.len();
                 vars_of(fzn, e, &mut s.decision_vars);
+                s.phases.push(s.decision_vars.len() - before);
             }
             let (vs, vl) = (word(a.args.get(1)), word(a.args.get(2)));
             match var_order(vs) {
@@ -126,12 +133,7 @@ fn visit(fzn: &FznModel, a: &Annotation, seed: u64, s: &mut Strategy) {
                     }
                     if matches!(
                         vs,
-                        "smallest"
-                            | "largest"
-                            | "anti_first_fail"
-                            | "occurrence"
-                            | "most_constrained"
-                            | "max_regret"
+                        "anti_first_fail" | "occurrence" | "most_constrained" | "max_regret"
                     ) {
                         s.notes.push(format!("{vs}: approximated by {o:?}"));
                     }
@@ -144,9 +146,6 @@ fn visit(fzn: &FznModel, a: &Annotation, seed: u64, s: &mut Strategy) {
                 Some(o) => {
                     if s.val_order.is_none() {
                         s.val_order = Some(o);
-                    }
-                    if vl.contains("split") {
-                        s.notes.push(format!("{vl}: branching x = v, not x ≤ mid"));
                     }
                 }
                 None => s
@@ -193,6 +192,15 @@ pub fn strategy(fzn: &FznModel, seed: u64) -> Strategy {
     for a in &fzn.search {
         visit(fzn, a, seed, &mut s);
     }
+    // A variable listed twice stays in its first phase.
+    let mut seen = std::collections::HashSet::new();
+    let mut at = 0;
+    for len in &mut s.phases {
+        let group = &s.decision_vars[at..at + *len];
+        let kept = group.iter().filter(|x| seen.insert(**x)).count();
+        at += *len;
+        *len = kept;
+    }
     let mut seen = std::collections::HashSet::new();
     s.decision_vars.retain(|x| seen.insert(*x));
     s
@@ -226,6 +234,7 @@ pub fn options(fzn: &FznModel, free: bool, seed: u64) -> (SearchOptions, Strateg
     }
     if !s.decision_vars.is_empty() {
         o.decision_vars = s.decision_vars.clone();
+        o.phases = s.phases.clone();
     }
     (o, s)
 }

@@ -207,6 +207,12 @@ pub struct SearchOptions {
     /// order is their order here), then on the rest. Empty (the default):
     /// every variable alike.
     pub decision_vars: Vec<crate::ids::VarId>,
+    /// Splits `decision_vars` into phases searched one after the other
+    /// (FlatZinc's `seq_search`): the lengths of the first groups, in
+    /// order; the variables after them form the last group. The search
+    /// branches on a variable of the first group that has an open one,
+    /// choosing within it by `var_order`. Empty (the default): one group.
+    pub phases: Vec<usize>,
     /// Last-conflict reasoning (Lecoutre, Saïs, Tabary and Vidal,
     /// "Reasoning from last conflict(s) in constraint programming", AIJ
     /// 2009): after a decision fails, its variable is branched on next,

@@ -16,7 +16,9 @@
 //! fixed).
 //! With [`SearchOptions::decision_vars`](super::SearchOptions::decision_vars),
 //! the order first chooses among those variables (input order meaning their
-//! order in the list), and among the rest only when they are all fixed.
+//! order in the list), and among the rest only when they are all fixed;
+//! [`SearchOptions::phases`](super::SearchOptions::phases) splits them into
+//! groups searched one after the other.
 
 use super::engine::Engine;
 use super::VarOrder;
@@ -36,23 +38,33 @@ impl Engine<'_> {
             // are open): forgotten.
             self.last_conflict = None;
         }
-        if !self.opts.decision_vars.is_empty() {
-            let n = self.store.len();
-            let first = self
-                .opts
-                .decision_vars
-                .iter()
-                .map(|x| x.index())
-                .filter(|&i| i < n);
-            let pick = match self.opts.var_order {
-                VarOrder::Input => first.clone().find(|&i| self.store.is_open(i)),
-                _ => self.best_of(first),
-            };
-            if pick.is_some() {
-                return pick;
+        let d = &self.opts.decision_vars;
+        let mut start = 0;
+        // The phases of the decision variables, then what is left of them.
+        for len in self.opts.phases.iter().copied().chain([usize::MAX]) {
+            if start >= d.len() {
+                break;
             }
+            let end = start.saturating_add(len).min(d.len());
+            if let Some(x) = self.select_in(start, end) {
+                return Some(x);
+            }
+            start = end;
         }
         self.select_among_all()
+    }
+
+    /// The best open variable of `decision_vars[start..end]`.
+    fn select_in(&self, start: usize, end: usize) -> Option<usize> {
+        let n = self.store.len();
+        let group = self.opts.decision_vars[start..end]
+            .iter()
+            .map(|x| x.index())
+            .filter(|&i| i < n);
+        match self.opts.var_order {
+            VarOrder::Input => group.clone().find(|&i| self.store.is_open(i)),
+            _ => self.best_of(group),
+        }
     }
 
     /// May the last-conflict variable `x` go first? Always without
