@@ -1,0 +1,699 @@
+//! `--format html`: one self-contained page that replays a search of the
+//! generic engine step by step (N-queens and Sudoku).
+//!
+//! [`Recorder`] is a [`SearchObserver`]: it follows the domains of the
+//! puzzle's variables through the engine's events (`on_assign`, `on_prune`,
+//! `on_fail`, `on_backtrack`, `on_solution`) and keeps one [`Step`] per
+//! node of the search tree: the root, then every value tried. [`page`]
+//! writes the steps as JSON into a page whose inline script draws the board,
+//! the domains and the tree, with play / step / back controls. The page
+//! loads nothing from anywhere: the CSS and the script are inline.
+
+use std::fmt::Write as _;
+
+use csp_core::{Model, Outcome, SearchObserver, Value, VarId};
+
+/// The most nodes a page records. The search is stopped there (a node
+/// limit), the page and stderr say so: a page of 2,000 steps is about
+/// 1 MB for a Sudoku.
+pub const MAX_STEPS: usize = 2000;
+
+/// The largest domain the recorder follows (one bit per value).
+pub const MAX_VALUES: usize = 64;
+
+/// What is being searched: how to name variables and values, and which
+/// pairs of assignments clash (to explain a failure).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Puzzle {
+    /// N-queens: variable `r` is row `r`, its value the 0-based column.
+    Queens {
+        /// The board size.
+        n: usize,
+    },
+    /// Sudoku: variable `r·n + c` is the cell, its value the digit.
+    Sudoku {
+        /// The side of a box (3 for 9×9).
+        box_side: usize,
+        /// The givens, row by row, 0 for a blank.
+        givens: Vec<u8>,
+    },
+}
+
+impl Puzzle {
+    /// The number of variables shown.
+    fn len(&self) -> usize {
+        match self {
+            Puzzle::Queens { n } => *n,
+            Puzzle::Sudoku { givens, .. } => givens.len(),
+        }
+    }
+
+    /// The number of values a variable may take (`1..=side` as shown).
+    fn side(&self) -> usize {
+        match self {
+            Puzzle::Queens { n } => *n,
+            Puzzle::Sudoku { box_side, .. } => box_side * box_side,
+        }
+    }
+
+    /// The engine value of the shown value 1: queens count columns from 0.
+    fn base(&self) -> Value {
+        match self {
+            Puzzle::Queens { .. } => 0,
+            Puzzle::Sudoku { .. } => 1,
+        }
+    }
+
+    /// The short name of variable `x` in the domains list: `q3`, `r3c5`.
+    fn short(&self, x: usize) -> String {
+        match self {
+            Puzzle::Queens { .. } => format!("q{}", x + 1),
+            Puzzle::Sudoku { .. } => {
+                let n = self.side();
+                format!("r{}c{}", x / n + 1, x % n + 1)
+            }
+        }
+    }
+
+    /// `row 3 := column 5` or `r3c5 := 7` (values as shown, from 1).
+    fn assign(&self, x: usize, v: u32) -> String {
+        match self {
+            Puzzle::Queens { .. } => format!("row {} := column {v}", x + 1),
+            Puzzle::Sudoku { .. } => format!("{} := {v}", self.short(x)),
+        }
+    }
+
+    /// What a variable with an empty domain lacks.
+    fn none_left(&self, x: usize) -> String {
+        match self {
+            Puzzle::Queens { .. } => format!("row {} has no column left", x + 1),
+            Puzzle::Sudoku { .. } => format!("{} has no value left", self.short(x)),
+        }
+    }
+
+    /// Why a decision clashes with `y = w` (shown values).
+    fn clash_with(&self, y: usize, w: u32) -> String {
+        match self {
+            Puzzle::Queens { .. } => {
+                format!("the queen on row {} (column {w}) attacks it", y + 1)
+            }
+            Puzzle::Sudoku { .. } => format!("{} already holds {w}", self.short(y)),
+        }
+    }
+
+    /// The values' name, plural.
+    fn values_word(&self) -> &'static str {
+        match self {
+            Puzzle::Queens { .. } => "columns",
+            Puzzle::Sudoku { .. } => "candidates",
+        }
+    }
+
+    /// Do `x = v` and `y = w` (shown values) break a rule together?
+    fn clash(&self, x: usize, v: u32, y: usize, w: u32) -> bool {
+        if x == y {
+            return false;
+        }
+        match self {
+            Puzzle::Queens { .. } => v == w || v.abs_diff(w) as usize == x.abs_diff(y),
+            Puzzle::Sudoku { box_side, .. } => {
+                let n = self.side();
+                let (rx, cx, ry, cy) = (x / n, x % n, y / n, y % n);
+                let same_box = rx / box_side == ry / box_side && cx / box_side == cy / box_side;
+                v == w && (rx == ry || cx == cy || same_box)
+            }
+        }
+    }
+}
+
+/// What a node of the tree is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The root: the puzzle after the first propagation.
+    Root,
+    /// A value tried; propagation succeeded and the search went deeper.
+    Choice,
+    /// A value tried and refuted.
+    Failure,
+    /// Every variable has its value.
+    Solution,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Root => "root",
+            Kind::Choice => "choice",
+            Kind::Failure => "failure",
+            Kind::Solution => "solution",
+        }
+    }
+}
+
+/// One node of the search, as the page replays it.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// The parent node (`None` for the root).
+    pub parent: Option<usize>,
+    /// Depth: decisions from the root.
+    pub depth: usize,
+    /// The decision `variable = value` (value shown from 1), not at the root.
+    pub decision: Option<(usize, u32)>,
+    /// What the node is.
+    pub kind: Kind,
+    /// Every variable's domain after the node's propagation, one bit per
+    /// shown value (bit `k`: value `k + 1`). A failure shows the decision
+    /// made and the emptied domain; the engine does not report what a
+    /// failed propagation removed.
+    pub domains: Vec<u64>,
+    /// Variables that propagation fixed at this node (not decisions).
+    pub forced: Vec<usize>,
+    /// The variable whose domain ran dry, or that clashes with the decision.
+    pub culprit: Option<usize>,
+    /// What happened, in words.
+    pub text: String,
+}
+
+/// A [`SearchObserver`] that records the steps of a search (see the module
+/// documentation). Variables are the model's `vars` in the puzzle's order;
+/// others (auxiliary variables) are ignored.
+#[derive(Debug)]
+pub struct Recorder {
+    puzzle: Puzzle,
+    /// The slot of a model variable (`usize::MAX`: not shown).
+    slot: Vec<usize>,
+    base: Value,
+    /// Every domain now.
+    domains: Vec<u64>,
+    /// The domains at each node on the current path, by depth.
+    saved: Vec<Vec<u64>>,
+    /// The node ids on the current path, by depth.
+    path: Vec<usize>,
+    /// The variable decided at each depth on the current path (depth 1 first).
+    decided: Vec<usize>,
+    pending: Option<Step>,
+    steps: Vec<Step>,
+    /// Nodes met after the recording was full.
+    dropped: u64,
+}
+
+impl Recorder {
+    /// A recorder for `puzzle`, whose variables are `vars` of `model`, with
+    /// the initial domains taken from the model. Errors when a domain does
+    /// not fit the puzzle's values.
+    pub fn new(puzzle: Puzzle, model: &Model, vars: &[VarId]) -> Result<Recorder, String> {
+        let side = puzzle.side();
+        if puzzle.len() != vars.len() || side > MAX_VALUES {
+            return Err(format!(
+                "--format html shows boards with up to {MAX_VALUES} values per variable"
+            ));
+        }
+        let base = puzzle.base();
+        let mut slot = vec![usize::MAX; model.num_vars()];
+        let mut domains = Vec::with_capacity(vars.len());
+        for (i, &x) in vars.iter().enumerate() {
+            slot[x.index()] = i;
+            let mut bits = 0u64;
+            for v in model.domain(x).iter() {
+                let k = i64::from(v) - i64::from(base);
+                if !(0..side as i64).contains(&k) {
+                    return Err(format!("internal error: value {v} outside the board"));
+                }
+                bits |= 1 << k;
+            }
+            domains.push(bits);
+        }
+        let root = Step {
+            parent: None,
+            depth: 0,
+            decision: None,
+            kind: Kind::Root,
+            domains: Vec::new(),
+            forced: Vec::new(),
+            culprit: None,
+            text: String::new(),
+        };
+        Ok(Recorder {
+            puzzle,
+            slot,
+            base,
+            saved: vec![domains.clone()],
+            domains,
+            path: Vec::new(),
+            decided: Vec::new(),
+            pending: Some(root),
+            steps: Vec::new(),
+            dropped: 0,
+        })
+    }
+
+    /// The shown slot and value bit of an engine event, if shown.
+    fn locate(&self, var: VarId, value: Value) -> Option<(usize, u32)> {
+        let s = *self.slot.get(var.index())?;
+        let k = i64::from(value) - i64::from(self.base);
+        (s != usize::MAX && (0..self.puzzle.side() as i64).contains(&k)).then_some((s, k as u32))
+    }
+
+    /// The domains of the pending node's parent (the initial domains at
+    /// the root).
+    fn parent_domains(&self, depth: usize) -> &[u64] {
+        let d = depth
+            .saturating_sub(1)
+            .min(self.saved.len().saturating_sub(1));
+        &self.saved[d]
+    }
+
+    /// Completes the pending node: its forced variables, its text; keeps it
+    /// (while there is room) and, unless it failed, puts it on the path.
+    fn close(&mut self) {
+        let Some(mut step) = self.pending.take() else {
+            return;
+        };
+        let before = self.parent_domains(step.depth).to_vec();
+        let decided = &self.decided[..step.depth.min(self.decided.len())];
+        let mut domains = self.domains.clone();
+        if step.kind == Kind::Failure {
+            if let Some((x, v)) = step.decision {
+                (step.culprit, domains, step.forced) = self.explain_failure(&before, x, v);
+            }
+        } else {
+            step.forced = (0..domains.len())
+                .filter(|&y| {
+                    !decided.contains(&y)
+                        && domains[y].count_ones() == 1
+                        && before[y].count_ones() > 1
+                })
+                .collect();
+        }
+        step.domains = domains;
+        step.text = self.describe(&step, &before);
+        let id = self.steps.len() + self.dropped as usize;
+        if step.kind != Kind::Failure {
+            self.saved.truncate(step.depth);
+            self.saved.push(self.domains.clone());
+            self.path.truncate(step.depth);
+            self.path.push(id);
+        }
+        if self.steps.len() < MAX_STEPS {
+            self.steps.push(step);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// Why `x = v` failed, worked out again from the parent's domains
+    /// (the engine does not report what a failed propagation removed): a
+    /// fixed variable the decision clashes with, else forward checking from
+    /// the decision (a variable left with one value is fixed in turn) until
+    /// a domain runs dry. Returns that variable (`None`: the engine's
+    /// propagation went deeper than forward checking), the domains as the
+    /// decision and forward checking left them, and the variables it fixed.
+    fn explain_failure(
+        &self,
+        before: &[u64],
+        x: usize,
+        v: u32,
+    ) -> (Option<usize>, Vec<u64>, Vec<usize>) {
+        let p = &self.puzzle;
+        let value = |d: u64| d.trailing_zeros() + 1;
+        let mut dom = before.to_vec();
+        dom[x] = 1 << (v - 1);
+        let clash = (0..dom.len())
+            .find(|&y| y != x && before[y].count_ones() == 1 && p.clash(x, v, y, value(before[y])));
+        if clash.is_some() {
+            return (clash, dom, Vec::new());
+        }
+        let mut forced = Vec::new();
+        let mut queue = std::collections::VecDeque::from([x]);
+        while let Some(s) = queue.pop_front() {
+            let w = value(dom[s]);
+            for y in 0..dom.len() {
+                let mut keep = dom[y];
+                for k in 0..p.side() as u32 {
+                    if keep >> k & 1 == 1 && p.clash(s, w, y, k + 1) {
+                        keep &= !(1 << k);
+                    }
+                }
+                if keep == dom[y] {
+                    continue;
+                }
+                dom[y] = keep;
+                if keep == 0 {
+                    forced.retain(|&f| f != y);
+                    return (Some(y), dom, forced);
+                }
+                if keep.count_ones() == 1 {
+                    forced.push(y);
+                    queue.push_back(y);
+                }
+            }
+        }
+        (None, dom, forced)
+    }
+
+    /// The node's line of text.
+    fn describe(&self, step: &Step, before: &[u64]) -> String {
+        let p = &self.puzzle;
+        let head = match (step.kind, step.decision) {
+            (Kind::Root, _) => "start: nothing decided yet".to_string(),
+            (_, Some((x, v))) => p.assign(x, v),
+            (_, None) => String::new(),
+        };
+        if step.kind == Kind::Failure {
+            let why = match step.culprit {
+                None if step.decision.is_none() => {
+                    return "start: propagation empties a domain: no solution".to_string()
+                }
+                Some(y) if before[y].count_ones() == 1 => {
+                    p.clash_with(y, before[y].trailing_zeros() + 1)
+                }
+                Some(y) => p.none_left(y),
+                None => "propagation emptied a domain".to_string(),
+            };
+            let forced = self.forced_list(step);
+            if forced.is_empty() {
+                return format!("{head}; failure: {why}");
+            }
+            return format!("{head}; this forces {forced}; failure: {why}");
+        }
+        // What propagation did, the decision's own removals aside.
+        let mut removed = 0;
+        let mut touched = 0;
+        for (y, (&b, &a)) in before.iter().zip(&step.domains).enumerate() {
+            if step.decision.is_some_and(|(x, _)| x == y) {
+                continue;
+            }
+            let gone = (b & !a).count_ones();
+            removed += gone;
+            touched += usize::from(gone > 0);
+        }
+        let mut s = head;
+        if removed == 0 {
+            if step.decision.is_some() {
+                s.push_str("; propagation removes nothing");
+            }
+        } else {
+            let _ = write!(
+                s,
+                "; propagation removes {removed} {} from {touched} {}",
+                if removed == 1 {
+                    p.values_word().trim_end_matches('s')
+                } else {
+                    p.values_word()
+                },
+                match (p, touched) {
+                    (Puzzle::Queens { .. }, 1) => "row",
+                    (Puzzle::Queens { .. }, _) => "rows",
+                    (_, 1) => "cell",
+                    _ => "cells",
+                }
+            );
+        }
+        if !step.forced.is_empty() {
+            let _ = write!(s, " and forces {}", self.forced_list(step));
+        }
+        if step.kind == Kind::Solution {
+            s.push_str(" — solution");
+        }
+        s
+    }
+
+    /// `row 4 := column 2, row 6 := column 1` for the step's forced
+    /// variables, the first six and how many more.
+    fn forced_list(&self, step: &Step) -> String {
+        const SHOWN: usize = 6;
+        let mut list: Vec<String> = step
+            .forced
+            .iter()
+            .take(SHOWN)
+            .map(|&y| self.puzzle.assign(y, step.domains[y].trailing_zeros() + 1))
+            .collect();
+        if step.forced.len() > SHOWN {
+            list.push(format!("and {} more", step.forced.len() - SHOWN));
+        }
+        list.join(", ")
+    }
+
+    /// Ends the recording after the search; `outcome` marks a root that
+    /// failed (no solution found by propagation alone).
+    pub fn finish(&mut self, outcome: Outcome) {
+        if let Some(p) = &mut self.pending {
+            if p.depth == 0 && outcome == Outcome::Unsatisfiable {
+                p.kind = Kind::Failure;
+            }
+        }
+        self.close();
+    }
+
+    /// The recorded steps.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// How many nodes the search met after the recording was full.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+}
+
+impl SearchObserver for Recorder {
+    fn on_assign(&mut self, var: VarId, value: Value, depth: usize) {
+        self.close();
+        let Some((x, k)) = self.locate(var, value) else {
+            return;
+        };
+        // Back to the parent node's domains, then the decision.
+        self.domains = self.parent_domains(depth).to_vec();
+        self.saved.truncate(depth);
+        self.decided.truncate(depth.saturating_sub(1));
+        self.decided.push(x);
+        self.domains[x] = 1 << k;
+        let parent = self.path.get(depth.saturating_sub(1)).copied();
+        self.path.truncate(depth);
+        self.pending = Some(Step {
+            parent,
+            depth,
+            decision: Some((x, k + 1)),
+            kind: Kind::Choice,
+            domains: Vec::new(),
+            forced: Vec::new(),
+            culprit: None,
+            text: String::new(),
+        });
+    }
+
+    fn on_prune(&mut self, var: VarId, value: Value) {
+        if let Some((x, k)) = self.locate(var, value) {
+            self.domains[x] &= !(1 << k);
+        }
+    }
+
+    fn on_fail(&mut self, _var: VarId, _value: Value, _depth: usize) {
+        if let Some(p) = &mut self.pending {
+            p.kind = Kind::Failure;
+        }
+        self.close();
+    }
+
+    fn on_backtrack(&mut self, _var: VarId, _depth: usize) {
+        self.close();
+    }
+
+    fn on_solution(&mut self, values: &[Value]) {
+        for (v, s) in values.iter().zip(&self.slot) {
+            if *s != usize::MAX {
+                let k = i64::from(*v) - i64::from(self.base);
+                if (0..64).contains(&k) {
+                    self.domains[*s] = 1 << k;
+                }
+            }
+        }
+        if let Some(p) = &mut self.pending {
+            p.kind = Kind::Solution;
+        }
+        self.close();
+    }
+}
+
+/// The page's template, style and script (`src/cli/replay/`).
+const TEMPLATE: &str = include_str!("page.html");
+const STYLE: &str = include_str!("replay.css");
+const SCRIPT: &str = include_str!("replay.js");
+
+/// `s` as a JSON string; `<` escaped too, so that no `</script>` can end
+/// the data early.
+fn json_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '<' => out.push_str("\\u003c"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `s` with the HTML special characters escaped.
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn opt(x: Option<impl std::fmt::Display>) -> String {
+    x.map_or_else(|| "null".to_string(), |x| x.to_string())
+}
+
+/// The recorded search as JSON (the page's `search-data`), one step a line.
+pub fn to_json(title: &str, puzzle: &Puzzle, steps: &[Step], note: Option<&str>) -> String {
+    let mut s = String::new();
+    let (name, box_side, givens) = match puzzle {
+        Puzzle::Queens { .. } => ("queens", None, None),
+        Puzzle::Sudoku { box_side, givens } => ("sudoku", Some(*box_side), Some(givens)),
+    };
+    let names: Vec<String> = (0..puzzle.len())
+        .map(|x| json_str(&puzzle.short(x)))
+        .collect();
+    let _ = write!(
+        s,
+        "{{\"puzzle\":\"{name}\",\"side\":{},\"box\":{},\"title\":{},\"note\":{},\n\"names\":[{}],\n\"givens\":{},\n\"steps\":[",
+        puzzle.side(),
+        opt(box_side),
+        json_str(title),
+        opt(note.map(json_str)),
+        names.join(","),
+        givens.map_or_else(
+            || "null".to_string(),
+            |g| format!("[{}]", g.iter().map(u8::to_string).collect::<Vec<_>>().join(","))
+        ),
+    );
+    for (k, st) in steps.iter().enumerate() {
+        let dom: Vec<String> = st
+            .domains
+            .iter()
+            .map(|&d| {
+                let vals: Vec<String> = (0..64u32)
+                    .filter(|b| d >> b & 1 == 1)
+                    .map(|b| (b + 1).to_string())
+                    .collect();
+                format!("[{}]", vals.join(","))
+            })
+            .collect();
+        let forced: Vec<String> = st.forced.iter().map(usize::to_string).collect();
+        let _ = write!(
+            s,
+            "{}\n{{\"id\":{k},\"parent\":{},\"depth\":{},\"var\":{},\"value\":{},\"kind\":\"{}\",\"dom\":[{}],\"forced\":[{}],\"culprit\":{},\"text\":{}}}",
+            if k > 0 { "," } else { "" },
+            opt(st.parent),
+            st.depth,
+            opt(st.decision.map(|d| d.0)),
+            opt(st.decision.map(|d| d.1)),
+            st.kind.name(),
+            dom.join(","),
+            forced.join(","),
+            opt(st.culprit),
+            json_str(&st.text),
+        );
+    }
+    s.push_str("\n]}");
+    s
+}
+
+/// The whole page: the template with the style, the script, the legend and
+/// the data inlined.
+pub fn page(title: &str, puzzle: &Puzzle, steps: &[Step], note: Option<&str>) -> String {
+    let legend = match puzzle {
+        Puzzle::Queens { .. } => {
+            "A queen in a row decided by the search is dark, one forced by propagation green; \
+             dots mark the columns still open to the other rows. In the tree: circles are \
+             choices, red squares failures, green diamonds solutions."
+        }
+        Puzzle::Sudoku { .. } => {
+            "Givens in bold, decisions of the search blue, cells fixed by propagation green; \
+             small digits are the candidates left in open cells. In the tree: circles are \
+             choices, red squares failures, green diamonds solutions."
+        }
+    };
+    let puzzle_class = match puzzle {
+        Puzzle::Queens { .. } => "queens",
+        Puzzle::Sudoku { .. } => "sudoku",
+    };
+    // Substituted in this order, so that nothing inserted is scanned again
+    // for a placeholder except by the later, fixed ones.
+    TEMPLATE
+        .replace("{{TITLE}}", &html_escape(title))
+        .replace("{{PUZZLE}}", puzzle_class)
+        .replace("{{LEGEND}}", legend)
+        .replace("{{CSS}}", STYLE)
+        .replace("{{JS}}", SCRIPT)
+        .replace("{{DATA}}", &to_json(title, puzzle, steps, note))
+}
+
+/// What [`record`] found, besides the page it wrote.
+pub struct Recorded {
+    /// The engine's counters.
+    pub stats: csp_core::Statistics,
+    /// Why the page is incomplete, when it is (also on the page and, by the
+    /// caller, on stderr).
+    pub note: Option<String>,
+}
+
+/// Runs the search of `model` (with `options`, to the first solution or,
+/// with `all`, to the end) under a [`Recorder`], and writes the page to
+/// stdout. The search stops after [`MAX_STEPS`] nodes at most.
+pub fn record(
+    puzzle: Puzzle,
+    title: &str,
+    model: &Model,
+    vars: &[VarId],
+    mut options: csp_core::SearchOptions,
+    all: bool,
+) -> Result<Recorded, super::CliError> {
+    use std::io::Write as _;
+    use std::ops::ControlFlow;
+    let mut rec = Recorder::new(puzzle, model, vars)?;
+    let cap = MAX_STEPS as u64;
+    options.limits.nodes = Some(options.limits.nodes.map_or(cap, |n| n.min(cap)));
+    let search = csp_core::Search::new(model)
+        .options(options)
+        .observer(&mut rec);
+    let (outcome, stats) = if all {
+        let r = search.for_each_solution(|_| ControlFlow::Continue(()));
+        (r.outcome, r.stats)
+    } else {
+        let r = search.solve();
+        (r.outcome, r.stats)
+    };
+    rec.finish(outcome);
+    let note = match outcome {
+        Outcome::Invalid(c) => {
+            return Err(format!(
+                "engine error: a solution that violates constraint {c} was let through"
+            ))
+        }
+        Outcome::LimitReached(csp_core::Limit::Nodes) => Some(format!(
+            "the page records at most {MAX_STEPS} nodes: the search was stopped there, \
+             before it finished"
+        )),
+        Outcome::LimitReached(l) => Some(format!("the search was stopped by the {l}")),
+        _ if rec.dropped() > 0 => Some(format!(
+            "the page shows the first {MAX_STEPS} of {} nodes",
+            MAX_STEPS as u64 + rec.dropped()
+        )),
+        _ => None,
+    };
+    let html = page(title, &rec.puzzle, rec.steps(), note.as_deref());
+    let mut out = super::output::stdout();
+    out.write_all(html.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| format!("writing the page: {e}"))?;
+    Ok(Recorded { stats, note })
+}
