@@ -1,6 +1,6 @@
 // The replay of a recorded search: `csp queens N --format html` and
 // `csp sudoku --format html` write this script into the page, with the
-// search as JSON in <script id="search-data">. No libraries, no network:
+// search as JSON in the element #search-data. No libraries, no network:
 // read it top to bottom.
 //
 // The data: `steps[k]` is node k of the search tree, in the order the
