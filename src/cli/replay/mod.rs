@@ -83,6 +83,31 @@ impl Puzzle {
         }
     }
 
+    /// The units in which every value must have a place: Sudoku's rows,
+    /// columns and boxes (none for queens: forward checking does not look
+    /// for a column's last place).
+    fn units(&self) -> Vec<(String, Vec<usize>)> {
+        let Puzzle::Sudoku { box_side: b, .. } = self else {
+            return Vec::new();
+        };
+        let n = self.side();
+        let mut units = Vec::new();
+        for i in 0..n {
+            units.push((
+                format!("row {}", i + 1),
+                (0..n).map(|c| i * n + c).collect(),
+            ));
+            units.push((
+                format!("column {}", i + 1),
+                (0..n).map(|r| r * n + i).collect(),
+            ));
+            let (r0, c0) = (i / b * b, i % b * b);
+            let cells = (0..n).map(|j| (r0 + j / b) * n + c0 + j % b).collect();
+            units.push((format!("box {}", i + 1), cells));
+        }
+        units
+    }
+
     /// What a variable with an empty domain lacks.
     fn none_left(&self, x: usize) -> String {
         match self {
@@ -170,8 +195,22 @@ pub struct Step {
     pub forced: Vec<usize>,
     /// The variable whose domain ran dry, or that clashes with the decision.
     pub culprit: Option<usize>,
+    /// Else, at a failure, a unit left without a place for a value.
+    pub reason: Option<String>,
     /// What happened, in words.
     pub text: String,
+}
+
+/// Why a decision failed: see [`Recorder::explain_failure`].
+struct Why {
+    /// The variable run dry, or a fixed one the decision clashes with.
+    culprit: Option<usize>,
+    /// Else a unit with no place left for a value.
+    reason: Option<String>,
+    /// The domains as the decision and forward checking left them.
+    domains: Vec<u64>,
+    /// The variables fixed on the way.
+    forced: Vec<usize>,
 }
 
 /// A [`SearchObserver`] that records the steps of a search (see the module
@@ -195,6 +234,8 @@ pub struct Recorder {
     steps: Vec<Step>,
     /// Nodes met after the recording was full.
     dropped: u64,
+    /// The units (`row 3`: its variables) in which every value needs a place.
+    units: Vec<(String, Vec<usize>)>,
 }
 
 impl Recorder {
@@ -231,16 +272,18 @@ impl Recorder {
             domains: Vec::new(),
             forced: Vec::new(),
             culprit: None,
+            reason: None,
             text: String::new(),
         };
         Ok(Recorder {
-            puzzle,
             slot,
             base,
             saved: vec![domains.clone()],
             domains,
             path: Vec::new(),
             decided: Vec::new(),
+            units: puzzle.units(),
+            puzzle,
             pending: Some(root),
             steps: Vec::new(),
             dropped: 0,
@@ -274,7 +317,9 @@ impl Recorder {
         let mut domains = self.domains.clone();
         if step.kind == Kind::Failure {
             if let Some((x, v)) = step.decision {
-                (step.culprit, domains, step.forced) = self.explain_failure(&before, x, v);
+                let why = self.explain_failure(&before, x, v);
+                (step.culprit, step.reason, domains, step.forced) =
+                    (why.culprit, why.reason, why.domains, why.forced);
             }
         } else {
             step.forced = (0..domains.len())
@@ -304,51 +349,74 @@ impl Recorder {
     /// Why `x = v` failed, worked out again from the parent's domains
     /// (the engine does not report what a failed propagation removed): a
     /// fixed variable the decision clashes with, else forward checking from
-    /// the decision (a variable left with one value is fixed in turn) until
-    /// a domain runs dry. Returns that variable (`None`: the engine's
-    /// propagation went deeper than forward checking), the domains as the
-    /// decision and forward checking left them, and the variables it fixed.
-    fn explain_failure(
-        &self,
-        before: &[u64],
-        x: usize,
-        v: u32,
-    ) -> (Option<usize>, Vec<u64>, Vec<usize>) {
+    /// the decision (a variable left with one value is fixed in turn) and,
+    /// in Sudoku, hidden singles (a value with one place left in a row,
+    /// column or box goes there), until a domain or a unit runs dry.
+    fn explain_failure(&self, before: &[u64], x: usize, v: u32) -> Why {
         let p = &self.puzzle;
         let value = |d: u64| d.trailing_zeros() + 1;
-        let mut dom = before.to_vec();
+        let mut why = Why {
+            culprit: None,
+            reason: None,
+            domains: before.to_vec(),
+            forced: Vec::new(),
+        };
+        let dom = &mut why.domains;
         dom[x] = 1 << (v - 1);
-        let clash = (0..dom.len())
+        why.culprit = (0..dom.len())
             .find(|&y| y != x && before[y].count_ones() == 1 && p.clash(x, v, y, value(before[y])));
-        if clash.is_some() {
-            return (clash, dom, Vec::new());
+        if why.culprit.is_some() {
+            return why;
         }
-        let mut forced = Vec::new();
         let mut queue = std::collections::VecDeque::from([x]);
-        while let Some(s) = queue.pop_front() {
-            let w = value(dom[s]);
-            for y in 0..dom.len() {
-                let mut keep = dom[y];
-                for k in 0..p.side() as u32 {
-                    if keep >> k & 1 == 1 && p.clash(s, w, y, k + 1) {
-                        keep &= !(1 << k);
+        loop {
+            // Forward checking from every variable newly fixed.
+            while let Some(s) = queue.pop_front() {
+                let w = value(dom[s]);
+                for (y, d) in dom.iter_mut().enumerate() {
+                    let mut keep = *d;
+                    for k in 0..p.side() as u32 {
+                        if keep >> k & 1 == 1 && p.clash(s, w, y, k + 1) {
+                            keep &= !(1 << k);
+                        }
+                    }
+                    if keep == *d {
+                        continue;
+                    }
+                    *d = keep;
+                    if keep == 0 {
+                        why.forced.retain(|&f| f != y);
+                        why.culprit = Some(y);
+                        return why;
+                    }
+                    if keep.count_ones() == 1 {
+                        why.forced.push(y);
+                        queue.push_back(y);
                     }
                 }
-                if keep == dom[y] {
-                    continue;
-                }
-                dom[y] = keep;
-                if keep == 0 {
-                    forced.retain(|&f| f != y);
-                    return (Some(y), dom, forced);
-                }
-                if keep.count_ones() == 1 {
-                    forced.push(y);
-                    queue.push_back(y);
+            }
+            // Hidden singles: a value with one place left in a unit.
+            for (name, unit) in &self.units {
+                for k in 0..p.side() {
+                    let mut places = unit.iter().filter(|&&y| dom[y] >> k & 1 == 1);
+                    match (places.next(), places.next()) {
+                        (None, _) => {
+                            why.reason = Some(format!("no cell of {name} can take {}", k + 1));
+                            return why;
+                        }
+                        (Some(&y), None) if dom[y].count_ones() > 1 => {
+                            dom[y] = 1 << k;
+                            why.forced.push(y);
+                            queue.push_back(y);
+                        }
+                        _ => {}
+                    }
                 }
             }
+            if queue.is_empty() {
+                return why;
+            }
         }
-        (None, dom, forced)
     }
 
     /// The node's line of text.
@@ -361,6 +429,7 @@ impl Recorder {
         };
         if step.kind == Kind::Failure {
             let why = match step.culprit {
+                None if step.reason.is_some() => step.reason.clone().unwrap_or_default(),
                 None if step.decision.is_none() => {
                     return "start: propagation empties a domain: no solution".to_string()
                 }
@@ -478,6 +547,7 @@ impl SearchObserver for Recorder {
             domains: Vec::new(),
             forced: Vec::new(),
             culprit: None,
+            reason: None,
             text: String::new(),
         });
     }
