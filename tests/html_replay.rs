@@ -361,16 +361,11 @@ fn queens_page_replays_the_engine_search() {
     let doms = dump_all(
         &browser,
         &page,
-        &[
-            (&format!("step={k}"), 1000),
-            (&fwd, 1000),
-            (&at_fail, 1000),
-            ("autoplay=1", 60_000),
-        ],
+        &[(&fwd, 1000), (&at_fail, 1000), ("autoplay=1", 60_000)],
     );
-    // Step k, reached forward and by stepping back: the board and the
-    // domains of the engine run afresh with the path's decisions given.
-    for dom in &doms[..2] {
+    // Step k, reached forward and back: the board and the domains of the
+    // engine run afresh with the path's decisions given.
+    for dom in &doms[..1] {
         check_step_and_tree(dom, k, &nodes);
         let mut given = full.clone();
         for &(row, col) in &nodes[k].path {
@@ -403,7 +398,7 @@ fn queens_page_replays_the_engine_search() {
         );
     }
     // The first failure: its decisions on the board, a culprit row marked.
-    let dom = &doms[2];
+    let dom = &doms[1];
     check_step_and_tree(dom, fail, &nodes);
     let board = cells(dom);
     for &(row, col) in &nodes[fail].path {
@@ -413,7 +408,7 @@ fn queens_page_replays_the_engine_search() {
     assert!(text_of(dom, "text").contains("; failure: "));
     assert!(board.iter().any(|c| c.has("culprit")));
     // Played to the end: the engine's solution.
-    let dom = &doms[3];
+    let dom = &doms[2];
     check_step_and_tree(dom, last, &nodes);
     let cols = nodes[last].path.clone();
     let q = queens_model_with(n, ModelKind::AllDifferent, &full).unwrap();
@@ -464,6 +459,23 @@ fn sudoku_page_replays_the_engine_search() {
         .unwrap();
     let later = k + 4;
     let back = format!("steps={later}&back={}", later - k);
+    // A failure the page explains by a unit (row, column or box) left
+    // without a place for a value: its id, the value, the unit's cells.
+    let page_text = std::fs::read_to_string(&page).unwrap();
+    let (fail, value, unit) = page_text
+        .lines()
+        .filter(|l| l.starts_with("{\"id\":") && l.contains("\"kind\":\"failure\""))
+        .find_map(|l| {
+            let id: usize = l[6..l.find(',')?].parse().ok()?;
+            let cells = &l[l.find("\"unit\":[")? + 8..];
+            let cells: Vec<usize> = cells[..cells.find(']')?]
+                .split(',')
+                .filter_map(|c| c.parse().ok())
+                .collect();
+            let v = l[l.find("can take ")? + 9..].chars().next()?.to_digit(10)?;
+            (!cells.is_empty()).then_some((id, v, cells))
+        })
+        .expect("a failure explained by a unit");
     let doms = dump_all(
         &browser,
         &page,
@@ -471,6 +483,7 @@ fn sudoku_page_replays_the_engine_search() {
             (&format!("step={k}"), 1000),
             (&back, 1000),
             (&format!("step={last}"), 1000),
+            (&format!("step={fail}"), 1000),
         ],
     );
     for dom in &doms[..2] {
@@ -521,6 +534,29 @@ fn sudoku_page_replays_the_engine_search() {
     let shown: String = cells(dom).iter().map(|c| c.shown.clone()).collect();
     assert_eq!(shown, csp::sudoku::render::line(&solved));
     assert!(text_of(dom, "text").ends_with("solution"));
+    // The failure: its unit is a row, column or box of the grid, marked on
+    // the board, and no cell of it shows the value, fixed or as a candidate.
+    let dom = &doms[3];
+    check_step_and_tree(dom, fail, &nodes);
+    let units: Vec<Vec<usize>> = (0..9)
+        .flat_map(|i| {
+            [
+                (0..9).map(|c| i * 9 + c).collect(),
+                (0..9).map(|r| r * 9 + i).collect(),
+                (0..9)
+                    .map(|j| (i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3)
+                    .collect(),
+            ]
+        })
+        .collect();
+    assert!(units.contains(&unit), "{unit:?} is not a unit");
+    let board = cells(dom);
+    let marked: Vec<usize> = (0..81).filter(|&x| board[x].has("unit")).collect();
+    assert_eq!(marked, unit);
+    for &x in &unit {
+        assert_ne!(board[x].shown, value.to_string(), "cell {x}");
+        assert!(!board[x].candidates.contains(&value), "cell {x}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

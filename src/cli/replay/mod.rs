@@ -15,8 +15,17 @@ use csp_core::{Model, Outcome, SearchObserver, Value, VarId};
 
 /// The most nodes a page records. The search is stopped there (a node
 /// limit), the page and stderr say so: a page of 2,000 steps is about
-/// 1 MB for a Sudoku.
+/// 1 MB for a 9×9 Sudoku.
 pub const MAX_STEPS: usize = 2000;
+
+/// The most domains a page records (steps times variables): bigger
+/// puzzles get fewer steps (16×16 Sudoku: 781, 25×25: 320).
+pub const MAX_DOMAINS: usize = 200_000;
+
+/// The most nodes a page records for `vars` variables.
+pub fn max_steps(vars: usize) -> usize {
+    MAX_STEPS.min(MAX_DOMAINS / vars.max(1))
+}
 
 /// The largest domain the recorder follows (one bit per value).
 pub const MAX_VALUES: usize = 64;
@@ -195,8 +204,11 @@ pub struct Step {
     pub forced: Vec<usize>,
     /// The variable whose domain ran dry, or that clashes with the decision.
     pub culprit: Option<usize>,
-    /// Else, at a failure, a unit left without a place for a value.
+    /// Else, at a failure, a unit left without a place for a value, and
+    /// the unit's variables.
     pub reason: Option<String>,
+    /// The variables of that unit.
+    pub unit: Vec<usize>,
     /// What happened, in words.
     pub text: String,
 }
@@ -205,8 +217,9 @@ pub struct Step {
 struct Why {
     /// The variable run dry, or a fixed one the decision clashes with.
     culprit: Option<usize>,
-    /// Else a unit with no place left for a value.
+    /// Else a unit with no place left for a value: what, and its cells.
     reason: Option<String>,
+    unit: Vec<usize>,
     /// The domains as the decision and forward checking left them.
     domains: Vec<u64>,
     /// The variables fixed on the way.
@@ -234,6 +247,8 @@ pub struct Recorder {
     steps: Vec<Step>,
     /// Nodes met after the recording was full.
     dropped: u64,
+    /// The most steps to record ([`max_steps`]).
+    cap: usize,
     /// The units (`row 3`: its variables) in which every value needs a place.
     units: Vec<(String, Vec<usize>)>,
 }
@@ -273,6 +288,7 @@ impl Recorder {
             forced: Vec::new(),
             culprit: None,
             reason: None,
+            unit: Vec::new(),
             text: String::new(),
         };
         Ok(Recorder {
@@ -283,6 +299,7 @@ impl Recorder {
             path: Vec::new(),
             decided: Vec::new(),
             units: puzzle.units(),
+            cap: max_steps(vars.len()),
             puzzle,
             pending: Some(root),
             steps: Vec::new(),
@@ -318,8 +335,8 @@ impl Recorder {
         if step.kind == Kind::Failure {
             if let Some((x, v)) = step.decision {
                 let why = self.explain_failure(&before, x, v);
-                (step.culprit, step.reason, domains, step.forced) =
-                    (why.culprit, why.reason, why.domains, why.forced);
+                (step.culprit, step.reason, step.unit, domains, step.forced) =
+                    (why.culprit, why.reason, why.unit, why.domains, why.forced);
             }
         } else {
             step.forced = (0..domains.len())
@@ -339,7 +356,7 @@ impl Recorder {
             self.path.truncate(step.depth);
             self.path.push(id);
         }
-        if self.steps.len() < MAX_STEPS {
+        if self.steps.len() < self.cap {
             self.steps.push(step);
         } else {
             self.dropped += 1;
@@ -358,6 +375,7 @@ impl Recorder {
         let mut why = Why {
             culprit: None,
             reason: None,
+            unit: Vec::new(),
             domains: before.to_vec(),
             forced: Vec::new(),
         };
@@ -402,6 +420,7 @@ impl Recorder {
                     match (places.next(), places.next()) {
                         (None, _) => {
                             why.reason = Some(format!("no cell of {name} can take {}", k + 1));
+                            why.unit = unit.clone();
                             return why;
                         }
                         (Some(&y), None) if dom[y].count_ones() > 1 => {
@@ -548,6 +567,7 @@ impl SearchObserver for Recorder {
             forced: Vec::new(),
             culprit: None,
             reason: None,
+            unit: Vec::new(),
             text: String::new(),
         });
     }
@@ -660,7 +680,7 @@ pub fn to_json(title: &str, puzzle: &Puzzle, steps: &[Step], note: Option<&str>)
         let forced: Vec<String> = st.forced.iter().map(usize::to_string).collect();
         let _ = write!(
             s,
-            "{}\n{{\"id\":{k},\"parent\":{},\"depth\":{},\"var\":{},\"value\":{},\"kind\":\"{}\",\"dom\":[{}],\"forced\":[{}],\"culprit\":{},\"text\":{}}}",
+            "{}\n{{\"id\":{k},\"parent\":{},\"depth\":{},\"var\":{},\"value\":{},\"kind\":\"{}\",\"dom\":[{}],\"forced\":[{}],\"culprit\":{},\"unit\":[{}],\"text\":{}}}",
             if k > 0 { "," } else { "" },
             opt(st.parent),
             st.depth,
@@ -670,6 +690,11 @@ pub fn to_json(title: &str, puzzle: &Puzzle, steps: &[Step], note: Option<&str>)
             dom.join(","),
             forced.join(","),
             opt(st.culprit),
+            st.unit
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
             json_str(&st.text),
         );
     }
@@ -688,8 +713,10 @@ pub fn page(title: &str, puzzle: &Puzzle, steps: &[Step], note: Option<&str>) ->
         }
         Puzzle::Sudoku { .. } => {
             "Givens in bold, decisions of the search blue, cells fixed by propagation green; \
-             small digits are the candidates left in open cells. In the tree: circles are \
-             choices, red squares failures, green diamonds solutions."
+             small digits are the candidates left in open cells. At a failure, the cell left \
+             with no value is red, a row, column or box left without a place for a value \
+             yellow. In the tree: circles are choices, red squares failures, green diamonds \
+             solutions."
         }
     };
     let puzzle_class = match puzzle {
@@ -718,7 +745,7 @@ pub struct Recorded {
 
 /// Runs the search of `model` (with `options`, to the first solution or,
 /// with `all`, to the end) under a [`Recorder`], and writes the page to
-/// stdout. The search stops after [`MAX_STEPS`] nodes at most.
+/// stdout. The search stops after [`max_steps`] nodes at most.
 pub fn record(
     puzzle: Puzzle,
     title: &str,
@@ -730,7 +757,8 @@ pub fn record(
     use std::io::Write as _;
     use std::ops::ControlFlow;
     let mut rec = Recorder::new(puzzle, model, vars)?;
-    let cap = MAX_STEPS as u64;
+    let steps = rec.cap;
+    let cap = steps as u64;
     options.limits.nodes = Some(options.limits.nodes.map_or(cap, |n| n.min(cap)));
     let search = csp_core::Search::new(model)
         .options(options)
@@ -750,13 +778,13 @@ pub fn record(
             ))
         }
         Outcome::LimitReached(csp_core::Limit::Nodes) => Some(format!(
-            "the page records at most {MAX_STEPS} nodes: the search was stopped there, \
+            "the page records at most {steps} nodes: the search was stopped there, \
              before it finished"
         )),
         Outcome::LimitReached(l) => Some(format!("the search was stopped by the {l}")),
         _ if rec.dropped() > 0 => Some(format!(
-            "the page shows the first {MAX_STEPS} of {} nodes",
-            MAX_STEPS as u64 + rec.dropped()
+            "the page shows the first {steps} of {} nodes",
+            cap + rec.dropped()
         )),
         _ => None,
     };

@@ -8,7 +8,9 @@
 // decision `var` := `value` (null at the root), `kind` (root, choice,
 // failure, solution), `dom` (every variable's domain after propagation, as
 // a list of values), `forced` (variables propagation fixed at this node),
-// `culprit` (the variable a failure ran dry or clashed with) and `text`.
+// `culprit` (the variable a failure ran dry or clashed with), `unit` (or
+// the cells of a row, column or box left without a place for a value) and
+// `text`.
 "use strict";
 
 const data = JSON.parse(document.getElementById("search-data").textContent);
@@ -82,7 +84,7 @@ function drawQueens(s, decided) {
 
 // Sudoku: givens in black, decisions in blue, cells fixed by propagation in
 // green, the candidates of open cells as small digits; a failure's culprit
-// cell is red.
+// cell is red, a row, column or box left without a place for a value yellow.
 function drawSudoku(s, decided) {
   const symbol = (v) => (v <= 9 ? String(v) : String.fromCharCode(55 + v)); // 10 = A
   for (let v = 0; v < cells.length; v++) {
@@ -91,6 +93,7 @@ function drawSudoku(s, decided) {
     const given = data.givens[v] !== 0;
     el.classList.remove("given", "decided", "forced", "candidates");
     el.classList.toggle("culprit", s.culprit === v);
+    el.classList.toggle("unit", s.unit.includes(v));
     if (given || dom.length === 1) {
       el.classList.add(given ? "given" : decided.has(v) ? "decided" : "forced");
       el.textContent = dom.length ? symbol(dom[0]) : "";
