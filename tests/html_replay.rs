@@ -428,6 +428,10 @@ fn queens_page_replays_the_engine_search() {
     let want: Vec<(usize, usize)> = (0..n).map(|r| (r, solution[r] as usize)).collect();
     assert_eq!(queens, want, "decisions on the way: {cols:?}");
     assert!(csp::queens::verify::check(&solution).is_solution());
+    assert_eq!(
+        text_of(dom, "result"),
+        format!("Result: a solution, at step {last}.")
+    );
     assert!(text_of(dom, "text").ends_with("solution"));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -533,6 +537,10 @@ fn sudoku_page_replays_the_engine_search() {
         .unwrap();
     let shown: String = cells(dom).iter().map(|c| c.shown.clone()).collect();
     assert_eq!(shown, csp::sudoku::render::line(&solved));
+    assert_eq!(
+        text_of(dom, "result"),
+        format!("Result: a solution, at step {last}.")
+    );
     assert!(text_of(dom, "text").ends_with("solution"));
     // The failure: its unit is a row, column or box of the grid, marked on
     // the board, and no cell of it shows the value, fixed or as a candidate.

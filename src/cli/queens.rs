@@ -249,11 +249,11 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
     }
     let n = parse_n(a.n.as_deref())?;
     let enumerate = a.count || a.all || a.unique;
-    if a.domains && !a.trace {
-        return Err("--domains shows the domains at every node of --trace".into());
-    }
     // `--format html` is a trace: a page that replays the search.
     let html = a.format.as_deref() == Some("html");
+    if a.domains && !a.trace && !html {
+        return Err("--domains shows the domains at every node of --trace".into());
+    }
     let solver = match &a.solver {
         Some(s) => Solver::parse(s)?,
         // A trace needs a solver that can show its tree.

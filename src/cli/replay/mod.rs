@@ -444,7 +444,7 @@ impl Recorder {
         let head = match (step.kind, step.decision) {
             (Kind::Root, _) => "start: nothing decided yet".to_string(),
             (_, Some((x, v))) => p.assign(x, v),
-            (_, None) => String::new(),
+            (_, None) => "start: nothing decided yet".to_string(),
         };
         if step.kind == Kind::Failure {
             let why = match step.culprit {
@@ -642,8 +642,19 @@ fn opt(x: Option<impl std::fmt::Display>) -> String {
     x.map_or_else(|| "null".to_string(), |x| x.to_string())
 }
 
+/// What the page says about the whole search.
+#[derive(Clone, Debug, Default)]
+pub struct About {
+    /// The heading: the puzzle and the search's settings.
+    pub title: String,
+    /// How the search ended: `a solution, at step 42`, `no solution: …`.
+    pub result: String,
+    /// Why the page is incomplete, when it is.
+    pub note: Option<String>,
+}
+
 /// The recorded search as JSON (the page's `search-data`), one step a line.
-pub fn to_json(title: &str, puzzle: &Puzzle, steps: &[Step], note: Option<&str>) -> String {
+pub fn to_json(about: &About, puzzle: &Puzzle, steps: &[Step]) -> String {
     let mut s = String::new();
     let (name, box_side, givens) = match puzzle {
         Puzzle::Queens { .. } => ("queens", None, None),
@@ -654,11 +665,12 @@ pub fn to_json(title: &str, puzzle: &Puzzle, steps: &[Step], note: Option<&str>)
         .collect();
     let _ = write!(
         s,
-        "{{\"puzzle\":\"{name}\",\"side\":{},\"box\":{},\"title\":{},\"note\":{},\n\"names\":[{}],\n\"givens\":{},\n\"steps\":[",
+        "{{\"puzzle\":\"{name}\",\"side\":{},\"box\":{},\"title\":{},\"result\":{},\"note\":{},\n\"names\":[{}],\n\"givens\":{},\n\"steps\":[",
         puzzle.side(),
         opt(box_side),
-        json_str(title),
-        opt(note.map(json_str)),
+        json_str(&about.title),
+        json_str(&about.result),
+        opt(about.note.as_deref().map(json_str)),
         names.join(","),
         givens.map_or_else(
             || "null".to_string(),
@@ -704,7 +716,7 @@ pub fn to_json(title: &str, puzzle: &Puzzle, steps: &[Step], note: Option<&str>)
 
 /// The whole page: the template with the style, the script, the legend and
 /// the data inlined.
-pub fn page(title: &str, puzzle: &Puzzle, steps: &[Step], note: Option<&str>) -> String {
+pub fn page(about: &About, puzzle: &Puzzle, steps: &[Step]) -> String {
     let legend = match puzzle {
         Puzzle::Queens { .. } => {
             "A queen in a row decided by the search is dark, one forced by propagation green; \
@@ -726,12 +738,12 @@ pub fn page(title: &str, puzzle: &Puzzle, steps: &[Step], note: Option<&str>) ->
     // Substituted in this order, so that nothing inserted is scanned again
     // for a placeholder except by the later, fixed ones.
     TEMPLATE
-        .replace("{{TITLE}}", &html_escape(title))
+        .replace("{{TITLE}}", &html_escape(&about.title))
         .replace("{{PUZZLE}}", puzzle_class)
         .replace("{{LEGEND}}", legend)
         .replace("{{CSS}}", STYLE)
         .replace("{{JS}}", SCRIPT)
-        .replace("{{DATA}}", &to_json(title, puzzle, steps, note))
+        .replace("{{DATA}}", &to_json(about, puzzle, steps))
 }
 
 /// What [`record`] found, besides the page it wrote.
@@ -763,12 +775,12 @@ pub fn record(
     let search = csp_core::Search::new(model)
         .options(options)
         .observer(&mut rec);
-    let (outcome, stats) = if all {
+    let (solutions, outcome, stats) = if all {
         let r = search.for_each_solution(|_| ControlFlow::Continue(()));
-        (r.outcome, r.stats)
+        (r.count, r.outcome, r.stats)
     } else {
         let r = search.solve();
-        (r.outcome, r.stats)
+        (u128::from(r.solution.is_some()), r.outcome, r.stats)
     };
     rec.finish(outcome);
     let note = match outcome {
@@ -788,10 +800,107 @@ pub fn record(
         )),
         _ => None,
     };
-    let html = page(title, &rec.puzzle, rec.steps(), note.as_deref());
+    let first = rec.steps().iter().position(|s| s.kind == Kind::Solution);
+    let at = |lead: &str| first.map_or_else(String::new, |k| format!("{lead} step {k}"));
+    let stopped = if note.is_some() {
+        " found before the search was stopped"
+    } else {
+        ""
+    };
+    let result = match solutions {
+        0 if note.is_none() => "no solution: every branch fails".to_string(),
+        0 => "no solution found before the search was stopped".to_string(),
+        1 if !all => format!("a solution{stopped}{}", at(", at")),
+        1 => format!("1 solution{stopped}{}", at(", at")),
+        k => format!("{k} solutions{stopped}{}", at(", the first at")),
+    };
+    let about = About {
+        title: title.to_string(),
+        result,
+        note: note.clone(),
+    };
+    let html = page(&about, &rec.puzzle, rec.steps());
     let mut out = super::output::stdout();
     out.write_all(html.as_bytes())
         .and_then(|_| out.flush())
         .map_err(|e| format!("writing the page: {e}"))?;
     Ok(Recorded { stats, note })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use csp_core::{Inference, Search, SearchOptions, VarOrder};
+
+    #[test]
+    fn json_strings_are_escaped_and_cannot_end_the_script() {
+        assert_eq!(json_str("a\"b\\c"), r#""a\"b\\c""#);
+        assert_eq!(json_str("</script>"), r#""\u003c/script>""#);
+        assert_eq!(json_str("tab\there"), r#""tab\u0009here""#);
+        assert_eq!(html_escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
+    }
+
+    #[test]
+    fn four_queens_with_forward_checking() {
+        let q =
+            csp_queens::model::queens_model(4, csp_queens::model::ModelKind::AllDifferent).unwrap();
+        let mut rec = Recorder::new(Puzzle::Queens { n: 4 }, &q.model, &q.rows).unwrap();
+        let r = Search::new(&q.model)
+            .options(SearchOptions {
+                inference: Inference::ForwardChecking,
+                var_order: VarOrder::Input,
+                ..Default::default()
+            })
+            .observer(&mut rec)
+            .solve();
+        rec.finish(r.outcome);
+        let kinds: Vec<Kind> = rec.steps().iter().map(|s| s.kind).collect();
+        use Kind::*;
+        assert_eq!(kinds, [Root, Choice, Failure, Failure, Solution]);
+        let parents: Vec<Option<usize>> = rec.steps().iter().map(|s| s.parent).collect();
+        assert_eq!(parents, [None, Some(0), Some(1), Some(1), Some(0)]);
+        let s = &rec.steps()[1];
+        assert_eq!(s.domains, [0b0001, 0b1100, 0b1010, 0b0110]);
+        assert_eq!(
+            s.text,
+            "row 1 := column 1; propagation removes 6 columns from 3 rows"
+        );
+        let s = &rec.steps()[2];
+        assert_eq!((s.culprit, s.domains[2]), (Some(2), 0));
+        assert_eq!(
+            s.text,
+            "row 2 := column 3; failure: row 3 has no column left"
+        );
+        let s = &rec.steps()[4];
+        assert_eq!(s.forced, [1, 2, 3]);
+        assert!(
+            s.text.ends_with("row 4 := column 3 — solution"),
+            "{}",
+            s.text
+        );
+        let json = to_json(&About::default(), &rec.puzzle, rec.steps());
+        assert_eq!(json.matches("\n{\"id\":").count(), 5);
+    }
+
+    #[test]
+    fn a_sudoku_failure_by_a_unit_without_a_place() {
+        let grid = csp_sudoku::Grid::empty(2).unwrap();
+        let (m, cells) = csp_sudoku::model::model(&grid);
+        let puzzle = Puzzle::Sudoku {
+            box_side: 2,
+            givens: vec![0; 16],
+        };
+        let rec = Recorder::new(puzzle, &m, &cells.concat()).unwrap();
+        // r1c2..r1c4 cannot take 2; r1c1 := 1 leaves 2 no place in row 1.
+        let mut before = vec![0b1111u64; 16];
+        before[..4].copy_from_slice(&[0b0011, 0b1101, 0b1101, 0b1100]);
+        let why = rec.explain_failure(&before, 0, 1);
+        assert_eq!(why.reason.as_deref(), Some("no cell of row 1 can take 2"));
+        assert_eq!((why.culprit, why.unit), (None, vec![0, 1, 2, 3]));
+        // r1c1 := 1 next to a fixed r1c2 = 1: a clash.
+        before[1] = 0b0001;
+        let why = rec.explain_failure(&before, 0, 1);
+        assert_eq!(why.culprit, Some(1));
+        assert_eq!(rec.puzzle.clash_with(1, 1), "r1c2 already holds 1");
+    }
 }

@@ -259,6 +259,7 @@ buildBoard();
 buildTree();
 buildControls();
 $("title").textContent = data.title;
+$("result").textContent = `Result: ${data.result}.`;
 if (data.note) {
   $("note").textContent = data.note;
   $("note").hidden = false;
