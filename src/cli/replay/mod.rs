@@ -135,11 +135,14 @@ impl Puzzle {
         }
     }
 
-    /// The values' name, plural.
-    fn values_word(&self) -> &'static str {
-        match self {
-            Puzzle::Queens { .. } => "columns",
-            Puzzle::Sudoku { .. } => "candidates",
+    /// The words for `count` values and `count` variables: `columns`,
+    /// `rows` for queens, `candidates`, `cells` for Sudoku.
+    fn words(&self, count: usize) -> (&'static str, &'static str) {
+        match (self, count) {
+            (Puzzle::Queens { .. }, 1) => ("column", "row"),
+            (Puzzle::Queens { .. }, _) => ("columns", "rows"),
+            (Puzzle::Sudoku { .. }, 1) => ("candidate", "cell"),
+            (Puzzle::Sudoku { .. }, _) => ("candidates", "cells"),
         }
     }
 
@@ -204,13 +207,36 @@ pub struct Step {
     pub forced: Vec<usize>,
     /// The variable whose domain ran dry, or that clashes with the decision.
     pub culprit: Option<usize>,
-    /// Else, at a failure, a unit left without a place for a value, and
-    /// the unit's variables.
+    /// Else, at a failure, a unit left without a place for a value
+    /// (`no cell of row 3 can take 5`).
     pub reason: Option<String>,
     /// The variables of that unit.
     pub unit: Vec<usize>,
     /// What happened, in words.
     pub text: String,
+}
+
+impl Step {
+    /// A node not closed yet: the root, or a choice until it fails or
+    /// solves.
+    fn new(parent: Option<usize>, depth: usize, decision: Option<(usize, u32)>) -> Step {
+        Step {
+            parent,
+            depth,
+            decision,
+            kind: if decision.is_some() {
+                Kind::Choice
+            } else {
+                Kind::Root
+            },
+            domains: Vec::new(),
+            forced: Vec::new(),
+            culprit: None,
+            reason: None,
+            unit: Vec::new(),
+            text: String::new(),
+        }
+    }
 }
 
 /// Why a decision failed: see [`Recorder::explain_failure`].
@@ -279,18 +305,6 @@ impl Recorder {
             }
             domains.push(bits);
         }
-        let root = Step {
-            parent: None,
-            depth: 0,
-            decision: None,
-            kind: Kind::Root,
-            domains: Vec::new(),
-            forced: Vec::new(),
-            culprit: None,
-            reason: None,
-            unit: Vec::new(),
-            text: String::new(),
-        };
         Ok(Recorder {
             slot,
             base,
@@ -301,7 +315,7 @@ impl Recorder {
             units: puzzle.units(),
             cap: max_steps(vars.len()),
             puzzle,
-            pending: Some(root),
+            pending: Some(Step::new(None, 0, None)),
             steps: Vec::new(),
             dropped: 0,
         })
@@ -441,10 +455,9 @@ impl Recorder {
     /// The node's line of text.
     fn describe(&self, step: &Step, before: &[u64]) -> String {
         let p = &self.puzzle;
-        let head = match (step.kind, step.decision) {
-            (Kind::Root, _) => "start: nothing decided yet".to_string(),
-            (_, Some((x, v))) => p.assign(x, v),
-            (_, None) => "start: nothing decided yet".to_string(),
+        let head = match step.decision {
+            Some((x, v)) => p.assign(x, v),
+            None => "start: nothing decided yet".to_string(),
         };
         if step.kind == Kind::Failure {
             let why = match step.culprit {
@@ -484,17 +497,8 @@ impl Recorder {
             let _ = write!(
                 s,
                 "; propagation removes {removed} {} from {touched} {}",
-                if removed == 1 {
-                    p.values_word().trim_end_matches('s')
-                } else {
-                    p.values_word()
-                },
-                match (p, touched) {
-                    (Puzzle::Queens { .. }, 1) => "row",
-                    (Puzzle::Queens { .. }, _) => "rows",
-                    (_, 1) => "cell",
-                    _ => "cells",
-                }
+                p.words(removed as usize).0,
+                p.words(touched).1
             );
         }
         if !step.forced.is_empty() {
@@ -558,18 +562,7 @@ impl SearchObserver for Recorder {
         self.domains[x] = 1 << k;
         let parent = self.path.get(depth.saturating_sub(1)).copied();
         self.path.truncate(depth);
-        self.pending = Some(Step {
-            parent,
-            depth,
-            decision: Some((x, k + 1)),
-            kind: Kind::Choice,
-            domains: Vec::new(),
-            forced: Vec::new(),
-            culprit: None,
-            reason: None,
-            unit: Vec::new(),
-            text: String::new(),
-        });
+        self.pending = Some(Step::new(parent, depth, Some((x, k + 1))));
     }
 
     fn on_prune(&mut self, var: VarId, value: Value) {

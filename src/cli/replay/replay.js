@@ -233,9 +233,13 @@ function buildControls() {
   $("speed").onchange = () => { if (timer !== null) { pause(); play(); } };
   $("slider").max = String(last);
   $("slider").oninput = () => { pause(); show(Number($("slider").value)); };
+  // Keys: arrows step, Home and End jump, space plays (except on a focused
+  // button, which space presses, and in the slider and the speed menu).
   document.addEventListener("keydown", (e) => {
     const key = { ArrowRight: "next", ArrowLeft: "back", Home: "first", End: "last", " ": "play" }[e.key];
-    if (key && e.target.tagName !== "INPUT" && e.target.tagName !== "SELECT") {
+    const own = ["INPUT", "SELECT"].includes(e.target.tagName) ||
+      (e.key === " " && e.target.tagName === "BUTTON");
+    if (key && !own) {
       e.preventDefault();
       $(key).click();
     }
