@@ -15,7 +15,7 @@ use csp_core::{Model, Outcome, SearchObserver, Value, VarId};
 
 /// The most nodes a page records. The search is stopped there (a node
 /// limit), the page and stderr say so: a page of 2,000 steps is about
-/// 1 MB for a 9×9 Sudoku.
+/// 2 MB for a 9×9 Sudoku.
 pub const MAX_STEPS: usize = 2000;
 
 /// The most domains a page records (steps times variables): bigger

@@ -179,7 +179,17 @@ function drawTree() {
   if (drawn >= 0) $(`node-${drawn}`).classList.remove("current");
   $(`node-${cur}`).classList.add("current");
   drawn = cur;
-  // Keep the current node in view.
+  // Keep the current node in view, once per frame: reading the layout
+  // at every step would make a run of steps slow.
+  if (!scrolling) {
+    scrolling = true;
+    requestAnimationFrame(scrollToCurrent);
+  }
+}
+
+let scrolling = false; // a scroll is waiting for the next frame
+function scrollToCurrent() {
+  scrolling = false;
   const box = $("tree");
   const [x, y] = pos[cur];
   if (x < box.scrollLeft + 20 || x > box.scrollLeft + box.clientWidth - 20) {
