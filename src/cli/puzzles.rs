@@ -84,6 +84,19 @@ impl EngineArgs {
         }
         Ok(o)
     }
+    /// The engine settings as options: `--inference mac --var-order mrv
+    /// --val-order asc`, each the one given or else the command's default
+    /// from `defaults` (inference, variable order, value order).
+    pub(crate) fn describe(&self, defaults: [&str; 3]) -> String {
+        let [i, v, w] = defaults;
+        format!(
+            "--inference {} --var-order {} --val-order {}",
+            self.inference.as_deref().unwrap_or(i),
+            self.var_order.as_deref().unwrap_or(v),
+            self.val_order.as_deref().unwrap_or(w)
+        )
+    }
+
     /// The `--seed` value.
     pub(crate) fn seed(&self) -> u64 {
         self.seed
@@ -114,9 +127,14 @@ pub struct SudokuArgs {
     /// Print `unique`, `none` or `multiple` for each puzzle.
     #[arg(long)]
     unique: bool,
-    /// line (default) or grid (a boxed grid for people).
+    /// line (default), grid (a boxed grid for people), or html (implies
+    /// --trace): a page that replays the search on the grid, for one puzzle.
     #[arg(long, default_value = "line")]
     format: String,
+    /// Trace the search: with --format html, the page that replays it
+    /// (--format html alone does the same).
+    #[arg(long)]
+    trace: bool,
     /// All-different strength: value (default), bounds or domain.
     #[arg(long, default_value = "value")]
     alldiff: String,
@@ -130,8 +148,18 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
     let grid_format = match a.format.as_str() {
         "line" => false,
         "grid" => true,
-        f => return Err(format!("unknown format '{f}' (expected line or grid)")),
+        "html" => return sudoku_html(&a),
+        f => {
+            return Err(format!(
+                "unknown format '{f}' (expected line, grid or html)"
+            ))
+        }
     };
+    if a.trace {
+        return Err(
+            "csp sudoku --trace writes a page that replays the search: add --format html".into(),
+        );
+    }
     if a.count_limit == Some(0) {
         return Err("--count-limit must be at least 1".into());
     }
@@ -241,6 +269,62 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
         errln!("total ({puzzles} puzzle{s}): {total}");
     }
     Ok(status.code())
+}
+
+/// `csp sudoku --format html`: the page that replays the engine's search on
+/// the one puzzle of the input.
+fn sudoku_html(a: &SudokuArgs) -> Result<ExitCode, CliError> {
+    use csp_sudoku::{model, parse};
+    if a.count || a.unique || a.count_limit.is_some() {
+        return Err(
+            "--format html writes a page, not a count: drop --count, --count-limit and --unique"
+                .into(),
+        );
+    }
+    let alldiff: csp_core::constraint::Consistency = a.alldiff.parse()?;
+    let options = a.engine.apply(model::options())?;
+    let (text, name) = read_input(a.file.as_deref())?;
+    let entries: Vec<parse::Entry> = parse::entries(&text).collect();
+    let entry = match entries.as_slice() {
+        [one] => one,
+        [] => return Err(format!("{name}: no puzzle to replay")),
+        many => {
+            return Err(format!(
+                "--format html replays one puzzle, and {name} holds {}: pick one line \
+                 (e.g. sed -n 2p FILE | csp sudoku --format html)",
+                many.len()
+            ))
+        }
+    };
+    let grid = entry.result.as_ref().map_err(|e| format!("{name}: {e}"))?;
+    let t = Instant::now();
+    let (m, cells) = model::model_with(grid, alldiff);
+    let vars: Vec<csp_core::VarId> = cells.concat();
+    let title = format!(
+        "Sudoku ({name}, line {}), the engine's search ({})",
+        entry.line,
+        a.engine.describe(["mac", "mrv", "asc"])
+    );
+    let puzzle = super::replay::Puzzle::Sudoku {
+        box_side: grid.box_side(),
+        givens: grid.cells().to_vec(),
+    };
+    let r = super::replay::record(puzzle, &title, &m, &vars, options, false)?;
+    if let Some(why) = &r.note {
+        errln!(
+            "{name}: line {}: warning: incomplete trace: {why}",
+            entry.line
+        );
+    }
+    if a.engine.stats {
+        errln!(
+            "line {}: {} (wall {:.3} ms)",
+            entry.line,
+            r.stats,
+            t.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    Ok(Status::stopped_if(r.note.is_some()).code())
 }
 
 // ---- color -------------------------------------------------------------------

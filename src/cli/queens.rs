@@ -45,7 +45,8 @@ pub struct Args {
     #[arg(long)]
     unique: bool,
     /// board, a1, columns, json or svg (default: board up to n = 64, columns
-    /// above); with --compare: table, csv, json or svg.
+    /// above); with --trace: dot or json (the tree); html (implies --trace):
+    /// a page that replays the search; with --compare: table, csv, json or svg.
     #[arg(long)]
     format: Option<String>,
     /// Generic solvers: none, fc or mac.
@@ -248,13 +249,15 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
     }
     let n = parse_n(a.n.as_deref())?;
     let enumerate = a.count || a.all || a.unique;
-    if a.domains && !a.trace {
+    // `--format html` is a trace: a page that replays the search.
+    let html = a.format.as_deref() == Some("html");
+    if a.domains && !a.trace && !html {
         return Err("--domains shows the domains at every node of --trace".into());
     }
     let solver = match &a.solver {
         Some(s) => Solver::parse(s)?,
         // A trace needs a solver that can show its tree.
-        None if a.trace => Solver::Backtracking,
+        None if a.trace || html => Solver::Backtracking,
         None if a.count && !a.unique && n <= constellation::MAX_N => Solver::Constellation,
         None if enumerate => {
             if n <= bitboard::MAX_N {
@@ -274,7 +277,7 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         _ => None,
     };
     let format = match &a.format {
-        Some(_) if tree.is_some() => Format::Board,
+        Some(_) if tree.is_some() || html => Format::Board,
         Some(f) => f.parse::<Format>().map_err(|e| e.to_string())?,
         None if n <= 64 => Format::Board,
         None => Format::Columns,
@@ -298,7 +301,7 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         time_limit,
         stats: a.stats,
     };
-    if !a.verify && !a.trace {
+    if !a.verify && !a.trace && !html {
         let kind = match solver {
             Solver::MinConflicts => SizeKind::MinConflicts,
             Solver::Genetic => SizeKind::Genetic,
@@ -317,6 +320,13 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
             "--count, --all and --unique need an exact solver; '{}' only finds one solution",
             solver.name()
         ));
+    }
+    if html {
+        let settings = format!(
+            "--inference {} --var-order {} --val-order {}",
+            a.inference, a.var_order, a.val_order
+        );
+        return html_page(&job, a.all, a.count || a.unique, &settings);
     }
     if a.trace {
         return trace(&job, a.all || a.count, a.count, a.domains, tree);
@@ -961,6 +971,49 @@ fn trace(
         &format!("{stat_line} (wall {:.3} s)", t.elapsed().as_secs_f64()),
     );
     Ok(Status::stopped_if(note.is_some()).code())
+}
+
+/// `--format html`: the page that replays the engine's search on the board,
+/// to the first solution (with `all`, to the end of the tree).
+fn html_page(job: &Job, all: bool, counts: bool, settings: &str) -> Result<ExitCode, CliError> {
+    let n = job.n;
+    if counts {
+        return Err("--format html writes a page, not a count: drop --count and --unique".into());
+    }
+    if !matches!(job.solver, Solver::Backtracking | Solver::Pairwise) {
+        return Err(format!(
+            "--format html replays the generic engine's search (--solver backtracking or pairwise), not '{}'",
+            job.solver.name()
+        ));
+    }
+    if !(1..=super::replay::MAX_VALUES).contains(&n) {
+        return Err(format!(
+            "--format html shows boards from n = 1 to n = {}, got n = {n}",
+            super::replay::MAX_VALUES
+        ));
+    }
+    let t = Instant::now();
+    let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
+    let title = format!(
+        "{n}-queens, {} search ({settings}){}",
+        job.solver.name(),
+        if all { ", every solution" } else { "" }
+    );
+    let puzzle = super::replay::Puzzle::Queens { n };
+    let r = super::replay::record(puzzle, &title, &q.model, &q.rows, job.options.clone(), all)?;
+    if let Some(why) = &r.note {
+        errln!("warning: incomplete trace: {why}");
+    }
+    print_stats(
+        job,
+        job.solver.name(),
+        &format!(
+            "{} (wall {:.3} s)",
+            engine_stats(&r.stats),
+            t.elapsed().as_secs_f64()
+        ),
+    );
+    Ok(Status::stopped_if(r.note.is_some()).code())
 }
 
 /// `--compare` on N (`range` empty) or on a range `A..B`.

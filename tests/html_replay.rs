@@ -1,0 +1,657 @@
+//! `--format html`: the page that replays a search, tested in a real
+//! headless browser.
+//!
+//! The tests write the pages with the `csp` binary, load them in Debian's
+//! `chromium` (`--headless --dump-dom`) with a scripted replay in the
+//! address (`?step=K`, `?steps=K&back=J`, `?autoplay=1`), and compare what
+//! the page shows with what is computed here, independently of the page:
+//!
+//! * the nodes of the search (their number, their kinds, the path to each)
+//!   from a small observer of the engine written in this file;
+//! * the domains at a node by a second, fresh engine run: the model with
+//!   the node's decisions as fixed values, propagated once at the root.
+//!
+//! Chromium is required: a machine without it fails these tests with a
+//! message, unless `CSP_SKIP_BROWSER=1` is set (CI installs `chromium`).
+//! `CSP_CHROMIUM` names another binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use csp::queens::model::{queens_model_with, ModelKind};
+use csp::sudoku::Grid;
+use csp::{
+    Domain, Inference, Limits, Model, Search, SearchObserver, SearchOptions, ValOrder, Value,
+    VarId, VarOrder,
+};
+
+mod common;
+use common::{csp, csp_stdin, text};
+
+// ---- the browser ----------------------------------------------------------
+
+/// The chromium binary, or `None` when `CSP_SKIP_BROWSER=1` and there is
+/// none; without either, the test fails and says what to install.
+fn chromium() -> Option<String> {
+    let name = std::env::var("CSP_CHROMIUM").unwrap_or_else(|_| "chromium".to_string());
+    let found = Command::new(&name)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if found {
+        return Some(name);
+    }
+    if std::env::var("CSP_SKIP_BROWSER").as_deref() == Ok("1") {
+        eprintln!("note: CSP_SKIP_BROWSER=1: the page is not tested in a browser");
+        return None;
+    }
+    panic!(
+        "the --format html tests need a headless browser: `{name}` was not found \
+         (install it: apt-get install -y chromium; or set CSP_CHROMIUM to the binary, \
+         or CSP_SKIP_BROWSER=1 to skip these tests)"
+    );
+}
+
+/// A scratch directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("csp-html-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Loads `page` with `query` in headless chromium, lets the page's timers
+/// run for `virtual_ms` of virtual time, and returns the DOM.
+fn dump_dom(browser: &str, page: &Path, query: &str, virtual_ms: u32) -> String {
+    let profile = page.with_extension(format!("profile-{}", query.replace(['=', '&', ','], "-")));
+    let url = format!("file://{}?{query}", page.display());
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-extensions",
+            &format!("--user-data-dir={}", profile.display()),
+            &format!("--virtual-time-budget={virtual_ms}"),
+            "--dump-dom",
+            &url,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start chromium");
+    let start = Instant::now();
+    while child.try_wait().expect("wait for chromium").is_none() {
+        if start.elapsed() > Duration::from_secs(90) {
+            child.kill().ok();
+            panic!("chromium still running after 90 s on {url}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let _ = std::fs::remove_dir_all(&profile);
+    let dom = text(&out.stdout);
+    assert!(
+        dom.contains("id=\"counter\""),
+        "chromium showed no page for {url}: {}",
+        text(&out.stderr)
+    );
+    dom
+}
+
+/// Dumps several replays of one page at once (one chromium each).
+fn dump_all(browser: &str, page: &Path, queries: &[(&str, u32)]) -> Vec<String> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = queries
+            .iter()
+            .map(|&(q, ms)| s.spawn(move || dump_dom(browser, page, q, ms)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+// ---- reading the DOM ------------------------------------------------------
+
+/// The text of the element with `id` (no nested elements).
+fn text_of(dom: &str, id: &str) -> String {
+    let start = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id} in the page"));
+    let open = start + dom[start..].find('>').unwrap() + 1;
+    let end = open + dom[open..].find('<').unwrap();
+    dom[open..end].replace("&amp;", "&")
+}
+
+/// The value of attribute `name` in the tag text `tag`.
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let i = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    Some(&tag[i..i + tag[i..].find('"')?])
+}
+
+/// One cell of the board: its classes, attributes and what it shows
+/// (the text, or the candidates of a Sudoku cell).
+#[derive(Debug)]
+struct Cell {
+    classes: Vec<String>,
+    tag: String,
+    shown: String,
+    candidates: Vec<u32>,
+}
+
+impl Cell {
+    fn has(&self, class: &str) -> bool {
+        self.classes.iter().any(|c| c == class)
+    }
+    fn num(&self, name: &str) -> usize {
+        attr(&self.tag, name).unwrap().parse().unwrap()
+    }
+}
+
+fn cells(dom: &str) -> Vec<Cell> {
+    let mut out = Vec::new();
+    let board = dom.find("id=\"board\"").expect("a board");
+    let mut rest = &dom[board..board + dom[board..].find("id=\"domains\"").unwrap()];
+    while let Some(i) = rest.find("<div class=\"cell") {
+        rest = &rest[i..];
+        let tag_end = rest.find('>').unwrap();
+        let tag = &rest[..tag_end];
+        let end = rest.find("</div>").unwrap();
+        let inner = &rest[tag_end + 1..end];
+        let candidates = inner
+            .split("<span>")
+            .filter_map(|s| s.split("</span>").next())
+            .filter_map(|s| s.parse().ok())
+            .collect();
+        out.push(Cell {
+            classes: attr(tag, "class")
+                .unwrap()
+                .split(' ')
+                .map(str::to_string)
+                .collect(),
+            tag: tag.to_string(),
+            shown: if inner.contains("<span>") {
+                String::new()
+            } else {
+                inner.to_string()
+            },
+            candidates,
+        });
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// The tree's nodes: (id, kind, visited, current), in id order.
+fn tree_nodes(dom: &str) -> Vec<(usize, String, bool, bool)> {
+    let mut out = Vec::new();
+    let tree = dom.find("id=\"tree\"").expect("a tree");
+    let svg = &dom[tree..tree + dom[tree..].find("</svg>").expect("the tree's SVG")];
+    for part in svg.split("<g id=\"node-").skip(1) {
+        let tag = &part[..part.find('>').unwrap()];
+        let id: usize = tag[..tag.find('"').unwrap()].parse().unwrap();
+        let classes: Vec<&str> = attr(tag, "class").unwrap().split(' ').collect();
+        let kind = classes[1].to_string();
+        out.push((
+            id,
+            kind,
+            classes.contains(&"visited"),
+            classes.contains(&"current"),
+        ));
+    }
+    out
+}
+
+// ---- the engine, observed here --------------------------------------------
+
+/// A node of the engine's search: its decision path and its kind.
+#[derive(Clone, Debug)]
+struct Node {
+    /// (variable, value) decisions from the root to this node.
+    path: Vec<(usize, Value)>,
+    kind: &'static str,
+}
+
+/// Records the nodes: the root, then one per value tried.
+struct Nodes(Vec<Node>);
+
+impl SearchObserver for Nodes {
+    fn on_assign(&mut self, var: VarId, value: Value, depth: usize) {
+        let parent = self
+            .0
+            .iter()
+            .rev()
+            .find(|n| n.path.len() == depth - 1 && n.kind != "failure");
+        let mut path = parent.expect("a parent").path.clone();
+        path.push((var.index(), value));
+        self.0.push(Node {
+            path,
+            kind: "choice",
+        });
+    }
+    fn on_fail(&mut self, _: VarId, _: Value, _: usize) {
+        self.0.last_mut().unwrap().kind = "failure";
+    }
+    fn on_solution(&mut self, _: &[Value]) {
+        self.0.last_mut().unwrap().kind = "solution";
+    }
+}
+
+fn engine_nodes(model: &Model, options: SearchOptions) -> Vec<Node> {
+    let mut nodes = Nodes(vec![Node {
+        path: Vec::new(),
+        kind: "root",
+    }]);
+    Search::new(model)
+        .options(options)
+        .observer(&mut nodes)
+        .solve();
+    nodes.0
+}
+
+/// The domains after the first propagation of `model` with `options` (a
+/// fresh engine run stopped before its first decision): each variable's
+/// values.
+fn root_domains(model: &Model, options: SearchOptions) -> Vec<Vec<Value>> {
+    struct Prunes(Vec<(usize, Value)>);
+    impl SearchObserver for Prunes {
+        fn on_prune(&mut self, var: VarId, value: Value) {
+            self.0.push((var.index(), value));
+        }
+    }
+    let mut p = Prunes(Vec::new());
+    Search::new(model)
+        .options(options)
+        .limits(Limits::none().with_nodes(1))
+        .observer(&mut p)
+        .solve();
+    model
+        .vars()
+        .map(|x| {
+            model
+                .domain(x)
+                .iter()
+                .filter(|&v| !p.0.contains(&(x.index(), v)))
+                .collect()
+        })
+        .collect()
+}
+
+/// `q2 {3 4}  q3 = 1 (forced)`: the page's domains line for the variables
+/// not decided, named by `name`, values shown by `shown`.
+fn domains_line(
+    domains: &[Vec<Value>],
+    skip: impl Fn(usize) -> bool,
+    name: impl Fn(usize) -> String,
+    shown: impl Fn(Value) -> Value,
+) -> String {
+    let parts: Vec<String> = domains
+        .iter()
+        .enumerate()
+        .filter(|(x, _)| !skip(*x))
+        .map(|(x, d)| match d.as_slice() {
+            [v] => format!("{} = {} (forced)", name(x), shown(*v)),
+            _ => {
+                let vs: Vec<String> = d.iter().map(|v| shown(*v).to_string()).collect();
+                format!("{} {{{}}}", name(x), vs.join(" "))
+            }
+        })
+        .collect();
+    parts.join("  ")
+}
+
+/// Checks the counter and the tree of a page showing step `k` of `nodes`.
+fn check_step_and_tree(dom: &str, k: usize, nodes: &[Node]) {
+    let last = nodes.len() - 1;
+    assert_eq!(text_of(dom, "counter"), format!("step {k} / {last}"));
+    let tree = tree_nodes(dom);
+    assert_eq!(tree.len(), nodes.len(), "one tree node per search node");
+    for (id, kind, visited, current) in &tree {
+        assert_eq!(kind, nodes[*id].kind, "the kind of node {id}");
+        assert_eq!(*visited, *id <= k, "node {id} visited at step {k}");
+        assert_eq!(*current, *id == k, "node {id} current at step {k}");
+    }
+}
+
+// ---- N-queens -------------------------------------------------------------
+
+fn write_page(dir: &Path, name: &str, out: &Output) -> PathBuf {
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let path = dir.join(name);
+    std::fs::write(&path, &out.stdout).unwrap();
+    path
+}
+
+#[test]
+fn queens_page_replays_the_engine_search() {
+    let Some(browser) = chromium() else { return };
+    let n = 6;
+    let dir = scratch("queens");
+    let page = write_page(
+        &dir,
+        "q6.html",
+        &csp(&["queens", "6", "--format", "html", "--inference", "fc"]),
+    );
+    let model = |domains: &[Domain]| {
+        queens_model_with(n, ModelKind::AllDifferent, domains)
+            .unwrap()
+            .model
+    };
+    let full = vec![Domain::range(0, n as Value - 1); n];
+    let options = SearchOptions {
+        inference: Inference::ForwardChecking,
+        var_order: VarOrder::Input,
+        val_order: ValOrder::Ascending,
+        ..Default::default()
+    };
+    let nodes = engine_nodes(&model(&full), options.clone());
+    let last = nodes.len() - 1;
+    assert_eq!(nodes[last].kind, "solution");
+    // A choice deep in the tree, and the first failure.
+    let k = (1..last.saturating_sub(3))
+        .filter(|&i| nodes[i].kind == "choice")
+        .max_by_key(|&i| (nodes[i].path.len(), std::cmp::Reverse(i)))
+        .unwrap();
+    let fail = (1..=last).find(|&i| nodes[i].kind == "failure").unwrap();
+    let later = k + 3;
+    let fwd = format!("steps={later}&back={}", later - k);
+    let at_fail = format!("step={fail}");
+    let doms = dump_all(
+        &browser,
+        &page,
+        &[(&fwd, 1000), (&at_fail, 1000), ("autoplay=1", 60_000)],
+    );
+    // Step k, reached forward and back: the board and the domains of the
+    // engine run afresh with the path's decisions given.
+    for dom in &doms[..1] {
+        check_step_and_tree(dom, k, &nodes);
+        let mut given = full.clone();
+        for &(row, col) in &nodes[k].path {
+            given[row] = Domain::singleton(col);
+        }
+        let want = root_domains(&model(&given), options.clone());
+        let decided: Vec<usize> = nodes[k].path.iter().map(|d| d.0).collect();
+        for c in cells(dom) {
+            let (row, col) = (c.num("data-row") - 1, c.num("data-col") as Value - 1);
+            let d = &want[row];
+            let queen = d == &[col];
+            assert_eq!(c.has("queen"), queen, "queen at {row},{col}: {c:?}");
+            assert_eq!(c.shown == "\u{265B}", queen);
+            assert_eq!(c.has("decided"), queen && decided.contains(&row));
+            assert_eq!(c.has("forced"), queen && !decided.contains(&row));
+            assert_eq!(c.has("open"), d.len() > 1 && d.contains(&col));
+        }
+        let line = domains_line(
+            &want,
+            |x| decided.contains(&x),
+            |x| format!("q{}", x + 1),
+            |v| v + 1,
+        );
+        assert_eq!(text_of(dom, "domains"), line);
+        let (row, col) = *nodes[k].path.last().unwrap();
+        assert!(
+            text_of(dom, "text").starts_with(&format!("row {} := column {}", row + 1, col + 1)),
+            "{}",
+            text_of(dom, "text")
+        );
+    }
+    // The first failure: its decisions on the board, a culprit row marked.
+    let dom = &doms[1];
+    check_step_and_tree(dom, fail, &nodes);
+    let board = cells(dom);
+    for &(row, col) in &nodes[fail].path {
+        let c = &board[row * n + col as usize];
+        assert!(c.has("queen") && c.has("decided"), "{c:?}");
+    }
+    assert!(text_of(dom, "text").contains("; failure: "));
+    assert!(board.iter().any(|c| c.has("culprit")));
+    // Played to the end: the engine's solution.
+    let dom = &doms[2];
+    check_step_and_tree(dom, last, &nodes);
+    let cols = nodes[last].path.clone();
+    let q = queens_model_with(n, ModelKind::AllDifferent, &full).unwrap();
+    let solution = q.columns(
+        &Search::new(&q.model)
+            .options(options)
+            .solve()
+            .solution
+            .unwrap(),
+    );
+    let mut queens: Vec<(usize, usize)> = cells(dom)
+        .iter()
+        .filter(|c| c.has("queen"))
+        .map(|c| (c.num("data-row") - 1, c.num("data-col") - 1))
+        .collect();
+    queens.sort();
+    let want: Vec<(usize, usize)> = (0..n).map(|r| (r, solution[r] as usize)).collect();
+    assert_eq!(queens, want, "decisions on the way: {cols:?}");
+    assert!(csp::queens::verify::check(&solution).is_solution());
+    assert_eq!(
+        text_of(dom, "result"),
+        format!("Result: a solution, at step {last}.")
+    );
+    assert!(text_of(dom, "text").ends_with("solution"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---- Sudoku ---------------------------------------------------------------
+
+const PUZZLE: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+#[test]
+fn sudoku_page_replays_the_engine_search() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch("sudoku");
+    let page = write_page(
+        &dir,
+        "s.html",
+        &csp_stdin(&["sudoku", "--trace", "--format", "html"], PUZZLE),
+    );
+    let grid: Grid = PUZZLE.parse().unwrap();
+    let (model, _) = csp::sudoku::model::model(&grid);
+    let nodes = engine_nodes(&model, csp::sudoku::model::options());
+    let last = nodes.len() - 1;
+    assert!(last > 5, "a search with decisions: {nodes:?}");
+    // The deepest choice, reached forward and by stepping back from a later
+    // node; and the last step, played to.
+    let k = (1..last.saturating_sub(4))
+        .filter(|&i| nodes[i].kind == "choice")
+        .max_by_key(|&i| (nodes[i].path.len(), std::cmp::Reverse(i)))
+        .unwrap();
+    let later = k + 4;
+    let back = format!("steps={later}&back={}", later - k);
+    // A failure the page explains by a unit (row, column or box) left
+    // without a place for a value: its id, the value, the unit's cells.
+    let page_text = std::fs::read_to_string(&page).unwrap();
+    let (fail, value, unit) = page_text
+        .lines()
+        .filter(|l| l.starts_with("{\"id\":") && l.contains("\"kind\":\"failure\""))
+        .find_map(|l| {
+            let id: usize = l[6..l.find(',')?].parse().ok()?;
+            let cells = &l[l.find("\"unit\":[")? + 8..];
+            let cells: Vec<usize> = cells[..cells.find(']')?]
+                .split(',')
+                .filter_map(|c| c.parse().ok())
+                .collect();
+            let v = l[l.find("can take ")? + 9..].chars().next()?.to_digit(10)?;
+            (!cells.is_empty()).then_some((id, v, cells))
+        })
+        .expect("a failure explained by a unit");
+    let doms = dump_all(
+        &browser,
+        &page,
+        &[
+            (&format!("step={k}"), 1000),
+            (&back, 1000),
+            (&format!("step={last}"), 1000),
+            (&format!("step={fail}"), 1000),
+        ],
+    );
+    for dom in &doms[..2] {
+        check_step_and_tree(dom, k, &nodes);
+        // The engine afresh, with the path's decisions as givens.
+        let mut given = grid.clone();
+        for &(x, v) in &nodes[k].path {
+            given.set(x / 9, x % 9, v as u8).unwrap();
+        }
+        let (fresh, _) = csp::sudoku::model::model(&given);
+        let want = root_domains(&fresh, csp::sudoku::model::options());
+        let decided: Vec<usize> = nodes[k].path.iter().map(|d| d.0).collect();
+        let board = cells(dom);
+        assert_eq!(board.len(), 81);
+        for (x, c) in board.iter().enumerate() {
+            assert_eq!(c.num("data-var"), x);
+            let d = &want[x];
+            if let [v] = d.as_slice() {
+                assert_eq!(c.shown, v.to_string(), "cell {x}: {c:?}");
+                let class = if grid.cells()[x] != 0 {
+                    "given"
+                } else if decided.contains(&x) {
+                    "decided"
+                } else {
+                    "forced"
+                };
+                assert!(c.has(class), "cell {x} should be {class}: {c:?}");
+            } else {
+                assert!(c.has("candidates"), "cell {x}: {c:?}");
+                let shown: Vec<Value> = c.candidates.iter().map(|&v| v as Value).collect();
+                assert_eq!(&shown, d, "candidates of cell {x}");
+            }
+        }
+        let line = domains_line(
+            &want,
+            |x| decided.contains(&x) || grid.cells()[x] != 0,
+            |x| format!("r{}c{}", x / 9 + 1, x % 9 + 1),
+            |v| v,
+        );
+        assert_eq!(text_of(dom, "domains"), line);
+    }
+    // The last step: the solution the engine finds, every cell filled.
+    let dom = &doms[2];
+    check_step_and_tree(dom, last, &nodes);
+    let solved = csp::sudoku::model::solve(&grid, &csp::sudoku::model::options())
+        .solution
+        .unwrap();
+    let shown: String = cells(dom).iter().map(|c| c.shown.clone()).collect();
+    assert_eq!(shown, csp::sudoku::render::line(&solved));
+    assert_eq!(
+        text_of(dom, "result"),
+        format!("Result: a solution, at step {last}.")
+    );
+    assert!(text_of(dom, "text").ends_with("solution"));
+    // The failure: its unit is a row, column or box of the grid, marked on
+    // the board, and no cell of it shows the value, fixed or as a candidate.
+    let dom = &doms[3];
+    check_step_and_tree(dom, fail, &nodes);
+    let units: Vec<Vec<usize>> = (0..9)
+        .flat_map(|i| {
+            [
+                (0..9).map(|c| i * 9 + c).collect(),
+                (0..9).map(|r| r * 9 + i).collect(),
+                (0..9)
+                    .map(|j| (i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3)
+                    .collect(),
+            ]
+        })
+        .collect();
+    assert!(units.contains(&unit), "{unit:?} is not a unit");
+    let board = cells(dom);
+    let marked: Vec<usize> = (0..81).filter(|&x| board[x].has("unit")).collect();
+    assert_eq!(marked, unit);
+    for &x in &unit {
+        assert_ne!(board[x].shown, value.to_string(), "cell {x}");
+        assert!(!board[x].candidates.contains(&value), "cell {x}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---- the page itself, and the command line (no browser) -------------------
+
+#[test]
+fn pages_are_self_contained() {
+    let pages = [
+        csp(&["queens", "5", "--format", "html"]),
+        csp_stdin(&["sudoku", "--format", "html"], PUZZLE),
+    ];
+    for out in pages {
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let page = text(&out.stdout);
+        assert!(page.starts_with("<!DOCTYPE html>"));
+        for bad in [
+            "http://", "https://", "src=", "<link", "@import", "url(", "//cdn",
+        ] {
+            assert!(!page.contains(bad), "the page refers to '{bad}'");
+        }
+        // One inline script for the program, one block of data.
+        assert_eq!(page.matches("<script").count(), 2);
+        assert!(page.contains("<script id=\"search-data\" type=\"application/json\">"));
+    }
+}
+
+#[test]
+fn a_large_search_is_cut_at_the_node_limit() {
+    let out = csp(&["queens", "30", "--format", "html", "--all"]);
+    assert_eq!(out.status.code(), Some(1), "a limit stopped the search");
+    assert!(text(&out.stderr).contains("records at most 2000 nodes"));
+    let page = text(&out.stdout);
+    assert!(page.contains("\"note\":\"the page records at most 2000 nodes"));
+    assert_eq!(page.matches("{\"id\":").count(), 2000);
+}
+
+#[test]
+fn bad_combinations_are_refused() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["queens", "8", "--format", "html", "--solver", "bitboard"],
+            "replays the generic engine's search",
+        ),
+        (
+            &["queens", "8", "--format", "html", "--count"],
+            "not a count",
+        ),
+        (&["queens", "65", "--format", "html"], "to n = 64"),
+        (&["queens", "0", "--format", "html"], "from n = 1"),
+        (
+            &[
+                "sudoku",
+                "examples/sudoku/tests/data/top95.txt",
+                "--format",
+                "html",
+            ],
+            "replays one puzzle",
+        ),
+        (
+            &["sudoku", "examples/sudoku/tests/data/top95.txt", "--trace"],
+            "add --format html",
+        ),
+        (
+            &["sudoku", "docs/data/bad.txt", "--format", "html"],
+            "replays one puzzle",
+        ),
+    ];
+    for (args, want) in cases {
+        let out = csp(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(
+            err.starts_with("error: ") && err.contains(want),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let out = csp_stdin(&["sudoku", "--format", "html"], "..x\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("line 1, column 3"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A grid with two 5s in a row: no solution, shown as a failed root.
+    let two_fives = format!("55{}", ".".repeat(79));
+    let out = csp_stdin(&["sudoku", "--format", "html"], &two_fives);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("\"kind\":\"failure\""));
+}
