@@ -23,7 +23,7 @@
 //!
 //! Each page's sessions run in order, in one scratch folder of the page
 //! (files written by one command, e.g. `2> err.txt`, are there for the next),
-//! by `sh -c` with `csp` on the `PATH` as this build's binary. The scratch
+//! by `sh -c` with `csp` and `fzn-csp` on the `PATH` as this build's binaries. The scratch
 //! folder links every top-level entry of the repository (`examples/`,
 //! `docs/`, ...), and `../shared` beside it links the repository's
 //! `../shared` when there is one, so the pages' relative paths are those of
@@ -189,6 +189,7 @@ fn scratch(page: &Path) -> (PathBuf, PathBuf) {
     fs::create_dir_all(&bin).unwrap();
     let link = |from: &Path, to: &Path| std::os::unix::fs::symlink(from, to).unwrap();
     link(Path::new(env!("CARGO_BIN_EXE_csp")), &bin.join("csp"));
+    link(Path::new(env!("CARGO_BIN_EXE_fzn-csp")), &bin.join("fzn-csp"));
     for e in fs::read_dir(ROOT).unwrap() {
         let e = e.unwrap();
         let n = e.file_name();
