@@ -189,7 +189,10 @@ fn scratch(page: &Path) -> (PathBuf, PathBuf) {
     fs::create_dir_all(&bin).unwrap();
     let link = |from: &Path, to: &Path| std::os::unix::fs::symlink(from, to).unwrap();
     link(Path::new(env!("CARGO_BIN_EXE_csp")), &bin.join("csp"));
-    link(Path::new(env!("CARGO_BIN_EXE_fzn-csp")), &bin.join("fzn-csp"));
+    link(
+        Path::new(env!("CARGO_BIN_EXE_fzn-csp")),
+        &bin.join("fzn-csp"),
+    );
     for e in fs::read_dir(ROOT).unwrap() {
         let e = e.unwrap();
         let n = e.file_name();

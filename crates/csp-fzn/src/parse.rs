@@ -69,11 +69,13 @@ fn lex(text: &str) -> Result<Vec<(Tok, Pos)>, TextError> {
         } else if c.is_ascii_digit()
             || (c == '-' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit()))
         {
-            i += 1;
-            let hex = c == '0' && matches!(chars.get(i), Some('x'));
-            let oct = c == '0' && matches!(chars.get(i), Some('o'));
-            if hex || oct {
+            if c == '-' {
                 i += 1;
+            }
+            let hex = chars[i] == '0' && matches!(chars.get(i + 1), Some('x'));
+            let oct = chars[i] == '0' && matches!(chars.get(i + 1), Some('o'));
+            if hex || oct {
+                i += 2;
             }
             let radix = if hex {
                 16
