@@ -103,6 +103,8 @@ pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
                 ValOrder::Random { seed },
                 ValOrder::Split,
                 ValOrder::ReverseSplit,
+                ValOrder::BinaryMin,
+                ValOrder::BinaryMax,
             ] {
                 // Restarts after every failure or two where the order
                 // learns from failures (solve and optimisation use them;

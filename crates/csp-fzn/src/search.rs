@@ -18,7 +18,7 @@
 //! | `dom_w_deg` | [`VarOrder::DomWdeg`] |
 //! | `smallest` / `largest` | [`VarOrder::Smallest`] / [`VarOrder::Largest`] |
 //! | `anti_first_fail`, `occurrence`, `most_constrained`, `max_regret` | the closest csp has: see [`var_order`] |
-//! | `indomain_min` / `indomain_max` | [`ValOrder::Ascending`] / [`ValOrder::Descending`] |
+//! | `indomain_min` / `indomain_max` | [`ValOrder::BinaryMin`] / [`ValOrder::BinaryMax`]: `x = v`, then `x ≠ v` and the variable chosen again, as Gecode branches |
 //! | `indomain_median`, `indomain_middle` | [`ValOrder::Middle`] |
 //! | `indomain_random` | [`ValOrder::Random`] with the `-r` seed |
 //! | `indomain_split` / `indomain_reverse_split` | [`ValOrder::Split`] / [`ValOrder::ReverseSplit`] (bisection) |
@@ -69,8 +69,10 @@ pub fn var_order(name: &str) -> Option<VarOrder> {
 /// The csp value order closest to a FlatZinc value selection.
 pub fn val_order(name: &str, seed: u64) -> Option<ValOrder> {
     Some(match name {
-        "indomain_min" | "indomain" | "indomain_split" | "indomain_interval" => ValOrder::Ascending,
-        "indomain_max" | "indomain_reverse_split" => ValOrder::Descending,
+        "indomain_min" | "indomain" => ValOrder::BinaryMin,
+        "indomain_max" => ValOrder::BinaryMax,
+        "indomain_split" | "indomain_interval" => ValOrder::Split,
+        "indomain_reverse_split" => ValOrder::ReverseSplit,
         "indomain_median" | "indomain_middle" => ValOrder::Middle,
         "indomain_random" => ValOrder::Random { seed },
         _ => return None,

@@ -97,12 +97,24 @@ pub enum ValOrder {
     /// Bisection, upper half first: `x > mid`, then `x ≤ mid`
     /// (FlatZinc's `indomain_reverse_split`).
     ReverseSplit,
+    /// Binary branching on the smallest value: `x = min`, then `x ≠ min`
+    /// (as [`Decision::AtMost`]`(min)` / [`Decision::AtLeast`]`(min + 1)`).
+    /// The values are tried in ascending order as with `Ascending`, but
+    /// after `x ≠ min` propagates, the variable order chooses again, so
+    /// another variable may come first (Gecode's `INT_VAL_MIN`; FlatZinc's
+    /// `indomain_min`).
+    BinaryMin,
+    /// Binary branching on the largest value: `x = max`, then `x ≠ max`.
+    BinaryMax,
 }
 
 impl ValOrder {
     /// Does this order split domains rather than assign values?
     pub fn splits(&self) -> bool {
-        matches!(self, ValOrder::Split | ValOrder::ReverseSplit)
+        matches!(
+            self,
+            ValOrder::Split | ValOrder::ReverseSplit | ValOrder::BinaryMin | ValOrder::BinaryMax
+        )
     }
 }
 

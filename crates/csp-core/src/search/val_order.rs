@@ -36,7 +36,11 @@ impl Engine<'_> {
         if self.split {
             // Both halves are non-empty: min ≤ mid < max.
             let (lo, hi) = (s.min(var), s.max(var));
-            f.a = (lo as i64 + hi as i64).div_euclid(2) as Value;
+            f.a = match self.opts.val_order {
+                ValOrder::BinaryMin => lo,
+                ValOrder::BinaryMax => hi - 1,
+                _ => (lo as i64 + hi as i64).div_euclid(2) as Value,
+            };
             f.rem = 0b11;
             f.direct = (u32::MAX, 0);
         } else if s.is_small(var) {
@@ -51,7 +55,9 @@ impl Engine<'_> {
                 ValOrder::Ascending
                 | ValOrder::Descending
                 | ValOrder::Split
-                | ValOrder::ReverseSplit => {}
+                | ValOrder::ReverseSplit
+                | ValOrder::BinaryMin
+                | ValOrder::BinaryMax => {}
                 ValOrder::Middle => {
                     let mid = (lo as i64 + (hi as i64 - lo as i64) / 2) as Value;
                     f.rem = mid as i64 as u64;
@@ -72,7 +78,10 @@ impl Engine<'_> {
     /// tried.
     pub(super) fn next_half(&mut self, fi: usize) -> Option<Decision> {
         let f = &mut self.frames[fi];
-        let lower_first = self.opts.val_order != ValOrder::ReverseSplit;
+        let lower_first = !matches!(
+            self.opts.val_order,
+            ValOrder::ReverseSplit | ValOrder::BinaryMax
+        );
         let lower = match f.rem {
             0 => return None,
             0b11 => lower_first,
@@ -101,9 +110,11 @@ impl Engine<'_> {
             }
             let k = match order {
                 // (Splitting frames take `next_half` instead.)
-                ValOrder::Ascending | ValOrder::Split | ValOrder::ReverseSplit => {
-                    rem.trailing_zeros()
-                }
+                ValOrder::Ascending
+                | ValOrder::Split
+                | ValOrder::ReverseSplit
+                | ValOrder::BinaryMin
+                | ValOrder::BinaryMax => rem.trailing_zeros(),
                 ValOrder::Descending => 63 - rem.leading_zeros(),
                 ValOrder::Middle => {
                     let mid = f.a as u32;
@@ -145,7 +156,11 @@ impl Engine<'_> {
         let s = &self.store;
         let fr = &mut self.frames[fi];
         match order {
-            ValOrder::Ascending | ValOrder::Split | ValOrder::ReverseSplit => {
+            ValOrder::Ascending
+            | ValOrder::Split
+            | ValOrder::ReverseSplit
+            | ValOrder::BinaryMin
+            | ValOrder::BinaryMax => {
                 let x = if fr.started {
                     s.next_above(var, fr.a)?
                 } else {
