@@ -177,12 +177,33 @@ fn bad_input_is_a_positioned_error_and_exit_2() {
         "{}",
         stderr(&o)
     );
+    let o = fzn(&["--inference", "strong", "tests/data/fzn/unsat.fzn"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--inference: expected fc, mac or none, found 'strong'"));
     let o = fzn(&["tests/data/fzn/missing.fzn"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).starts_with("fzn-csp: tests/data/fzn/missing.fzn: "));
     let o = fzn(&[]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no model file"));
+}
+
+#[test]
+fn every_inference_finds_the_same_solutions() {
+    let mut all = Vec::new();
+    for inf in ["none", "fc", "mac"] {
+        let text = stdout(&fzn(&[
+            "-a",
+            "--inference",
+            inf,
+            "tests/data/fzn/queens6.fzn",
+        ]));
+        let mut sols = arrays(&text, "q");
+        sols.sort();
+        all.push(sols);
+    }
+    assert_eq!(all[0].len(), 4);
+    assert!(all.iter().all(|s| *s == all[0]));
 }
 
 #[test]

@@ -34,6 +34,9 @@ options:
   -s, --statistics           print %%%mzn-stat lines
   -t, --time-limit MS        stop after MS milliseconds
   -v, --verbose              notes and progress on standard error
+      --inference fc|mac     how constraints without a propagator of their own prune
+                             (default mac; fc is forward checking, faster on
+                             pure all-different models such as N-queens)
       --version, --help";
 
 fn number<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
@@ -73,6 +76,19 @@ pub fn parse_args(
             "-n" | "--num-solutions" => cfg.solutions = Some(number(&a, it.next())?),
             "-p" | "--parallel" => cfg.threads = number(&a, it.next())?,
             "-r" | "--random-seed" | "--seed" => cfg.seed = number(&a, it.next())?,
+            "--inference" => {
+                cfg.inference = Some(match it.next().as_deref() {
+                    Some("fc") => csp_core::Inference::ForwardChecking,
+                    Some("mac") => csp_core::Inference::Mac,
+                    Some("none") => csp_core::Inference::None,
+                    v => {
+                        return Err(format!(
+                            "--inference: expected fc, mac or none, found {}",
+                            v.map_or("nothing".to_string(), |v| format!("'{v}'"))
+                        ))
+                    }
+                })
+            }
             "-t" | "--time-limit" => {
                 cfg.time_limit = Some(Duration::from_millis(number(&a, it.next())?))
             }

@@ -25,6 +25,9 @@ pub struct Config {
     pub solutions: Option<u64>,
     /// `-f`: ignore the search annotations.
     pub free: bool,
+    /// `--inference fc|mac`: how constraints without a propagator of their
+    /// own (checked, e.g. value all-different) prune; `None`: MAC.
+    pub inference: Option<csp_core::Inference>,
     /// `-p N`: threads.
     pub threads: usize,
     /// `-r SEED`.
@@ -140,6 +143,9 @@ pub fn solve(
     init: Duration,
 ) -> io::Result<Status> {
     let (mut opts, strategy) = search::options(fzn, cfg.free, cfg.seed);
+    if let Some(i) = cfg.inference {
+        opts.inference = i;
+    }
     if cfg.verbose {
         for n in &strategy.notes {
             eprintln!("fzn-csp: {n}");
