@@ -17,6 +17,7 @@ pub mod golomb;
 pub mod jobshop;
 pub mod magic;
 pub mod nonogram;
+pub mod puzzle_file;
 pub mod puzzles;
 pub mod queens;
 pub mod queens_compare;
