@@ -354,6 +354,9 @@ fn check_run(sum: i32, n: usize, word: &str, line: usize, column: usize) -> Resu
         ));
     }
     let (lo, hi) = sum_range(n);
+    if n == 1 && sum > hi {
+        return fail(format!("one cell holds a digit from 1 to 9, not {sum}"));
+    }
     if !(lo..=hi).contains(&sum) {
         return fail(format!(
             "{n} distinct digits add up to {lo} to {hi}, not {sum}"
