@@ -17,8 +17,8 @@ pub struct KakuroArgs {
     /// Print the number of solutions of each puzzle instead of a solution.
     #[arg(long)]
     count: bool,
-    /// All-different strength of every run: value, bounds or domain (default).
-    #[arg(long, default_value = "domain")]
+    /// All-different strength of every run: value (default), bounds or domain.
+    #[arg(long, default_value = "value")]
     alldiff: String,
     #[command(flatten)]
     engine: EngineArgs,

@@ -374,7 +374,7 @@ pub fn options() -> SearchOptions {
 }
 
 /// The all-different strength [`model`] uses.
-pub const DEFAULT_STRENGTH: Consistency = Consistency::Domain;
+pub const DEFAULT_STRENGTH: Consistency = Consistency::Value;
 
 /// [`model_with`] at the [`DEFAULT_STRENGTH`].
 pub fn model(p: &Puzzle) -> Result<(Model, Vec<VarId>), ModelError> {
