@@ -50,6 +50,27 @@ pub enum Cell {
     White(i32),
 }
 
+impl Cell {
+    /// The across (`true`) or down sum of a clue cell, if it has one.
+    pub fn sum(self, across: bool) -> Option<i32> {
+        match self {
+            Cell::Clue { down, across: a } => {
+                if across {
+                    a
+                } else {
+                    down
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Is it a white cell?
+    pub fn is_white(self) -> bool {
+        matches!(self, Cell::White(_))
+    }
+}
+
 /// A run: white cells (indices into [`Puzzle::whites`]) that take
 /// different digits adding up to `sum`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -272,24 +293,11 @@ fn parse_grid(rows: &[Vec<Token>], first: usize) -> Result<Puzzle, ParseError> {
             let mut i = 0;
             while i < len {
                 let k = start + i * step;
-                let sum = match cells[k] {
-                    Cell::Clue { down, across: a } => {
-                        if across {
-                            a
-                        } else {
-                            down
-                        }
-                    }
-                    _ => None,
-                };
+                let sum = cells[k].sum(across);
                 // The white cells from i + 1 on (when k is a clue) or from i.
-                let from = if matches!(cells[k], Cell::White(_)) {
-                    i
-                } else {
-                    i + 1
-                };
+                let from = if cells[k].is_white() { i } else { i + 1 };
                 let mut to = from;
-                while to < len && matches!(cells[start + to * step], Cell::White(_)) {
+                while to < len && cells[start + to * step].is_white() {
                     to += 1;
                 }
                 let run: Vec<usize> = (from..to).map(|j| index[start + j * step]).collect();

@@ -60,25 +60,16 @@ fn brute_force(p: &Puzzle) -> Vec<Vec<i32>> {
             }
         };
         let mut j = k;
-        while !at_edge(j) && matches!(p.cells[j - step], Cell::White(_)) {
+        while !at_edge(j) && p.cells[j - step].is_white() {
             j -= step;
         }
         let sum = if at_edge(j) {
             None
         } else {
-            match p.cells[j - step] {
-                Cell::Clue { down, across: a } => {
-                    if across {
-                        a
-                    } else {
-                        down
-                    }
-                }
-                _ => None,
-            }
+            p.cells[j - step].sum(across)
         };
         let mut run = Vec::new();
-        while j < p.cells.len() && matches!(p.cells[j], Cell::White(_)) {
+        while j < p.cells.len() && p.cells[j].is_white() {
             run.push(j);
             if across && (j + 1).is_multiple_of(p.width) {
                 break;
