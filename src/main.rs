@@ -61,6 +61,10 @@ enum Command {
     Magic(cli::magic::MagicArgs),
     /// Nonograms: blacken the grid from its row and column clues.
     Nonogram(cli::nonogram::NonogramArgs),
+    /// Kakuro: digits that add up to the clues, from FILE or stdin.
+    Kakuro(cli::kakuro::KakuroArgs),
+    /// Minesweeper: which hidden cells are certainly mines or safe.
+    Minesweeper(cli::minesweeper::MinesweeperArgs),
     /// Register csp as a MiniZinc solver (writes csp.msc for fzn-csp).
     MinizincSetup(cli::minizinc::MinizincArgs),
 }
@@ -94,6 +98,8 @@ fn main() -> ExitCode {
         Some(Command::Jobshop(a)) => cli::jobshop::run(a),
         Some(Command::Magic(a)) => cli::magic::run(a),
         Some(Command::Nonogram(a)) => cli::nonogram::run(a),
+        Some(Command::Kakuro(a)) => cli::kakuro::run(a),
+        Some(Command::Minesweeper(a)) => cli::minesweeper::run(a),
         Some(Command::MinizincSetup(a)) => cli::minizinc::run(a),
     };
     cli::output::flush();

@@ -278,3 +278,84 @@ fn nonogram_solves_and_reports_positions() {
         (Some(0), "no solution\n")
     );
 }
+
+#[test]
+fn kakuro_solves_counts_and_reports_positions() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/kakuro/data/small.txt"
+    );
+    for alldiff in ["value", "bounds", "domain"] {
+        let o = run(&["kakuro", file, "--count", "--alldiff", alldiff], "");
+        assert_eq!(
+            (o.status.code(), text(&o.stdout).as_str()),
+            (Some(0), "1\n1\n1\n"),
+            "{alldiff}"
+        );
+    }
+    let o = run(&["kakuro", file], "");
+    assert_eq!(o.status.code(), Some(0));
+    let puzzles = csp_kakuro::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let solved = csp_kakuro::parse(&text(&o.stdout)).unwrap();
+    assert_eq!(solved.len(), puzzles.len());
+    for (p, s) in puzzles.iter().zip(&solved) {
+        csp_kakuro::check(p, &s.givens()).unwrap();
+    }
+    let o = run(&["kakuro"], "#  3\\x\n#  .\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        "error: <stdin>:1:6: expected a sum from 1 to 45, found 'x'\n"
+    );
+    let o = run(&["kakuro", "--alldiff", "strong"], "#  3\\\n#  .\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("expected value, bounds or domain"));
+    // Clues that contradict each other: no solution, a complete answer.
+    let o = run(&["kakuro"], "#  3\\\n\\4 .\n");
+    assert_eq!(
+        (o.status.code(), text(&o.stdout).as_str()),
+        (Some(0), "no solution\n")
+    );
+    let o = run(&["kakuro"], "% nothing\n");
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn minesweeper_deduces_counts_and_reports_positions() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/minesweeper/data/pattern.txt"
+    );
+    let o = run(&["minesweeper", file], "");
+    assert_eq!(
+        (o.status.code(), text(&o.stdout).as_str()),
+        (
+            Some(0),
+            ".*.*.\n11211\n00000\ncertain mines: 2, certain safe: 3, undecided: 0\n"
+        )
+    );
+    let o = run(&["minesweeper", "--count"], "1??\n1??\n");
+    assert_eq!(
+        (o.status.code(), text(&o.stdout).as_str()),
+        (Some(0), "8\n")
+    );
+    let o = run(&["minesweeper", "--count"], "mines 1\n1??\n1??\n");
+    assert_eq!(text(&o.stdout), "2\n");
+    let o = run(&["minesweeper"], "1?\n?x\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        "error: <stdin>:2:2: expected '?', '.', '*' or a digit 0-8, found 'x'\n"
+    );
+    // Numbers no layout fits: no solution, a complete answer.
+    let o = run(&["minesweeper"], "1?\n?3\n");
+    assert_eq!(
+        (o.status.code(), text(&o.stdout).as_str()),
+        (Some(0), "no solution\n")
+    );
+    // A limit says so (exit 1): the undecided cells are not claimed.
+    let big = format!("mines 900\n{}", format!("{}\n", "?".repeat(40)).repeat(40));
+    let o = run(&["minesweeper", "--count", "--time-limit", "0.2"], &big);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("incomplete"));
+}

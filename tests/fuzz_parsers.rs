@@ -96,6 +96,23 @@ const DIMACS: &[&str] = &[
 
 const EQUATIONS: &[&str] = &["SEND+MORE=MONEY", "A+B=C", "TWO+TWO=FOUR", "ABC = DEF"];
 
+const KAKURO: &[&str] = &[
+    "#   4\\  3\\\n\\3  .   .\n\\4  .   .\n",
+    "% two\n#  3\\ #\n\\1 . #\n\n#   12\\ 24\\ #\n\\11 .   .   7\\\n\\17 .   .   .\n#   \\15 .   .\n",
+];
+
+const MINESWEEPER: &[&str] = &[
+    "mines 2\n1??\n1??\n",
+    "% 1-2-1\n?????\n11211\n00000\n",
+    "*.?\n?8?\n???\n",
+];
+
+/// A [`csp_core::TextError`] names a line of the input (or the one after
+/// its end) and a column from 1.
+fn within(s: &str, e: &csp_core::TextError) -> bool {
+    e.line >= 1 && e.line <= s.lines().count() + 1 && e.column >= 1
+}
+
 const COLUMNS: &[&str] = &["2 4 1 3", "1 5 8 6 3 7 2 4", "  3 1 4 2  ", "1"];
 
 proptest! {
@@ -131,6 +148,33 @@ proptest! {
         }
         for e in errors(timed(&s, |s| equations(s).map(|e| e.result).collect())) {
             prop_assert!(names_a_line(&e), "{e}");
+        }
+    }
+
+    #[test]
+    fn kakuro_errors_name_line_and_column(s in input(KAKURO, 200)) {
+        match timed(&s, csp_kakuro::parse) {
+            Err(e) => prop_assert!(within(&s, &e), "{s:?}: {e}"),
+            // What parses renders back to the same puzzles.
+            Ok(puzzles) => {
+                for p in puzzles {
+                    let again = csp_kakuro::parse(&csp_kakuro::render(&p, &p.givens()));
+                    prop_assert_eq!(again.map(|q| (q[0].cells.clone(), q[0].runs.clone())), Ok((p.cells, p.runs)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn minesweeper_errors_name_line_and_column(s in input(MINESWEEPER, 200)) {
+        match timed(&s, csp_minesweeper::parse) {
+            Err(e) => prop_assert!(within(&s, &e), "{s:?}: {e}"),
+            Ok(b) => {
+                prop_assert!(csp_minesweeper::model(&b).is_ok());
+                let known: Vec<Option<bool>> = vec![None; b.cells.len()];
+                let again = csp_minesweeper::parse(&csp_minesweeper::render(&b, &known));
+                prop_assert_eq!(again.map(|a| a.cells), Ok(b.cells));
+            }
         }
     }
 

@@ -3,10 +3,11 @@
 
 use std::process::ExitCode;
 
-use csp_core::{Outcome, Search, SearchOptions};
+use csp_core::SearchOptions;
 
+use super::puzzle_file::PuzzleFile;
 use super::puzzles::{read_input, EngineArgs};
-use super::{CliError, Status};
+use super::CliError;
 
 /// Arguments of `csp nonogram`.
 #[derive(clap::Args, Debug)]
@@ -21,35 +22,24 @@ pub struct NonogramArgs {
     engine: EngineArgs,
 }
 
+/// The cells' values (1 = black) as booleans.
+fn black(values: &[i32]) -> Vec<bool> {
+    values.iter().map(|&v| v == 1).collect()
+}
+
 /// Runs `csp nonogram`.
 pub fn run(a: NonogramArgs) -> Result<ExitCode, CliError> {
     let options = a.engine.apply(SearchOptions::default())?;
     let (text, name) = read_input(a.file.as_deref())?;
     let p = csp_nonogram::parse(&text).map_err(|e| format!("{name}:{e}"))?;
-    let (m, cells) = csp_nonogram::model(&p).map_err(|e| e.to_string())?;
-    let search = Search::new(&m).options(options);
-    let (outcome, stats) = if a.count {
-        let r = search.count();
-        outln!("{}", r.count);
-        (r.outcome, r.stats)
-    } else {
-        let r = search.solve();
-        match &r.solution {
-            Some(s) => {
-                let grid: Vec<bool> = cells.iter().map(|&x| s[x] == 1).collect();
-                csp_nonogram::check(&p, &grid).map_err(|e| format!("internal error: {e}"))?;
-                out!("{}", csp_nonogram::render(&p, &grid));
-            }
-            None if r.outcome.is_complete() => outln!("no solution"),
-            None => outln!("unknown"),
-        }
-        (r.outcome, r.stats)
-    };
-    if let Outcome::LimitReached(l) = outcome {
-        errln!("warning: incomplete: stopped by the {l}");
+    PuzzleFile {
+        name: &name,
+        puzzles: std::slice::from_ref(&p),
+        count: a.count,
+        line: |_| None,
+        model: &csp_nonogram::model,
+        check: |p, v| csp_nonogram::check(p, &black(v)),
+        render: |p, v| csp_nonogram::render(p, &black(v)),
     }
-    if a.engine.stats {
-        errln!("{stats}");
-    }
-    Ok(Status::stopped_if(!outcome.is_complete()).code())
+    .run(&options, &a.engine)
 }

@@ -82,11 +82,7 @@ fn bad_input_names_line_and_column() {
         (". . . . . . . . . .\n", 1, 1, "order 1 to 9"),
         ("..\n", 1, 1, "found 2"),
     ];
-    for (text, line, column, what) in cases {
-        let e = parse(text).unwrap_err();
-        assert_eq!((e.line, e.column), (line, column), "{text:?}: {e}");
-        assert!(e.message.contains(what), "{text:?}: {e}");
-    }
+    csp_core::testing::check_text_errors(parse, &cases).unwrap();
 }
 
 #[test]

@@ -74,11 +74,7 @@ fn bad_files_name_line_and_column() {
         ),
         ("0 2\n", 1, 1, "the number of jobs must be from 1"),
     ];
-    for (text, line, column, what) in cases {
-        let e = parse(text).unwrap_err();
-        assert_eq!((e.line, e.column), (line, column), "{text:?}: {e}");
-        assert!(e.message.contains(what), "{text:?}: {e}");
-    }
+    csp_core::testing::check_text_errors(parse, &cases).unwrap();
 }
 
 #[test]
