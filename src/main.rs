@@ -61,6 +61,8 @@ enum Command {
     Magic(cli::magic::MagicArgs),
     /// Nonograms: blacken the grid from its row and column clues.
     Nonogram(cli::nonogram::NonogramArgs),
+    /// The 0/1 knapsack: the most value within the capacity, from FILE.
+    Knapsack(cli::knapsack::KnapsackArgs),
 }
 
 fn main() -> ExitCode {
@@ -92,6 +94,7 @@ fn main() -> ExitCode {
         Some(Command::Jobshop(a)) => cli::jobshop::run(a),
         Some(Command::Magic(a)) => cli::magic::run(a),
         Some(Command::Nonogram(a)) => cli::nonogram::run(a),
+        Some(Command::Knapsack(a)) => cli::knapsack::run(a),
     };
     cli::output::flush();
     match result {
