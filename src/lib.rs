@@ -25,6 +25,7 @@ pub use csp_cryptarithm as cryptarithm;
 pub use csp_futoshiki as futoshiki;
 pub use csp_golomb as golomb;
 pub use csp_jobshop as jobshop;
+pub use csp_knapsack as knapsack;
 pub use csp_latin as latin;
 pub use csp_magic as magic;
 pub use csp_nonogram as nonogram;

@@ -67,6 +67,8 @@ enum Command {
     Minesweeper(cli::minesweeper::MinesweeperArgs),
     /// Register csp as a MiniZinc solver (writes csp.msc for fzn-csp).
     MinizincSetup(cli::minizinc::MinizincArgs),
+    /// The 0/1 knapsack: the most value within the capacity, from FILE.
+    Knapsack(cli::knapsack::KnapsackArgs),
 }
 
 fn main() -> ExitCode {
@@ -101,6 +103,7 @@ fn main() -> ExitCode {
         Some(Command::Kakuro(a)) => cli::kakuro::run(a),
         Some(Command::Minesweeper(a)) => cli::minesweeper::run(a),
         Some(Command::MinizincSetup(a)) => cli::minizinc::run(a),
+        Some(Command::Knapsack(a)) => cli::knapsack::run(a),
     };
     cli::output::flush();
     match result {

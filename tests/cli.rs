@@ -520,3 +520,46 @@ fn cryptarithm_zebra_latin() {
         assert_eq!(stdout(&csp(&["latin", n, "--count"])).trim(), count);
     }
 }
+
+#[test]
+fn the_orders_for_flatzinc_on_the_command_line() {
+    // Every new order counts the 92 solutions of 8-queens.
+    for (var, val) in [
+        ("smallest", "split"),
+        ("largest", "reverse-split"),
+        ("mrv", "split"),
+        ("input", "asc"),
+    ] {
+        let o = csp(&[
+            "queens",
+            "8",
+            "--count",
+            "--solver",
+            "backtracking",
+            "--var-order",
+            var,
+            "--val-order",
+            val,
+        ]);
+        assert!(o.status.success(), "{var}/{val}: {}", stderr(&o));
+        assert_eq!(stdout(&o).trim(), "92", "{var}/{val}");
+    }
+    // A trace draws one queen per node: halves are refused, not drawn wrong.
+    let o = csp(&["queens", "4", "--trace", "--val-order", "split"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("split"), "{}", stderr(&o));
+    let o = csp(&["queens", "4", "--val-order", "bisect"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("split or reverse-split"),
+        "{}",
+        stderr(&o)
+    );
+    // Last-conflict reasoning keeps the proof.
+    let o = csp(&["golomb", "6", "--last-conflict", "--var-order", "dom-wdeg"]);
+    assert!(
+        stdout(&o).contains("length: 17 (optimal, proven)"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -358,4 +358,44 @@ fn minesweeper_deduces_counts_and_reports_positions() {
     let o = run(&["minesweeper", "--count", "--time-limit", "0.2"], &big);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("incomplete"));
+fn knapsack_proves_optima_and_reports_bad_files() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/knapsack/data/p01.txt"
+    );
+    let o = run(&["knapsack", file], "");
+    assert_eq!(o.status.code(), Some(0));
+    let out = text(&o.stdout);
+    assert!(out.ends_with("value: 309 (optimal, proven)\n"), "{out}");
+    // Read the choice back and check it independently.
+    let k = csp_knapsack::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let items: Vec<usize> = out
+        .lines()
+        .find_map(|l| l.strip_prefix("items: "))
+        .unwrap()
+        .split(' ')
+        .map(|t| t.parse().unwrap())
+        .collect();
+    let taken: Vec<bool> = (1..=k.items.len()).map(|i| items.contains(&i)).collect();
+    assert_eq!(csp_knapsack::check(&k, &taken), Ok(309));
+    // Bisection reaches the same optimum.
+    let o = run(&["knapsack", file, "--val-order", "split"], "");
+    assert!(text(&o.stdout).ends_with("value: 309 (optimal, proven)\n"));
+    // Positioned errors, exit 2; no panic on nonsense.
+    let o = run(&["knapsack"], "2 10\n3 4\n5 x\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        "error: <stdin>:3:3: expected a value (an integer), found 'x'\n"
+    );
+    for bad in [
+        "",
+        "1\n",
+        "1 99999999999999999999\n",
+        "\u{0}\u{ff}",
+        "3 5\n1 1\n",
+    ] {
+        let o = run(&["knapsack"], bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+    }
 }

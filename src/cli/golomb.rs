@@ -3,10 +3,10 @@
 
 use std::process::ExitCode;
 
-use csp_core::{Outcome, Search};
+use csp_core::Search;
 
 use super::puzzles::EngineArgs;
-use super::{CliError, Status};
+use super::CliError;
 
 /// Arguments of `csp golomb`.
 #[derive(clap::Args, Debug)]
@@ -56,26 +56,13 @@ pub fn run(a: GolombArgs) -> Result<ExitCode, CliError> {
                 std::ops::ControlFlow::Continue(())
             })
     };
-    let status = match (&r.best, r.outcome) {
-        (Some(best), o) => {
-            let marks = marks_of(best);
-            csp_golomb::check(&marks).map_err(|e| format!("internal error: {e}"))?;
-            outln!("marks: {}", join(&marks));
-            let proof = super::proof_note(o);
-            outln!("length: {} ({proof})", marks[n - 1]);
-            Status::stopped_if(o != Outcome::Solved)
-        }
-        (None, Outcome::LimitReached(l)) => {
-            outln!("unknown");
-            errln!("warning: incomplete: no ruler found before the {l}");
-            Status::Incomplete
-        }
-        (None, o) => return Err(format!("internal error: no ruler ({o})")),
-    };
-    if a.engine.stats {
-        errln!("{}", r.stats);
-    }
-    Ok(status.code())
+    super::finish_optimum(&r, "ruler", a.engine.stats, |best, proof| {
+        let marks = marks_of(best);
+        csp_golomb::check(&marks).map_err(|e| format!("internal error: {e}"))?;
+        outln!("marks: {}", join(&marks));
+        outln!("length: {} ({proof})", marks[n - 1]);
+        Ok(())
+    })
 }
 
 fn join(v: &[i32]) -> String {

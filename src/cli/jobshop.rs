@@ -3,10 +3,10 @@
 
 use std::process::ExitCode;
 
-use csp_core::{Outcome, Search};
+use csp_core::Search;
 
 use super::puzzles::{read_input, EngineArgs};
-use super::{CliError, Status};
+use super::CliError;
 
 /// Arguments of `csp jobshop`.
 #[derive(clap::Args, Debug)]
@@ -71,36 +71,23 @@ pub fn run(a: JobshopArgs) -> Result<ExitCode, CliError> {
                 std::ops::ControlFlow::Continue(())
             }),
     };
-    let status = match (&r.best, r.outcome) {
-        (Some(best), o) => {
-            let starts: Vec<Vec<i32>> = js
-                .starts
+    super::finish_optimum(&r, "schedule", a.engine.stats, |best, proof| {
+        let starts: Vec<Vec<i32>> = js
+            .starts
+            .iter()
+            .map(|row| row.iter().map(|&s| best[s]).collect())
+            .collect();
+        let makespan =
+            csp_jobshop::check(&shop, &starts).map_err(|e| format!("internal error: {e}"))?;
+        for (j, row) in starts.iter().enumerate() {
+            let cells: Vec<String> = row
                 .iter()
-                .map(|row| row.iter().map(|&s| best[s]).collect())
+                .zip(&shop.jobs[j])
+                .map(|(s, (mach, d))| format!("m{mach}@{s}+{d}"))
                 .collect();
-            let makespan =
-                csp_jobshop::check(&shop, &starts).map_err(|e| format!("internal error: {e}"))?;
-            for (j, row) in starts.iter().enumerate() {
-                let cells: Vec<String> = row
-                    .iter()
-                    .zip(&shop.jobs[j])
-                    .map(|(s, (mach, d))| format!("m{mach}@{s}+{d}"))
-                    .collect();
-                outln!("job {}: {}", j + 1, cells.join(" "));
-            }
-            let proof = super::proof_note(o);
-            outln!("makespan: {makespan} ({proof})");
-            Status::stopped_if(o != Outcome::Solved)
+            outln!("job {}: {}", j + 1, cells.join(" "));
         }
-        (None, Outcome::LimitReached(l)) => {
-            outln!("unknown");
-            errln!("warning: incomplete: no schedule found before the {l}");
-            Status::Incomplete
-        }
-        (None, o) => return Err(format!("internal error: no schedule ({o})")),
-    };
-    if a.engine.stats {
-        errln!("{}", r.stats);
-    }
-    Ok(status.code())
+        outln!("makespan: {makespan} ({proof})");
+        Ok(())
+    })
 }

@@ -16,9 +16,10 @@ pub mod futoshiki;
 pub mod golomb;
 pub mod jobshop;
 pub mod kakuro;
+pub mod knapsack;
 pub mod magic;
-pub mod minizinc;
 pub mod minesweeper;
+pub mod minizinc;
 pub mod nonogram;
 pub mod puzzle_file;
 pub mod puzzles;
@@ -133,6 +134,34 @@ pub fn proof_note(o: csp_core::Outcome) -> String {
         }
         o => format!("best found ({o})"),
     }
+}
+
+/// Ends an optimisation subcommand: `show` prints the best solution (it
+/// checks it independently and gets the proof note for its last line);
+/// without one, `unknown` and a warning naming `what` was not found. Then
+/// the statistics with `--stats`, and the exit code (1 unless proven).
+pub fn finish_optimum(
+    r: &csp_core::Optimum,
+    what: &str,
+    stats: bool,
+    show: impl FnOnce(&csp_core::Solution, &str) -> Result<(), CliError>,
+) -> Result<ExitCode, CliError> {
+    let status = match (&r.best, r.outcome) {
+        (Some(best), o) => {
+            show(best, &proof_note(o))?;
+            Status::stopped_if(o != csp_core::Outcome::Solved)
+        }
+        (None, csp_core::Outcome::LimitReached(l)) => {
+            outln!("unknown");
+            errln!("warning: incomplete: no {what} found before the {l}");
+            Status::Incomplete
+        }
+        (None, o) => return Err(format!("internal error: no {what} ({o})")),
+    };
+    if stats {
+        errln!("{}", r.stats);
+    }
+    Ok(status.code())
 }
 
 /// Parses `--restarts`: `none`, `luby[:SCALE]`, `geometric[:BASE[:FACTOR]]`.

@@ -135,6 +135,7 @@ mod solution;
 mod stats;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod text;
 
 pub use constraint::{Constraint, Pruner, Relation};
 pub use domain::{Conflict, Domain};

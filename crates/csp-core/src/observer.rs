@@ -65,6 +65,12 @@ pub trait SearchObserver {
     fn on_solution(&mut self, values: &[Value]) {
         let _ = values;
     }
+    /// Should the search report every removal to [`on_prune`](Self::on_prune)?
+    /// Asked once per search; an observer that only follows decisions
+    /// says no and spares the search the bookkeeping.
+    fn wants_prunes(&self) -> bool {
+        true
+    }
     /// Should propagators record reasons for their removals (see
     /// [`Pruner::remove_because`](crate::Pruner::remove_because))? Asked
     /// once per search; recording costs nothing when no one asks.

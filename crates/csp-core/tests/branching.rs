@@ -198,3 +198,25 @@ fn last_conflict_goes_first_until_its_decision_succeeds() {
     assert_eq!(&vars[..11], &[0, 1, 2, 3, 4, 5, 6, 7, 7, 6, 7]);
     assert!(log.failed.iter().all(|f| f.0 == 7));
 }
+
+#[test]
+fn optimisation_stops_at_the_declared_bound() {
+    // The first solution reaches the objective's declared minimum: no
+    // better one can exist, so the search ends there, proven optimal.
+    let mut m = Model::new();
+    let xs = m.new_vars(6, Domain::range(0, 9)).unwrap();
+    m.all_different(&xs).unwrap();
+    let top = m.new_var(Domain::range(5, 9)).unwrap();
+    m.max(&xs, top).unwrap();
+    let mut o = csp_core::SearchOptions {
+        var_order: VarOrder::Input,
+        ..Default::default()
+    };
+    o.decision_vars = vec![top];
+    let r = Search::new(&m).options(o).minimize(top);
+    assert!(r.is_optimal());
+    assert_eq!(r.objective, Some(5));
+    assert_eq!(r.improvements.len(), 1);
+    // One decision on `top`, then the six values: no search after.
+    assert_eq!(r.stats.failures, 0, "{}", r.stats);
+}

@@ -301,51 +301,78 @@ pub fn color(graph: &Graph, k: u32, options: &ColorOptions) -> Result<Colored, M
             stats: Statistics::default(),
         });
     }
-    // Vertices without neighbors take color 0 and stay out of the model: the
-    // engine never sees them (10^6 of them made one model variable each, and
-    // value precedence over all of them took time quadratic in their number).
-    let adj = graph.adjacency();
-    let linked: Vec<u32> = (0..graph.vertices())
-        .filter(|&v| !adj[v as usize].is_empty())
-        .collect();
-    let mut colors = vec![0u32; graph.vertices() as usize];
-    if linked.is_empty() {
+    let Some(core) = Core::of(graph) else {
         return Ok(Colored {
             outcome: Outcome::Solved,
-            colors: Some(colors),
+            colors: Some(vec![0; graph.vertices() as usize]),
             stats: Statistics::default(),
         });
-    }
-    let core = if linked.len() == adj.len() {
-        graph.clone()
-    } else {
-        let mut index = vec![u32::MAX; adj.len()];
-        for (i, &v) in linked.iter().enumerate() {
-            index[v as usize] = i as u32;
-        }
-        let edges = graph
-            .edges()
-            .iter()
-            .map(|&(u, v)| (index[u as usize], index[v as usize]));
-        Graph::new(linked.len() as u32, edges).expect("the edges join linked vertices")
     };
     // Δ + 1 colors always suffice (each vertex has a color its neighbors do
     // not use), so more only make the domains larger: k = 4294967295 asked
     // the engine for 512 MB per vertex.
-    let max_degree = adj.iter().map(Vec::len).max().unwrap_or(0);
-    let k = k.min(u32::try_from(max_degree + 1).unwrap_or(u32::MAX));
-    let (m, vars) = model(&core, k, options.symmetry)?;
+    let k = k.min(core.max_degree.saturating_add(1));
+    let (m, vars) = model(&core.graph, k, options.symmetry)?;
     let r = Search::new(&m).options(options.search.clone()).solve();
     Ok(Colored {
         outcome: r.outcome,
-        colors: r.solution.map(|s| {
-            for (&v, &x) in linked.iter().zip(&vars) {
-                colors[v as usize] = u32::try_from(s[x]).expect("colors are 0..k");
-            }
-            colors
-        }),
+        colors: r.solution.map(|s| core.colors(graph, &vars, &s)),
         stats: r.stats,
     })
+}
+
+/// The part of a graph the engine sees: the vertices with neighbors.
+/// Vertices without neighbors take color 0 and stay out of the model (10^6
+/// of them made one model variable each, and value precedence over all of
+/// them took time quadratic in their number).
+struct Core {
+    /// The linked vertices, in order: model vertex `i` is `linked[i]`.
+    linked: Vec<u32>,
+    /// The graph on them.
+    graph: Graph,
+    /// The largest degree, `Δ`.
+    max_degree: u32,
+}
+
+impl Core {
+    /// `None` when no vertex has a neighbor.
+    fn of(graph: &Graph) -> Option<Core> {
+        let adj = graph.adjacency();
+        let linked: Vec<u32> = (0..graph.vertices())
+            .filter(|&v| !adj[v as usize].is_empty())
+            .collect();
+        if linked.is_empty() {
+            return None;
+        }
+        let max_degree = adj.iter().map(Vec::len).max().unwrap_or(0);
+        let core = if linked.len() == adj.len() {
+            graph.clone()
+        } else {
+            let mut index = vec![u32::MAX; adj.len()];
+            for (i, &v) in linked.iter().enumerate() {
+                index[v as usize] = i as u32;
+            }
+            let edges = graph
+                .edges()
+                .iter()
+                .map(|&(u, v)| (index[u as usize], index[v as usize]));
+            Graph::new(linked.len() as u32, edges).expect("the edges join linked vertices")
+        };
+        Some(Core {
+            linked,
+            graph: core,
+            max_degree: u32::try_from(max_degree).unwrap_or(u32::MAX),
+        })
+    }
+
+    /// The coloring of the whole graph from a solution of the core's model.
+    fn colors(&self, graph: &Graph, vars: &[VarId], s: &csp_core::Solution) -> Vec<u32> {
+        let mut colors = vec![0u32; graph.vertices() as usize];
+        for (&v, &x) in self.linked.iter().zip(vars) {
+            colors[v as usize] = u32::try_from(s[x]).expect("colors are 0..k");
+        }
+        colors
+    }
 }
 
 /// What [`chromatic_number`] established.
@@ -368,7 +395,10 @@ impl Chromatic {
     }
 }
 
-/// Finds the chromatic number by trying `k` colors for increasing `k`.
+/// Finds the chromatic number by trying `k` colors for increasing `k`, one
+/// search per `k` (the method before [`chromatic_number`] used the
+/// optimisation API; kept as its reference and for the benchmark in
+/// `docs/benchmarks.md`). Same answers, same result fields.
 ///
 /// Two bounds come first: the lower bound is the size of a [`greedy_clique`]
 /// (the clique alone needs that many colors), and the upper bound is the number
@@ -384,8 +414,61 @@ impl Chromatic {
 /// ```
 /// use csp_coloring::{maps, model};
 ///
+/// let c = model::chromatic_number_by_loop(&maps::US.graph(), None, &model::ColorOptions::default()).unwrap();
+/// assert_eq!(c.exact(), Some(4));
+/// ```
+///
+/// # Errors
+/// A [`ModelError`] from building a model (not expected for any graph).
+pub fn chromatic_number_by_loop(
+    graph: &Graph,
+    time_limit: Option<Duration>,
+    options: &ColorOptions,
+) -> Result<Chromatic, ModelError> {
+    let (climb, mut result) = Climb::start(graph, time_limit, options)?;
+    // Up from the lower bound.
+    while Some(result.lower) < result.upper {
+        let Some(opts) = climb.call_options() else {
+            return Ok(result);
+        };
+        let k = result.lower;
+        let r = color(graph, k, &opts)?;
+        match result.record(k, r) {
+            Outcome::Unsatisfiable => result.lower = k + 1,
+            Outcome::Solved => {}
+            Outcome::LimitReached(_) | Outcome::Invalid(_) => return Ok(result),
+        }
+    }
+    Ok(result)
+}
+
+/// Finds the chromatic number with one branch-and-bound search
+/// ([`Search::minimize`]).
+///
+/// The bounds come first, as in [`chromatic_number_by_loop`]: the lower
+/// bound is the size of a [`greedy_clique`], the upper bound the number of
+/// colors of a first coloring with `Δ + 1` colors (`Δ` the largest degree:
+/// with that many colors every vertex always has a free color, so the
+/// search hardly ever backtracks). Between them, one model: the coloring
+/// model with `upper − 1` colors, a variable `top` in
+/// `[lower − 1, upper − 2]` with `colors[v] ≤ top` for every vertex, and
+/// `minimize(top)`. The search decides `top` first, smallest value first
+/// ([`SearchOptions::decision_vars`](csp_core::SearchOptions::decision_vars)),
+/// so it tries `lower` colors, then `lower + 1`, … within one search that
+/// keeps its dom/wdeg weights from one to the next; the first coloring it
+/// finds is optimal, and branch and bound then unwinds the rest of the
+/// tree at once. No coloring at all proves the first coloring optimal.
+///
+/// `time_limit` bounds the whole run; when it runs out, the result holds
+/// the bounds proved so far (each value of `top` the search moved past is
+/// refuted).
+///
+/// ```
+/// use csp_coloring::{maps, model};
+///
 /// let c = model::chromatic_number(&maps::US.graph(), None, &model::ColorOptions::default()).unwrap();
 /// assert_eq!(c.exact(), Some(4));
+/// assert_eq!(c.attempts.len(), 2); // the first coloring, then one minimisation
 /// ```
 ///
 /// # Errors
@@ -395,23 +478,106 @@ pub fn chromatic_number(
     time_limit: Option<Duration>,
     options: &ColorOptions,
 ) -> Result<Chromatic, ModelError> {
-    let start = Instant::now();
-    let mut result = Chromatic {
-        lower: greedy_clique(graph).len() as u32,
-        coloring: None,
-        upper: None,
-        attempts: Vec::new(),
+    let (climb, mut result) = Climb::start(graph, time_limit, options)?;
+    let (Some(upper), Some(core)) = (result.upper, Core::of(graph)) else {
+        return Ok(result);
     };
-    if graph.vertices() == 0 {
-        result.coloring = Some(Vec::new());
-        result.upper = Some(0);
+    if result.lower >= upper {
         return Ok(result);
     }
-    // Options for one engine call, within the time left; None when it is up.
-    let call_options = || -> Option<ColorOptions> {
-        let mut opts = options.clone();
-        if let Some(limit) = time_limit {
-            let left = limit.saturating_sub(start.elapsed());
+    let Some(mut opts) = climb.call_options() else {
+        return Ok(result);
+    };
+    // `upper − 1` colors, 0..=upper − 2; top ≥ every color, in
+    // [lower − 1, upper − 2].
+    let k = upper - 1;
+    let (mut m, vars) = model(&core.graph, k, opts.symmetry)?;
+    let as_value = |c: u32| Value::try_from(c).unwrap_or(Value::MAX);
+    let top = m.new_var_named(
+        "colors-1",
+        Domain::range(as_value(result.lower.max(1) - 1), as_value(k - 1)),
+    )?;
+    m.max(&vars, top)?;
+    opts.search.decision_vars = vec![top];
+    let ascending = opts.search.val_order == ValOrder::Ascending;
+    let mut watch = TopWatch { top, tried: None };
+    let r = Search::new(&m)
+        .options(opts.search)
+        .observer(&mut watch)
+        .minimize(top);
+    let colored = Colored {
+        outcome: r.outcome,
+        colors: r.best.as_ref().map(|s| core.colors(graph, &vars, s)),
+        stats: r.stats,
+    };
+    match result.record(k, colored) {
+        // The first coloring was optimal.
+        Outcome::Unsatisfiable => result.lower = upper,
+        Outcome::Solved => result.lower = result.upper.unwrap_or(upper),
+        Outcome::LimitReached(_) | Outcome::Invalid(_) => {
+            // Trying top = t smallest first means every smaller value failed:
+            // at least t + 1 colors are needed.
+            if let (true, Some(t)) = (ascending, watch.tried) {
+                result.lower = result.lower.max(u32::try_from(t).unwrap_or(0) + 1);
+            }
+        }
+    }
+    Ok(result)
+}
+
+/// Follows the values the minimisation in [`chromatic_number`] gives
+/// `top` at its first level.
+struct TopWatch {
+    top: VarId,
+    /// The largest value of `top` tried at depth 1.
+    tried: Option<Value>,
+}
+
+impl csp_core::SearchObserver for TopWatch {
+    fn on_decision(&mut self, var: VarId, d: csp_core::Decision, depth: usize) {
+        if let (true, 1, csp_core::Decision::Assign(t)) = (var == self.top, depth, d) {
+            self.tried = Some(self.tried.map_or(t, |u| u.max(t)));
+        }
+    }
+    fn wants_prunes(&self) -> bool {
+        false
+    }
+}
+
+/// What the two chromatic-number methods share: the time budget and the
+/// first bounds.
+struct Climb<'a> {
+    start: Instant,
+    time_limit: Option<Duration>,
+    options: &'a ColorOptions,
+}
+
+impl<'a> Climb<'a> {
+    /// The clock started, and the first bounds: the clique's lower bound
+    /// and the upper bound of a first coloring with `Δ + 1` colors (the
+    /// empty graph: 0 colors, settled).
+    fn start(
+        graph: &Graph,
+        time_limit: Option<Duration>,
+        options: &'a ColorOptions,
+    ) -> Result<(Climb<'a>, Chromatic), ModelError> {
+        let climb = Climb {
+            start: Instant::now(),
+            time_limit,
+            options,
+        };
+        let result = match climb.bounds(graph)? {
+            Some(r) => r,
+            None => Chromatic::of_empty(),
+        };
+        Ok((climb, result))
+    }
+
+    /// Options for one engine call, within the time left; None when it is up.
+    fn call_options(&self) -> Option<ColorOptions> {
+        let mut opts = self.options.clone();
+        if let Some(limit) = self.time_limit {
+            let left = limit.saturating_sub(self.start.elapsed());
             if left.is_zero() {
                 return None;
             }
@@ -419,45 +585,53 @@ pub fn chromatic_number(
             opts.search.limits.time = Some(per_call);
         }
         Some(opts)
-    };
-    let record = |result: &mut Chromatic, k: u32, r: Colored| -> Outcome {
+    }
+
+    /// The clique's lower bound and the upper bound of a first coloring
+    /// with `Δ + 1` colors (`None`: the graph has no vertex).
+    fn bounds(&self, graph: &Graph) -> Result<Option<Chromatic>, ModelError> {
+        if graph.vertices() == 0 {
+            return Ok(None);
+        }
+        let mut result = Chromatic {
+            lower: greedy_clique(graph).len() as u32,
+            coloring: None,
+            upper: None,
+            attempts: Vec::new(),
+        };
+        let max_degree = graph.adjacency().iter().map(Vec::len).max().unwrap_or(0) as u32;
+        if let Some(opts) = self.call_options() {
+            let r = color(graph, max_degree + 1, &opts)?;
+            result.record(max_degree + 1, r);
+        }
+        Ok(Some(result))
+    }
+}
+
+impl Chromatic {
+    /// The empty graph: 0 colors.
+    fn of_empty() -> Chromatic {
+        Chromatic {
+            lower: 0,
+            coloring: Some(Vec::new()),
+            upper: Some(0),
+            attempts: Vec::new(),
+        }
+    }
+
+    /// Records an engine call with `k` colors: a coloring with fewer colors
+    /// than the best becomes the best. Returns its outcome.
+    fn record(&mut self, k: u32, r: Colored) -> Outcome {
         if let Some(colors) = r.colors {
             let used = colors.iter().max().map_or(0, |&c| c + 1);
-            let better = match result.upper {
-                Some(u) => used < u,
-                None => true,
-            };
-            if better {
-                result.upper = Some(used);
-                result.coloring = Some(colors);
+            if self.upper.is_none_or(|u| used < u) {
+                self.upper = Some(used);
+                self.coloring = Some(colors);
             }
         }
-        result.attempts.push((k, r.outcome, r.stats));
+        self.attempts.push((k, r.outcome, r.stats));
         r.outcome
-    };
-    // The upper bound: a coloring with one more color than the largest degree.
-    let max_degree = graph.adjacency().iter().map(Vec::len).max().unwrap_or(0) as u32;
-    let Some(opts) = call_options() else {
-        return Ok(result);
-    };
-    let r = color(graph, max_degree + 1, &opts)?;
-    if record(&mut result, max_degree + 1, r) != Outcome::Solved {
-        return Ok(result);
     }
-    // Up from the lower bound.
-    while Some(result.lower) < result.upper {
-        let Some(opts) = call_options() else {
-            return Ok(result);
-        };
-        let k = result.lower;
-        let r = color(graph, k, &opts)?;
-        match record(&mut result, k, r) {
-            Outcome::Unsatisfiable => result.lower = k + 1,
-            Outcome::Solved => {}
-            Outcome::LimitReached(_) | Outcome::Invalid(_) => return Ok(result),
-        }
-    }
-    Ok(result)
 }
 
 /// Why [`color_min_conflicts`] could not run.

@@ -23,6 +23,10 @@ fn prove_chromatic(name: &str, graph: &Graph, chi: u32) {
     let c = model::chromatic_number(graph, None, &options).unwrap();
     assert_eq!(c.exact(), Some(chi), "{name}: {c:?}");
     check_coloring(graph, c.coloring.as_ref().unwrap(), chi).unwrap();
+    // The earlier method, one search per k, agrees.
+    let by_loop = model::chromatic_number_by_loop(graph, None, &options).unwrap();
+    assert_eq!(by_loop.exact(), Some(chi), "{name}: {by_loop:?}");
+    check_coloring(graph, by_loop.coloring.as_ref().unwrap(), chi).unwrap();
     let below = model::color(graph, chi - 1, &options).unwrap();
     assert_eq!(below.outcome, Outcome::Unsatisfiable, "{name}");
     let nodes: u64 = c.attempts.iter().map(|a| a.2.nodes).sum::<u64>() + below.stats.nodes;
@@ -79,22 +83,26 @@ fn without_symmetry_breaking_too() {
     check_coloring(&g, four.colors.as_ref().unwrap(), 4).unwrap();
 }
 
-/// The number of k-colorings of a graph equals the sum, over the solutions with
-/// value precedence, of the ways to name their j colors with k: k!/(k−j)!.
-#[test]
-fn precedence_keeps_exactly_one_coloring_per_renaming_class() {
-    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = move || {
+/// A small seeded generator for random graphs (xorshift64).
+fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
         state
-    };
+    }
+}
+
+/// The number of k-colorings of a graph equals the sum, over the solutions with
+/// value precedence, of the ways to name their j colors with k: k!/(k−j)!.
+#[test]
+fn precedence_keeps_exactly_one_coloring_per_renaming_class() {
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
     for trial in 0..30 {
         let n = 4 + (trial % 5) as u32;
         let edges: Vec<(u32, u32)> = (0..n)
             .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
-            .filter(|_| next() % 3 == 0)
+            .filter(|_| next().is_multiple_of(3))
             .collect();
         let g = Graph::new(n, edges).unwrap();
         for k in 1..=4u32 {
@@ -146,4 +154,61 @@ fn min_conflicts_finds_colorings() {
         model::color_min_conflicts(&g, 2, 42, &csp_core::Limits::none().with_nodes(1000)).unwrap();
     assert!(matches!(r.outcome, Outcome::LimitReached(_)));
     assert!(r.conflicts > 0);
+}
+
+/// Small random graphs: the minimisation, the loop and brute force (the
+/// smallest k for which a proper k-coloring exists, by enumeration) agree.
+#[test]
+fn chromatic_number_matches_brute_force() {
+    let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+    let options = ColorOptions::default();
+    for trial in 0..60 {
+        let n = 1 + (trial % 8) as u32;
+        let edges: Vec<(u32, u32)> = (0..n)
+            .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
+            .filter(|_| next() % 100 < 30 + 10 * (trial % 6))
+            .collect();
+        let g = Graph::new(n, edges).unwrap();
+        // Brute force: every assignment of k colors, k = 1, 2, ...
+        let chi = (1..=n)
+            .find(|&k| {
+                let total = (k as u64).pow(n);
+                (0..total).any(|code| {
+                    let colors: Vec<u32> = (0..n)
+                        .map(|i| (code / (k as u64).pow(i) % k as u64) as u32)
+                        .collect();
+                    g.edges()
+                        .iter()
+                        .all(|&(u, v)| colors[u as usize] != colors[v as usize])
+                })
+            })
+            .unwrap();
+        let c = model::chromatic_number(&g, None, &options).unwrap();
+        assert_eq!(
+            c.exact(),
+            Some(chi),
+            "trial {trial}, {:?}: {c:?}",
+            g.edges()
+        );
+        check_coloring(&g, c.coloring.as_ref().unwrap(), chi).unwrap();
+        let by_loop = model::chromatic_number_by_loop(&g, None, &options).unwrap();
+        assert_eq!(by_loop.exact(), Some(chi), "trial {trial}");
+    }
+}
+
+/// Under a time limit the minimisation keeps the bounds it proved: the
+/// lower bound never passes the chromatic number, the upper bound is a
+/// checked coloring's.
+#[test]
+fn chromatic_number_under_a_time_limit() {
+    let g = load("myciel4.col");
+    for ms in [0, 1, 3, 10] {
+        let limit = Some(std::time::Duration::from_millis(ms));
+        let c = model::chromatic_number(&g, limit, &ColorOptions::default()).unwrap();
+        assert!(c.lower <= 5, "{ms} ms: {c:?}");
+        if let (Some(col), Some(k)) = (&c.coloring, c.upper) {
+            assert!(k >= 5);
+            check_coloring(&g, col, k).unwrap();
+        }
+    }
 }

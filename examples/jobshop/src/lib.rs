@@ -19,6 +19,7 @@
 //! assert_eq!(check(&shop, &starts).unwrap(), r.objective.unwrap());
 //! ```
 
+use csp_core::text::{data_lines, int as number, tokens};
 use csp_core::{Domain, Model, ModelError, SearchOptions, ValOrder, VarId, VarOrder};
 
 /// A job-shop instance.
@@ -42,11 +43,7 @@ pub const MAX_TASKS: usize = 10_000;
 /// job with `machines` pairs `machine duration` (machines numbered from 0).
 /// Lines starting with `#` and blank lines are skipped.
 pub fn parse(text: &str) -> Result<Shop, ParseError> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l))
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    let mut lines = data_lines(text);
     let Some((hl, header)) = lines.next() else {
         return Err(ParseError {
             line: 1,
@@ -120,47 +117,6 @@ pub fn parse(text: &str) -> Result<Shop, ParseError> {
         });
     }
     Ok(Shop { machines: m, jobs })
-}
-
-fn tokens(line: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in line.char_indices() {
-        match (c.is_whitespace(), start) {
-            (false, None) => start = Some(i),
-            (true, Some(s)) => {
-                out.push((s + 1, &line[s..i]));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push((s + 1, &line[s..]));
-    }
-    out
-}
-
-fn number(
-    line: usize,
-    (col, text): (usize, &str),
-    what: &str,
-    lo: i64,
-    hi: i64,
-) -> Result<i64, ParseError> {
-    match text.parse::<i64>() {
-        Ok(v) if (lo..=hi).contains(&v) => Ok(v),
-        Ok(v) => Err(ParseError {
-            line,
-            column: col,
-            message: format!("{what} must be from {lo} to {hi}, found {v}"),
-        }),
-        Err(_) => Err(ParseError {
-            line,
-            column: col,
-            message: format!("expected {what} (an integer), found '{text}'"),
-        }),
-    }
 }
 
 /// The model: start times, the makespan to minimise.

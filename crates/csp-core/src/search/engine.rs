@@ -221,7 +221,7 @@ impl<'a> Engine<'a> {
     ) -> Engine<'a> {
         let (doms, var_dom) = model.declared();
         let mut store = DomainStore::new(doms, var_dom);
-        store.track_prunes = observer.is_some();
+        store.track_prunes = observer.as_ref().is_some_and(|o| o.wants_prunes());
         store.simd = prep.simd;
         store.track_reasons = observer.as_ref().is_some_and(|o| o.wants_reasons());
         // One propagator per constraint (the checker path unless it brings
@@ -521,7 +521,12 @@ impl<'a> Engine<'a> {
             // value open (one snapshot copy per value).
             let level = self.frames[fi].level as usize;
             self.store.reopen_level(level);
-            let next = if self.split {
+            let next = if self.objective.is_some() && self.bound_refutes_frame() {
+                // Every branch would fail on the bound: unwind at once
+                // rather than trying each value (after an improving
+                // solution, the path above it often has the objective fixed).
+                None
+            } else if self.split {
                 self.next_half(fi)
             } else {
                 self.next_value(fi).map(Decision::Assign)
@@ -636,10 +641,10 @@ impl<'a> Engine<'a> {
         );
     }
 
-    /// Enforces the objective bound (a domain change, undone on backtrack
-    /// with the decision's level).
+    /// The bound every decision enforces (the own one, tightened by the
+    /// shared one in parallel branch and bound).
     #[inline]
-    fn enforce_bound(&mut self) -> Result<(), Conflict> {
+    fn effective_bound(&self) -> Option<Value> {
         let mut bound = self.bound;
         if let (Some(shared), Some((_, minimize))) = (&self.shared_bound, self.objective) {
             let g = shared.load(Ordering::Relaxed);
@@ -649,7 +654,25 @@ impl<'a> Engine<'a> {
                 None => g,
             });
         }
-        if let (Some((x, minimize)), Some(b)) = (self.objective, bound) {
+        bound
+    }
+
+    /// Does the objective's domain in the current state (a frame's opening)
+    /// already miss the bound, so that every decision below fails?
+    #[inline]
+    fn bound_refutes_frame(&self) -> bool {
+        match (self.objective, self.effective_bound()) {
+            (Some((x, true)), Some(b)) => self.store.min(x) > b,
+            (Some((x, false)), Some(b)) => self.store.max(x) < b,
+            _ => false,
+        }
+    }
+
+    /// Enforces the objective bound (a domain change, undone on backtrack
+    /// with the decision's level).
+    #[inline]
+    fn enforce_bound(&mut self) -> Result<(), Conflict> {
+        if let (Some((x, minimize)), Some(b)) = (self.objective, self.effective_bound()) {
             if minimize {
                 self.store.set_max(x, b)?;
             } else {

@@ -481,6 +481,7 @@ impl<'a> Search<'a> {
                 stats: r.stats,
             };
         }
+        let declared = self.model.domain(objective);
         let prep = Arc::new(Prepared::new(self.model, self.options.inference));
         let mut it = Solutions::new(self.model, prep, self.options, self.observer);
         it.engine.set_objective(objective, minimize);
@@ -503,8 +504,15 @@ impl<'a> Search<'a> {
                     });
                     let go_on = f(&s, v);
                     best = Some(s);
-                    // The next solution must be strictly better.
-                    let next = next_bound(v, minimize);
+                    // The next solution must be strictly better; none is
+                    // when the bound leaves the objective's declared domain.
+                    let next = next_bound(v, minimize).filter(|&b| {
+                        if minimize {
+                            declared.min().is_none_or(|m| b >= m)
+                        } else {
+                            declared.max().is_none_or(|m| b <= m)
+                        }
+                    });
                     match next {
                         None => break, // no better value exists
                         Some(b) => it.engine.bound = Some(b),
