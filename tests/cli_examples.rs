@@ -358,6 +358,9 @@ fn minesweeper_deduces_counts_and_reports_positions() {
     let o = run(&["minesweeper", "--count", "--time-limit", "0.2"], &big);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("incomplete"));
+}
+
+#[test]
 fn knapsack_proves_optima_and_reports_bad_files() {
     let file = concat!(
         env!("CARGO_MANIFEST_DIR"),
