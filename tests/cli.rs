@@ -529,6 +529,8 @@ fn the_orders_for_flatzinc_on_the_command_line() {
         ("largest", "reverse-split"),
         ("mrv", "split"),
         ("input", "asc"),
+        ("smallest", "binary-min"),
+        ("dom-wdeg", "binary-max"),
     ] {
         let o = csp(&[
             "queens",
@@ -551,7 +553,7 @@ fn the_orders_for_flatzinc_on_the_command_line() {
     let o = csp(&["queens", "4", "--val-order", "bisect"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("split or reverse-split"),
+        stderr(&o).contains("split, reverse-split, binary-min or binary-max"),
         "{}",
         stderr(&o)
     );

@@ -118,8 +118,10 @@ pub fn parse_val_order(s: &str, seed: u64) -> Result<ValOrder, CliError> {
         "random" => Ok(ValOrder::Random { seed }),
         "split" => Ok(ValOrder::Split),
         "reverse-split" => Ok(ValOrder::ReverseSplit),
+        "binary-min" => Ok(ValOrder::BinaryMin),
+        "binary-max" => Ok(ValOrder::BinaryMax),
         _ => Err(format!(
-            "unknown value order '{s}' (expected asc, desc, middle, random, split or reverse-split)"
+            "unknown value order '{s}' (expected asc, desc, middle, random, split, reverse-split, binary-min or binary-max)"
         )),
     }
 }

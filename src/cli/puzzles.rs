@@ -39,8 +39,8 @@ pub struct EngineArgs {
     /// or largest.
     #[arg(long = "var-order")]
     var_order: Option<String>,
-    /// Override the value order: asc, desc, middle, random, split or
-    /// reverse-split.
+    /// Override the value order: asc, desc, middle, random, split,
+    /// reverse-split, binary-min or binary-max.
     #[arg(long = "val-order")]
     val_order: Option<String>,
     /// Seed for random choices.

@@ -55,7 +55,8 @@ pub struct Args {
     /// Generic solvers: input, mrv, dom-deg, dom-wdeg, smallest or largest.
     #[arg(long = "var-order", default_value = "input")]
     var_order: String,
-    /// Generic solvers: asc, desc, middle, random, split or reverse-split.
+    /// Generic solvers: asc, desc, middle, random, split, reverse-split,
+    /// binary-min or binary-max.
     #[arg(long = "val-order", default_value = "asc")]
     val_order: String,
     /// Worker threads (default and 0: all cores; at most 4 per core, more is
@@ -803,7 +804,7 @@ fn trace(
     let engine = matches!(job.solver, Solver::Backtracking | Solver::Pairwise);
     if engine && job.options.val_order.splits() {
         return Err(
-            "--trace draws one queen per node; --val-order split and reverse-split decide half domains"
+            "--trace draws one queen per node; --val-order split, reverse-split, binary-min and binary-max decide half domains"
                 .into(),
         );
     }
