@@ -8,11 +8,11 @@
 //! | `array_[var_]int_element`, `array_[var_]bool_element` | [`Model::element_offset`] / [`Model::element_const_offset`] (1-based) |
 //! | `bool_clause`, `array_bool_and/or/xor`, `bool_and/or/xor/not/eq/ne/le/lt` (+ reified), `bool2int`, `bool_lin_eq/le` | [`Model::clause`], [`Model::and`], [`Model::or`], [`Model::xor`], relations |
 //! | `set_in`, `set_in_reif`, `set_in_imp` | [`Model::reify_in`] / [`Model::half_reify_in`] |
-//! | `fzn_all_different_int`, `fzn_alldifferent_except_0`, `csp_table_int/bool`, `csp_regular`, `csp_circuit`, `csp_subcircuit`, `csp_inverse`, `fzn_global_cardinality`, `fzn_count_eq`, `fzn_among`, `fzn_nvalue`, `fzn_lex_less(eq)_int/bool`, `fzn_increasing_int/bool` | the globals of `csp_core::constraint` |
+//! | `fzn_all_different_int`, `fzn_alldifferent_except_0`, `csp_table_int/bool`, `csp_regular`, `csp_circuit`, `csp_subcircuit`, `csp_inverse`, `fzn_global_cardinality`, `fzn_count_eq`, `fzn_among`, `fzn_nvalue`, `fzn_lex_less(eq)_int/bool`, `fzn_increasing_int/bool`, `csp_value_precede_chain` (from `seq_precede_chain`, used by `value_precede_chain`) | the globals of `csp_core::constraint` |
 
 use std::collections::HashSet;
 
-use csp_core::constraint::{Automaton, Consistency};
+use csp_core::constraint::{Automaton, Consistency, ValuePrecedence};
 use csp_core::expr::sum;
 use csp_core::{Domain, Expr, ModelError, Rel, Relation, TextError, VarId};
 
@@ -733,6 +733,14 @@ pub(crate) fn post(
             arity(c, args, 1)?;
             let xs = c.vars(&args[0])?;
             c.b.m.increasing(&xs).map(|_| ())
+        }
+        "csp_value_precede_chain" => {
+            // csp_value_precede_chain(start, x): values start, start + 1, ...
+            // in order of first use, none below start.
+            arity(c, args, 2)?;
+            let start = fit(c.int(&args[0])?, pos)?;
+            let xs = c.vars(&args[1])?;
+            c.b.m.post(ValuePrecedence::new(xs, start)).map(|_| ())
         }
         _ => return c.fail("unsupported constraint (not a FlatZinc builtin csp knows)"),
     };

@@ -365,6 +365,15 @@ fn globals() {
                 && a.iter().filter(|&&e| e == 2).count() as i64 == v[3]
         },
     );
+    // Values 1, 2, ... in order of first use, none below 1.
+    check(&three, "csp_value_precede_chain(1, [x, y, z])", &|v| {
+        let mut max = 0;
+        v.iter().all(|&a| {
+            let ok = a >= 1 && a <= max + 1;
+            max = max.max(a);
+            ok
+        })
+    });
     // Words over {1, 2} with no two 2s in a row, of length 4:
     // states 1 = "last was not 2", 2 = "last was 2" (0 = failure).
     let word = vec![
