@@ -208,17 +208,7 @@ impl Builder {
         Ok(match base {
             BaseType::Bool => Domain::range(0, 1),
             BaseType::Int => Domain::range(INT_MIN, INT_MAX),
-            BaseType::IntIn(IntSet::Range(lo, hi)) => {
-                let lo = fit(*lo, pos)?.max(INT_MIN);
-                let hi = fit(*hi, pos)?.min(INT_MAX);
-                Domain::range(lo, hi)
-            }
-            BaseType::IntIn(s) => Domain::values(
-                s.values()
-                    .into_iter()
-                    .map(|v| fit(v, pos))
-                    .collect::<Result<Vec<_>, _>>()?,
-            ),
+            BaseType::IntIn(s) => set_domain(s, pos)?,
             BaseType::Float => return err(pos, "float variables are not supported by csp"),
             BaseType::SetOfInt => return err(pos, "set variables are not supported by csp"),
         })
@@ -243,9 +233,9 @@ impl Builder {
         let Some(Val::Var(x)) = self.names.get(&base).cloned() else {
             return Ok(None);
         };
-        let Ok(k32) = i32::try_from(k) else {
+        if i32::try_from(k).is_err() {
             return Ok(None);
-        };
+        }
         let d = self.domain(&ty.base, pos)?;
         let (Some(lo), Some(hi)) = (d.min(), d.max()) else {
             return Ok(None);
@@ -255,7 +245,6 @@ impl Builder {
         }
         // y ∈ lo..hi and y = x + k: x ∈ lo − k .. hi − k.
         let shift = |v: i32| (v as i64 - k).clamp(i32::MIN as i64, i32::MAX as i64) as i32;
-        let _ = k32;
         self.restrict(x, &Domain::range(shift(lo), shift(hi)), pos)?;
         self.eliminated.insert(name.to_string());
         Ok(Some(Val::Offset(x, k)))
@@ -276,9 +265,6 @@ impl Builder {
                 Some(e) => self.resolve(e)?,
                 None => return err(pos, format!("parameter '{name}' has no value")),
             };
-            if ty.base == BaseType::Float {
-                // Float parameters are harmless until a constraint uses one.
-            }
             self.names.insert(name.to_string(), v);
             return Ok(());
         }
@@ -313,8 +299,7 @@ impl Builder {
                 };
                 // The declared domain still holds: restrict the alias.
                 if let BaseType::IntIn(s) = &ty.base {
-                    let set = self.domain(&BaseType::IntIn(s.clone()), pos)?;
-                    self.restrict(x, &set, pos)?;
+                    self.restrict(x, &set_domain(s, pos)?, pos)?;
                 }
                 Val::Var(x)
             }
@@ -346,6 +331,22 @@ impl Builder {
         self.names.insert(name.to_string(), v);
         Ok(())
     }
+}
+
+/// The domain of a constant set (empty for `{}` or `lo..hi` with lo > hi);
+/// ranges are clipped to [`INT_MIN`]..[`INT_MAX`].
+pub(crate) fn set_domain(s: &IntSet, pos: Pos) -> Result<Domain, TextError> {
+    Ok(match s {
+        IntSet::Range(lo, hi) => {
+            Domain::range(fit(*lo, pos)?.max(INT_MIN), fit(*hi, pos)?.min(INT_MAX))
+        }
+        IntSet::Values(_) => Domain::values(
+            s.values()
+                .into_iter()
+                .map(|v| fit(v, pos))
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+    })
 }
 
 /// `v` as a csp value (`i32`), or an error naming it.
@@ -387,10 +388,26 @@ fn output_dims(anns: &[Annotation], pos: Pos) -> Result<Option<OutputDims>, Text
 
 /// Whether the annotations say `defines_var(y)` for a `y` kept as a view.
 fn defines_eliminated(anns: &[Annotation], eliminated: &std::collections::HashSet<String>) -> bool {
-    anns.iter().any(|a| {
-        matches!((a.name.as_str(), a.args.first()),
-            ("defines_var", Some(Expr::Ident(n, _))) if eliminated.contains(n))
-    })
+    defined_var(anns).is_some_and(|n| eliminated.contains(n))
+}
+
+/// The `y` of a `defines_var(y)` annotation.
+fn defined_var(anns: &[Annotation]) -> Option<&str> {
+    anns.iter()
+        .find_map(|a| match (a.name.as_str(), a.args.first()) {
+            ("defines_var", Some(Expr::Ident(n, _))) => Some(n.as_str()),
+            _ => None,
+        })
+}
+
+/// The integers of an array literal, if every element is one.
+fn ints_of(es: &[Expr]) -> Option<Vec<i64>> {
+    es.iter()
+        .map(|e| match e {
+            Expr::Int(v) => Some(*v),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The names of an `Expr` list (`[x, y]`), if every element is a name.
@@ -422,14 +439,7 @@ fn offset_definitions(items: &[Item]) -> HashMap<String, (String, i64)> {
                 value: Some(Expr::Array(es)),
                 ..
             } if !ty.var => {
-                let ints: Option<Vec<i64>> = es
-                    .iter()
-                    .map(|e| match e {
-                        Expr::Int(v) => Some(*v),
-                        _ => None,
-                    })
-                    .collect();
-                if let Some(v) = ints {
+                if let Some(v) = ints_of(es) {
                     arrays.insert(name, v);
                 }
             }
@@ -437,13 +447,7 @@ fn offset_definitions(items: &[Item]) -> HashMap<String, (String, i64)> {
                 name, args, anns, ..
             } if name == "int_lin_eq" && args.len() == 3 => {
                 let coefs = match &args[0] {
-                    Expr::Array(es) => es
-                        .iter()
-                        .map(|e| match e {
-                            Expr::Int(v) => Some(*v),
-                            _ => None,
-                        })
-                        .collect::<Option<Vec<_>>>(),
+                    Expr::Array(es) => ints_of(es),
                     Expr::Ident(n, _) => arrays.get(n.as_str()).cloned(),
                     _ => None,
                 };
@@ -451,13 +455,9 @@ fn offset_definitions(items: &[Item]) -> HashMap<String, (String, i64)> {
                 else {
                     continue;
                 };
-                let defined = anns
-                    .iter()
-                    .find_map(|a| match (a.name.as_str(), a.args.first()) {
-                        ("defines_var", Some(Expr::Ident(n, _))) => Some(n.as_str()),
-                        _ => None,
-                    });
-                if let (Some(y), [a, b], [u, v]) = (defined, coefs.as_slice(), vars.as_slice()) {
+                if let (Some(y), [a, b], [u, v]) =
+                    (defined_var(anns), coefs.as_slice(), vars.as_slice())
+                {
                     // a·u + b·v = c with {a, b} = {1, −1}: the defined one is the
                     // other plus a constant.
                     let def = match (*a, *b) {

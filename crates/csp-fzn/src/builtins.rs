@@ -17,7 +17,7 @@ use csp_core::expr::sum;
 use csp_core::{Domain, Expr, ModelError, Rel, Relation, TextError, VarId};
 
 use crate::ast::{Annotation, IntSet, Pos};
-use crate::build::{err, fit, Builder, Val};
+use crate::build::{err, fit, set_domain, Builder, Val};
 
 type R<T> = Result<T, TextError>;
 
@@ -125,19 +125,6 @@ impl Ctx<'_> {
             Val::Float => self.fail("float sets are not supported by csp"),
             _ => self.fail("expected a constant set of integers"),
         }
-    }
-
-    fn domain_of(&self, s: &IntSet) -> R<Domain> {
-        Ok(match s {
-            IntSet::Range(lo, hi) if lo > hi => Domain::values([]),
-            IntSet::Range(lo, hi) => Domain::range(fit(*lo, self.pos)?, fit(*hi, self.pos)?),
-            IntSet::Values(_) => Domain::values(
-                s.values()
-                    .into_iter()
-                    .map(|v| fit(v, self.pos))
-                    .collect::<R<Vec<_>>>()?,
-            ),
-        })
     }
 
     fn reif(&self, v: &Val) -> R<VarOrConst> {
@@ -366,7 +353,7 @@ pub(crate) fn post(
             let md = mode(c, args, 2)?;
             let x = c.var(&args[0])?;
             let set = c.set(&args[1])?;
-            let d = c.domain_of(&set)?;
+            let d = set_domain(&set, pos)?;
             let res = match md {
                 Mode::Post
                 | Mode::Iff(VarOrConst::Const(true))

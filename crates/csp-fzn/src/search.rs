@@ -194,17 +194,19 @@ pub fn strategy(fzn: &FznModel, seed: u64) -> Strategy {
     for a in &fzn.search {
         visit(fzn, a, seed, &mut s);
     }
-    // A variable listed twice stays in its first phase.
+    // A variable listed twice stays in its first phase: one pass keeps the
+    // first occurrences and shortens each phase by the repeats it held.
     let mut seen = std::collections::HashSet::new();
+    let all = std::mem::take(&mut s.decision_vars);
     let mut at = 0;
     for len in &mut s.phases {
-        let group = &s.decision_vars[at..at + *len];
-        let kept = group.iter().filter(|x| seen.insert(**x)).count();
+        let group = &all[at..at + *len];
         at += *len;
-        *len = kept;
+        let before = s.decision_vars.len();
+        s.decision_vars
+            .extend(group.iter().copied().filter(|x| seen.insert(*x)));
+        *len = s.decision_vars.len() - before;
     }
-    let mut seen = std::collections::HashSet::new();
-    s.decision_vars.retain(|x| seen.insert(*x));
     s
 }
 
