@@ -222,3 +222,64 @@ fn parallel_threads_give_the_same_answers() {
         "{text}"
     );
 }
+
+/// N-queens as FlatZinc with pairwise diagonal constraints (a model with
+/// millions of solutions for `n = 16`).
+fn queens_fzn(n: usize) -> String {
+    let mut s = String::new();
+    s.push_str("predicate fzn_all_different_int(array [int] of var int: x);\n");
+    for i in 1..=n {
+        s.push_str(&format!("var 1..{n}: q{i} :: output_var;\n"));
+    }
+    let qs: Vec<String> = (1..=n).map(|i| format!("q{i}")).collect();
+    s.push_str(&format!(
+        "array [1..{n}] of var int: q :: output_array([1..{n}]) = [{}];\n",
+        qs.join(", ")
+    ));
+    s.push_str("constraint fzn_all_different_int(q);\n");
+    for i in 1..=n {
+        for j in i + 1..=n {
+            let d = j - i;
+            s.push_str(&format!(
+                "constraint int_lin_ne([1, -1], [q{i}, q{j}], {d});\n"
+            ));
+            s.push_str(&format!(
+                "constraint int_lin_ne([1, -1], [q{j}, q{i}], {d});\n"
+            ));
+        }
+    }
+    s.push_str("solve satisfy;\n");
+    s
+}
+
+/// Solutions are written in batches (one system call per burst, not per
+/// solution); a run stopped by the time limit still prints every solution
+/// it found whole, each closed by its separator, and no `UNKNOWN`.
+#[test]
+fn a_stopped_run_prints_whole_solutions_only() {
+    let dir = std::env::temp_dir().join(format!("csp-fzn-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("queens16.fzn");
+    std::fs::write(&file, queens_fzn(16)).unwrap();
+    let t = Instant::now();
+    let o = fzn(&["-a", "-t", "300", file.to_str().unwrap()]);
+    let took = t.elapsed();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    let text = stdout(&o);
+    assert!(!text.contains("UNKNOWN") && !text.contains("=========="));
+    let sols = arrays(&text, "q");
+    assert!(sols.len() > 10, "{} solutions", sols.len());
+    assert!(sols.iter().all(|q| q.len() == 16 && queens_ok(q)));
+    // Every block is one whole solution: 16 `qi = v;` lines, the array
+    // line, the separator; nothing after the last separator.
+    assert!(
+        text.ends_with("----------\n"),
+        "{}",
+        &text[text.len() - 200..]
+    );
+    for block in text.split_terminator("----------\n") {
+        assert_eq!(block.lines().count(), 17, "{block}");
+    }
+}

@@ -136,6 +136,8 @@ pub fn main() -> ExitCode {
             while Instant::now() < deadline {
                 std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
             }
+            // Solutions already printed may wait in the buffer: out first.
+            let _ = crate::out::write_out();
             let mut out = io::stdout().lock();
             if run::PRINTED.load(Ordering::SeqCst) == 0 {
                 let _ = writeln!(out, "{}", run::UNKNOWN);
@@ -159,8 +161,10 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut out = io::stdout();
-    match run::solve(&fzn, &cfg, &mut out, start.elapsed()) {
+    let mut out = crate::out::Batched;
+    let solved = run::solve(&fzn, &cfg, &mut out, start.elapsed());
+    let written = crate::out::write_out();
+    match written.and(solved) {
         Ok(Status::Done | Status::Unknown) => ExitCode::SUCCESS,
         Ok(Status::Error) => ExitCode::from(1),
         // A closed pipe (e.g. `| head`) is not an error of ours.

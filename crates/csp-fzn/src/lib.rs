@@ -11,6 +11,7 @@ pub mod ast;
 mod build;
 mod builtins;
 pub mod cli;
+mod out;
 mod parse;
 pub mod run;
 pub mod search;

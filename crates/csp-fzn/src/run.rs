@@ -5,6 +5,7 @@
 //! `=====UNSATISFIABLE=====` or `=====UNKNOWN=====` otherwise; and with `-s`
 //! statistics as `%%%mzn-stat: key=value` lines closed by `%%%mzn-stat-end`.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -51,7 +52,7 @@ pub enum Status {
     Error,
 }
 
-fn value(v: &Val, s: &Solution, is_bool: bool) -> String {
+fn push_value(text: &mut String, v: &Val, s: &Solution, is_bool: bool) {
     let k = match v {
         Val::Var(x) => s[*x] as i64,
         Val::Offset(x, k) => s[*x] as i64 + k,
@@ -60,33 +61,44 @@ fn value(v: &Val, s: &Solution, is_bool: bool) -> String {
         _ => 0,
     };
     match (is_bool, k) {
-        (true, 0) => "false".into(),
-        (true, _) => "true".into(),
-        _ => k.to_string(),
+        (true, 0) => text.push_str("false"),
+        (true, _) => text.push_str("true"),
+        // Writing to a String cannot fail.
+        _ => drop(write!(text, "{k}")),
     }
 }
 
 /// The `name = value;` lines of one solution.
 pub fn format_solution(outputs: &[Output], s: &Solution) -> String {
     let mut text = String::new();
-    for o in outputs {
-        let vals: Vec<String> = o.elems.iter().map(|v| value(v, s, o.is_bool)).collect();
-        match &o.dims {
-            None => text.push_str(&format!("{} = {};\n", o.name, vals.join(""))),
-            Some(dims) => {
-                let ranges: Vec<String> =
-                    dims.iter().map(|(lo, hi)| format!("{lo}..{hi}")).collect();
-                text.push_str(&format!(
-                    "{} = array{}d({}, [{}]);\n",
-                    o.name,
-                    dims.len(),
-                    ranges.join(", "),
-                    vals.join(", ")
-                ));
-            }
-        }
-    }
+    push_solution(&mut text, outputs, s);
     text
+}
+
+/// Appends the `name = value;` lines of one solution to `text` (one buffer,
+/// no allocation per value: `-a` prints every solution).
+fn push_solution(text: &mut String, outputs: &[Output], s: &Solution) {
+    for o in outputs {
+        text.push_str(&o.name);
+        text.push_str(" = ");
+        if let Some(dims) = &o.dims {
+            let _ = write!(text, "array{}d(", dims.len());
+            for (lo, hi) in dims {
+                let _ = write!(text, "{lo}..{hi}, ");
+            }
+            text.push('[');
+        }
+        for (i, v) in o.elems.iter().enumerate() {
+            if i > 0 && o.dims.is_some() {
+                text.push_str(", ");
+            }
+            push_value(text, v, s, o.is_bool);
+        }
+        if o.dims.is_some() {
+            text.push_str("])");
+        }
+        text.push_str(";\n");
+    }
 }
 
 fn print_stats(
@@ -122,7 +134,10 @@ pub static PRINTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64:
 /// Writes one solution and its separator with one write, then flushes, so
 /// that a watchdog printing at the time limit never splits a solution.
 fn emit(out: &mut impl Write, outputs: &[Output], s: &Solution) -> io::Result<()> {
-    let text = format!("{}{SEP}\n", format_solution(outputs, s));
+    let mut text = String::with_capacity(64 * outputs.len());
+    push_solution(&mut text, outputs, s);
+    text.push_str(SEP);
+    text.push('\n');
     out.write_all(text.as_bytes())?;
     out.flush()?;
     PRINTED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
