@@ -63,8 +63,7 @@ fn push_value(text: &mut String, v: &Val, s: &Solution, is_bool: bool) {
     match (is_bool, k) {
         (true, 0) => text.push_str("false"),
         (true, _) => text.push_str("true"),
-        // Writing to a String cannot fail.
-        _ => drop(write!(text, "{k}")),
+        _ => text.push_str(itoa::Buffer::new().format(k)),
     }
 }
 
