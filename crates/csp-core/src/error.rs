@@ -27,6 +27,13 @@ pub enum ModelError {
         /// How many variables the model has.
         num_vars: usize,
     },
+    /// A `ConstraintId` that this model did not create.
+    ForeignConstraint {
+        /// The offending index.
+        index: usize,
+        /// How many constraints the model has.
+        num_constraints: usize,
+    },
     /// Two lists that must have the same length do not.
     LengthMismatch {
         /// The constraint being posted.
@@ -71,6 +78,13 @@ impl fmt::Display for ModelError {
                 write!(f, "variable `{n}` has an empty domain")
             }
             ModelError::EmptyDomain { name: None } => write!(f, "a variable has an empty domain"),
+            ModelError::ForeignConstraint {
+                index,
+                num_constraints,
+            } => write!(
+                f,
+                "constraint {index} does not belong to this model ({num_constraints} constraints)"
+            ),
             ModelError::TooManyVariables { requested } => write!(
                 f,
                 "a model of {requested} variables is over the limit of 2^32 - 1"

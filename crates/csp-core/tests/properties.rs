@@ -2,7 +2,7 @@
 //! variable order and value order give exactly the brute-force solution set.
 
 use csp_core::testing::check_model;
-use csp_core::{Domain, Model, Relation, VarId};
+use csp_core::{Domain, Inference, Model, Relation, VarId};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -154,6 +154,54 @@ proptest! {
     }
 }
 
+/// Caps `m`'s constraints at the levels `caps` names, in turn (0: no cap,
+/// 1: none, 2: forward checking, 3: MAC).
+fn cap(m: &mut Model, caps: &[u8]) {
+    let ids: Vec<_> = m.constraints().map(|(c, _)| c).collect();
+    for (c, &k) in ids.into_iter().zip(caps.iter().cycle()) {
+        let level = match k % 4 {
+            0 => continue,
+            1 => Inference::None,
+            2 => Inference::ForwardChecking,
+            _ => Inference::Mac,
+        };
+        m.cap_inference(c, level).unwrap();
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    /// Per-constraint inference caps change pruning, never solutions.
+    #[test]
+    fn capped_constraints_match_brute_force(
+        doms in proptest::collection::vec((-1..=1i32, 1..=3i32), 3..=5),
+        specs in proptest::collection::vec(spec(3), 1..=4),
+        caps in proptest::collection::vec(0..4u8, 1..=4),
+    ) {
+        let mut m = build(&doms, &specs);
+        cap(&mut m, &caps);
+        if let Err(e) = check_model(&m) {
+            prop_assert!(false, "{e}\nmodel: {specs:?} over {doms:?}, caps {caps:?}");
+        }
+    }
+
+    /// All-different groups capped at forward checking are fused under MAC
+    /// too, beside an uncapped constraint on the same variables.
+    #[test]
+    fn capped_fused_groups_match_brute_force(
+        doms in proptest::collection::vec((0..=1i32, 2..=5i32), 3..=6),
+        offsets in proptest::collection::vec(proptest::collection::vec(-3..=3i32, 6), 2..=4),
+        extra in proptest::option::of((0..6usize, 0..6usize, -1..=1i32)),
+    ) {
+        let mut m = fused(&doms, &offsets, extra, 0);
+        let caps = vec![2u8; offsets.len()];
+        cap(&mut m, &caps);
+        if let Err(e) = check_model(&m) {
+            prop_assert!(false, "{e}\noffsets {offsets:?} over {doms:?}, extra {extra:?}");
+        }
+    }
+}
+
 /// N-queens from 4 to 7 (one fused group of three): the counts the search
 /// reports, and every solution it lists, checked against brute force.
 #[test]
@@ -244,4 +292,37 @@ proptest! {
             prop_assert!(false, "{e}\nmodel: {specs:?} over {kinds:?}, extra {extra:?}");
         }
     }
+}
+
+/// N-queens' three all-different constraints capped at forward checking
+/// search the same tree under MAC as under forward checking, fused into
+/// one propagator (one propagation per node, as under forward checking);
+/// an unknown constraint is refused.
+#[test]
+fn capped_queens_run_fused_under_mac() {
+    use csp_core::Search;
+    let n = 8usize;
+    let rows: Vec<i32> = (0..n as i32).collect();
+    let neg: Vec<i32> = rows.iter().map(|r| -r).collect();
+    let mut m = fused(
+        &vec![(0, n as i32 - 1); n],
+        &[vec![0; n], rows, neg],
+        None,
+        0,
+    );
+    let fc = Search::new(&m)
+        .inference(Inference::ForwardChecking)
+        .count();
+    let mac = Search::new(&m).inference(Inference::Mac).count();
+    cap(&mut m, &[2]);
+    let capped = Search::new(&m).inference(Inference::Mac).count();
+    assert_eq!((fc.count, mac.count, capped.count), (92, 92, 92));
+    assert_eq!(capped.stats.nodes, fc.stats.nodes);
+    assert_eq!(capped.stats.propagations, fc.stats.propagations);
+    assert_ne!(mac.stats.propagations, fc.stats.propagations);
+    let foreign = Model::new().cap_inference(
+        m.constraints().next().unwrap().0,
+        Inference::ForwardChecking,
+    );
+    assert!(foreign.is_err());
 }

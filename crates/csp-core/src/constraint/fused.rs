@@ -2,8 +2,9 @@
 //! same variables with one-word domains (N-queens' `x`, `x + i`, `x − i`),
 //! forward-checked as one propagator.
 //!
-//! When the search runs forward checking, the kernel replaces such a group
-//! by one [`FusedAllDifferent`] propagator (the constraints stay in the
+//! When the search runs forward checking (or the model caps these
+//! constraints at it, [`Model::cap_inference`]), the kernel replaces such a
+//! group by one [`FusedAllDifferent`] propagator (the constraints stay in the
 //! model, and every solution is still checked against each of them). A
 //! fixed position removes all its ids (value plus each member's offset)
 //! from every *active* peer in one pass, one shift-and-mask per peer; the
@@ -49,11 +50,15 @@ pub(crate) struct FusedGroup {
 }
 
 /// Finds the groups of a model: all-different constraints over one-word
-/// domains with identical variable lists, up to four per group.
-pub(crate) fn find_groups(model: &Model) -> Vec<FusedGroup> {
+/// domains with identical variable lists, up to four per group, among the
+/// constraints `eligible` accepts (the forward-checked ones).
+pub(crate) fn find_groups(model: &Model, eligible: impl Fn(usize) -> bool) -> Vec<FusedGroup> {
     let posted = model.posted();
     let mut by_vars: Vec<(&[u32], Vec<u32>)> = Vec::new();
     for (ci, c) in posted.iter().enumerate() {
+        if !eligible(ci) {
+            continue;
+        }
         if let Posted::AllDifferent(a) = c {
             if let Some((vars, _)) = a.word_data() {
                 match by_vars.iter_mut().find(|g| g.0 == vars) {

@@ -37,8 +37,9 @@ const NO_PROP: u32 = u32::MAX;
 /// million variables does not run far past a time limit.
 const REMOVALS_PER_CHECK: u64 = 1 << 20;
 
-/// A propagator with the model's constraints it enforces (for weights).
-pub(crate) type Owned<'a> = (Box<dyn Propagator + 'a>, SmallVec<[u32; 4]>);
+/// A propagator with the model's constraints it enforces (for weights) and
+/// the inference level it runs at ([`Setup::inference`]).
+pub(crate) type Owned<'a> = (Box<dyn Propagator + 'a>, SmallVec<[u32; 4]>, Inference);
 
 /// The propagators of one search and their schedule.
 pub(crate) struct Kernel<'a> {
@@ -81,21 +82,27 @@ impl std::fmt::Debug for Kernel<'_> {
 }
 
 impl<'a> Kernel<'a> {
-    /// Sets up `props` (with the constraints each enforces) on `store`.
-    pub(crate) fn new(
-        store: &mut DomainStore,
-        props: Vec<Owned<'a>>,
-        inference: Inference,
-    ) -> Kernel<'a> {
+    /// Sets up `props` (with the constraints each enforces and its
+    /// inference level) on `store`.
+    pub(crate) fn new(store: &mut DomainStore, props: Vec<Owned<'a>>) -> Kernel<'a> {
         let n = store.len();
-        let (mut props, owners): (Vec<_>, Vec<_>) = props.into_iter().unzip();
+        let mut levels = Vec::with_capacity(props.len());
+        let mut owners = Vec::with_capacity(props.len());
+        let mut props: Vec<Box<dyn Propagator + 'a>> = props
+            .into_iter()
+            .map(|(p, o, l)| {
+                owners.push(o);
+                levels.push(l);
+                p
+            })
+            .collect();
         let mut pairs: Vec<(u32, Sub)> = Vec::new();
         for (p, prop) in props.iter_mut().enumerate() {
             let mut setup = Setup {
                 store,
                 subs: &mut pairs,
                 prop: p as u32,
-                inference,
+                inference: levels[p],
             };
             prop.setup(&mut setup);
         }

@@ -57,6 +57,9 @@ pub(crate) struct Prepared {
     groups: Vec<Arc<FusedGroup>>,
     in_group: Vec<bool>,
     simd: Simd,
+    /// Per constraint, its inference level (the search's, or lower where
+    /// the model caps it: [`Model::cap_inference`]).
+    levels: Vec<Inference>,
 }
 
 impl Prepared {
@@ -80,11 +83,16 @@ impl Prepared {
                 fill[x.index()] += 1;
             }
         }
-        let groups = if inference == Inference::ForwardChecking {
-            find_groups(model).into_iter().map(Arc::new).collect()
-        } else {
-            Vec::new()
-        };
+        let levels: Vec<Inference> = (0..posted.len())
+            .map(|ci| model.inference_of(crate::ConstraintId(ci as u32), inference))
+            .collect();
+        // Forward-checked all-different constraints over the same variables
+        // are fused (all of them when the search forward-checks, the capped
+        // ones under MAC).
+        let groups = find_groups(model, |ci| levels[ci] == Inference::ForwardChecking)
+            .into_iter()
+            .map(Arc::new)
+            .collect::<Vec<_>>();
         let mut in_group = vec![false; posted.len()];
         for g in &groups {
             for &c in &g.members {
@@ -97,7 +105,15 @@ impl Prepared {
             groups,
             in_group,
             simd: Simd::detect(),
+            levels,
         }
+    }
+
+    /// True when every constraint prunes (none is left to the checker on
+    /// full assignments), so the values left to the last variable are
+    /// solutions.
+    fn all_prune(&self) -> bool {
+        self.levels.iter().all(|&l| l != Inference::None)
     }
 
     /// The constraints on variable `v`.
@@ -232,19 +248,22 @@ impl<'a> Engine<'a> {
                 continue;
             }
             let d = c.as_dyn();
+            let level = prep.levels[ci];
             let p: Box<dyn Propagator + 'a> = match d.propagator() {
-                Some(p) if opts.inference != Inference::None => p,
+                Some(p) if level != Inference::None => p,
                 _ => Box::new(CheckerPath::new(d, c.is_idempotent(), priority_of(d))),
             };
-            props.push((p, smallvec![ci as u32]));
+            props.push((p, smallvec![ci as u32], level));
         }
         for g in &prep.groups {
             props.push((
                 Box::new(FusedAllDifferent::new(Arc::clone(g), prep.simd)),
                 g.members.clone(),
+                Inference::ForwardChecking,
             ));
         }
-        let kernel = Kernel::new(&mut store, props, opts.inference);
+        let kernel = Kernel::new(&mut store, props);
+        let all_prune = prep.all_prune();
         let n = model.num_vars();
         let seed = match opts.val_order {
             ValOrder::Random { seed } => seed,
@@ -258,7 +277,7 @@ impl<'a> Engine<'a> {
             frames: Vec::with_capacity(n.min(1 << 16)),
             stats: Statistics::default(),
             weights: vec![1; model.num_constraints()],
-            count_shortcut: observer.is_none() && opts.inference != Inference::None,
+            count_shortcut: observer.is_none() && all_prune,
             direct: observer.is_none(),
             objective: None,
             bound: None,

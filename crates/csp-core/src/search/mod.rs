@@ -37,7 +37,10 @@ use engine::{Engine, Prepared, Step};
 pub use optimize::{Improvement, Lns, Optimum};
 
 /// How much propagation runs after each decision.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+///
+/// The levels are ordered `None < ForwardChecking < Mac` (see
+/// [`Model::cap_inference`](crate::Model::cap_inference)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Inference {
     /// Check each constraint once all its variables are fixed; prune nothing.
     None,
