@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use csp_core::{Domain, Model, TextError, Value, VarId};
+use csp_core::{ConstraintId, Domain, Model, TextError, Value, VarId};
 
 use crate::ast::{Annotation, BaseType, Expr, Goal, IntSet, Item, Pos, Type};
 use crate::builtins;
@@ -81,9 +81,27 @@ pub struct FznModel {
     /// Resolved arguments of the search annotations' variable lists, by
     /// annotation: see [`crate::search`].
     pub(crate) names: HashMap<String, Val>,
+    /// The all-different constraints at value consistency. They run at
+    /// forward checking whatever the search's inference (as Gecode's
+    /// `IPL_VAL`, and fused into one propagator when they share variables,
+    /// as in N-queens), unless [`FznModel::full_value_all_different`]
+    /// lifts the cap.
+    pub(crate) value_alldiffs: Vec<ConstraintId>,
 }
 
 impl FznModel {
+    /// Lets the value all-different constraints run at the search's own
+    /// inference level: under MAC they then also find hidden singles and
+    /// check the pigeonhole principle (see `csp_core::AllDifferent`), at
+    /// a cost per node (`fzn-csp --inference mac`).
+    pub fn full_value_all_different(&mut self) {
+        for &c in &self.value_alldiffs {
+            // Capping at MAC, the highest level, lifts the cap; the ids
+            // come from this model, so this cannot fail.
+            let _ = self.model.cap_inference(c, csp_core::Inference::Mac);
+        }
+    }
+
     /// The value bound to a name (variables, arrays, parameters).
     pub fn lookup(&self, name: &str) -> Option<&Val> {
         self.names.get(name)
@@ -113,6 +131,8 @@ pub(crate) struct Builder {
     materialized: HashMap<(VarId, i64), VarId>,
     /// A unary constraint emptied a domain: the model has no solution.
     pub(crate) inconsistent: bool,
+    /// The value all-different constraints (capped at forward checking).
+    pub(crate) value_alldiffs: Vec<ConstraintId>,
 }
 
 impl Builder {
@@ -494,6 +514,7 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
         consts: HashMap::new(),
         materialized: HashMap::new(),
         inconsistent: false,
+        value_alldiffs: Vec::new(),
         defs: offset_definitions(items),
         views: HashMap::new(),
         views_ready: false,
@@ -594,5 +615,6 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
         decisions: b.decisions,
         search,
         names: b.names,
+        value_alldiffs: b.value_alldiffs,
     })
 }

@@ -552,21 +552,28 @@ pub(crate) fn post(
         // Native globals (share/minizinc/csp/).
         "fzn_all_different_int" => {
             arity(c, args, 1)?;
-            if consistency(anns).is_none() {
-                if let Some((base, offsets)) = offsets(c, &args[0]) {
-                    return c
-                        .b
-                        .m
-                        .all_different_offset(&base, &offsets)
-                        .map(|_| ())
-                        .map_err(|e| c.model(e));
+            let id = match consistency(anns) {
+                None | Some(Consistency::Value) => {
+                    let id = match offsets(c, &args[0]) {
+                        Some((base, offsets)) => c.b.m.all_different_offset(&base, &offsets),
+                        None => {
+                            let xs = c.vars(&args[0])?;
+                            c.b.m.all_different(&xs)
+                        }
+                    };
+                    let id = id.map_err(|e| c.model(e))?;
+                    c.b.m
+                        .cap_inference(id, csp_core::Inference::ForwardChecking)
+                        .map_err(|e| c.model(e))?;
+                    c.b.value_alldiffs.push(id);
+                    return Ok(());
                 }
-            }
-            let xs = c.vars(&args[0])?;
-            match consistency(anns) {
-                Some(k) => c.b.m.all_different_with(&xs, k).map(|_| ()),
-                None => c.b.m.all_different(&xs).map(|_| ()),
-            }
+                Some(k) => {
+                    let xs = c.vars(&args[0])?;
+                    c.b.m.all_different_with(&xs, k)
+                }
+            };
+            id.map(|_| ())
         }
         "fzn_alldifferent_except_0" => {
             arity(c, args, 1)?;

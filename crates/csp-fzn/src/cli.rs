@@ -34,9 +34,9 @@ options:
   -s, --statistics           print %%%mzn-stat lines
   -t, --time-limit MS        stop after MS milliseconds
   -v, --verbose              notes and progress on standard error
-      --inference fc|mac     how constraints without a propagator of their own prune
-                             (default mac; fc is forward checking, faster on
-                             pure all-different models such as N-queens)
+      --inference fc|mac     one inference level for every constraint (default: mac,
+                             with value all-different forward-checked as in Gecode;
+                             mac adds hidden singles to it, fc forward-checks all)
       --version, --help";
 
 fn number<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
@@ -154,13 +154,16 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let fzn = match crate::parse(&text).and_then(|items| crate::build(&items)) {
+    let mut fzn = match crate::parse(&text).and_then(|items| crate::build(&items)) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("{file}:{e}");
             return ExitCode::from(2);
         }
     };
+    if cfg.inference == Some(csp_core::Inference::Mac) {
+        fzn.full_value_all_different();
+    }
     let mut out = crate::out::Batched;
     let solved = run::solve(&fzn, &cfg, &mut out, start.elapsed());
     let written = crate::out::write_out();

@@ -26,8 +26,10 @@ pub struct Config {
     pub solutions: Option<u64>,
     /// `-f`: ignore the search annotations.
     pub free: bool,
-    /// `--inference fc|mac`: how constraints without a propagator of their
-    /// own (checked, e.g. value all-different) prune; `None`: MAC.
+    /// `--inference fc|mac|none`: one inference level for every
+    /// constraint. `None`: MAC, with the value all-different constraints
+    /// forward-checked (see [`crate::FznModel`]); `Some(Mac)` also
+    /// needs [`FznModel::full_value_all_different`](crate::FznModel::full_value_all_different).
     pub inference: Option<csp_core::Inference>,
     /// `-p N`: threads.
     pub threads: usize,
