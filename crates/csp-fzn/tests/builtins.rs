@@ -374,6 +374,22 @@ fn globals() {
             ok
         })
     });
+    // value_precede(s, t, x): every t has an s before it.
+    for (s, t) in [(1, 2), (3, 0), (2, 2)] {
+        check(
+            &three,
+            &format!("csp_value_precede({s}, {t}, [x, y, z, x])"),
+            &|v| {
+                let seq = [v[0], v[1], v[2], v[0]];
+                let mut seen = false;
+                seq.iter().all(|&a| {
+                    let ok = a != t || (seen && s != t);
+                    seen |= a == s;
+                    ok
+                })
+            },
+        );
+    }
     // Words over {1, 2} with no two 2s in a row, of length 4:
     // states 1 = "last was not 2", 2 = "last was 2" (0 = failure).
     let word = vec![

@@ -90,7 +90,7 @@ pub use linear::{Linear, Relation};
 pub use negative_table::NegativeTable;
 pub use not_equal::{Equal, NotEqual};
 pub use ordering::{Increasing, LexLess};
-pub use precedence::ValuePrecedence;
+pub use precedence::{ValuePrecede, ValuePrecedence};
 pub use predicate::Predicate;
 pub use regular::{Automaton, Regular, MAX_AUTOMATON_TABLE};
 pub use structure::{Circuit, Inverse};

@@ -185,6 +185,122 @@ impl Constraint for ValuePrecedence {
     }
 }
 
+/// `s` precedes `t` in `x_0, x_1, ...`: every `x_i = t` has some `x_j = s`
+/// with `j < i` (`value_precede(s, t, x)` of the global constraint
+/// catalogue; Law and Lee, "Global constraints for integer and set value
+/// precedence", CP 2004). With `s = t` no variable may take the value.
+///
+/// # Pruning
+/// Domain consistent, in one O(n) pass (idempotent): with `α` the first
+/// position whose domain holds `s` and `γ` the first variable fixed to `t`,
+/// * `γ` before `α` fails (that `t` cannot be preceded);
+/// * `t` leaves every domain up to and including position `α` (nothing
+///   before it can be `s`);
+/// * if `α` is the only position before `γ` that can take `s`, `x_α = s`.
+///
+/// Every value left then has a support: `s` anywhere, any other value at a
+/// position other than a sole support, and `t` after `α`.
+///
+/// # Local search
+/// Violations count the positions holding an unpreceded `t` (0/1 each).
+///
+/// ```
+/// use csp_core::constraint::ValuePrecede;
+/// use csp_core::{Domain, Model, Search};
+///
+/// // Three variables over {0, 1, 2}, a 1 only after a 0: of the 27
+/// // assignments, those without a 1 (8) and those whose first 0 comes
+/// // before the first 1 (0 1 x: 3, 0 x 1 with x != 1: 2, x 0 1 with x = 2: 1).
+/// let mut m = Model::new();
+/// let xs = m.new_vars(3, Domain::range(0, 2))?;
+/// m.post(ValuePrecede::new(xs, 0, 1))?;
+/// assert_eq!(Search::new(&m).count().count, 14);
+/// # Ok::<(), csp_core::ModelError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ValuePrecede {
+    vars: Vec<VarId>,
+    s: Value,
+    t: Value,
+}
+
+impl ValuePrecede {
+    /// `s` precedes `t` along `vars`.
+    pub fn new(vars: Vec<VarId>, s: Value, t: Value) -> ValuePrecede {
+        ValuePrecede { vars, s, t }
+    }
+
+    /// The number of positions holding a `t` not preceded by an `s`.
+    fn unpreceded(&self, values: &[Value]) -> u64 {
+        let mut seen = false;
+        let mut bad = 0;
+        for &v in values {
+            if v == self.t && (!seen || self.s == self.t) {
+                bad += 1;
+            }
+            seen |= v == self.s;
+        }
+        bad
+    }
+}
+
+impl Constraint for ValuePrecede {
+    fn scope(&self) -> &[VarId] {
+        &self.vars
+    }
+
+    fn is_satisfied(&self, values: &[Value]) -> bool {
+        self.unpreceded(values) == 0
+    }
+
+    fn name(&self) -> &str {
+        "value-precede"
+    }
+
+    fn forward_check(&self, pruner: &mut Pruner<'_>, _changed: usize) -> Result<(), Conflict> {
+        self.propagate(pruner)
+    }
+
+    fn propagate(&self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let (s, t) = (self.s, self.t);
+        if s == t {
+            for &x in &self.vars {
+                p.remove(x, t)?;
+            }
+            return Ok(());
+        }
+        let n = self.vars.len();
+        let alpha = self
+            .vars
+            .iter()
+            .position(|&x| p.contains(x, s))
+            .unwrap_or(n);
+        let gamma = self
+            .vars
+            .iter()
+            .position(|&x| p.value(x) == Some(t))
+            .unwrap_or(n);
+        if gamma < alpha {
+            return Err(Conflict);
+        }
+        for &x in &self.vars[..(alpha + 1).min(n)] {
+            p.remove(x, t)?;
+        }
+        if gamma < n
+            && !self.vars[alpha + 1..gamma]
+                .iter()
+                .any(|&x| p.contains(x, s))
+        {
+            p.fix(self.vars[alpha], s)?;
+        }
+        Ok(())
+    }
+
+    fn violations(&self, values: &[Value]) -> u64 {
+        self.unpreceded(values)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,6 +360,87 @@ mod tests {
                 .map(|_| ())
         })
         .unwrap();
+    }
+
+    fn post_pair(m: &mut Model, v: &[VarId], s: Value, t: Value) -> Result<(), crate::ModelError> {
+        m.post(ValuePrecede::new(v.to_vec(), s, t)).map(|_| ())
+    }
+
+    #[test]
+    fn pair_agrees_with_brute_force() {
+        for n in 1..=5 {
+            let doms = vec![Domain::range(0, 2); n];
+            for (s, t) in [(0, 1), (1, 0), (2, 0), (1, 1), (0, 7)] {
+                testing::check_constraint(&doms, |m, v| post_pair(m, v, s, t)).unwrap();
+            }
+        }
+        let doms = [
+            Domain::values([1, 3]),
+            Domain::range(0, 4),
+            Domain::values([2, 4]),
+            Domain::values([3]),
+            Domain::values([1, 2, 4]),
+        ];
+        for (s, t) in [(1, 3), (2, 3), (4, 2), (3, 1)] {
+            testing::check_constraint(&doms, |m, v| post_pair(m, v, s, t)).unwrap();
+        }
+        // With neighbours removing values, and a repeated variable.
+        let doms = vec![Domain::range(0, 2); 4];
+        testing::check_constraint(&doms, |m, v| {
+            for i in 0..4 {
+                m.not_equal(v[i], v[(i + 1) % 4], 0)?;
+            }
+            m.post(ValuePrecede::new(vec![v[0], v[1], v[2], v[3], v[1]], 2, 0))
+                .map(|_| ())
+        })
+        .unwrap();
+    }
+
+    /// Domain consistency: a value without a solution is pruned at the root
+    /// (the search with it fixed fails before its first decision), for the
+    /// constraint alone, checked against brute force.
+    #[test]
+    fn pair_prunes_every_unsupported_value_at_the_root() {
+        let doms = [
+            Domain::range(1, 2),
+            Domain::range(0, 2),
+            Domain::range(1, 2),
+            Domain::values([1]),
+            Domain::range(0, 2),
+        ];
+        let build = |fixed: Option<(usize, Value)>| {
+            let mut m = Model::new();
+            let v: Vec<VarId> = doms
+                .iter()
+                .enumerate()
+                .map(|(i, d)| match fixed {
+                    Some((j, val)) if j == i => m.new_var(Domain::values([val])).unwrap(),
+                    _ => m.new_var(d.clone()).unwrap(),
+                })
+                .collect();
+            post_pair(&mut m, &v, 0, 1).unwrap();
+            m
+        };
+        let sols = testing::brute_force(&build(None)).unwrap();
+        let mut pruned = 0;
+        for (i, d) in doms.iter().enumerate() {
+            for val in d.iter() {
+                let supported = sols.iter().any(|s| s[i] == val);
+                for inference in [crate::Inference::ForwardChecking, crate::Inference::Mac] {
+                    let r = Search::new(&build(Some((i, val))))
+                        .inference(inference)
+                        .solve();
+                    assert_eq!(r.solution.is_some(), supported, "x{i} = {val}");
+                    if !supported {
+                        assert_eq!(r.stats.nodes, 0, "x{i} = {val} not pruned at the root");
+                    }
+                }
+                pruned += usize::from(!supported);
+            }
+        }
+        // t before and at α (x0 = 1, x1 = 1), and x1 the sole support of
+        // the fixed t (x1 = 2).
+        assert_eq!(pruned, 3);
     }
 
     #[test]
