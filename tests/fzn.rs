@@ -283,3 +283,31 @@ fn a_stopped_run_prints_whole_solutions_only() {
         assert_eq!(block.lines().count(), 17, "{block}");
     }
 }
+
+/// Each `int_search` of a `seq_search` branches with its own orders: the
+/// first solution takes x's largest value and y's smallest (with one
+/// order for both phases it was x = 3, y = 3).
+#[test]
+fn seq_search_phases_keep_their_own_orders() {
+    let dir = std::env::temp_dir().join(format!("csp-fzn-seq-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("seq.fzn");
+    std::fs::write(
+        &file,
+        "var 1..3: x :: output_var;\nvar 1..3: y :: output_var;\n\
+         var 1..3: z :: output_var;\n\
+         constraint int_ne(x, z);\n\
+         solve :: seq_search([int_search([x], input_order, indomain_max, complete), \
+         int_search([y], input_order, indomain_min, complete), \
+         int_search([z], input_order, indomain_split, complete)]) satisfy;\n",
+    )
+    .unwrap();
+    let o = fzn(&[file.to_str().unwrap()]);
+    let all = fzn(&["-a", file.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "x = 3;\ny = 1;\nz = 1;\n----------\n");
+    // Enumeration still finds all 3 * 3 * 2 solutions, each once.
+    let text = stdout(&all);
+    assert_eq!(text.matches("----------").count(), 18, "{text}");
+}

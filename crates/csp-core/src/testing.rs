@@ -142,6 +142,13 @@ pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
                 } else {
                     Vec::new()
                 };
+                // Phases with their own orders (FlatZinc's seq_search):
+                // a first phase that bisects or ascends, the rest descending.
+                let phase_orders = match (var_order, phases.len()) {
+                    (VarOrder::Smallest, 1) => vec![(VarOrder::Largest, ValOrder::Split)],
+                    (VarOrder::Mrv, 1) => vec![(VarOrder::Input, ValOrder::Ascending)],
+                    _ => Vec::new(),
+                };
                 // Last-conflict reasoning on a spread of orders, with and
                 // without restarts and decision variables.
                 let last_conflict = matches!(
@@ -166,6 +173,7 @@ pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
                     restarts,
                     decision_vars,
                     phases,
+                    phase_orders,
                     last_conflict,
                     validate: true,
                 });

@@ -9,7 +9,9 @@
 //!   become [`SearchOptions::decision_vars`], one
 //!   [phase](SearchOptions::phases) per annotation (`seq_search` searches
 //!   them one after the other);
-//! * the first annotation's variable and value selection choose the orders:
+//! * each annotation's variable and value selection choose the orders of
+//!   its phase ([`SearchOptions::phase_orders`]); the first annotation's
+//!   also serve the variables no annotation names:
 //!
 //! | annotation | csp |
 //! |---|---|
@@ -43,6 +45,9 @@ pub struct Strategy {
     /// How many of them each search annotation gave (the phases of a
     /// `seq_search`, see [`SearchOptions::phases`]).
     pub phases: Vec<usize>,
+    /// Per phase, its variable and value order (`None`: unknown, the
+    /// default's).
+    pub phase_orders: Vec<(Option<VarOrder>, Option<ValOrder>)>,
     /// The variable order of the first search annotation.
     pub var_order: Option<VarOrder>,
     /// The value order of the first search annotation.
@@ -128,6 +133,9 @@ fn visit(fzn: &FznModel, a: &Annotation, seed: u64, s: &mut Strategy) {
                 s.phases.push(s.decision_vars.len() - before);
             }
             let (vs, vl) = (word(a.args.get(1)), word(a.args.get(2)));
+            if a.args.first().is_some() {
+                s.phase_orders.push((var_order(vs), val_order(vl, seed)));
+            }
             match var_order(vs) {
                 Some(o) => {
                     if s.var_order.is_none() {
@@ -239,6 +247,15 @@ pub fn options(fzn: &FznModel, free: bool, seed: u64) -> (SearchOptions, Strateg
     if !s.decision_vars.is_empty() {
         o.decision_vars = s.decision_vars.clone();
         o.phases = s.phases.clone();
+        if s.phase_orders.iter().any(|&(v, l)| {
+            v.is_some_and(|v| v != o.var_order) || l.is_some_and(|l| l != o.val_order)
+        }) {
+            o.phase_orders = s
+                .phase_orders
+                .iter()
+                .map(|&(v, l)| (v.unwrap_or(o.var_order), l.unwrap_or(o.val_order)))
+                .collect();
+        }
     }
     (o, s)
 }

@@ -143,6 +143,8 @@ pub(super) struct Frame {
     /// The variable's only subscriber and position, when decisions on it
     /// are delivered directly (`(u32::MAX, _)`: not).
     pub(super) direct: (u32, u32),
+    /// The value order of the frame (the search's, or its phase's).
+    pub(super) order: ValOrder,
 }
 
 /// What one call of [`Engine::step`] found.
@@ -203,8 +205,9 @@ pub(crate) struct Engine<'a> {
     /// Parallel branch and bound: the bound shared by every subproblem
     /// (the best value found anywhere, moved by one), read at each decision.
     shared_bound: Option<Arc<std::sync::atomic::AtomicI32>>,
-    /// The value order bisects domains ([`ValOrder::splits`]).
-    pub(super) split: bool,
+    /// Per variable, the value order of its phase, when phases have their
+    /// own ([`SearchOptions::phase_orders`]); empty otherwise.
+    pub(super) phase_val: Vec<ValOrder>,
     /// Last-conflict reasoning: the variable of the last failed decision,
     /// branched on next while open, until a decision on it succeeds.
     pub(super) last_conflict: Option<u32>,
@@ -283,7 +286,7 @@ impl<'a> Engine<'a> {
             bound: None,
             restart: None,
             shared_bound: None,
-            split: opts.val_order.splits(),
+            phase_val: phase_values(model.num_vars(), &opts),
             last_conflict: None,
             observer,
             started: false,
@@ -545,7 +548,7 @@ impl<'a> Engine<'a> {
                 // rather than trying each value (after an improving
                 // solution, the path above it often has the objective fixed).
                 None
-            } else if self.split {
+            } else if self.frames[fi].order.splits() {
                 self.next_half(fi)
             } else {
                 self.next_value(fi).map(Decision::Assign)
@@ -865,6 +868,29 @@ impl<'a> Engine<'a> {
 
 /// SplitMix64: a small, fast, seedable generator step.
 #[inline]
+/// Per variable, the value order of its phase (see
+/// [`SearchOptions::phase_orders`]); empty when no phase has its own.
+fn phase_values(n: usize, opts: &SearchOptions) -> Vec<ValOrder> {
+    if opts.phase_orders.is_empty() {
+        return Vec::new();
+    }
+    let mut of = vec![opts.val_order; n];
+    let mut start = 0usize;
+    for (k, &len) in opts.phases.iter().enumerate() {
+        let end = start.saturating_add(len).min(opts.decision_vars.len());
+        if let Some(&(_, val)) = opts.phase_orders.get(k) {
+            for x in &opts.decision_vars[start..end] {
+                // A variable in two phases keeps the first one's order.
+                if x.index() < n && !opts.decision_vars[..start].contains(x) {
+                    of[x.index()] = val;
+                }
+            }
+        }
+        start = end;
+    }
+    of
+}
+
 pub(crate) fn splitmix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -228,6 +228,11 @@ pub struct SearchOptions {
     /// branches on a variable of the first group that has an open one,
     /// choosing within it by `var_order`. Empty (the default): one group.
     pub phases: Vec<usize>,
+    /// The variable and value order of each phase, by index into `phases`
+    /// (FlatZinc's `seq_search` of differently annotated `int_search`es).
+    /// A phase without an entry, and the last group, use `var_order` and
+    /// `val_order`. Empty (the default): every phase uses those.
+    pub phase_orders: Vec<(VarOrder, ValOrder)>,
     /// Last-conflict reasoning (Lecoutre, Saïs, Tabary and Vidal,
     /// "Reasoning from last conflict(s) in constraint programming", AIJ
     /// 2009): after a decision fails, its variable is branched on next,

@@ -22,6 +22,11 @@ use crate::ids::Value;
 impl Engine<'_> {
     /// Opens a frame for a decision on `var`.
     pub(super) fn new_frame(&mut self, var: usize) -> Frame {
+        let order = self
+            .phase_val
+            .get(var)
+            .copied()
+            .unwrap_or(self.opts.val_order);
         let s = &self.store;
         let mut f = Frame {
             var: var as u32,
@@ -32,11 +37,12 @@ impl Engine<'_> {
             started: false,
             decision: Decision::Assign(0),
             direct: self.direct_to(var),
+            order,
         };
-        if self.split {
+        if order.splits() {
             // Both halves are non-empty: min ≤ mid < max.
             let (lo, hi) = (s.min(var), s.max(var));
-            f.a = match self.opts.val_order {
+            f.a = match order {
                 ValOrder::BinaryMin => lo,
                 ValOrder::BinaryMax => hi - 1,
                 _ => (lo as i64 + hi as i64).div_euclid(2) as Value,
@@ -45,13 +51,13 @@ impl Engine<'_> {
             f.direct = (u32::MAX, 0);
         } else if s.is_small(var) {
             f.rem = s.small_bits(var).0;
-            if let ValOrder::Middle = self.opts.val_order {
+            if let ValOrder::Middle = order {
                 let (lo, hi) = (s.min(var), s.max(var));
                 f.a = ((lo as i64 + hi as i64).div_euclid(2) - s.small_bits(var).1 as i64) as Value;
             }
         } else {
             let (lo, hi) = (s.min(var), s.max(var));
-            match self.opts.val_order {
+            match order {
                 ValOrder::Ascending
                 | ValOrder::Descending
                 | ValOrder::Split
@@ -78,10 +84,7 @@ impl Engine<'_> {
     /// tried.
     pub(super) fn next_half(&mut self, fi: usize) -> Option<Decision> {
         let f = &mut self.frames[fi];
-        let lower_first = !matches!(
-            self.opts.val_order,
-            ValOrder::ReverseSplit | ValOrder::BinaryMax
-        );
+        let lower_first = !matches!(f.order, ValOrder::ReverseSplit | ValOrder::BinaryMax);
         let lower = match f.rem {
             0 => return None,
             0b11 => lower_first,
@@ -101,7 +104,7 @@ impl Engine<'_> {
     pub(super) fn next_value(&mut self, fi: usize) -> Option<Value> {
         let f = self.frames[fi];
         let var = f.var as usize;
-        let order = self.opts.val_order;
+        let order = f.order;
         if self.store.is_small(var) {
             let base = self.store.small_bits(var).1;
             let rem = f.rem;

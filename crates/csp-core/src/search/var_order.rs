@@ -41,12 +41,23 @@ impl Engine<'_> {
         let d = &self.opts.decision_vars;
         let mut start = 0;
         // The phases of the decision variables, then what is left of them.
-        for len in self.opts.phases.iter().copied().chain([usize::MAX]) {
+        for (k, len) in self
+            .opts
+            .phases
+            .iter()
+            .copied()
+            .chain([usize::MAX])
+            .enumerate()
+        {
             if start >= d.len() {
                 break;
             }
             let end = start.saturating_add(len).min(d.len());
-            if let Some(x) = self.select_in(start, end) {
+            let order = match self.opts.phase_orders.get(k) {
+                Some(&(o, _)) if k < self.opts.phases.len() => o,
+                _ => self.opts.var_order,
+            };
+            if let Some(x) = self.select_in(start, end, order) {
                 return Some(x);
             }
             start = end;
@@ -55,15 +66,15 @@ impl Engine<'_> {
     }
 
     /// The best open variable of `decision_vars[start..end]`.
-    fn select_in(&self, start: usize, end: usize) -> Option<usize> {
+    fn select_in(&self, start: usize, end: usize, order: VarOrder) -> Option<usize> {
         let n = self.store.len();
         let group = self.opts.decision_vars[start..end]
             .iter()
             .map(|x| x.index())
             .filter(|&i| i < n);
-        match self.opts.var_order {
+        match order {
             VarOrder::Input => group.clone().find(|&i| self.store.is_open(i)),
-            _ => self.best_of(group),
+            _ => self.best_of(group, order),
         }
     }
 
@@ -80,15 +91,15 @@ impl Engine<'_> {
 
     /// The best open variable of `cands` by the dom-based orders (the
     /// smallest domain for input order too) or by its bounds.
-    fn best_of(&self, cands: impl Iterator<Item = usize>) -> Option<usize> {
+    fn best_of(&self, cands: impl Iterator<Item = usize>, order: VarOrder) -> Option<usize> {
         let s = &self.store;
-        match self.opts.var_order {
+        match order {
             VarOrder::Smallest => return self.best_bound(cands, false),
             VarOrder::Largest => return self.best_bound(cands, true),
             _ => {}
         }
-        let wdeg = self.opts.var_order == VarOrder::DomWdeg;
-        let by_degree = matches!(self.opts.var_order, VarOrder::DomDeg | VarOrder::DomWdeg);
+        let wdeg = order == VarOrder::DomWdeg;
+        let by_degree = matches!(order, VarOrder::DomDeg | VarOrder::DomWdeg);
         let mut best = None;
         let (mut bs, mut bd) = (1u64, 0u64);
         for i in cands {
