@@ -133,7 +133,7 @@ fn visit(fzn: &FznModel, a: &Annotation, seed: u64, s: &mut Strategy) {
                 s.phases.push(s.decision_vars.len() - before);
             }
             let (vs, vl) = (word(a.args.get(1)), word(a.args.get(2)));
-            if a.args.first().is_some() {
+            if !a.args.is_empty() {
                 s.phase_orders.push((var_order(vs), val_order(vl, seed)));
             }
             match var_order(vs) {
