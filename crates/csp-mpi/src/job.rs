@@ -39,7 +39,7 @@ enum Kind {
     Queens(Split),
     /// A generic-engine count: each subproblem's count times `factor`.
     Generic {
-        model: Model,
+        model: Box<Model>,
         options: SearchOptions,
         subs: Vec<Subproblem>,
         factor: u128,
@@ -140,7 +140,7 @@ impl Job {
             .map_err(|l| format!("the split stopped: {l:?}"))?;
         Ok(Job {
             kind: Kind::Generic {
-                model,
+                model: Box::new(model),
                 options,
                 subs,
                 factor,

@@ -22,7 +22,7 @@ pub fn encode_counts(counts: &[(usize, u128)]) -> Vec<u64> {
 
 /// Decodes counts; `None` if the length is not a multiple of 3.
 pub fn decode_counts(words: &[u64]) -> Option<Vec<(usize, u128)>> {
-    if words.len() % 3 != 0 {
+    if !words.len().is_multiple_of(3) {
         return None;
     }
     words
