@@ -312,6 +312,15 @@ impl<'j> Master<'j> {
         } else {
             String::new()
         };
+        let took = format!(
+            "; {:.2} s, {}",
+            self.start.elapsed().as_secs_f64(),
+            match self.workers {
+                0 => "rank 0 alone".to_string(),
+                1 => "1 worker".to_string(),
+                w => format!("{w} workers"),
+            }
+        );
         let resume = match &self.journal {
             Some((_, p)) => format!("; resume with --resume {}", p.display()),
             None => String::new(),
@@ -343,11 +352,11 @@ impl<'j> Master<'j> {
                 1
             }
             Some((_, what)) => {
-                eprintln!("{len} subproblems{from_journal}, total matches {what}");
+                eprintln!("{len} subproblems{from_journal}, total matches {what}{took}");
                 0
             }
             None => {
-                eprintln!("{len} subproblems{from_journal}; no known total to check against");
+                eprintln!("{len} subproblems{from_journal}{took}; no known total to check against");
                 0
             }
         }
