@@ -6,7 +6,8 @@
 # interleaved (one of each, then the next round), wall and CPU time (user +
 # system of the whole process tree) from GNU time; the count line of
 # csp-mpi (time from its start of counting to its end) is kept too. Prints
-# one line per run and, per program, the best and the median wall time.
+# one line per run and, per program, the best and the median wall and CPU
+# time.
 #
 #   scripts/bench-mpi.sh [-r ROUNDS] N
 #
@@ -29,7 +30,7 @@ csp=target/release/csp
 mpi=target/release/csp-mpi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-declare -A walls
+declare -A walls cpus
 echo "load: $(uptime)"
 for ((r = 1; r <= rounds; r++)); do
   for prog in threads mpi launch; do
@@ -45,12 +46,15 @@ for ((r = 1; r <= rounds; r++)); do
     printf '%-8s round %d: wall %s s, cpu %.2f s, count %s %s\n' \
       "$prog" "$r" "$wall" "$(echo "$user + $sys" | bc)" "$count" "${inner:+(counting $inner)}"
     walls[$prog]+="$wall "
+    cpus[$prog]+="$(printf "%.2f" "$(echo "$user + $sys" | bc)") "
   done
 done
 echo "load: $(uptime)"
+stat() { # best and median of a list of numbers
+  local sorted
+  sorted=$(tr ' ' '\n' <<<"$1" | grep . | sort -g)
+  echo "best $(head -n 1 <<<"$sorted") s, median $(sed -n "$(((rounds + 1) / 2))p" <<<"$sorted") s"
+}
 for prog in threads mpi launch; do
-  sorted=$(tr ' ' '\n' <<<"${walls[$prog]}" | grep . | sort -g)
-  best=$(head -n 1 <<<"$sorted")
-  median=$(sed -n "$(((rounds + 1) / 2))p" <<<"$sorted")
-  echo "$prog: best $best s, median $median s"
+  echo "$prog: wall $(stat "${walls[$prog]}"); cpu $(stat "${cpus[$prog]}")"
 done
