@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The MPI path against threads on one machine: `mpirun -np 3 csp-mpi queens
-# N --count` (rank 0 the master, 2 workers) against `csp queens N --count
-# --threads 2`, and `mpirun -np 3 csp-mpi queens 4 --count` (nothing to
+# The MPI path against threads on one machine: `mpirun -np NP csp-mpi
+# queens N --count` (default NP = 2: rank 0 hands out the work and counts in
+# a thread of its own, rank 1 counts) against `csp queens N --count
+# --threads 2`, and `mpirun -np NP csp-mpi queens 4 --count` (nothing to
 # count: the cost of launching and finalising the MPI job). Runs
 # interleaved (one of each, then the next round), wall and CPU time (user +
 # system of the whole process tree) from GNU time; the count line of
@@ -9,29 +10,30 @@
 # one line per run and, per program, the best and the median wall and CPU
 # time.
 #
-#   scripts/bench-mpi.sh [-r ROUNDS] N
+#   scripts/bench-mpi.sh [-r ROUNDS] [-n NP] N
 #
 # Needs target/release/csp and target/release/csp-mpi:
 #   cargo build --release -p csp -p csp-mpi --features csp-mpi/mpi
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rounds=5
-while getopts "r:" opt; do
+rounds=5 np=2
+while getopts "r:n:" opt; do
   case $opt in
     r) rounds=$OPTARG ;;
-    *) echo "usage: bench-mpi.sh [-r ROUNDS] N" >&2; exit 2 ;;
+    n) np=$OPTARG ;;
+    *) echo "usage: bench-mpi.sh [-r ROUNDS] [-n NP] N" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[[ $# -eq 1 ]] || { echo "usage: bench-mpi.sh [-r ROUNDS] N" >&2; exit 2; }
+[[ $# -eq 1 ]] || { echo "usage: bench-mpi.sh [-r ROUNDS] [-n NP] N" >&2; exit 2; }
 n=$1
-mpirun=(mpirun --allow-run-as-root --oversubscribe -np 3)
+mpirun=(mpirun --allow-run-as-root --oversubscribe -np "$np")
 csp=target/release/csp
 mpi=target/release/csp-mpi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 declare -A walls cpus
-echo "load: $(uptime)"
+echo "np: $np; load: $(uptime)"
 for ((r = 1; r <= rounds; r++)); do
   for prog in threads mpi launch; do
     case $prog in

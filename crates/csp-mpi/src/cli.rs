@@ -71,6 +71,10 @@ struct RunArgs {
     /// Seconds between progress lines on stderr (0: none).
     #[arg(long, value_name = "SECS", default_value_t = 5.0)]
     progress: f64,
+    /// Rank 0 only hands out work (by default it also counts, in a thread
+    /// of its own, so that -np K counts on K cores).
+    #[arg(long)]
+    dedicated_master: bool,
 }
 
 impl Cli {
@@ -112,6 +116,7 @@ impl Cli {
             stop_after: run.stop_after,
             batch: run.batch.map(|b| b as usize),
             progress: (run.progress > 0.0).then(|| Duration::from_secs_f64(run.progress)),
+            dedicated_master: run.dedicated_master,
         };
         Ok((job, options))
     }

@@ -9,7 +9,7 @@ use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
 use mpi::topology::{Communicator, SimpleCommunicator};
 
 use csp_mpi::cli::Cli;
-use csp_mpi::master::{self, FromWorker, Hub, Link, Master};
+use csp_mpi::master::{self, FromWorker, Hub, Joined, Link, Master};
 use csp_mpi::wire;
 
 /// Rank 0's end: workers are ranks 1.., numbered from 0.
@@ -84,7 +84,8 @@ impl Link for MpiLink<'_> {
     }
 }
 
-fn run(world: &SimpleCommunicator) -> u8 {
+/// `threads`: whether MPI allows rank 0 a counting thread of its own.
+fn run(world: &SimpleCommunicator, threads: bool) -> u8 {
     let rank = world.rank();
     let workers = (world.size() - 1) as usize;
     // Every rank parses the same arguments and builds the same list, so an
@@ -111,13 +112,31 @@ fn run(world: &SimpleCommunicator) -> u8 {
         master::work(&job, &mut MpiLink { world });
         return 0;
     }
-    match Master::new(&job, &options, workers) {
+    // Rank 0 counts too, in a thread that does not call MPI, unless told
+    // not to.
+    let local = usize::from(threads && !options.dedicated_master);
+    if workers + local == 0 {
+        eprintln!(
+            "error: nothing would count: rank 0 only hands out work (--dedicated-master, or \
+             an MPI without threads), so run at least 2 ranks"
+        );
+        return 2;
+    }
+    match Master::new(&job, &options, workers + local) {
         Ok(mut m) => {
-            if workers == 0 {
-                m.count_alone();
-            } else {
-                m.serve(&mut MpiHub { world });
-            }
+            let (second, links) = master::channels(local);
+            let mut hub = Joined {
+                first: MpiHub { world },
+                first_workers: workers,
+                second,
+            };
+            std::thread::scope(|s| {
+                for mut link in links {
+                    let job = &job;
+                    s.spawn(move || master::work(job, &mut link));
+                }
+                m.serve(&mut hub);
+            });
             m.finish()
         }
         Err(e) => {
@@ -130,11 +149,13 @@ fn run(world: &SimpleCommunicator) -> u8 {
 }
 
 fn main() -> ExitCode {
-    let Some(universe) = mpi::initialize() else {
+    // Rank 0's counting thread never calls MPI: only the main thread does.
+    let Some((universe, level)) = mpi::initialize_with_threading(mpi::Threading::Funneled) else {
         eprintln!("error: MPI could not be initialised");
         return ExitCode::from(2);
     };
-    let code = run(&universe.world());
+    let threads = level != mpi::Threading::Single;
+    let code = run(&universe.world(), threads);
     drop(universe);
     ExitCode::from(code)
 }

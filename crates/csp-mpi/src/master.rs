@@ -20,6 +20,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{channel, Receiver, Sender};
 use std::time::{Duration, Instant};
 
 use crate::job::Job;
@@ -44,6 +45,9 @@ pub struct RunOptions {
     pub batch: Option<usize>,
     /// A progress line on stderr this often (none if `None`).
     pub progress: Option<Duration>,
+    /// Rank 0 only hands out work; by default it also counts, in a thread
+    /// of its own.
+    pub dedicated_master: bool,
 }
 
 /// A message from a worker.
@@ -250,23 +254,6 @@ impl<'j> Master<'j> {
         }
     }
 
-    /// Counts everything on rank 0 itself (a run without workers).
-    pub fn count_alone(&mut self) {
-        loop {
-            let batch = self.next_batch();
-            if batch.is_empty() {
-                return;
-            }
-            for i in batch {
-                match self.job.count(i) {
-                    Ok(c) => self.record(i, c),
-                    Err(e) => self.fail(i, e),
-                }
-                self.tick();
-            }
-        }
-    }
-
     /// Serves `workers` workers until each is done.
     pub fn serve(&mut self, hub: &mut impl Hub) {
         let mut requests = vec![0usize; self.workers];
@@ -368,6 +355,91 @@ impl<'j> Master<'j> {
     }
 }
 
+/// The master's end of channels within one process (rank 0's own worker
+/// thread, or the tests' workers).
+#[derive(Debug)]
+pub struct ChannelHub {
+    rx: Receiver<(usize, FromWorker)>,
+    txs: Vec<Sender<Vec<usize>>>,
+}
+
+/// A worker's end of channels within one process.
+#[derive(Debug)]
+pub struct ChannelLink {
+    id: usize,
+    tx: Sender<(usize, FromWorker)>,
+    rx: Receiver<Vec<usize>>,
+}
+
+/// Channels for `workers` workers in this process: the hub and one link
+/// per worker.
+pub fn channels(workers: usize) -> (ChannelHub, Vec<ChannelLink>) {
+    let (tx, rx) = channel();
+    let mut txs = Vec::new();
+    let mut links = Vec::new();
+    for id in 0..workers {
+        let (btx, brx) = channel();
+        txs.push(btx);
+        links.push(ChannelLink {
+            id,
+            tx: tx.clone(),
+            rx: brx,
+        });
+    }
+    (ChannelHub { rx, txs }, links)
+}
+
+impl Hub for ChannelHub {
+    fn try_receive(&mut self) -> Option<(usize, FromWorker)> {
+        self.rx.try_recv().ok()
+    }
+
+    fn send(&mut self, worker: usize, batch: &[usize]) {
+        // A worker that is gone has nothing left to receive.
+        let _ = self.txs[worker].send(batch.to_vec());
+    }
+}
+
+impl Link for ChannelLink {
+    fn send(&mut self, message: FromWorker) {
+        let _ = self.tx.send((self.id, message));
+    }
+
+    fn receive(&mut self) -> Vec<usize> {
+        // The master answers every request before it drops its end; an
+        // empty batch stops the worker if it is gone all the same.
+        self.rx.recv().unwrap_or_default()
+    }
+}
+
+/// Two hubs as one: the workers of `first` (numbered `0..first_workers`),
+/// then those of `second`.
+#[derive(Debug)]
+pub struct Joined<A, B> {
+    /// The first hub.
+    pub first: A,
+    /// Its number of workers.
+    pub first_workers: usize,
+    /// The second hub.
+    pub second: B,
+}
+
+impl<A: Hub, B: Hub> Hub for Joined<A, B> {
+    fn try_receive(&mut self) -> Option<(usize, FromWorker)> {
+        self.second
+            .try_receive()
+            .map(|(w, m)| (w + self.first_workers, m))
+            .or_else(|| self.first.try_receive())
+    }
+
+    fn send(&mut self, worker: usize, batch: &[usize]) {
+        match worker.checked_sub(self.first_workers) {
+            Some(w) => self.second.send(w, batch),
+            None => self.first.send(worker, batch),
+        }
+    }
+}
+
 const MIN_WAIT: Duration = Duration::from_micros(20);
 const MAX_WAIT: Duration = Duration::from_micros(500);
 
@@ -462,36 +534,19 @@ fn human(secs: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::mpsc::{channel, Receiver, Sender};
-
-    struct ChanHub {
-        rx: Receiver<(usize, FromWorker)>,
-        txs: Vec<Sender<Vec<usize>>>,
+    /// Records the batches a hub sends.
+    struct Recording<H> {
+        hub: H,
         sent: Vec<Vec<usize>>,
     }
 
-    impl Hub for ChanHub {
+    impl<H: Hub> Hub for Recording<H> {
         fn try_receive(&mut self) -> Option<(usize, FromWorker)> {
-            self.rx.try_recv().ok()
+            self.hub.try_receive()
         }
         fn send(&mut self, worker: usize, batch: &[usize]) {
             self.sent.push(batch.to_vec());
-            self.txs[worker].send(batch.to_vec()).unwrap();
-        }
-    }
-
-    struct ChanLink {
-        id: usize,
-        tx: Sender<(usize, FromWorker)>,
-        rx: Receiver<Vec<usize>>,
-    }
-
-    impl Link for ChanLink {
-        fn send(&mut self, message: FromWorker) {
-            self.tx.send((self.id, message)).unwrap();
-        }
-        fn receive(&mut self) -> Vec<usize> {
-            self.rx.recv().unwrap()
+            self.hub.send(worker, batch);
         }
     }
 
@@ -503,21 +558,9 @@ mod tests {
         workers: usize,
     ) -> (u8, BTreeMap<usize, u128>, Vec<Vec<usize>>) {
         let mut master = Master::new(job, options, workers).unwrap();
-        let (tx, rx) = channel();
-        let mut links = Vec::new();
-        let mut txs = Vec::new();
-        for id in 0..workers {
-            let (btx, brx) = channel();
-            txs.push(btx);
-            links.push(ChanLink {
-                id,
-                tx: tx.clone(),
-                rx: brx,
-            });
-        }
-        let mut hub = ChanHub {
-            rx,
-            txs,
+        let (hub, links) = channels(workers);
+        let mut hub = Recording {
+            hub,
             sent: Vec::new(),
         };
         std::thread::scope(|s| {
@@ -566,6 +609,29 @@ mod tests {
     }
 
     #[test]
+    fn joined_hubs_serve_the_workers_of_both() {
+        let job = Job::queens(9, 2).unwrap();
+        let mut master = Master::new(&job, &RunOptions::default(), 3).unwrap();
+        let (first, first_links) = channels(2);
+        let (second, second_links) = channels(1);
+        let mut hub = Joined {
+            first,
+            first_workers: 2,
+            second,
+        };
+        std::thread::scope(|s| {
+            for mut link in first_links.into_iter().chain(second_links) {
+                let job = &job;
+                s.spawn(move || work(job, &mut link));
+            }
+            master.serve(&mut hub);
+        });
+        assert_eq!(master.finish(), 0);
+        assert_eq!(master.counts().len(), job.len());
+        assert_eq!(master.counts().values().sum::<u128>(), 352);
+    }
+
+    #[test]
     fn a_stopped_run_resumes_to_the_same_total() {
         let job = Job::queens(11, 1).unwrap();
         let dir = scratch("resume");
@@ -609,12 +675,10 @@ mod tests {
     }
 
     #[test]
-    fn rank_zero_alone_and_the_generic_engine() {
+    fn one_worker_and_the_generic_engine() {
         let job = Job::latin(4, 6).unwrap();
-        let mut master = Master::new(&job, &RunOptions::default(), 0).unwrap();
-        master.count_alone();
-        assert_eq!(master.finish(), 0);
-        assert_eq!(master.counts().values().sum::<u128>(), 576);
+        let (code, counts, _) = run(&job, &RunOptions::default(), 1);
+        assert_eq!((code, counts.values().sum::<u128>()), (0, 576));
         let (code, counts, _) = run(&job, &RunOptions::default(), 2);
         assert_eq!((code, counts.values().sum::<u128>()), (0, 576));
         let job = Job::queens_generic(9, 40).unwrap();

@@ -98,10 +98,27 @@ fn queens_12_and_13_with_two_workers() {
             stderr(&o)
         );
     }
-    // Rank 0 alone counts by itself.
+    // Rank 0 alone counts by itself (in a thread of its own).
     let o = run(&mpirun, 1, &["queens", "10", "--count", "--split", "2"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "724\n");
+    assert!(stderr(&o).contains("1 worker"), "{}", stderr(&o));
+    // A rank 0 that does not count: two ranks count.
+    let o = run(
+        &mpirun,
+        3,
+        &["queens", "11", "--count", "--dedicated-master"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "2680\n");
+    assert!(stderr(&o).contains("2 workers"), "{}", stderr(&o));
+    let o = run(
+        &mpirun,
+        1,
+        &["queens", "11", "--count", "--dedicated-master"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("nothing would count"), "{}", stderr(&o));
 }
 
 #[test]
