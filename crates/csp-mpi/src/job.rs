@@ -274,15 +274,10 @@ fn parse_generic(file: &str, text: &str) -> Result<Vec<(usize, u128, String)>, L
     let mut entries = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let lineno = i + 1;
-        if let Some([(col, index), (_, count)]) =
+        if let Some([index, (_, count)]) =
             journal::parse_fields(file, lineno, line, ["index", "count"])?
         {
-            let index = usize::try_from(index).map_err(|_| LineError {
-                file: file.to_string(),
-                line: lineno,
-                column: col + 1,
-                message: "index is too large".into(),
-            })?;
+            let index = journal::small(file, lineno, index, "index")?;
             entries.push((index, count, format!("{file}:{lineno}")));
         }
     }

@@ -158,8 +158,13 @@ pub struct Entry {
     pub place: String,
 }
 
-/// A field that must fit a `usize`.
-fn small(
+/// A field of [`parse_fields`] (its column and value) that must fit a
+/// `usize`.
+///
+/// # Errors
+///
+/// `{name} is too large` at the field.
+pub fn small(
     file: &str,
     lineno: usize,
     (col, v): (usize, u128),
