@@ -12,42 +12,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use csp_queens::constellation::{self, Split};
+use csp_queens::journal::{self, Tally};
 use csp_queens::permutation::{Budget, Status};
 
 use super::CliError;
-
-/// The number of solutions of the `n`-queens problem for `n = 0..=27`
-/// (OEIS A000170), to check merged totals against. Not used by any counter.
-const A000170: [u128; 28] = [
-    1,
-    1,
-    0,
-    0,
-    2,
-    10,
-    4,
-    40,
-    92,
-    352,
-    724,
-    2_680,
-    14_200,
-    73_712,
-    365_596,
-    2_279_184,
-    14_772_512,
-    95_815_104,
-    666_090_624,
-    4_968_057_848,
-    39_029_188_884,
-    314_666_222_712,
-    2_691_008_701_644,
-    24_233_937_684_440,
-    227_514_171_973_736,
-    2_207_893_435_808_352,
-    22_317_699_616_364_044,
-    234_907_967_154_122_528,
-];
 
 /// A progress bar on stderr (subproblems done, rate, time left) that
 /// appears only if the work lasts more than a second and stderr is a
@@ -314,107 +282,19 @@ fn slice_counts(
     Ok(ExitCode::SUCCESS)
 }
 
-/// One parsed `N D index count` line.
-#[derive(Debug)]
-struct Entry {
-    n: usize,
-    depth: usize,
-    index: usize,
-    count: u128,
-    place: String,
-}
-
-/// Parses the fields of one line; errors name the column of the bad field.
-fn parse_line(file: &str, lineno: usize, line: &str) -> Result<Option<Entry>, String> {
-    let content = line.split('#').next().unwrap_or("");
-    if content.trim().is_empty() {
-        return Ok(None);
-    }
-    let mut fields = Vec::new();
-    let mut start = None;
-    for (i, ch) in content.char_indices().chain([(content.len(), ' ')]) {
-        match (ch.is_whitespace(), start) {
-            (false, None) => start = Some(i),
-            (true, Some(s)) => {
-                fields.push((s, &content[s..i]));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    let at = |col: usize| format!("{file}:{lineno}:{}", col + 1);
-    if fields.len() != 4 {
-        let col = fields.get(4).map_or(content.len(), |f| f.0);
-        return Err(format!(
-            "{}: expected 4 fields 'N D index count', found {}",
-            at(col),
-            fields.len()
-        ));
-    }
-    let names = ["N", "depth D", "index", "count"];
-    let mut values = [0u128; 4];
-    for (k, &(col, text)) in fields.iter().enumerate() {
-        values[k] = text.parse::<u128>().map_err(|_| {
-            format!(
-                "{}: {} must be a non-negative integer, got '{text}'",
-                at(col),
-                names[k]
-            )
-        })?;
-    }
-    let small = |k: usize| {
-        usize::try_from(values[k])
-            .map_err(|_| format!("{}: {} is too large", at(fields[k].0), names[k]))
-    };
-    Ok(Some(Entry {
-        n: small(0)?,
-        depth: small(1)?,
-        index: small(2)?,
-        count: values[3],
-        place: format!("{file}:{lineno}"),
-    }))
-}
-
-/// Describes a sorted list of indices as ranges: `3, 5..=9`.
-fn ranges(indices: &[usize]) -> String {
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < indices.len() {
-        let mut j = i;
-        while j + 1 < indices.len() && indices[j + 1] == indices[j] + 1 {
-            j += 1;
-        }
-        if i == j {
-            parts.push(indices[i].to_string());
-        } else {
-            parts.push(format!("{}..={}", indices[i], indices[j]));
-        }
-        if parts.len() == 20 && j + 1 < indices.len() {
-            parts.push("…".into());
-            break;
-        }
-        i = j + 1;
-    }
-    parts.join(", ")
-}
-
 /// `csp queens merge FILE...`.
 pub fn merge(files: &[String]) -> Result<ExitCode, CliError> {
     if files.is_empty() {
         return Err("merge needs at least one file of --slice lines ('-' for stdin)".into());
     }
-    let mut entries: Vec<Entry> = Vec::new();
+    let mut entries = Vec::new();
     for file in files {
         let text = if file == "-" {
             io::read_to_string(io::stdin()).map_err(|e| format!("reading stdin: {e}"))?
         } else {
             std::fs::read_to_string(file).map_err(|e| format!("cannot read '{file}': {e}"))?
         };
-        for (i, line) in text.lines().enumerate() {
-            if let Some(e) = parse_line(file, i + 1, line)? {
-                entries.push(e);
-            }
-        }
+        entries.extend(journal::parse_text(file, &text).map_err(|e| e.to_string())?);
     }
     let Some(first) = entries.first() else {
         return Err(format!(
@@ -424,45 +304,23 @@ pub fn merge(files: &[String]) -> Result<ExitCode, CliError> {
         ));
     };
     let (n, depth, first_place) = (first.n, first.depth, first.place.clone());
-    if let Some(other) = entries.iter().find(|e| (e.n, e.depth) != (n, depth)) {
-        return Err(format!(
-            "{}: line for n = {}, depth {}, but {first_place} is for n = {n}, depth {depth}",
-            other.place, other.n, other.depth
-        ));
-    }
+    journal::same_split(&entries, None)?;
     let split = Split::new(n, depth).map_err(|e| format!("{first_place}: {e}"))?;
     let len = split.len();
-    let mut by_index: BTreeMap<usize, (u128, String)> = BTreeMap::new();
-    let mut problems = Vec::new();
-    for e in &entries {
-        if e.index >= len {
-            problems.push(format!(
-                "{}: index {} is out of range: n = {n}, depth {depth} has {len} subproblems",
-                e.place, e.index
-            ));
-            continue;
-        }
-        match by_index.get(&e.index) {
-            Some((c, place)) if *c != e.count => problems.push(format!(
-                "{}: subproblem {} counted {} here but {c} at {place}",
-                e.place, e.index, e.count
-            )),
-            Some(_) => {}
-            None => {
-                by_index.insert(e.index, (e.count, e.place.clone()));
-            }
-        }
-    }
-    let missing: Vec<usize> = (0..len).filter(|i| !by_index.contains_key(i)).collect();
-    if !missing.is_empty() {
+    let tally = Tally::new(
+        entries.into_iter().map(|e| (e.index, e.count, e.place)),
+        len,
+    );
+    let mut problems: Vec<String> = tally.problems.iter().map(|p| p.to_string()).collect();
+    if !tally.missing.is_empty() {
         problems.push(format!(
             "missing {} of {len} subproblems: {}",
-            missing.len(),
-            ranges(&missing)
+            tally.missing.len(),
+            journal::ranges(&tally.missing)
         ));
     }
     // The sum in index order, of the subproblems present.
-    let total: u128 = by_index.values().map(|(c, _)| c).sum();
+    let total = tally.total();
     outln!("{total}");
     for p in &problems {
         errln!("error: {p}");
@@ -471,7 +329,7 @@ pub fn merge(files: &[String]) -> Result<ExitCode, CliError> {
         errln!("error: the total {total} is incomplete or inconsistent");
         return Ok(ExitCode::from(1));
     }
-    match A000170.get(n) {
+    match journal::A000170.get(n) {
         Some(&known) if known != total => {
             errln!("error: the total {total} differs from Q({n}) = {known} (OEIS A000170)");
             Ok(ExitCode::from(1))
@@ -490,24 +348,6 @@ pub fn merge(files: &[String]) -> Result<ExitCode, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lines_parse_with_positions() {
-        let e = parse_line("f", 3, "12 1 7 100").unwrap().unwrap();
-        assert_eq!((e.n, e.depth, e.index, e.count), (12, 1, 7, 100));
-        assert!(parse_line("f", 1, "  # comment").unwrap().is_none());
-        let err = parse_line("f", 4, "12 1 x 100").unwrap_err();
-        assert!(err.starts_with("f:4:6: index"), "{err}");
-        let err = parse_line("f", 5, "12 1 7").unwrap_err();
-        assert!(err.starts_with("f:5:7: expected 4 fields"), "{err}");
-        let err = parse_line("f", 6, "12 1 7 1 2").unwrap_err();
-        assert!(err.starts_with("f:6:10: expected 4 fields"), "{err}");
-    }
-
-    #[test]
-    fn index_ranges_are_compact() {
-        assert_eq!(ranges(&[1, 2, 3, 7, 9, 10]), "1..=3, 7, 9..=10");
-    }
 
     #[test]
     fn slice_ranges() {

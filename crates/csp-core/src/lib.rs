@@ -148,7 +148,7 @@ pub use model::{CheckError, Model};
 pub use observer::SearchObserver;
 pub use search::{
     Decision, Improvement, Inference, Lns, Optimum, Report, Restarts, Search, SearchOptions,
-    Solutions, SolveResult, Uniqueness, ValOrder, VarOrder,
+    Solutions, SolveResult, Subproblem, SubproblemError, Uniqueness, ValOrder, VarOrder,
 };
 pub use solution::Solution;
 pub use stats::Statistics;

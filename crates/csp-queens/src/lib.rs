@@ -13,6 +13,8 @@
 //! * [`constellation`]: the fastest counter, from the border queens grouped
 //!   by symmetry class, and its split into subproblems;
 //! * [`construction`]: one solution for any `n ≥ 4` in O(n), without search;
+//! * [`journal`]: reading and adding up the `N D index count` lines of a
+//!   split's counts;
 //! * [`permutation`]: backtracking over permutations with search limits and
 //!   a tracing hook;
 //! * [`brute_force`]: testing all `n^n` arrangements, for teaching;
@@ -45,6 +47,7 @@ pub mod bitboard;
 pub mod brute_force;
 pub mod constellation;
 pub mod construction;
+pub mod journal;
 pub mod model;
 pub mod permutation;
 pub mod render;

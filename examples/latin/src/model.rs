@@ -256,23 +256,40 @@ pub fn count_latin_squares_with(
     counting: Counting,
     options: &SearchOptions,
 ) -> Result<Report, SquareError> {
+    let (m, factor) = counting_model(n, counting)?;
+    let mut report = Search::new(&m).options(options.clone()).count();
+    report.count *= factor;
+    Ok(report)
+}
+
+/// The model [`count_latin_squares`] counts, and the factor its count is
+/// multiplied by: the blank square and 1, or the reduced squares (first row
+/// and column `1..n`) and `n!·(n−1)!`. For splitting the count into
+/// subproblems ([`Search::subproblems`]) elsewhere.
+///
+/// ```
+/// use csp_latin::model::{counting_model, Counting};
+/// let (m, factor) = counting_model(4, Counting::Reduced).unwrap();
+/// let reduced = csp_core::Search::new(&m).count().count;
+/// assert_eq!((reduced, factor), (4, 144));
+/// ```
+///
+/// # Errors
+/// [`SquareError::UnsupportedOrder`] when `n` is 0 or above [`MAX_COUNT_ORDER`].
+pub fn counting_model(n: usize, counting: Counting) -> Result<(Model, u128), SquareError> {
     if n > MAX_COUNT_ORDER {
         return Err(SquareError::UnsupportedOrder(n));
     }
     let mut square = Square::empty(n)?;
+    let mut factor = 1;
     if counting == Counting::Reduced {
         for i in 0..n {
             square.set(0, i, i as u8 + 1).expect("in range");
             square.set(i, 0, i as u8 + 1).expect("in range");
         }
+        factor = (1..=n as u128).product::<u128>() * (1..n as u128).product::<u128>();
     }
-    let (m, _) = model(&square);
-    let mut report = Search::new(&m).options(options.clone()).count();
-    if counting == Counting::Reduced {
-        let factor: u128 = (1..=n as u128).product::<u128>() * (1..n as u128).product::<u128>();
-        report.count *= factor;
-    }
-    Ok(report)
+    Ok((model(&square).0, factor))
 }
 
 #[cfg(test)]

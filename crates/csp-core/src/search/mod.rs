@@ -29,12 +29,14 @@ use crate::stats::Statistics;
 
 mod engine;
 mod optimize;
+mod split;
 mod val_order;
 mod var_order;
 
 pub(crate) use engine::splitmix;
 use engine::{Engine, Prepared, Step};
 pub use optimize::{Improvement, Lns, Optimum};
+pub use split::{Subproblem, SubproblemError};
 
 /// How much propagation runs after each decision.
 ///
@@ -553,45 +555,9 @@ impl<'a> Search<'a> {
     /// assert_eq!(Search::new(&m).par_count(2).count, 720);
     /// ```
     pub fn par_count(self, threads: usize) -> Report {
-        let model = self.model;
-        let opts = self.options;
-        let cap = opts.limits.solutions;
-        let par = Parallel::new(model, &opts);
-        let results: Vec<Part<u128>> = par.run(threads, |e| {
-            let mut n = 0u128;
-            loop {
-                if cap.is_some_and(|k| n >= k as u128) {
-                    return (n, Some(Limit::Solutions));
-                }
-                match e.step(None) {
-                    Step::Solution => {
-                        if !e.note_solution() {
-                            return (n, None);
-                        }
-                        n += 1;
-                    }
-                    Step::Done => return (n + e.counted, None),
-                    Step::Limit(l) => return (n + e.counted, Some(l)),
-                }
-            }
-        });
-        let (mut count, mut stats, mut stop, invalid) = par.merge(&results, |n| *n);
-        if let Some(k) = cap {
-            if count >= k as u128 {
-                count = k as u128;
-                stop = stop.or(Some(Limit::Solutions));
-            }
-        }
-        stats.solutions = count;
-        let outcome = match invalid {
-            Some(c) => Outcome::Invalid(c),
-            None => complete_outcome(stop, count),
-        };
-        Report {
-            outcome,
-            count,
-            stats,
-        }
+        let cap = self.options.limits.solutions;
+        let par = Parallel::new(self.model, &self.options);
+        count_parts(&par, threads, cap)
     }
 
     /// All solutions, found on `threads` threads (0: all cores), in the same
@@ -644,6 +610,46 @@ impl<'a> Search<'a> {
     }
 }
 
+/// Counts the subproblems of `par` on `threads` threads, each stopping at
+/// `cap` solutions; the merged report.
+fn count_parts(par: &Parallel<'_>, threads: usize, cap: Option<u64>) -> Report {
+    let results: Vec<Part<u128>> = par.run(threads, |e| {
+        let mut n = 0u128;
+        loop {
+            if cap.is_some_and(|k| n >= k as u128) {
+                return (n, Some(Limit::Solutions));
+            }
+            match e.step(None) {
+                Step::Solution => {
+                    if !e.note_solution() {
+                        return (n, None);
+                    }
+                    n += 1;
+                }
+                Step::Done => return (n + e.counted, None),
+                Step::Limit(l) => return (n + e.counted, Some(l)),
+            }
+        }
+    });
+    let (mut count, mut stats, mut stop, invalid) = par.merge(&results, |n| *n);
+    if let Some(k) = cap {
+        if count >= k as u128 {
+            count = k as u128;
+            stop = stop.or(Some(Limit::Solutions));
+        }
+    }
+    stats.solutions = count;
+    let outcome = match invalid {
+        Some(c) => Outcome::Invalid(c),
+        None => complete_outcome(stop, count),
+    };
+    Report {
+        outcome,
+        count,
+        stats,
+    }
+}
+
 fn complete_outcome(stop: Option<Limit>, count: u128) -> Outcome {
     match stop {
         Some(l) => Outcome::LimitReached(l),
@@ -688,6 +694,17 @@ struct Parallel<'m> {
 
 impl<'m> Parallel<'m> {
     fn new(model: &'m Model, opts: &SearchOptions) -> Parallel<'m> {
+        Parallel::with_target(model, opts, SPLIT_TARGET, SPLIT_MAX_DEPTH)
+    }
+
+    /// The split into at least `target` subproblems, or all the paths of
+    /// `max_depth` decisions (with `max_depth` 0, the whole tree as one).
+    fn with_target(
+        model: &'m Model,
+        opts: &SearchOptions,
+        target: usize,
+        max_depth: usize,
+    ) -> Parallel<'m> {
         let start = Instant::now();
         let prep = Arc::new(Prepared::new(model, opts.inference));
         let shared: Arc<AtomicU64> = Arc::new(AtomicU64::new(0));
@@ -696,7 +713,7 @@ impl<'m> Parallel<'m> {
         let mut paths = Vec::new();
         let mut split_stop = None;
         let mut split_stats = Statistics::default();
-        for depth in 1..=SPLIT_MAX_DEPTH {
+        for depth in 1..=max_depth {
             let mut e = Engine::new(model, prep.clone(), o.clone(), None);
             e.count_shortcut = false;
             e.set_shared_nodes(shared.clone());
@@ -720,7 +737,7 @@ impl<'m> Parallel<'m> {
                 split_stop = stop;
                 break;
             }
-            if paths.len() >= SPLIT_TARGET || deepest < depth {
+            if paths.len() >= target || deepest < depth {
                 break;
             }
         }
