@@ -3,7 +3,10 @@
 // distinct (value propagation as ours by default; "bnd" for bounds),
 // d_01 < d_(n-2)(n-1), branch on the marks in order, smallest value first,
 // branch and bound on the last mark.
-// Usage: golomb N [val|bnd|dom]
+// With "implied" as a further argument, also d_ij <= m_(n-1) - r(r+1)/2
+// for r = n-1-(j-i): the other gaps of the ruler are distinct differences
+// too (the implied constraint of Gecode's own Golomb example).
+// Usage: golomb N [val|bnd|dom] [implied]
 //   g++ -O2 -o golomb golomb.cpp -lgecodeminimodel -lgecodesearch -lgecodeint -lgecodekernel -lgecodesupport
 #include <gecode/int.hh>
 #include <gecode/minimodel.hh>
@@ -18,7 +21,7 @@ using namespace Gecode;
 class Golomb : public IntMinimizeSpace {
 public:
   IntVarArray m;
-  Golomb(int n, IntPropLevel ipl) : m(*this, n, 0, n * n) {
+  Golomb(int n, IntPropLevel ipl, bool implied) : m(*this, n, 0, n * n) {
     rel(*this, m[0], IRT_EQ, 0);
     for (int i = 0; i + 1 < n; i++) rel(*this, m[i], IRT_LE, m[i + 1]);
     IntVarArgs d(n * (n - 1) / 2);
@@ -28,6 +31,10 @@ public:
         int s = (j - i) * (j - i + 1) / 2;
         d[k] = IntVar(*this, s, n * n);
         rel(*this, d[k] == m[j] - m[i]);
+        if (implied) {
+          int r = n - 1 - (j - i);
+          rel(*this, d[k] <= m[n - 1] - r * (r + 1) / 2);
+        }
         k++;
       }
     distinct(*this, d, ipl);
@@ -44,8 +51,9 @@ int main(int argc, char** argv) {
   IntPropLevel ipl = IPL_VAL;
   if (argc > 2 && !strcmp(argv[2], "bnd")) ipl = IPL_BND;
   if (argc > 2 && !strcmp(argv[2], "dom")) ipl = IPL_DOM;
+  bool implied = argc > 3 && !strcmp(argv[3], "implied");
   auto t0 = std::chrono::steady_clock::now();
-  Golomb* root = new Golomb(n, ipl);
+  Golomb* root = new Golomb(n, ipl, implied);
   BAB<Golomb> e(root);
   delete root;
   int best = -1;

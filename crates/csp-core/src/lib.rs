@@ -147,8 +147,9 @@ pub use local::{Genetic, GeneticResult, Init, LocalError, LocalResult, MinConfli
 pub use model::{CheckError, Model};
 pub use observer::SearchObserver;
 pub use search::{
-    Decision, Improvement, Inference, Lns, Optimum, Report, Restarts, Search, SearchOptions,
-    Solutions, SolveResult, Subproblem, SubproblemError, Uniqueness, ValOrder, VarOrder,
+    Decision, Improvement, Inference, Lns, Optimum, Report, Restarts, RootWeights, Search,
+    SearchOptions, Solutions, SolveResult, Subproblem, SubproblemError, Uniqueness, ValOrder,
+    VarOrder,
 };
 pub use solution::Solution;
 pub use stats::Statistics;

@@ -20,8 +20,8 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use crate::{
-    Domain, Inference, Model, ModelError, Restarts, Search, SearchOptions, ValOrder, Value, VarId,
-    VarOrder,
+    Domain, Inference, Model, ModelError, Restarts, RootWeights, Search, SearchOptions, ValOrder,
+    Value, VarId, VarOrder,
 };
 
 /// The largest number of assignments [`brute_force`] will enumerate.
@@ -175,6 +175,16 @@ pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
                     phases,
                     phase_orders,
                     last_conflict,
+                    // Root weights halved or reset under dom/wdeg (with and
+                    // without restarts and decision variables).
+                    root_weights: match (var_order, val_order) {
+                        (VarOrder::DomWdeg, ValOrder::Ascending) => RootWeights::Keep,
+                        (VarOrder::DomWdeg, ValOrder::Descending | ValOrder::Split) => {
+                            RootWeights::Halve
+                        }
+                        (VarOrder::DomWdeg, _) => RootWeights::Reset,
+                        _ => RootWeights::Keep,
+                    },
                     validate: true,
                 });
             }

@@ -37,6 +37,13 @@ fn la01_is_666() {
 }
 
 #[test]
+fn la05_is_593() {
+    // Lawrence (1984), 10 jobs × 5 machines (data/SOURCES.md); the one of
+    // la02–la05 proven in seconds (docs/jobshop.md).
+    assert_eq!(solve("la05.txt"), (593, true));
+}
+
+#[test]
 fn bad_files_name_line_and_column() {
     let cases = [
         ("", 1, 1, "empty input"),

@@ -42,7 +42,7 @@ use crate::observer::SearchObserver;
 use crate::propagation::adapter::CheckerPath;
 use crate::propagation::kernel::{Kernel, Owned};
 use crate::propagation::{Priority, Propagator};
-use crate::search::{Decision, Inference, SearchOptions, ValOrder};
+use crate::search::{Decision, Inference, RootWeights, SearchOptions, ValOrder};
 use crate::stats::Statistics;
 
 /// Per-model data the search needs, computed once (shared by parallel parts).
@@ -211,6 +211,9 @@ pub(crate) struct Engine<'a> {
     /// Last-conflict reasoning: the variable of the last failed decision,
     /// branched on next while open, until a decision on it succeeds.
     pub(super) last_conflict: Option<u32>,
+    /// Has a root decision been tried since the start or the last restart
+    /// (for [`SearchOptions::root_weights`])?
+    root_decided: bool,
 }
 
 /// Is the time or cancel limit of `opts` reached? Records it in `hit`.
@@ -288,6 +291,7 @@ impl<'a> Engine<'a> {
             shared_bound: None,
             phase_val: phase_values(model.num_vars(), &opts),
             last_conflict: None,
+            root_decided: false,
             observer,
             started: false,
             finished: false,
@@ -572,6 +576,12 @@ impl<'a> Engine<'a> {
                         }
                     }
                     let var = self.frames[fi].var;
+                    if fi == 0 && self.opts.root_weights != RootWeights::Keep {
+                        if self.root_decided {
+                            self.update_root_weights();
+                        }
+                        self.root_decided = true;
+                    }
                     self.frames[fi].decision = d;
                     if let Some(obs) = self.observer.as_deref_mut() {
                         obs.on_decision(VarId(var), d, fi + 1);
@@ -634,6 +644,15 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Halves or resets the failure weights (a new root decision).
+    fn update_root_weights(&mut self) {
+        match self.opts.root_weights {
+            RootWeights::Keep => {}
+            RootWeights::Halve => self.weights.iter_mut().for_each(|w| *w = w.div_ceil(2)),
+            RootWeights::Reset => self.weights.fill(1),
+        }
+    }
+
     /// After a failure: restart from the root when this run's cutoff is
     /// reached. The failure weights and the objective bound stay.
     #[inline]
@@ -654,6 +673,7 @@ impl<'a> Engine<'a> {
         }
         self.frames.clear();
         self.last_conflict = None;
+        self.root_decided = false;
         self.descend = true;
         self.stats.restarts += 1;
         log::debug!(

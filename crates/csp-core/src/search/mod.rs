@@ -207,6 +207,28 @@ fn luby(i: u64) -> u64 {
     }
 }
 
+/// The dom/wdeg failure weights when the search moves on to the next
+/// decision at the root (see [`SearchOptions::root_weights`]).
+///
+/// Meant for branch and bound that decides its bound first, as the
+/// chromatic number does (`top = t` refuted, then `top = t + 1`): the
+/// weights learnt refuting one root choice describe a different problem
+/// from the next. Restarts are not root decisions: the first root decision
+/// after a restart leaves the weights alone, so restarts keep them as
+/// before. Each choice changes only the variable order, so every search
+/// stays complete. O(constraints) per root decision.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RootWeights {
+    /// Keep the weights (the default).
+    #[default]
+    Keep,
+    /// Halve every weight (rounding up, so none drops below 1): the past
+    /// still counts, for less.
+    Halve,
+    /// Every weight back to 1, as at the start.
+    Reset,
+}
+
 /// All the knobs of a backtracking search.
 #[derive(Clone, Debug, Default)]
 pub struct SearchOptions {
@@ -242,6 +264,10 @@ pub struct SearchOptions {
     /// propagation fixes it). Off by default. It changes only which
     /// variable is chosen, so every search stays complete.
     pub last_conflict: bool,
+    /// What happens to the dom/wdeg failure weights each time the search
+    /// moves on to the next decision at the root (depth 1): kept (the
+    /// default), halved or reset (see [`RootWeights`]).
+    pub root_weights: RootWeights,
     /// Check every counted solution against every constraint, as the
     /// solution-returning calls always do (off by default for counting,
     /// which then builds no solution; always on in debug builds).
