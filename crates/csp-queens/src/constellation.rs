@@ -382,8 +382,57 @@ struct Frame {
     free: Mask,
 }
 
+/// Nodes of the search taken from a free row at a time (see [`complete`]).
+const CHUNK: usize = 64;
+
+/// Room for the children of one chunk (at most 32 squares per node): the
+/// size of each free row's buffer, a power of two so that an index masked
+/// by `ROOM − 1` needs no bounds check.
+const ROOM: usize = CHUNK * 32;
+
+/// Room for the (node, square) pairs of one chunk, with the slack the
+/// unrolled listing writes past the end (a power of two, as `ROOM`).
+const PAIRS: usize = 2 * ROOM;
+
+/// Buffer stride per free row: its `ROOM` nodes plus a chunk of slack, so
+/// that the last chunk of a row can be viewed as a whole `[Frame; CHUNK]`.
+const STRIDE: usize = ROOM + CHUNK;
+
+/// The work space of [`complete`]: a node buffer per free row and the
+/// (node, square) pairs of the chunk being expanded. Kept per thread, so
+/// that it is allocated once, not once per subproblem.
+struct Scratch {
+    /// `STRIDE` nodes per free row.
+    nodes: Vec<Frame>,
+    /// Nodes waiting on each free row.
+    len: [usize; MAX_N],
+    /// The pairs of the chunk: index in the chunk in the high half, square
+    /// in the low half.
+    pairs: Vec<u64>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch {
+        nodes: Vec::new(),
+        len: [0; MAX_N],
+        pairs: vec![0; PAIRS],
+    });
+}
+
 /// The number of ways to complete `p` from free row `start` with the given
 /// attack masks on that row (unweighted), or `Break` if `poll` stopped it.
+///
+/// The search is depth first over *chunks*: up to [`CHUNK`] nodes of the
+/// deepest free row that has any are expanded together, in two passes
+/// without data-dependent branches. The first pass lists the (node, square)
+/// pairs of the chunk (three squares per node unrolled, a loop only for
+/// nodes with more); the second computes each pair's child and appends it
+/// to the next row's buffer, advancing the buffer's end by one only if the
+/// child and the free row after it both have an open square. A node-by-node
+/// search takes a mispredicted branch on most squares (whether to descend,
+/// whether the row is done); here the branches are per chunk. The last
+/// two free rows are finished in closed form, from the pairs of the third
+/// last.
 fn complete<P>(
     p: &Prepared,
     start: usize,
@@ -395,24 +444,47 @@ fn complete<P>(
 where
     P: FnMut() -> ControlFlow<()>,
 {
-    let m = p.rows;
-    if m - start < 4 {
+    if p.rows - start < 4 {
         return ControlFlow::Continue(complete_small(p, start, ld, rd, col));
     }
+    let free = p.allowed[start] & !(ld | rd | col);
+    if free == 0 {
+        return ControlFlow::Continue(0);
+    }
+    let root = Frame { ld, rd, col, free };
+    SCRATCH.with(|scratch| {
+        let scratch = &mut *scratch.borrow_mut();
+        if scratch.nodes.len() < STRIDE * p.rows {
+            scratch.nodes.resize(STRIDE * p.rows, Frame::default());
+        }
+        search_chunks(p, start, root, scratch, poll)
+    })
+}
+
+/// The loop of [`complete`] over chunks.
+#[inline(always)]
+fn search_chunks<P>(
+    p: &Prepared,
+    start: usize,
+    root: Frame,
+    scratch: &mut Scratch,
+    poll: &mut P,
+) -> ControlFlow<(), u64>
+where
+    P: FnMut() -> ControlFlow<()>,
+{
+    let m = p.rows;
+    let Scratch { nodes, len, pairs } = scratch;
+    let pairs: &mut [u64; PAIRS] = pairs.as_mut_slice().try_into().expect("PAIRS");
+    // Pairs on free row `last`, the third last, are finished in closed form.
+    let last = m - 3;
+    let tail = Tail::new(p);
+    nodes[STRIDE * start] = root;
+    len[start] = 1;
     let mut count = 0u64;
-    // Rows start..stop are placed by the loop; free row `stop` and the two
-    // after it are finished by `finish_three`.
-    let stop = m - 3;
-    let mut stack = [Frame::default(); MAX_N];
-    let mut current = Frame {
-        ld,
-        rd,
-        col,
-        free: p.allowed[start] & !(ld | rd | col),
-    };
     let mut row = start;
     loop {
-        if current.free == 0 {
+        if len[row] == 0 {
             if row == start {
                 return ControlFlow::Continue(count);
             }
@@ -420,65 +492,166 @@ where
             if row + POLL_ROWS <= m {
                 poll()?;
             }
-            current = stack[row & 31];
             continue;
         }
-        let bit = current.free & current.free.wrapping_neg();
-        current.free ^= bit;
-        let s = p.shift[row & 31];
-        let ld = (current.ld | bit) << s;
-        let rd = (current.rd | bit) >> s;
-        let col = current.col | bit;
-        let next = row + 1;
-        if next == stop {
-            count += finish_three(p, ld, rd, col);
+        let k = len[row].min(CHUNK);
+        len[row] -= k;
+        let base = STRIDE * row + len[row];
+        let (below, above) = nodes.split_at_mut(STRIDE * (row + 1));
+        let chunk: &[Frame; CHUNK] = below[base..base + CHUNK].try_into().expect("CHUNK");
+        let n_pairs = list_pairs(&chunk[..k], pairs);
+        let pairs = &pairs[..n_pairs];
+        let s = p.shift[row];
+        if row == last {
+            count += if (s == 1) & (tail.s == 1) {
+                finish_pairs::<true>(&tail, chunk, pairs, s)
+            } else {
+                finish_pairs::<false>(&tail, chunk, pairs, s)
+            };
         } else {
-            let free = p.allowed[next & 31] & !(ld | rd | col);
-            // Look one row further: the free row after `next` must already
-            // have a square open.
-            let s2 = p.shift[next & 31];
-            let ahead = p.allowed[(next + 1) & 31] & !((ld << s2) | (rd >> s2) | col);
-            if (free != 0) & (ahead != 0) {
-                stack[row & 31] = current;
-                current = Frame { ld, rd, col, free };
-                row = next;
-            }
+            let next = row + 1;
+            let out: &mut [Frame; ROOM] = (&mut above[..ROOM]).try_into().expect("ROOM");
+            let rows = Rows {
+                s,
+                open: p.allowed[next],
+                s2: p.shift[next],
+                open2: p.allowed[next + 1],
+            };
+            len[next] = if (s == 1) & (rows.s2 == 1) {
+                expand_pairs::<true>(&rows, chunk, pairs, out)
+            } else {
+                expand_pairs::<false>(&rows, chunk, pairs, out)
+            };
+            row = next;
         }
     }
 }
 
-/// Completions of the last three free rows, given the masks on the first of
-/// them: a tight loop over its squares, each finished by [`finish_two`].
+/// Writes the (node, square) pairs of `chunk` to `pairs` and returns their
+/// number. Every node has an open square.
 #[inline(always)]
-fn finish_three(p: &Prepared, ld: Mask, rd: Mask, col: Mask) -> u64 {
-    let row = (p.rows - 3) & 31;
-    let mut free = p.allowed[row] & !(ld | rd | col);
-    let s = p.shift[row];
+fn list_pairs(chunk: &[Frame], pairs: &mut [u64; PAIRS]) -> usize {
+    let mut n = 0;
+    for (i, node) in chunk.iter().enumerate() {
+        let i = (i as u64) << 32;
+        let f = node.free;
+        // The first three squares without a branch (more than three is
+        // rare): a zero square is written past the end and overwritten by
+        // the next node's.
+        let b0 = f & f.wrapping_neg();
+        let f = f ^ b0;
+        let b1 = f & f.wrapping_neg();
+        let f = f ^ b1;
+        let b2 = f & f.wrapping_neg();
+        let mut f = f ^ b2;
+        pairs[n & (PAIRS - 1)] = i | u64::from(b0);
+        pairs[(n + 1) & (PAIRS - 1)] = i | u64::from(b1);
+        pairs[(n + 2) & (PAIRS - 1)] = i | u64::from(b2);
+        n += 1 + usize::from(b1 != 0) + usize::from(b2 != 0);
+        while f != 0 {
+            let bit = f & f.wrapping_neg();
+            f ^= bit;
+            pairs[n & (PAIRS - 1)] = i | u64::from(bit);
+            n += 1;
+        }
+    }
+    n
+}
+
+/// What [`expand_pairs`] needs of the rows: the shift from the chunk's row
+/// to the next, the next row's open squares, its shift and the open squares
+/// of the row after it.
+struct Rows {
+    s: u32,
+    open: Mask,
+    s2: u32,
+    open2: Mask,
+}
+
+/// The children of the pairs, written to `out` (the next row's buffer) and
+/// kept when they and the row after them have an open square; returns how
+/// many were kept. `ONE`: both shifts are 1 (no fixed row in between).
+#[inline(always)]
+fn expand_pairs<const ONE: bool>(
+    rows: &Rows,
+    chunk: &[Frame; CHUNK],
+    pairs: &[u64],
+    out: &mut [Frame; ROOM],
+) -> usize {
+    let (s, s2) = if ONE { (1, 1) } else { (rows.s, rows.s2) };
+    let mut kept = 0;
+    for &pair in pairs {
+        let node = &chunk[(pair >> 32) as usize & (CHUNK - 1)];
+        let bit = pair as Mask;
+        let ld = (node.ld | bit) << s;
+        let rd = (node.rd | bit) >> s;
+        let col = node.col | bit;
+        let free = rows.open & !(ld | rd | col);
+        let ahead = rows.open2 & !((ld << s2) | (rd >> s2) | col);
+        out[kept & (ROOM - 1)] = Frame { ld, rd, col, free };
+        kept += usize::from((free != 0) & (ahead != 0));
+    }
+    kept
+}
+
+/// The completions of the pairs on the third last free row, `s` the shift
+/// from it to the second last. `ONE`: that shift and the tail's are 1.
+#[inline(always)]
+fn finish_pairs<const ONE: bool>(
+    tail: &Tail,
+    chunk: &[Frame; CHUNK],
+    pairs: &[u64],
+    s: u32,
+) -> u64 {
+    let s = if ONE { 1 } else { s };
     let mut count = 0;
-    while free != 0 {
-        let bit = free & free.wrapping_neg();
-        free ^= bit;
-        count += finish_two(p, (ld | bit) << s, (rd | bit) >> s, col | bit);
+    for &pair in pairs {
+        let node = &chunk[(pair >> 32) as usize & (CHUNK - 1)];
+        let bit = pair as Mask;
+        count += tail.finish::<ONE>((node.ld | bit) << s, (node.rd | bit) >> s, node.col | bit);
     }
     count
 }
 
-/// Completions of the last two free rows: exactly two columns are left, so
-/// there are two candidate endings, both tested without branches.
-#[inline(always)]
-fn finish_two(p: &Prepared, ld: Mask, rd: Mask, col: Mask) -> u64 {
-    let upper = (p.rows - 2) & 31;
-    let open = p.open_cols & !col;
-    let first = open & open.wrapping_neg();
-    let second = open ^ first;
-    let free_upper = p.allowed[upper] & !(ld | rd);
-    let s = p.shift[upper];
-    let lower = p.allowed[(upper + 1) & 31];
-    let first_ok = (free_upper & first != 0)
-        & (lower & second & !(((ld | first) << s) | ((rd | first) >> s)) != 0);
-    let second_ok = (free_upper & second != 0)
-        & (lower & first & !(((ld | second) << s) | ((rd | second) >> s)) != 0);
-    u64::from(first_ok) + u64::from(second_ok)
+/// The last two free rows of a constellation.
+struct Tail {
+    /// The columns without a border queen.
+    open_cols: Mask,
+    /// Open squares of the second last free row.
+    upper: Mask,
+    /// Shift from it to the last free row.
+    s: u32,
+    /// Open squares of the last free row.
+    lower: Mask,
+}
+
+impl Tail {
+    fn new(p: &Prepared) -> Tail {
+        let upper = p.rows - 2;
+        Tail {
+            open_cols: p.open_cols,
+            upper: p.allowed[upper],
+            s: p.shift[upper],
+            lower: p.allowed[upper + 1],
+        }
+    }
+
+    /// Completions of the last two free rows, given the masks on the first
+    /// of them: exactly two columns are left, so there are two candidate
+    /// endings, both tested without branches. `ONE`: `self.s` is 1.
+    #[inline(always)]
+    fn finish<const ONE: bool>(&self, ld: Mask, rd: Mask, col: Mask) -> u64 {
+        let s = if ONE { 1 } else { self.s };
+        let open = self.open_cols & !col;
+        let first = open & open.wrapping_neg();
+        let second = open ^ first;
+        let free_upper = self.upper & !(ld | rd);
+        let first_ok = (free_upper & first != 0)
+            & (self.lower & second & !(((ld | first) << s) | ((rd | first) >> s)) != 0);
+        let second_ok = (free_upper & second != 0)
+            & (self.lower & first & !(((ld | second) << s) | ((rd | second) >> s)) != 0);
+        u64::from(first_ok) + u64::from(second_ok)
+    }
 }
 
 /// Completions when at most three free rows are left: plain recursion.
