@@ -369,71 +369,120 @@ fn representatives(n: usize) -> Vec<(Border, u8)> {
     found
 }
 
-/// [`Split::count_one`] calls its `poll` on returning to a free row with at
-/// least this many free rows below it.
-const POLL_ROWS: usize = 11;
+/// [`Split::count_one`] calls its `poll` every this many chunks (a few
+/// milliseconds of search).
+const POLL_CHUNKS: u32 = 1024;
 
-/// One level of the explicit search stack.
-#[derive(Debug, Clone, Copy, Default)]
-struct Frame {
-    ld: Mask,
-    rd: Mask,
-    col: Mask,
-    free: Mask,
-}
-
-/// Nodes of the search taken from a free row at a time (see [`complete`]).
+/// Nodes taken from a free row at a time (see [`complete`]).
 const CHUNK: usize = 64;
 
-/// Room for the children of one chunk (at most 32 squares per node): the
-/// size of each free row's buffer, a power of two so that an index masked
-/// by `ROOM − 1` needs no bounds check.
-const ROOM: usize = CHUNK * 32;
+/// Size of each free row's buffer. A row receives the children of a chunk
+/// only while it holds fewer than `CHUNK` nodes, and a chunk has at most 32
+/// children per node, so `33 · CHUNK` nodes always fit, plus the lanes a
+/// vector store writes past the end. A power of two, so that an index
+/// masked by `ROOM − 1` needs no bounds check.
+const ROOM: usize = 4096;
+const _: () = assert!(ROOM.is_power_of_two() && ROOM >= 33 * CHUNK + 16);
 
-/// Room for the (node, square) pairs of one chunk, with the slack the
-/// unrolled listing writes past the end (a power of two, as `ROOM`).
-const PAIRS: usize = 2 * ROOM;
+/// The nodes waiting on one free row, one array per attack mask (and the
+/// open squares of the row).
+struct Level {
+    ld: Box<[Mask; ROOM]>,
+    rd: Box<[Mask; ROOM]>,
+    col: Box<[Mask; ROOM]>,
+    free: Box<[Mask; ROOM]>,
+}
 
-/// Buffer stride per free row: its `ROOM` nodes plus a chunk of slack, so
-/// that the last chunk of a row can be viewed as a whole `[Frame; CHUNK]`.
-const STRIDE: usize = ROOM + CHUNK;
+impl Level {
+    fn new() -> Level {
+        let array =
+            || -> Box<[Mask; ROOM]> { vec![0; ROOM].into_boxed_slice().try_into().expect("ROOM") };
+        Level {
+            ld: array(),
+            rd: array(),
+            col: array(),
+            free: array(),
+        }
+    }
 
-/// The work space of [`complete`]: a node buffer per free row and the
-/// (node, square) pairs of the chunk being expanded. Kept per thread, so
-/// that it is allocated once, not once per subproblem.
-struct Scratch {
-    /// `STRIDE` nodes per free row.
-    nodes: Vec<Frame>,
-    /// Nodes waiting on each free row.
-    len: [usize; MAX_N],
-    /// The pairs of the chunk: index in the chunk in the high half, square
-    /// in the low half.
-    pairs: Vec<u64>,
+    /// Writes node `(ld, rd, col, free)` at `o` (masked into the buffer).
+    #[inline(always)]
+    fn put(&mut self, o: usize, ld: Mask, rd: Mask, col: Mask, free: Mask) {
+        let o = o & (ROOM - 1);
+        self.ld[o] = ld;
+        self.rd[o] = rd;
+        self.col[o] = col;
+        self.free[o] = free;
+    }
 }
 
 thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch {
-        nodes: Vec::new(),
-        len: [0; MAX_N],
-        pairs: vec![0; PAIRS],
-    });
+    /// The node buffers of [`complete`], kept per thread so that they are
+    /// allocated once, not once per subproblem.
+    static LEVELS: std::cell::RefCell<Vec<Level>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// How the chunks are expanded: portable code, or AVX2 (eight nodes at a
+/// time) where the processor has it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kernel {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+impl Kernel {
+    /// The best kernel this processor runs, or the portable one if the
+    /// environment variable `CSP_SIMD` is `portable` (as for the engine's
+    /// vector passes).
+    fn detect() -> Kernel {
+        static KERNEL: std::sync::OnceLock<Kernel> = std::sync::OnceLock::new();
+        *KERNEL.get_or_init(|| {
+            if std::env::var("CSP_SIMD").as_deref() == Ok("portable") {
+                return Kernel::Portable;
+            }
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("popcnt")
+            {
+                return Kernel::Avx2;
+            }
+            Kernel::Portable
+        })
+    }
 }
 
 /// The number of ways to complete `p` from free row `start` with the given
 /// attack masks on that row (unweighted), or `Break` if `poll` stopped it.
 ///
-/// The search is depth first over *chunks*: up to [`CHUNK`] nodes of the
-/// deepest free row that has any are expanded together, in two passes
-/// without data-dependent branches. The first pass lists the (node, square)
-/// pairs of the chunk (three squares per node unrolled, a loop only for
-/// nodes with more); the second computes each pair's child and appends it
-/// to the next row's buffer, advancing the buffer's end by one only if the
-/// child and the free row after it both have an open square. A node-by-node
-/// search takes a mispredicted branch on most squares (whether to descend,
-/// whether the row is done); here the branches are per chunk. The last
-/// two free rows are finished in closed form, from the pairs of the third
-/// last.
+/// The nodes of the search wait in one buffer per free row and are expanded
+/// a *chunk* of up to [`CHUNK`] at a time, from the deepest row that has a
+/// whole chunk (or, if none has, the deepest row that has nodes). A chunk is
+/// expanded without data-dependent branches: each node's open squares are
+/// taken lowest first, a fixed number of times (then again only while some
+/// node has squares left), and every child is written to the next row's
+/// buffer, whose end advances only if the child and the row after it both
+/// have an open square. A node-by-node search takes a mispredicted branch
+/// on most squares (whether to descend, whether the row is done); here the
+/// branches are per chunk. The last two free rows are finished in closed
+/// form, from the squares of the third last.
 fn complete<P>(
+    p: &Prepared,
+    start: usize,
+    ld: Mask,
+    rd: Mask,
+    col: Mask,
+    poll: &mut P,
+) -> ControlFlow<(), u64>
+where
+    P: FnMut() -> ControlFlow<()>,
+{
+    complete_with(Kernel::detect(), p, start, ld, rd, col, poll)
+}
+
+/// [`complete`] with the given kernel.
+fn complete_with<P>(
+    kernel: Kernel,
     p: &Prepared,
     start: usize,
     ld: Mask,
@@ -451,116 +500,85 @@ where
     if free == 0 {
         return ControlFlow::Continue(0);
     }
-    let root = Frame { ld, rd, col, free };
-    SCRATCH.with(|scratch| {
-        let scratch = &mut *scratch.borrow_mut();
-        if scratch.nodes.len() < STRIDE * p.rows {
-            scratch.nodes.resize(STRIDE * p.rows, Frame::default());
+    LEVELS.with(|levels| {
+        let levels = &mut *levels.borrow_mut();
+        while levels.len() < p.rows {
+            levels.push(Level::new());
         }
-        search_chunks(p, start, root, scratch, poll)
+        levels[start].put(0, ld, rd, col, free);
+        search_chunks(kernel, p, start, levels, poll)
     })
 }
 
-/// The loop of [`complete`] over chunks.
-#[inline(always)]
+/// The loop of [`complete`] over chunks, from one node on free row `start`.
 fn search_chunks<P>(
+    kernel: Kernel,
     p: &Prepared,
     start: usize,
-    root: Frame,
-    scratch: &mut Scratch,
+    levels: &mut [Level],
     poll: &mut P,
 ) -> ControlFlow<(), u64>
 where
     P: FnMut() -> ControlFlow<()>,
 {
     let m = p.rows;
-    let Scratch { nodes, len, pairs } = scratch;
-    let pairs: &mut [u64; PAIRS] = pairs.as_mut_slice().try_into().expect("PAIRS");
-    // Pairs on free row `last`, the third last, are finished in closed form.
+    // The squares of free row `last`, the third last, are finished in
+    // closed form.
     let last = m - 3;
     let tail = Tail::new(p);
-    nodes[STRIDE * start] = root;
+    let mut len = [0usize; MAX_N];
     len[start] = 1;
+    // The rows with nodes, and those with a whole chunk (m < 32).
+    let mut busy: u32 = 1 << start;
+    let mut full: u32 = 0;
     let mut count = 0u64;
-    let mut row = start;
+    let mut chunks = 0u32;
     loop {
-        if len[row] == 0 {
-            if row == start {
-                return ControlFlow::Continue(count);
-            }
-            row -= 1;
-            if row + POLL_ROWS <= m {
-                poll()?;
-            }
-            continue;
+        let pick = if full != 0 { full } else { busy };
+        if pick == 0 {
+            return ControlFlow::Continue(count);
         }
+        let row = (31 - pick.leading_zeros()) as usize;
         let k = len[row].min(CHUNK);
-        len[row] -= k;
-        let base = STRIDE * row + len[row];
-        let (below, above) = nodes.split_at_mut(STRIDE * (row + 1));
-        let chunk: &[Frame; CHUNK] = below[base..base + CHUNK].try_into().expect("CHUNK");
-        let n_pairs = list_pairs(&chunk[..k], pairs);
-        let pairs = &pairs[..n_pairs];
+        let base = len[row] - k;
+        len[row] = base;
+        if base < CHUNK {
+            full &= !(1 << row);
+        }
+        if base == 0 {
+            busy &= !(1 << row);
+        }
         let s = p.shift[row];
         if row == last {
-            count += if (s == 1) & (tail.s == 1) {
-                finish_pairs::<true>(&tail, chunk, pairs, s)
-            } else {
-                finish_pairs::<false>(&tail, chunk, pairs, s)
-            };
+            count += finish(kernel, &tail, &levels[row], base, k, s);
         } else {
             let next = row + 1;
-            let out: &mut [Frame; ROOM] = (&mut above[..ROOM]).try_into().expect("ROOM");
             let rows = Rows {
                 s,
                 open: p.allowed[next],
                 s2: p.shift[next],
                 open2: p.allowed[next + 1],
             };
-            len[next] = if (s == 1) & (rows.s2 == 1) {
-                expand_pairs::<true>(&rows, chunk, pairs, out)
-            } else {
-                expand_pairs::<false>(&rows, chunk, pairs, out)
-            };
-            row = next;
+            let (above, below) = levels.split_at_mut(next);
+            let o = len[next];
+            len[next] += expand(kernel, &rows, &above[row], base, k, &mut below[0], o);
+            if len[next] >= CHUNK {
+                full |= 1 << next;
+            }
+            if len[next] > 0 {
+                busy |= 1 << next;
+            }
+        }
+        chunks = chunks.wrapping_add(1);
+        if chunks.is_multiple_of(POLL_CHUNKS) {
+            poll()?;
         }
     }
 }
 
-/// Writes the (node, square) pairs of `chunk` to `pairs` and returns their
-/// number. Every node has an open square.
-#[inline(always)]
-fn list_pairs(chunk: &[Frame], pairs: &mut [u64; PAIRS]) -> usize {
-    let mut n = 0;
-    for (i, node) in chunk.iter().enumerate() {
-        let i = (i as u64) << 32;
-        let f = node.free;
-        // The first three squares without a branch (more than three is
-        // rare): a zero square is written past the end and overwritten by
-        // the next node's.
-        let b0 = f & f.wrapping_neg();
-        let f = f ^ b0;
-        let b1 = f & f.wrapping_neg();
-        let f = f ^ b1;
-        let b2 = f & f.wrapping_neg();
-        let mut f = f ^ b2;
-        pairs[n & (PAIRS - 1)] = i | u64::from(b0);
-        pairs[(n + 1) & (PAIRS - 1)] = i | u64::from(b1);
-        pairs[(n + 2) & (PAIRS - 1)] = i | u64::from(b2);
-        n += 1 + usize::from(b1 != 0) + usize::from(b2 != 0);
-        while f != 0 {
-            let bit = f & f.wrapping_neg();
-            f ^= bit;
-            pairs[n & (PAIRS - 1)] = i | u64::from(bit);
-            n += 1;
-        }
-    }
-    n
-}
-
-/// What [`expand_pairs`] needs of the rows: the shift from the chunk's row
-/// to the next, the next row's open squares, its shift and the open squares
-/// of the row after it.
+/// What [`expand`] needs of the rows: the shift from the chunk's row to the
+/// next, the next row's open squares, its shift and the open squares of the
+/// row after it.
 struct Rows {
     s: u32,
     open: Mask,
@@ -568,47 +586,120 @@ struct Rows {
     open2: Mask,
 }
 
-/// The children of the pairs, written to `out` (the next row's buffer) and
-/// kept when they and the row after them have an open square; returns how
-/// many were kept. `ONE`: both shifts are 1 (no fixed row in between).
-#[inline(always)]
-fn expand_pairs<const ONE: bool>(
+/// Expands nodes `base..base + k` of `src` into `dst` from its node `o` on
+/// (`o < CHUNK`, `k ≤ CHUNK`); returns the number of children kept.
+fn expand(
+    kernel: Kernel,
     rows: &Rows,
-    chunk: &[Frame; CHUNK],
-    pairs: &[u64],
-    out: &mut [Frame; ROOM],
+    src: &Level,
+    base: usize,
+    k: usize,
+    dst: &mut Level,
+    o: usize,
 ) -> usize {
-    let (s, s2) = if ONE { (1, 1) } else { (rows.s, rows.s2) };
-    let mut kept = 0;
-    for &pair in pairs {
-        let node = &chunk[(pair >> 32) as usize & (CHUNK - 1)];
-        let bit = pair as Mask;
-        let ld = (node.ld | bit) << s;
-        let rd = (node.rd | bit) >> s;
-        let col = node.col | bit;
-        let free = rows.open & !(ld | rd | col);
-        let ahead = rows.open2 & !((ld << s2) | (rd >> s2) | col);
-        out[kept & (ROOM - 1)] = Frame { ld, rd, col, free };
-        kept += usize::from((free != 0) & (ahead != 0));
+    assert!(o < CHUNK && k <= CHUNK && base + k + 8 <= ROOM);
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Kernel::Avx2` is only chosen where the processor has
+        // AVX2 and popcnt; the bounds are those asserted above.
+        Kernel::Avx2 => unsafe { avx2::expand(rows, src, base, k, dst, o) },
+        Kernel::Portable if (rows.s == 1) & (rows.s2 == 1) => {
+            expand_portable::<true>(rows, src, base, k, dst, o)
+        }
+        Kernel::Portable => expand_portable::<false>(rows, src, base, k, dst, o),
     }
-    kept
 }
 
-/// The completions of the pairs on the third last free row, `s` the shift
-/// from it to the second last. `ONE`: that shift and the tail's are 1.
+/// The completions of nodes `base..base + k` of `src`, on the third last
+/// free row (`s` the shift to the second last).
+fn finish(kernel: Kernel, tail: &Tail, src: &Level, base: usize, k: usize, s: u32) -> u64 {
+    assert!(k <= CHUNK && base + k + 8 <= ROOM);
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `expand`.
+        Kernel::Avx2 => unsafe { avx2::finish(tail, src, base, k, s) },
+        Kernel::Portable if (s == 1) & (tail.s == 1) => {
+            finish_portable::<true>(tail, src, base, k, s)
+        }
+        Kernel::Portable => finish_portable::<false>(tail, src, base, k, s),
+    }
+}
+
+/// Writes the child of a node on square `bit` at `o` and returns the next
+/// free position: `o + 1` if `valid` and the child and the row after it
+/// have an open square, else `o`. `ONE`: both shifts are 1.
 #[inline(always)]
-fn finish_pairs<const ONE: bool>(
+#[allow(clippy::too_many_arguments)]
+fn push_child<const ONE: bool>(
+    rows: &Rows,
+    ld: Mask,
+    rd: Mask,
+    col: Mask,
+    bit: Mask,
+    valid: bool,
+    dst: &mut Level,
+    o: usize,
+) -> usize {
+    let (s, s2) = if ONE { (1, 1) } else { (rows.s, rows.s2) };
+    let ld = (ld | bit) << s;
+    let rd = (rd | bit) >> s;
+    let col = col | bit;
+    let free = rows.open & !(ld | rd | col);
+    let ahead = rows.open2 & !((ld << s2) | (rd >> s2) | col);
+    dst.put(o, ld, rd, col, free);
+    o + usize::from(valid & (free != 0) & (ahead != 0))
+}
+
+/// [`expand`] in portable code: two squares per node without a branch (a
+/// node has one or two in 84 % of cases at n = 15), then a loop.
+#[inline(always)]
+fn expand_portable<const ONE: bool>(
+    rows: &Rows,
+    src: &Level,
+    base: usize,
+    k: usize,
+    dst: &mut Level,
+    o: usize,
+) -> usize {
+    let mut end = o;
+    for i in base..base + k {
+        let i = i & (ROOM - 1);
+        let (ld, rd, col, f) = (src.ld[i], src.rd[i], src.col[i], src.free[i]);
+        // Every node has an open square.
+        let b0 = f & f.wrapping_neg();
+        let f = f ^ b0;
+        end = push_child::<ONE>(rows, ld, rd, col, b0, true, dst, end);
+        let b1 = f & f.wrapping_neg();
+        let mut f = f ^ b1;
+        end = push_child::<ONE>(rows, ld, rd, col, b1, b1 != 0, dst, end);
+        while f != 0 {
+            let bit = f & f.wrapping_neg();
+            f ^= bit;
+            end = push_child::<ONE>(rows, ld, rd, col, bit, true, dst, end);
+        }
+    }
+    end - o
+}
+
+/// [`finish`] in portable code. `ONE`: `s` and the tail's shift are 1.
+#[inline(always)]
+fn finish_portable<const ONE: bool>(
     tail: &Tail,
-    chunk: &[Frame; CHUNK],
-    pairs: &[u64],
+    src: &Level,
+    base: usize,
+    k: usize,
     s: u32,
 ) -> u64 {
     let s = if ONE { 1 } else { s };
     let mut count = 0;
-    for &pair in pairs {
-        let node = &chunk[(pair >> 32) as usize & (CHUNK - 1)];
-        let bit = pair as Mask;
-        count += tail.finish::<ONE>((node.ld | bit) << s, (node.rd | bit) >> s, node.col | bit);
+    for i in base..base + k {
+        let i = i & (ROOM - 1);
+        let (ld, rd, col, mut f) = (src.ld[i], src.rd[i], src.col[i], src.free[i]);
+        while f != 0 {
+            let bit = f & f.wrapping_neg();
+            f ^= bit;
+            count += tail.finish::<ONE>((ld | bit) << s, (rd | bit) >> s, col | bit);
+        }
     }
     count
 }
@@ -654,7 +745,247 @@ impl Tail {
     }
 }
 
-/// Completions when at most three free rows are left: plain recursion.
+/// The AVX2 kernels: eight nodes at a time, children compacted into the
+/// next row's buffer with a permutation per mask of kept lanes.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{Level, Rows, Tail, ROOM};
+    use std::arch::x86_64::*;
+
+    /// For each 8-bit mask of lanes, the indices of its set lanes first.
+    static COMPACT: [[u32; 8]; 256] = compact_table();
+
+    const fn compact_table() -> [[u32; 8]; 256] {
+        let mut table = [[0; 8]; 256];
+        let mut mask = 0;
+        while mask < 256 {
+            let (mut lane, mut j) = (0, 0);
+            while lane < 8 {
+                if mask >> lane & 1 == 1 {
+                    table[mask][j] = lane as u32;
+                    j += 1;
+                }
+                lane += 1;
+            }
+            mask += 1;
+        }
+        table
+    }
+
+    /// Eight masks from `a[i..i + 8]`.
+    ///
+    /// # Safety
+    ///
+    /// `i + 8 <= ROOM`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn load(a: &[u32; ROOM], i: usize) -> __m256i {
+        debug_assert!(i + 8 <= ROOM);
+        // SAFETY: in bounds by the caller's promise; unaligned load.
+        unsafe { _mm256_loadu_si256(a.as_ptr().add(i).cast()) }
+    }
+
+    /// Stores the lanes `perm` picks of `v` at `a[o..o + 8]`.
+    ///
+    /// # Safety
+    ///
+    /// `o + 8 <= ROOM`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn store(a: &mut [u32; ROOM], o: usize, v: __m256i, perm: __m256i) {
+        debug_assert!(o + 8 <= ROOM);
+        // SAFETY: in bounds by the caller's promise; unaligned store.
+        unsafe {
+            _mm256_storeu_si256(
+                a.as_mut_ptr().add(o).cast(),
+                _mm256_permutevar8x32_epi32(v, perm),
+            )
+        }
+    }
+
+    /// The lanes among `base..base + k` (from `i`), all ones, as a mask.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn lanes(i: usize, end: usize) -> __m256i {
+        let left = (end - i).min(8) as i32;
+        _mm256_cmpgt_epi32(
+            _mm256_set1_epi32(left),
+            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+        )
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn is_zero(v: __m256i) -> __m256i {
+        _mm256_cmpeq_epi32(v, _mm256_setzero_si256())
+    }
+
+    /// The lowest set bit of every lane.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn lowest(v: __m256i) -> __m256i {
+        _mm256_and_si256(v, _mm256_sub_epi32(_mm256_setzero_si256(), v))
+    }
+
+    /// `super::expand` for AVX2.
+    ///
+    /// # Safety
+    ///
+    /// The processor has AVX2 and popcnt; `o < CHUNK`, `k <= CHUNK` and
+    /// `base + k + 8 <= ROOM` (so every load and store is in bounds).
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn expand(
+        rows: &Rows,
+        src: &Level,
+        base: usize,
+        k: usize,
+        dst: &mut Level,
+        o: usize,
+    ) -> usize {
+        let s = _mm_cvtsi32_si128(rows.s as i32);
+        let s2 = _mm_cvtsi32_si128(rows.s2 as i32);
+        let open = _mm256_set1_epi32(rows.open as i32);
+        let open2 = _mm256_set1_epi32(rows.open2 as i32);
+        let end = base + k;
+        let mut out = o;
+        let mut i = base;
+        while i < end {
+            // SAFETY (all loads and stores below): `i + 8 <= end + 7 < ROOM`;
+            // `out` grows by at most 8 per step from `o < CHUNK`, at most
+            // 32 steps per node, so `out + 8 <= 33 * CHUNK + 8 <= ROOM`.
+            let (ld, rd, col, free) = unsafe {
+                (
+                    load(&src.ld, i),
+                    load(&src.rd, i),
+                    load(&src.col, i),
+                    load(&src.free, i),
+                )
+            };
+            let mut f = _mm256_and_si256(free, lanes(i, end));
+            let mut step = 0;
+            loop {
+                let bit = lowest(f);
+                f = _mm256_xor_si256(f, bit);
+                let cld = _mm256_sll_epi32(_mm256_or_si256(ld, bit), s);
+                let crd = _mm256_srl_epi32(_mm256_or_si256(rd, bit), s);
+                let ccol = _mm256_or_si256(col, bit);
+                let attacked = _mm256_or_si256(_mm256_or_si256(cld, crd), ccol);
+                let cfree = _mm256_andnot_si256(attacked, open);
+                let next = _mm256_or_si256(
+                    _mm256_or_si256(_mm256_sll_epi32(cld, s2), _mm256_srl_epi32(crd, s2)),
+                    ccol,
+                );
+                let ahead = _mm256_andnot_si256(next, open2);
+                let bad = _mm256_or_si256(
+                    _mm256_or_si256(is_zero(bit), is_zero(cfree)),
+                    is_zero(ahead),
+                );
+                let kept = !_mm256_movemask_ps(_mm256_castsi256_ps(bad)) & 0xff;
+                let perm = _mm256_loadu_si256(COMPACT[kept as usize].as_ptr().cast());
+                unsafe {
+                    store(&mut dst.ld, out, cld, perm);
+                    store(&mut dst.rd, out, crd, perm);
+                    store(&mut dst.col, out, ccol, perm);
+                    store(&mut dst.free, out, cfree, perm);
+                }
+                out += kept.count_ones() as usize;
+                step += 1;
+                // Three squares always (most nodes have one to three), then
+                // only while a node has squares left.
+                if step >= 3 && _mm256_movemask_ps(_mm256_castsi256_ps(is_zero(f))) == 0xff {
+                    break;
+                }
+            }
+            i += 8;
+        }
+        out - o
+    }
+
+    /// All ones in the lanes where putting the second last row's queen on
+    /// `a` and the last row's on `b` is not a solution (or the square is
+    /// `absent`), given the masks `ld`, `rd` on the second last row.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    #[allow(clippy::too_many_arguments)]
+    fn not_ending(
+        ld: __m256i,
+        rd: __m256i,
+        free_upper: __m256i,
+        lower: __m256i,
+        ts: __m128i,
+        a: __m256i,
+        b: __m256i,
+        absent: __m256i,
+    ) -> __m256i {
+        let attacked = _mm256_or_si256(
+            _mm256_sll_epi32(_mm256_or_si256(ld, a), ts),
+            _mm256_srl_epi32(_mm256_or_si256(rd, a), ts),
+        );
+        let last = _mm256_andnot_si256(attacked, _mm256_and_si256(lower, b));
+        let here = _mm256_and_si256(free_upper, a);
+        _mm256_or_si256(_mm256_or_si256(is_zero(here), is_zero(last)), absent)
+    }
+
+    /// `super::finish` for AVX2.
+    ///
+    /// # Safety
+    ///
+    /// The processor has AVX2 and popcnt; `base + k + 8 <= ROOM`.
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn finish(tail: &Tail, src: &Level, base: usize, k: usize, s: u32) -> u64 {
+        let s = _mm_cvtsi32_si128(s as i32);
+        let ts = _mm_cvtsi32_si128(tail.s as i32);
+        let open_cols = _mm256_set1_epi32(tail.open_cols as i32);
+        let upper = _mm256_set1_epi32(tail.upper as i32);
+        let lower = _mm256_set1_epi32(tail.lower as i32);
+        let end = base + k;
+        // Per lane, minus the number of endings (a lane gains at most two
+        // per square, far from overflowing in one chunk).
+        let mut acc = _mm256_setzero_si256();
+        let mut i = base;
+        while i < end {
+            // SAFETY: `i + 8 <= end + 7 < ROOM`.
+            let (ld, rd, col, free) = unsafe {
+                (
+                    load(&src.ld, i),
+                    load(&src.rd, i),
+                    load(&src.col, i),
+                    load(&src.free, i),
+                )
+            };
+            let mut f = _mm256_and_si256(free, lanes(i, end));
+            let mut step = 0;
+            loop {
+                let bit = lowest(f);
+                f = _mm256_xor_si256(f, bit);
+                let ld = _mm256_sll_epi32(_mm256_or_si256(ld, bit), s);
+                let rd = _mm256_srl_epi32(_mm256_or_si256(rd, bit), s);
+                let col = _mm256_or_si256(col, bit);
+                let open = _mm256_andnot_si256(col, open_cols);
+                let first = lowest(open);
+                let second = _mm256_xor_si256(open, first);
+                let free_upper = _mm256_andnot_si256(_mm256_or_si256(ld, rd), upper);
+                let absent = is_zero(bit);
+                let ending = |a, b| not_ending(ld, rd, free_upper, lower, ts, a, b, absent);
+                let ones = _mm256_set1_epi32(-1);
+                acc = _mm256_add_epi32(acc, _mm256_xor_si256(ending(first, second), ones));
+                acc = _mm256_add_epi32(acc, _mm256_xor_si256(ending(second, first), ones));
+                step += 1;
+                if step >= 3 && _mm256_movemask_ps(_mm256_castsi256_ps(is_zero(f))) == 0xff {
+                    break;
+                }
+            }
+            i += 8;
+        }
+        let mut lanes = [0i32; 8];
+        // SAFETY: `lanes` has room for eight i32.
+        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), acc) };
+        lanes.iter().map(|&c| u64::from(c.unsigned_abs())).sum()
+    }
+}
+
+/// Completions when at most three free rows are left: plain recursion (the
+/// reference the tests hold the chunked search to).
 fn complete_small(p: &Prepared, row: usize, ld: Mask, rd: Mask, col: Mask) -> u64 {
     if row == p.rows {
         return 1;
@@ -1054,6 +1385,46 @@ mod tests {
         for (n, &known) in A000170.iter().enumerate().take(14) {
             assert_eq!(count(n, 1).unwrap(), known, "n = {n}");
         }
+    }
+
+    /// Every kernel this machine runs, against the plain recursion, on every
+    /// subproblem of several boards and depths (both shift cases, chunks
+    /// that fill and overflow a row).
+    #[test]
+    fn kernels_agree_with_plain_recursion() {
+        let mut kernels = vec![Kernel::Portable];
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
+            kernels.push(Kernel::Avx2);
+        }
+        let mut seen = 0u64;
+        for n in 6..=14 {
+            for depth in [0, 1, 2] {
+                let split = Split::new(n, depth).unwrap();
+                for i in 0..split.len() {
+                    let p = &split.constellations[split.owner[i] as usize];
+                    let len = depth.min(p.rows);
+                    let prefix = &split.prefix[i * depth..i * depth + len];
+                    let Some((ld, rd, col)) = p.masks_after(prefix) else {
+                        continue;
+                    };
+                    let plain = complete_small(p, len, ld, rd, col);
+                    for &kernel in &kernels {
+                        let mut go = || ControlFlow::Continue(());
+                        let got = complete_with(kernel, p, len, ld, rd, col, &mut go);
+                        assert_eq!(
+                            got,
+                            ControlFlow::Continue(plain),
+                            "{kernel:?}, n = {n}, subproblem {i} of depth {depth}"
+                        );
+                    }
+                    seen += plain;
+                }
+            }
+        }
+        assert!(seen > 0);
     }
 
     #[test]
