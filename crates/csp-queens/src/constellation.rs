@@ -393,13 +393,13 @@ const CHUNK: usize = 64;
 const ROOM: usize = 4096;
 const _: () = assert!(ROOM.is_power_of_two() && ROOM >= 33 * CHUNK + 16);
 
-/// The nodes waiting on one free row, one array per attack mask (and the
-/// open squares of the row).
+/// The nodes waiting on one free row, one array per attack mask (a node's
+/// open squares are recomputed when it is expanded: cheaper than moving
+/// them).
 struct Level {
     ld: Box<[Mask; ROOM]>,
     rd: Box<[Mask; ROOM]>,
     col: Box<[Mask; ROOM]>,
-    free: Box<[Mask; ROOM]>,
 }
 
 impl Level {
@@ -410,18 +410,16 @@ impl Level {
             ld: array(),
             rd: array(),
             col: array(),
-            free: array(),
         }
     }
 
-    /// Writes node `(ld, rd, col, free)` at `o` (masked into the buffer).
+    /// Writes node `(ld, rd, col)` at `o` (masked into the buffer).
     #[inline(always)]
-    fn put(&mut self, o: usize, ld: Mask, rd: Mask, col: Mask, free: Mask) {
+    fn put(&mut self, o: usize, ld: Mask, rd: Mask, col: Mask) {
         let o = o & (ROOM - 1);
         self.ld[o] = ld;
         self.rd[o] = rd;
         self.col[o] = col;
-        self.free[o] = free;
     }
 }
 
@@ -514,7 +512,7 @@ where
         while levels.len() < p.rows {
             levels.push(Level::new());
         }
-        levels[start].put(0, ld, rd, col, free);
+        levels[start].put(0, ld, rd, col);
         search_chunks(kernel, p, start, levels, poll)
     })
 }
@@ -558,11 +556,13 @@ where
             busy &= !(1 << row);
         }
         let s = p.shift[row];
+        let here = p.allowed[row];
         if row == last {
-            count += finish(kernel, &tail, &levels[row], base, k, s);
+            count += finish(kernel, &tail, &levels[row], base, k, here, s);
         } else {
             let next = row + 1;
             let rows = Rows {
+                here,
                 s,
                 open: p.allowed[next],
                 s2: p.shift[next],
@@ -585,10 +585,11 @@ where
     }
 }
 
-/// What [`expand`] needs of the rows: the shift from the chunk's row to the
-/// next, the next row's open squares, its shift and the open squares of the
-/// row after it.
+/// What [`expand`] needs of the rows: the open squares of the chunk's row,
+/// the shift from it to the next, the next row's open squares, its shift
+/// and the open squares of the row after it.
 struct Rows {
+    here: Mask,
     s: u32,
     open: Mask,
     s2: u32,
@@ -620,17 +621,25 @@ fn expand(
 }
 
 /// The completions of nodes `base..base + k` of `src`, on the third last
-/// free row (`s` the shift to the second last).
-fn finish(kernel: Kernel, tail: &Tail, src: &Level, base: usize, k: usize, s: u32) -> u64 {
+/// free row (`here` its open squares, `s` the shift to the second last).
+fn finish(
+    kernel: Kernel,
+    tail: &Tail,
+    src: &Level,
+    base: usize,
+    k: usize,
+    here: Mask,
+    s: u32,
+) -> u64 {
     assert!(k <= CHUNK && base + k + 8 <= ROOM);
     match kernel {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as in `expand`.
-        Kernel::Avx2 => unsafe { avx2::finish(tail, src, base, k, s) },
+        Kernel::Avx2 => unsafe { avx2::finish(tail, src, base, k, here, s) },
         Kernel::Portable if (s == 1) & (tail.s == 1) => {
-            finish_portable::<true>(tail, src, base, k, s)
+            finish_portable::<true>(tail, src, base, k, here, s)
         }
-        Kernel::Portable => finish_portable::<false>(tail, src, base, k, s),
+        Kernel::Portable => finish_portable::<false>(tail, src, base, k, here, s),
     }
 }
 
@@ -655,7 +664,7 @@ fn push_child<const ONE: bool>(
     let col = col | bit;
     let free = rows.open & !(ld | rd | col);
     let ahead = rows.open2 & !((ld << s2) | (rd >> s2) | col);
-    dst.put(o, ld, rd, col, free);
+    dst.put(o, ld, rd, col);
     o + usize::from(valid & (free != 0) & (ahead != 0))
 }
 
@@ -673,7 +682,8 @@ fn expand_portable<const ONE: bool>(
     let mut end = o;
     for i in base..base + k {
         let i = i & (ROOM - 1);
-        let (ld, rd, col, f) = (src.ld[i], src.rd[i], src.col[i], src.free[i]);
+        let (ld, rd, col) = (src.ld[i], src.rd[i], src.col[i]);
+        let f = rows.here & !(ld | rd | col);
         // Every node has an open square.
         let b0 = f & f.wrapping_neg();
         let f = f ^ b0;
@@ -697,13 +707,15 @@ fn finish_portable<const ONE: bool>(
     src: &Level,
     base: usize,
     k: usize,
+    here: Mask,
     s: u32,
 ) -> u64 {
     let s = if ONE { 1 } else { s };
     let mut count = 0;
     for i in base..base + k {
         let i = i & (ROOM - 1);
-        let (ld, rd, col, mut f) = (src.ld[i], src.rd[i], src.col[i], src.free[i]);
+        let (ld, rd, col) = (src.ld[i], src.rd[i], src.col[i]);
+        let mut f = here & !(ld | rd | col);
         while f != 0 {
             let bit = f & f.wrapping_neg();
             f ^= bit;
@@ -758,7 +770,7 @@ impl Tail {
 /// next row's buffer with a permutation per mask of kept lanes.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{Level, Rows, Tail, ROOM};
+    use super::{Level, Mask, Rows, Tail, ROOM};
     use std::arch::x86_64::*;
 
     /// For each 8-bit mask of lanes, the indices of its set lanes first.
@@ -855,6 +867,7 @@ mod avx2 {
         let s2 = _mm_cvtsi32_si128(rows.s2 as i32);
         let open = _mm256_set1_epi32(rows.open as i32);
         let open2 = _mm256_set1_epi32(rows.open2 as i32);
+        let here = _mm256_set1_epi32(rows.here as i32);
         let end = base + k;
         let mut out = o;
         let mut i = base;
@@ -862,15 +875,9 @@ mod avx2 {
             // SAFETY (all loads and stores below): `i + 8 <= end + 7 < ROOM`;
             // `out` grows by at most 8 per step from `o < CHUNK`, at most
             // 32 steps per node, so `out + 8 <= 33 * CHUNK + 8 <= ROOM`.
-            let (ld, rd, col, free) = unsafe {
-                (
-                    load(&src.ld, i),
-                    load(&src.rd, i),
-                    load(&src.col, i),
-                    load(&src.free, i),
-                )
-            };
-            let mut f = _mm256_and_si256(free, lanes(i, end));
+            let (ld, rd, col) = unsafe { (load(&src.ld, i), load(&src.rd, i), load(&src.col, i)) };
+            let attacked = _mm256_or_si256(_mm256_or_si256(ld, rd), col);
+            let mut f = _mm256_and_si256(_mm256_andnot_si256(attacked, here), lanes(i, end));
             let mut step = 0;
             loop {
                 let bit = lowest(f);
@@ -895,7 +902,6 @@ mod avx2 {
                     store(&mut dst.ld, out, cld, perm);
                     store(&mut dst.rd, out, crd, perm);
                     store(&mut dst.col, out, ccol, perm);
-                    store(&mut dst.free, out, cfree, perm);
                 }
                 out += kept.count_ones() as usize;
                 step += 1;
@@ -941,7 +947,15 @@ mod avx2 {
     ///
     /// The processor has AVX2 and popcnt; `base + k + 8 <= ROOM`.
     #[target_feature(enable = "avx2,popcnt")]
-    pub(super) unsafe fn finish(tail: &Tail, src: &Level, base: usize, k: usize, s: u32) -> u64 {
+    pub(super) unsafe fn finish(
+        tail: &Tail,
+        src: &Level,
+        base: usize,
+        k: usize,
+        here: Mask,
+        s: u32,
+    ) -> u64 {
+        let here = _mm256_set1_epi32(here as i32);
         let s = _mm_cvtsi32_si128(s as i32);
         let ts = _mm_cvtsi32_si128(tail.s as i32);
         let open_cols = _mm256_set1_epi32(tail.open_cols as i32);
@@ -954,15 +968,9 @@ mod avx2 {
         let mut i = base;
         while i < end {
             // SAFETY: `i + 8 <= end + 7 < ROOM`.
-            let (ld, rd, col, free) = unsafe {
-                (
-                    load(&src.ld, i),
-                    load(&src.rd, i),
-                    load(&src.col, i),
-                    load(&src.free, i),
-                )
-            };
-            let mut f = _mm256_and_si256(free, lanes(i, end));
+            let (ld, rd, col) = unsafe { (load(&src.ld, i), load(&src.rd, i), load(&src.col, i)) };
+            let attacked = _mm256_or_si256(_mm256_or_si256(ld, rd), col);
+            let mut f = _mm256_and_si256(_mm256_andnot_si256(attacked, here), lanes(i, end));
             let mut step = 0;
             loop {
                 let bit = lowest(f);
