@@ -460,7 +460,8 @@ impl Kernel {
 }
 
 /// The number of ways to complete `p` from free row `start` with the given
-/// attack masks on that row (unweighted), or `Break` if `poll` stopped it.
+/// attack masks on that row (unweighted), or `Break` if `poll` stopped it,
+/// expanding with `kernel` (see [`Kernel::detect`]).
 ///
 /// The nodes of the search wait in one buffer per free row and are expanded
 /// a *chunk* of up to [`CHUNK`] at a time, from the deepest row that has a
@@ -474,21 +475,6 @@ impl Kernel {
 /// branches are per chunk. The last two free rows are finished in closed
 /// form, from the squares of the third last.
 fn complete<P>(
-    p: &Prepared,
-    start: usize,
-    ld: Mask,
-    rd: Mask,
-    col: Mask,
-    poll: &mut P,
-) -> ControlFlow<(), u64>
-where
-    P: FnMut() -> ControlFlow<()>,
-{
-    complete_with(Kernel::detect(), p, start, ld, rd, col, poll)
-}
-
-/// [`complete`] with the given kernel.
-fn complete_with<P>(
     kernel: Kernel,
     p: &Prepared,
     start: usize,
@@ -848,6 +834,55 @@ mod avx2 {
         _mm256_and_si256(v, _mm256_sub_epi32(_mm256_setzero_si256(), v))
     }
 
+    /// Calls `visit(bit, ld, rd, col)` for the open squares of nodes
+    /// `base..base + k` of `src`, eight nodes at a time, lowest square
+    /// first: `bit` is the square (zero in the lanes with none left), the
+    /// masks those of the child on the next free row (`s` the shift to it,
+    /// `here` the open squares of the nodes' row). Three squares per lane
+    /// always (most nodes have one to three), then only while a lane has
+    /// squares left.
+    ///
+    /// # Safety
+    ///
+    /// `base + k + 8 <= ROOM`.
+    #[inline]
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn squares(
+        src: &Level,
+        base: usize,
+        k: usize,
+        here: Mask,
+        s: u32,
+        mut visit: impl FnMut(__m256i, __m256i, __m256i, __m256i),
+    ) {
+        let here = _mm256_set1_epi32(here as i32);
+        let s = _mm_cvtsi32_si128(s as i32);
+        let end = base + k;
+        let mut i = base;
+        while i < end {
+            // SAFETY: `i + 8 <= end + 7 < ROOM`.
+            let (ld, rd, col) = unsafe { (load(&src.ld, i), load(&src.rd, i), load(&src.col, i)) };
+            let attacked = _mm256_or_si256(_mm256_or_si256(ld, rd), col);
+            let mut f = _mm256_and_si256(_mm256_andnot_si256(attacked, here), lanes(i, end));
+            let mut step = 0;
+            loop {
+                let bit = lowest(f);
+                f = _mm256_xor_si256(f, bit);
+                visit(
+                    bit,
+                    _mm256_sll_epi32(_mm256_or_si256(ld, bit), s),
+                    _mm256_srl_epi32(_mm256_or_si256(rd, bit), s),
+                    _mm256_or_si256(col, bit),
+                );
+                step += 1;
+                if step >= 3 && _mm256_movemask_ps(_mm256_castsi256_ps(is_zero(f))) == 0xff {
+                    break;
+                }
+            }
+            i += 8;
+        }
+    }
+
     /// `super::expand` for AVX2.
     ///
     /// # Safety
@@ -863,56 +898,33 @@ mod avx2 {
         dst: &mut Level,
         o: usize,
     ) -> usize {
-        let s = _mm_cvtsi32_si128(rows.s as i32);
         let s2 = _mm_cvtsi32_si128(rows.s2 as i32);
         let open = _mm256_set1_epi32(rows.open as i32);
         let open2 = _mm256_set1_epi32(rows.open2 as i32);
-        let here = _mm256_set1_epi32(rows.here as i32);
-        let end = base + k;
         let mut out = o;
-        let mut i = base;
-        while i < end {
-            // SAFETY (all loads and stores below): `i + 8 <= end + 7 < ROOM`;
-            // `out` grows by at most 8 per step from `o < CHUNK`, at most
-            // 32 steps per node, so `out + 8 <= 33 * CHUNK + 8 <= ROOM`.
-            let (ld, rd, col) = unsafe { (load(&src.ld, i), load(&src.rd, i), load(&src.col, i)) };
+        let child = |bit, ld, rd, col| {
             let attacked = _mm256_or_si256(_mm256_or_si256(ld, rd), col);
-            let mut f = _mm256_and_si256(_mm256_andnot_si256(attacked, here), lanes(i, end));
-            let mut step = 0;
-            loop {
-                let bit = lowest(f);
-                f = _mm256_xor_si256(f, bit);
-                let cld = _mm256_sll_epi32(_mm256_or_si256(ld, bit), s);
-                let crd = _mm256_srl_epi32(_mm256_or_si256(rd, bit), s);
-                let ccol = _mm256_or_si256(col, bit);
-                let attacked = _mm256_or_si256(_mm256_or_si256(cld, crd), ccol);
-                let cfree = _mm256_andnot_si256(attacked, open);
-                let next = _mm256_or_si256(
-                    _mm256_or_si256(_mm256_sll_epi32(cld, s2), _mm256_srl_epi32(crd, s2)),
-                    ccol,
-                );
-                let ahead = _mm256_andnot_si256(next, open2);
-                let bad = _mm256_or_si256(
-                    _mm256_or_si256(is_zero(bit), is_zero(cfree)),
-                    is_zero(ahead),
-                );
-                let kept = !_mm256_movemask_ps(_mm256_castsi256_ps(bad)) & 0xff;
-                let perm = _mm256_loadu_si256(COMPACT[kept as usize].as_ptr().cast());
-                unsafe {
-                    store(&mut dst.ld, out, cld, perm);
-                    store(&mut dst.rd, out, crd, perm);
-                    store(&mut dst.col, out, ccol, perm);
-                }
-                out += kept.count_ones() as usize;
-                step += 1;
-                // Three squares always (most nodes have one to three), then
-                // only while a node has squares left.
-                if step >= 3 && _mm256_movemask_ps(_mm256_castsi256_ps(is_zero(f))) == 0xff {
-                    break;
-                }
+            let free = _mm256_andnot_si256(attacked, open);
+            let next = _mm256_or_si256(
+                _mm256_or_si256(_mm256_sll_epi32(ld, s2), _mm256_srl_epi32(rd, s2)),
+                col,
+            );
+            let ahead = _mm256_andnot_si256(next, open2);
+            let bad = _mm256_or_si256(_mm256_or_si256(is_zero(bit), is_zero(free)), is_zero(ahead));
+            let kept = !_mm256_movemask_ps(_mm256_castsi256_ps(bad)) & 0xff;
+            let perm = _mm256_loadu_si256(COMPACT[kept as usize].as_ptr().cast());
+            // SAFETY: `out` grows by at most 8 per square from `o < CHUNK`,
+            // at most 32 squares per node, so `out + 8 <= 33 * CHUNK + 8 <=
+            // ROOM`.
+            unsafe {
+                store(&mut dst.ld, out, ld, perm);
+                store(&mut dst.rd, out, rd, perm);
+                store(&mut dst.col, out, col, perm);
             }
-            i += 8;
-        }
+            out += kept.count_ones() as usize;
+        };
+        // SAFETY: `base + k + 8 <= ROOM`.
+        unsafe { squares(src, base, k, rows.here, rows.s, child) };
         out - o
     }
 
@@ -955,45 +967,26 @@ mod avx2 {
         here: Mask,
         s: u32,
     ) -> u64 {
-        let here = _mm256_set1_epi32(here as i32);
-        let s = _mm_cvtsi32_si128(s as i32);
         let ts = _mm_cvtsi32_si128(tail.s as i32);
         let open_cols = _mm256_set1_epi32(tail.open_cols as i32);
         let upper = _mm256_set1_epi32(tail.upper as i32);
         let lower = _mm256_set1_epi32(tail.lower as i32);
-        let end = base + k;
+        let ones = _mm256_set1_epi32(-1);
         // Per lane, minus the number of endings (a lane gains at most two
         // per square, far from overflowing in one chunk).
         let mut acc = _mm256_setzero_si256();
-        let mut i = base;
-        while i < end {
-            // SAFETY: `i + 8 <= end + 7 < ROOM`.
-            let (ld, rd, col) = unsafe { (load(&src.ld, i), load(&src.rd, i), load(&src.col, i)) };
-            let attacked = _mm256_or_si256(_mm256_or_si256(ld, rd), col);
-            let mut f = _mm256_and_si256(_mm256_andnot_si256(attacked, here), lanes(i, end));
-            let mut step = 0;
-            loop {
-                let bit = lowest(f);
-                f = _mm256_xor_si256(f, bit);
-                let ld = _mm256_sll_epi32(_mm256_or_si256(ld, bit), s);
-                let rd = _mm256_srl_epi32(_mm256_or_si256(rd, bit), s);
-                let col = _mm256_or_si256(col, bit);
-                let open = _mm256_andnot_si256(col, open_cols);
-                let first = lowest(open);
-                let second = _mm256_xor_si256(open, first);
-                let free_upper = _mm256_andnot_si256(_mm256_or_si256(ld, rd), upper);
-                let absent = is_zero(bit);
-                let ending = |a, b| not_ending(ld, rd, free_upper, lower, ts, a, b, absent);
-                let ones = _mm256_set1_epi32(-1);
-                acc = _mm256_add_epi32(acc, _mm256_xor_si256(ending(first, second), ones));
-                acc = _mm256_add_epi32(acc, _mm256_xor_si256(ending(second, first), ones));
-                step += 1;
-                if step >= 3 && _mm256_movemask_ps(_mm256_castsi256_ps(is_zero(f))) == 0xff {
-                    break;
-                }
-            }
-            i += 8;
-        }
+        let endings = |bit, ld, rd, col| {
+            let open = _mm256_andnot_si256(col, open_cols);
+            let first = lowest(open);
+            let second = _mm256_xor_si256(open, first);
+            let free_upper = _mm256_andnot_si256(_mm256_or_si256(ld, rd), upper);
+            let absent = is_zero(bit);
+            let ending = |a, b| not_ending(ld, rd, free_upper, lower, ts, a, b, absent);
+            acc = _mm256_add_epi32(acc, _mm256_xor_si256(ending(first, second), ones));
+            acc = _mm256_add_epi32(acc, _mm256_xor_si256(ending(second, first), ones));
+        };
+        // SAFETY: `base + k + 8 <= ROOM`.
+        unsafe { squares(src, base, k, here, s, endings) };
         let mut lanes = [0i32; 8];
         // SAFETY: `lanes` has room for eight i32.
         unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), acc) };
@@ -1252,7 +1245,7 @@ impl Split {
         let Some((ld, rd, col)) = p.masks_after(prefix) else {
             return ControlFlow::Continue(0);
         };
-        let raw = complete(p, len, ld, rd, col, poll)?;
+        let raw = complete(Kernel::detect(), p, len, ld, rd, col, poll)?;
         ControlFlow::Continue(u128::from(raw) * u128::from(p.weight))
     }
 
@@ -1430,7 +1423,7 @@ mod tests {
                     let plain = complete_small(p, len, ld, rd, col);
                     for &kernel in &kernels {
                         let mut go = || ControlFlow::Continue(());
-                        let got = complete_with(kernel, p, len, ld, rd, col, &mut go);
+                        let got = complete(kernel, p, len, ld, rd, col, &mut go);
                         assert_eq!(
                             got,
                             ControlFlow::Continue(plain),
