@@ -70,6 +70,10 @@ pub struct Args {
     /// stderr and exits with 1).
     #[arg(long = "time-limit")]
     time_limit: Option<String>,
+    /// Generic solvers: stop a search whose store and trail outgrow SIZE
+    /// (e.g. 512M, 4G; default: half the available memory; exits with 1).
+    #[arg(long = "memory-limit", value_name = "SIZE")]
+    memory_limit: Option<String>,
     /// Print statistics (solver, nodes, failures, time) to stderr.
     #[arg(long)]
     stats: bool,
@@ -222,6 +226,7 @@ pub fn run_default() -> Result<ExitCode, CliError> {
         threads: None,
         seed: 1,
         time_limit: None,
+        memory_limit: None,
         stats: true,
         trace: false,
         domains: false,
@@ -285,6 +290,7 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
     };
     let mut limits = Limits::none();
     limits.time = time_limit;
+    limits.memory = super::memory_limit(a.memory_limit.as_deref())?;
     let options = SearchOptions {
         inference: parse_inference(&a.inference)?,
         var_order: parse_var_order(&a.var_order)?,
@@ -385,7 +391,7 @@ fn budget<'a>(job: &Job, cancel: Option<&'a AtomicBool>) -> permutation::Budget<
 
 fn limit_note(outcome: Outcome) -> Option<String> {
     match outcome {
-        Outcome::LimitReached(l) => Some(format!("stopped by the {l}")),
+        Outcome::LimitReached(l) => Some(format!("stopped by the {l}", l = super::Stop(l))),
         _ => None,
     }
 }

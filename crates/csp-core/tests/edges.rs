@@ -349,3 +349,62 @@ fn a_time_limit_stops_long_propagator_calls() {
     assert_eq!(r.outcome, Outcome::LimitReached(Limit::Time));
     assert!(r.stats.nodes < 200, "{}", r.stats);
 }
+
+/// `n` variables over `0..1_000_000` (hole lists), all different: the
+/// first solution `x[i] = i` leaves about n²/2 holes, each with its trail
+/// entries (some 60 MB for n = 1500).
+fn wide_all_different(n: usize) -> (Model, Vec<VarId>) {
+    let mut m = Model::new();
+    let x = m.new_vars(n, Domain::range(0, 999_999)).unwrap();
+    m.all_different(&x).unwrap();
+    (m, x)
+}
+
+#[test]
+fn a_memory_budget_stops_the_search() {
+    let (m, x) = wide_all_different(1500);
+    let budget = |b: u64| Limits::none().with_memory(b);
+    // With room, the search finds the solution.
+    let r = Search::new(&m).limits(budget(1 << 30)).solve();
+    assert_eq!(r.outcome, Outcome::Solved);
+    let s = r.solution.unwrap();
+    assert!(x.iter().enumerate().all(|(i, &v)| s[v] == i as Value));
+    // A budget below what that needs stops it, saying so; not "no solution".
+    let r = Search::new(&m).limits(budget(4 << 20)).solve();
+    assert_eq!(r.outcome, Outcome::LimitReached(Limit::Memory));
+    assert!(r.solution.is_none());
+    assert!(r.stats.nodes < 1500, "{}", r.stats);
+    let r = Search::new(&m).limits(budget(4 << 20)).count();
+    assert_eq!(r.outcome, Outcome::LimitReached(Limit::Memory));
+    // A budget smaller than the store itself stops before the first node.
+    let r = Search::new(&m).limits(budget(1 << 10)).solve();
+    assert_eq!(r.outcome, Outcome::LimitReached(Limit::Memory));
+    assert_eq!(r.stats.nodes, 0);
+}
+
+#[test]
+fn a_memory_budget_stops_parallel_counts() {
+    // Eight free two-valued variables first, so that the parallel split
+    // (which enumerates whole levels of the tree) stops at 2⁸ subproblems
+    // instead of listing a million values of a wide variable.
+    let mut m = Model::new();
+    m.new_vars(8, Domain::range(0, 1)).unwrap();
+    let x = m.new_vars(1500, Domain::range(0, 999_999)).unwrap();
+    m.all_different(&x).unwrap();
+    for threads in [1, 2, 4] {
+        // The time limit is a guard only: the count is astronomical.
+        let r = Search::new(&m)
+            .limits(
+                Limits::none()
+                    .with_memory(8 << 20)
+                    .with_time(Duration::from_secs(60)),
+            )
+            .par_count(threads);
+        assert_eq!(
+            r.outcome,
+            Outcome::LimitReached(Limit::Memory),
+            "{threads} threads: {}",
+            r.stats
+        );
+    }
+}

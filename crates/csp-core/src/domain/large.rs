@@ -304,6 +304,7 @@ impl DomainStore {
                     let holes = &mut self.holes[h];
                     let p = holes.partition_point(|&x| x < v);
                     holes.insert(p, v);
+                    self.hole_values += 1;
                     self.trail.push(Undo::Hole {
                         li: li as u32,
                         value: v,
@@ -333,6 +334,7 @@ impl DomainStore {
             let holes = &mut self.holes[h];
             if let Ok(p) = holes.binary_search(&v) {
                 holes.remove(p);
+                self.hole_values -= 1;
             }
         }
     }

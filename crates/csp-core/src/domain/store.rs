@@ -116,6 +116,8 @@ pub(crate) struct DomainStore {
     pub(super) lists: Vec<Arc<[Value]>>,
     /// Hole lists of wide range domains (sorted).
     pub(super) holes: Vec<Vec<Value>>,
+    /// Number of values in all hole lists (for the memory count).
+    pub(super) hole_values: usize,
     /// Per word, then per large record: the stamp of the level that saved it.
     saved: Vec<u64>,
     saved_large: Vec<u64>,
@@ -169,6 +171,7 @@ impl DomainStore {
             bits: Vec::new(),
             lists: Vec::new(),
             holes: Vec::new(),
+            hole_values: 0,
             saved: Vec::new(),
             saved_large: Vec::new(),
             trail: Vec::with_capacity(4 * n.min(1 << 16)),
@@ -344,6 +347,36 @@ impl DomainStore {
     }
 
     // ---- levels and the trail ---------------------------------------------
+
+    /// The bytes the store holds: its fixed arrays, the trail, the
+    /// snapshots, the level marks and the hole lists. A growable array more
+    /// than half full counts at twice its length, its size after the next
+    /// doubling, so that a budget check sees the growth before it happens.
+    /// O(1).
+    pub(crate) fn memory_bytes(&self) -> u64 {
+        fn held<T>(v: &Vec<T>) -> u64 {
+            (v.capacity() * std::mem::size_of::<T>()) as u64
+        }
+        fn growing<T>(v: &Vec<T>) -> u64 {
+            (v.capacity().max(2 * v.len()) * std::mem::size_of::<T>()) as u64
+        }
+        let fixed = held(&self.words)
+            + held(&self.base)
+            + held(&self.large_idx)
+            + held(&self.large)
+            + held(&self.kinds)
+            + held(&self.bits)
+            + held(&self.saved)
+            + held(&self.saved_large)
+            + held(&self.interest)
+            + held(&self.pending)
+            + held(&self.old_word)
+            + held(&self.src)
+            + held(&self.events);
+        // A hole list's values, with room for its own doubling.
+        let holes = 2 * std::mem::size_of::<Value>() as u64 * self.hole_values as u64;
+        fixed + growing(&self.trail) + growing(&self.snaps) + growing(&self.marks) + holes
+    }
 
     /// The current decision level (number of pushed levels).
     #[inline]

@@ -194,6 +194,30 @@ pub(crate) struct Engine<'a> {
     pub(super) last_conflict: Option<u32>,
 }
 
+/// The bytes of the decision stack, counted after its next doubling when
+/// more than half full (as the store counts its trail).
+fn frames_bytes(frames: &Vec<Frame>) -> u64 {
+    (frames.capacity().max(2 * frames.len()) * std::mem::size_of::<Frame>()) as u64
+}
+
+/// Is the time, cancel or memory limit of `opts` reached? Records it in
+/// `hit`. `memory` is the search's memory in bytes (asked only when there
+/// is a budget).
+fn check_running(
+    opts: &SearchOptions,
+    start: Instant,
+    memory: impl FnOnce() -> u64,
+    hit: &mut Option<Limit>,
+) -> bool {
+    if let Some(m) = opts.limits.memory {
+        if memory() > m {
+            *hit = Some(Limit::Memory);
+            return true;
+        }
+    }
+    check_time(opts, start, hit)
+}
+
 /// Is the time or cancel limit of `opts` reached? Records it in `hit`.
 fn check_time(opts: &SearchOptions, start: Instant, hit: &mut Option<Limit>) -> bool {
     let l = &opts.limits;
@@ -359,7 +383,12 @@ impl<'a> Engine<'a> {
     #[inline]
     fn with_kernel<R>(
         &mut self,
-        f: impl FnOnce(&mut Kernel<'a>, &mut DomainStore, &mut [u32], &mut dyn FnMut() -> bool) -> R,
+        f: impl FnOnce(
+            &mut Kernel<'a>,
+            &mut DomainStore,
+            &mut [u32],
+            &mut dyn FnMut(&DomainStore) -> bool,
+        ) -> R,
     ) -> R {
         let Engine {
             kernel,
@@ -368,9 +397,13 @@ impl<'a> Engine<'a> {
             limit_hit,
             opts,
             start_time,
+            frames,
             ..
         } = self;
-        let mut limit = || check_time(opts, *start_time, limit_hit);
+        let frames = frames_bytes(frames);
+        let mut limit = |s: &DomainStore| {
+            check_running(opts, *start_time, || s.memory_bytes() + frames, limit_hit)
+        };
         f(kernel, store, weights, &mut limit)
     }
 
@@ -784,7 +817,8 @@ impl<'a> Engine<'a> {
             }
         }
         let mut hit = None;
-        check_time(&self.opts, self.start_time, &mut hit);
+        let memory = self.memory_bytes();
+        check_running(&self.opts, self.start_time, || memory, &mut hit);
         hit
     }
 
@@ -814,7 +848,18 @@ impl<'a> Engine<'a> {
                 return Some(Limit::Time);
             }
         }
+        if let Some(m) = l.memory {
+            if self.memory_bytes() > m {
+                return Some(Limit::Memory);
+            }
+        }
         None
+    }
+
+    /// The bytes the search holds (see [`crate::Limits::memory`]): the store with
+    /// its trail, and the decision stack.
+    pub(crate) fn memory_bytes(&self) -> u64 {
+        self.store.memory_bytes() + frames_bytes(&self.frames)
     }
 
     /// [`take_solution`](Self::take_solution) for counting: the values are

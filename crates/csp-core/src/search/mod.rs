@@ -664,7 +664,8 @@ struct Part<T> {
 /// subproblem (a shared counter, which each engine updates every 256 nodes
 /// at most, so the search overshoots by less than 256 nodes per thread);
 /// the time limit and the cancel token are checked by the split and by
-/// every subproblem, also before it starts; a subproblem stopped by a limit
+/// every subproblem, also before it starts; the memory budget is divided
+/// among the workers running at once; a subproblem stopped by a limit
 /// makes the whole result incomplete.
 struct Parallel<'m> {
     model: &'m Model,
@@ -743,8 +744,17 @@ impl<'m> Parallel<'m> {
         threads: usize,
         solve: impl Fn(&mut Engine<'_>) -> (T, Option<Limit>) + Sync,
     ) -> Vec<Part<T>> {
+        // The memory budget is shared: each worker gets its part.
+        let workers = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            threads
+        };
         let one = |(i, path): (usize, &Vec<(u32, Decision)>)| {
             let mut o = self.opts.clone();
+            if let Some(m) = &mut o.limits.memory {
+                *m /= workers.min(self.subs.len()).max(1) as u64;
+            }
             if let ValOrder::Random { seed } = o.val_order {
                 o.val_order = ValOrder::Random {
                     seed: splitmix(seed ^ i as u64),
