@@ -684,3 +684,25 @@ fn memory_limit_stops_the_search() {
         (Some(0), "724\n".to_string())
     );
 }
+
+/// `--time-limit` holds while the pairwise model is built: 3,000 rows are
+/// 13.5 million binary constraints, which took 13.6 s to build and prepare
+/// before the limit was first looked at (n = 2000: 5.5 s).
+#[test]
+fn time_limit_holds_while_building_the_pairwise_model() {
+    for cmd in [
+        "queens 3000 --solver pairwise --time-limit 1",
+        "queens 3000 --solver pairwise --count --time-limit 1",
+        "queens 3000 --solver pairwise --all --time-limit 1",
+    ] {
+        let args: Vec<&str> = cmd.split_whitespace().collect();
+        let start = Instant::now();
+        let o = csp(&args);
+        let took = start.elapsed();
+        let (out, err) = (text(&o.stdout), text(&o.stderr));
+        assert_eq!(o.status.code(), Some(1), "{cmd}: {err}");
+        assert!(err.contains("stopped by the time limit"), "{cmd}: {err}");
+        assert!(!out.contains("no solution"), "{cmd}: {out}");
+        assert!(took < Duration::from_secs(3), "{cmd}: {took:?}");
+    }
+}

@@ -194,6 +194,10 @@ pub(crate) struct Engine<'a> {
     pub(super) last_conflict: Option<u32>,
 }
 
+/// While building propagators, the time limit is checked every this many
+/// constraints.
+const SETUP_CHECK: usize = 1 << 16;
+
 /// The bytes of the decision stack, counted after its next doubling when
 /// more than half full (as the store counts its trail).
 fn frames_bytes(frames: &Vec<Frame>) -> u64 {
@@ -243,6 +247,7 @@ impl<'a> Engine<'a> {
         opts: SearchOptions,
         observer: Option<&'a mut dyn SearchObserver>,
     ) -> Engine<'a> {
+        let start_time = Instant::now();
         let (doms, var_dom) = model.declared();
         let mut store = DomainStore::new(doms, var_dom);
         store.track_prunes = observer.as_ref().is_some_and(|o| o.wants_prunes());
@@ -250,8 +255,16 @@ impl<'a> Engine<'a> {
         store.track_reasons = observer.as_ref().is_some_and(|o| o.wants_reasons());
         // One propagator per constraint (the checker path unless it brings
         // its own), and one per fused group.
+        // Millions of constraints take seconds: the time limit and the
+        // cancel token hold here too (the rest of the propagators is then
+        // not built, and `start` stops before the root).
+        let mut setup_stop = None;
         let mut props: Vec<Owned<'a>> = Vec::new();
         for (ci, c) in model.posted().iter().enumerate() {
+            if ci % SETUP_CHECK == SETUP_CHECK - 1 && check_time(&opts, start_time, &mut setup_stop)
+            {
+                break;
+            }
             if prep.in_group[ci] {
                 continue;
             }
@@ -295,13 +308,13 @@ impl<'a> Engine<'a> {
             finished: false,
             descend: false,
             base_level: 0,
-            start_time: Instant::now(),
+            start_time,
             rng: splitmix(seed ^ 0x9E37_79B9_7F4A_7C15),
             next_check: opts.limits.nodes.map_or(256, |n| n.clamp(1, 256)),
             shared_nodes: None,
             flushed_nodes: 0,
             trace_enabled: false,
-            limit_hit: None,
+            limit_hit: setup_stop,
             invalid: None,
             validate: cfg!(debug_assertions) || opts.validate,
             counted: 0,
@@ -470,7 +483,7 @@ impl<'a> Engine<'a> {
         self.trace_enabled = log::log_enabled!(log::Level::Trace);
         // Limits hold before any work: a search cancelled or out of time
         // before it starts does not run.
-        if let Some(l) = self.check_limits_now() {
+        if let Some(l) = self.limit_hit.or_else(|| self.check_limits_now()) {
             self.limit_hit = Some(l);
             self.finished = true;
             return Err(Conflict);

@@ -392,8 +392,12 @@ impl<'a> Search<'a> {
     /// An iterator over all solutions, in search order. After it ends,
     /// [`Solutions::outcome`] tells whether a limit stopped it.
     pub fn solutions(self) -> Solutions<'a> {
+        // The time limit counts the preparation too.
+        let start = Instant::now();
         let prep = Arc::new(Prepared::new(self.model, self.options.inference));
-        Solutions::new(self.model, prep, self.options, self.observer)
+        let mut it = Solutions::new(self.model, prep, self.options, self.observer);
+        it.engine.set_start_time(start);
+        it
     }
 
     /// Calls `f` for each solution until it returns `ControlFlow::Break`.
@@ -441,9 +445,11 @@ impl<'a> Search<'a> {
     /// variable is left its remaining values are all solutions, so they are
     /// added at once instead of being tried one by one.
     pub fn count(self) -> Report {
+        let start = Instant::now();
         let prep = Arc::new(Prepared::new(self.model, self.options.inference));
         let cap = self.options.limits.solutions;
         let mut e = Engine::new(self.model, prep, self.options, self.observer);
+        e.set_start_time(start);
         let mut n = 0u128;
         let stop = loop {
             if cap.is_some_and(|k| n >= k as u128) {
