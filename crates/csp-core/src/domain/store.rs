@@ -239,6 +239,25 @@ impl DomainStore {
         (self.words[i], self.base[i])
     }
 
+    /// ORs into `out` the values of `i` in `base..base + 64·out.len()`,
+    /// value `base + k` as bit `k % 64` of word `k / 64`.
+    pub(crate) fn bits_into(&self, i: usize, base: Value, out: &mut [u64]) {
+        let li = self.large_idx[i];
+        if li != NOT_LARGE {
+            return self.large_bits_into(li as usize, base, out);
+        }
+        let end = base as i64 + 64 * out.len() as i64;
+        let mut bits = self.words[i];
+        while bits != 0 {
+            let v = self.base[i] as i64 + i64::from(bits.trailing_zeros());
+            if (base as i64..end).contains(&v) {
+                let k = (v - base as i64) as usize;
+                out[k / 64] |= 1u64 << (k % 64);
+            }
+            bits &= bits - 1;
+        }
+    }
+
     /// True when variable `i` has more than one value.
     #[inline]
     pub(crate) fn is_open(&self, i: usize) -> bool {
