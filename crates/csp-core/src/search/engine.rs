@@ -835,6 +835,7 @@ impl<'a> Engine<'a> {
         hit
     }
 
+    #[inline(never)]
     fn check_limits(&mut self) -> Option<Limit> {
         self.next_check = self.stats.nodes + 256;
         let l = &self.opts.limits;
