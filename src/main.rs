@@ -20,9 +20,10 @@ const EXIT_STATUS: &str = "\
 Exit status (every subcommand):
   0  complete answer: a solution, an exact count, every solution, or a proof
      that there is none (\"no solution\", \"none\", a count of 0)
-  1  incomplete: a limit (--time-limit, --count-limit, a local search's step
-     limit) stopped the search; stderr says so, stdout shows what is known
-     (\"unknown\", the count so far, a >= bound), never \"no solution\"
+  1  incomplete: a limit (--time-limit, --count-limit, --memory-limit, a
+     local search's step limit) stopped the search; stderr says so, stdout
+     shows what is known (\"unknown\", the count so far, a >= bound), never
+     \"no solution\"
   2  bad input (options, numbers, files: with line and column), a size that
      cannot fit in memory, or output that cannot be written
   3  queens --verify: a placement that is not a solution

@@ -625,3 +625,84 @@ fn time_limit_zero_everywhere() {
         }
     }
 }
+
+/// A search whose trail outgrows `--memory-limit` stops with status 1 and
+/// says which option to raise (before, a million queens under the generic
+/// engine grew by about 84 MB a decision until the machine ran out).
+#[test]
+fn memory_limit_stops_the_search() {
+    let start = Instant::now();
+    let o = csp(&[
+        "queens",
+        "1000000",
+        "--solver",
+        "backtracking",
+        "--memory-limit",
+        "200M",
+    ]);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(out, "unknown\n");
+    assert!(err.contains("stopped by the memory limit"), "{err}");
+    assert!(err.contains("--memory-limit"), "{err}");
+    assert!(start.elapsed() < Duration::from_secs(20));
+    // The same for counts and the puzzle commands' engine options; a budget
+    // too small for the store itself stops before the first node.
+    let top95 = data("examples/sudoku/tests/data/top95.txt");
+    for cmd in [
+        "queens 12 --count --solver backtracking --memory-limit 1K",
+        &format!("sudoku {top95} --memory-limit 1K"),
+        "latin 8 --count --memory-limit 1K",
+    ] {
+        let args: Vec<&str> = cmd.split_whitespace().collect();
+        let o = csp(&args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{cmd}: {err}");
+        assert!(err.contains("memory limit"), "{cmd}: {err}");
+    }
+    for bad in ["0", "-1", "12X", "M", "1e30T", "nan"] {
+        let o = csp(&["queens", "8", "--memory-limit", bad]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.starts_with("error: "), "{bad}: {err}");
+        // clap itself refuses a value that looks like an option.
+        let named = err.contains("--memory-limit expects a size") || err.contains("'-1'");
+        assert!(named, "{bad}: {err}");
+    }
+    // A generous budget changes nothing.
+    let o = csp(&[
+        "queens",
+        "10",
+        "--count",
+        "--solver",
+        "backtracking",
+        "--memory-limit",
+        "1G",
+    ]);
+    assert_eq!(
+        (o.status.code(), text(&o.stdout)),
+        (Some(0), "724\n".to_string())
+    );
+}
+
+/// `--time-limit` holds while the pairwise model is built: 3,000 rows are
+/// 13.5 million binary constraints, which took 13.6 s to build and prepare
+/// before the limit was first looked at (n = 2000: 5.5 s).
+#[test]
+fn time_limit_holds_while_building_the_pairwise_model() {
+    for cmd in [
+        "queens 3000 --solver pairwise --time-limit 1",
+        "queens 3000 --solver pairwise --count --time-limit 1",
+        "queens 3000 --solver pairwise --all --time-limit 1",
+    ] {
+        let args: Vec<&str> = cmd.split_whitespace().collect();
+        let start = Instant::now();
+        let o = csp(&args);
+        let took = start.elapsed();
+        let (out, err) = (text(&o.stdout), text(&o.stderr));
+        assert_eq!(o.status.code(), Some(1), "{cmd}: {err}");
+        assert!(err.contains("stopped by the time limit"), "{cmd}: {err}");
+        assert!(!out.contains("no solution"), "{cmd}: {out}");
+        assert!(took < Duration::from_secs(3), "{cmd}: {took:?}");
+    }
+}

@@ -41,7 +41,10 @@ pub fn run(a: MagicArgs) -> Result<ExitCode, CliError> {
         let r = search.count();
         outln!("{}", r.count);
         if let Outcome::LimitReached(l) = r.outcome {
-            errln!("warning: incomplete count: stopped by the {l}");
+            errln!(
+                "warning: incomplete count: stopped by the {l}",
+                l = super::Stop(l)
+            );
         }
         (Status::stopped_if(!r.outcome.is_complete()), r.stats)
     } else {
@@ -54,7 +57,10 @@ pub fn run(a: MagicArgs) -> Result<ExitCode, CliError> {
             }
             (None, Outcome::LimitReached(l)) => {
                 outln!("unknown");
-                errln!("warning: incomplete: stopped by the {l}");
+                errln!(
+                    "warning: incomplete: stopped by the {l}",
+                    l = super::Stop(l)
+                );
             }
             (None, _) => outln!("no solution"),
         }

@@ -59,7 +59,10 @@ pub fn run(a: MinesweeperArgs) -> Result<ExitCode, CliError> {
         (d.outcome, d.stats)
     };
     if let Outcome::LimitReached(l) = outcome {
-        errln!("warning: incomplete: stopped by the {l}");
+        errln!(
+            "warning: incomplete: stopped by the {l}",
+            l = super::Stop(l)
+        );
     }
     if a.engine.stats {
         errln!("{stats}");

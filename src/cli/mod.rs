@@ -46,7 +46,7 @@ pub enum Status {
     Complete,
     /// 3: `queens --verify` read a placement that is not a solution.
     NotASolution,
-    /// 1: a limit (time, count) stopped the search before the answer was
+    /// 1: a limit (time, count, memory) stopped the search before the answer was
     /// complete; stderr says which, stdout holds what is known (`unknown`, a
     /// count so far, the solutions so far), never `no solution`.
     Incomplete,
@@ -132,7 +132,10 @@ pub fn proof_note(o: csp_core::Outcome) -> String {
     match o {
         csp_core::Outcome::Solved => "optimal, proven".to_string(),
         csp_core::Outcome::LimitReached(l) => {
-            format!("best found, not proven optimal: stopped by the {l}")
+            format!(
+                "best found, not proven optimal: stopped by the {l}",
+                l = Stop(l)
+            )
         }
         o => format!("best found ({o})"),
     }
@@ -155,7 +158,10 @@ pub fn finish_optimum(
         }
         (None, csp_core::Outcome::LimitReached(l)) => {
             outln!("unknown");
-            errln!("warning: incomplete: no {what} found before the {l}");
+            errln!(
+                "warning: incomplete: no {what} found before the {l}",
+                l = Stop(l)
+            );
             Status::Incomplete
         }
         (None, o) => return Err(format!("internal error: no {what} ({o})")),
@@ -196,6 +202,68 @@ pub fn parse_restarts(s: &str) -> Result<csp_core::Restarts, CliError> {
             })
         }
         _ => Err(bad()),
+    }
+}
+
+/// A limit as the command line names it: the memory limit adds the option
+/// that raises it.
+pub struct Stop(pub csp_core::Limit);
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            csp_core::Limit::Memory => write!(
+                f,
+                "memory limit (the search's store outgrew it; raise it with --memory-limit SIZE, \
+                 default half the available memory)"
+            ),
+            l => write!(f, "{l}"),
+        }
+    }
+}
+
+/// Parses a `--memory-limit` size: a number of bytes with an optional
+/// binary suffix `K`, `M`, `G` or `T` (`512M`, `4G`, `1.5G`).
+pub fn parse_size(s: &str) -> Result<u64, CliError> {
+    let bad = || format!("--memory-limit expects a size such as 512M or 4G, got '{s}'");
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (num, shift) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let shift = match c.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                'T' => 40,
+                _ => return Err(bad()),
+            };
+            (&t[..i], shift)
+        }
+        _ => (t, 0),
+    };
+    match num.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => {
+            let bytes = x * (1u64 << shift) as f64;
+            if bytes < 1.0 || bytes >= u64::MAX as f64 {
+                Err(bad())
+            } else {
+                Ok(bytes as u64)
+            }
+        }
+        _ => Err(bad()),
+    }
+}
+
+/// The search's memory budget in bytes: `--memory-limit` when given, else
+/// half the memory available now (`MemAvailable` in /proc/meminfo), or no
+/// budget when that cannot be read.
+pub fn memory_limit(asked: Option<&str>) -> Result<Option<u64>, CliError> {
+    match asked {
+        Some(s) => parse_size(s).map(Some),
+        None => Ok(available_memory().map(|b| (b / 2).min(u128::from(u64::MAX)) as u64)),
     }
 }
 

@@ -66,9 +66,13 @@ impl<P> PuzzleFile<'_, P> {
                 match (self.line)(p) {
                     Some(line) => errln!(
                         "{}: puzzle at line {line}: incomplete: stopped by the {l}",
-                        self.name
+                        self.name,
+                        l = super::Stop(l)
                     ),
-                    None => errln!("warning: incomplete: stopped by the {l}"),
+                    None => errln!(
+                        "warning: incomplete: stopped by the {l}",
+                        l = super::Stop(l)
+                    ),
                 }
                 status = status.max(Status::Incomplete);
             }

@@ -49,6 +49,10 @@ pub struct EngineArgs {
     /// Stop each search after this many seconds.
     #[arg(long = "time-limit")]
     time_limit: Option<String>,
+    /// Stop a search whose store and trail outgrow SIZE (e.g. 512M, 4G;
+    /// default: half the available memory).
+    #[arg(long = "memory-limit", value_name = "SIZE")]
+    memory_limit: Option<String>,
     /// Restarts for a first solution or an optimum: none, luby[:SCALE]
     /// (default scale 100 failures) or geometric[:BASE[:FACTOR]] (100, 1.5).
     #[arg(long)]
@@ -76,6 +80,7 @@ impl EngineArgs {
         if let Some(t) = self.time_limit()? {
             o.limits.time = Some(t);
         }
+        o.limits.memory = super::memory_limit(self.memory_limit.as_deref())?;
         if let Some(r) = &self.restarts {
             o.restarts = super::parse_restarts(r)?;
         }
@@ -196,7 +201,8 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
                 model::Uniqueness::Unknown(l) => {
                     errln!(
                         "{name}: line {}: incomplete: stopped by the {l}",
-                        entry.line
+                        entry.line,
+                        l = super::Stop(*l)
                     );
                     status = status.max(Status::Incomplete);
                     "unknown"
@@ -242,7 +248,8 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
                     writeln!(out, "unknown").map_err(io_err)?;
                     errln!(
                         "{name}: line {}: incomplete: stopped by the {l}",
-                        entry.line
+                        entry.line,
+                        l = super::Stop(l)
                     );
                     status = status.max(Status::Incomplete);
                 }
@@ -466,7 +473,10 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
                 errln!("solver: backtracking, {}", r.stats);
             }
             if let Outcome::LimitReached(l) = r.outcome {
-                errln!("warning: incomplete count: stopped by the {l}");
+                errln!(
+                    "warning: incomplete count: stopped by the {l}",
+                    l = super::Stop(l)
+                );
                 return Ok(ExitCode::from(1));
             }
             Ok(ExitCode::SUCCESS)
@@ -478,7 +488,10 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
                 (Some(c), _) => print(c, k)?,
                 (None, Outcome::LimitReached(l)) => {
                     outln!("unknown");
-                    errln!("warning: incomplete: stopped by the {l}");
+                    errln!(
+                        "warning: incomplete: stopped by the {l}",
+                        l = super::Stop(l)
+                    );
                 }
                 (None, _) => outln!("none"),
             }
@@ -596,7 +609,8 @@ pub fn cryptarithm(a: CryptarithmArgs) -> Result<ExitCode, CliError> {
                     Outcome::Solved => outln!("{} = {v} ({what}, proven)", word.to_uppercase()),
                     Outcome::LimitReached(l) => outln!(
                         "{} = {v} (best found, not proven the {what}: stopped by the {l})",
-                        word.to_uppercase()
+                        word.to_uppercase(),
+                        l = super::Stop(l)
                     ),
                     o => outln!("{} = {v} ({o})", word.to_uppercase()),
                 }
@@ -604,7 +618,10 @@ pub fn cryptarithm(a: CryptarithmArgs) -> Result<ExitCode, CliError> {
             }
             (_, _, Outcome::LimitReached(l)) => {
                 outln!("unknown");
-                errln!("warning: incomplete: stopped by the {l}");
+                errln!(
+                    "warning: incomplete: stopped by the {l}",
+                    l = super::Stop(l)
+                );
                 Status::Incomplete
             }
             _ => {
@@ -637,7 +654,10 @@ pub fn cryptarithm(a: CryptarithmArgs) -> Result<ExitCode, CliError> {
     }
     out.flush().map_err(io_err)?;
     if let Outcome::LimitReached(l) = r.outcome {
-        errln!("warning: incomplete: stopped by the {l}");
+        errln!(
+            "warning: incomplete: stopped by the {l}",
+            l = super::Stop(l)
+        );
     }
     if a.engine.stats {
         errln!("{}", r.stats);
@@ -688,7 +708,10 @@ pub fn zebra(a: ZebraArgs) -> Result<ExitCode, CliError> {
         }
         model::Answer::Unknown(l) => {
             outln!("unknown");
-            errln!("warning: incomplete: stopped by the {l}");
+            errln!(
+                "warning: incomplete: stopped by the {l}",
+                l = super::Stop(l)
+            );
             status = Status::Incomplete;
         }
         model::Answer::Invalid(c) => {
@@ -743,7 +766,10 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
             );
         }
         if let Outcome::LimitReached(l) = r.outcome {
-            errln!("warning: incomplete count: stopped by the {l}");
+            errln!(
+                "warning: incomplete count: stopped by the {l}",
+                l = super::Stop(l)
+            );
             return Ok(ExitCode::from(1));
         }
         return Ok(ExitCode::SUCCESS);
@@ -777,7 +803,8 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
                 writeln!(out, "unknown").map_err(io_err)?;
                 errln!(
                     "{name}: square at line {}: incomplete: stopped by the {l}",
-                    entry.line
+                    entry.line,
+                    l = super::Stop(l)
                 );
                 status = status.max(Status::Incomplete);
             }

@@ -70,6 +70,10 @@ pub struct Args {
     /// stderr and exits with 1).
     #[arg(long = "time-limit")]
     time_limit: Option<String>,
+    /// Generic solvers: stop a search whose store and trail outgrow SIZE
+    /// (e.g. 512M, 4G; default: half the available memory; exits with 1).
+    #[arg(long = "memory-limit", value_name = "SIZE")]
+    memory_limit: Option<String>,
     /// Print statistics (solver, nodes, failures, time) to stderr.
     #[arg(long)]
     stats: bool,
@@ -222,6 +226,7 @@ pub fn run_default() -> Result<ExitCode, CliError> {
         threads: None,
         seed: 1,
         time_limit: None,
+        memory_limit: None,
         stats: true,
         trace: false,
         domains: false,
@@ -285,6 +290,7 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
     };
     let mut limits = Limits::none();
     limits.time = time_limit;
+    limits.memory = super::memory_limit(a.memory_limit.as_deref())?;
     let options = SearchOptions {
         inference: parse_inference(&a.inference)?,
         var_order: parse_var_order(&a.var_order)?,
@@ -383,9 +389,27 @@ fn budget<'a>(job: &Job, cancel: Option<&'a AtomicBool>) -> permutation::Budget<
     b
 }
 
+/// The note of a time limit that passed while the model was built.
+const BUILD_STOPPED: &str = "stopped by the time limit (while building the model)";
+
+/// The generic engine's model, built within the time limit (`None` when the
+/// limit passed first: the pairwise model has `3n(n−1)/2` constraints), and
+/// the options with what is left of the time limit for the search.
+fn engine_model(job: &Job) -> Result<Option<(model::QueensModel, SearchOptions)>, CliError> {
+    let start = Instant::now();
+    let deadline = job.time_limit.map(|t| start + t);
+    let q =
+        model::queens_model_until(job.n, job.solver.kind(), deadline).map_err(|e| e.to_string())?;
+    Ok(q.map(|q| {
+        let mut options = job.options.clone();
+        options.limits.time = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        (q, options)
+    }))
+}
+
 fn limit_note(outcome: Outcome) -> Option<String> {
     match outcome {
-        Outcome::LimitReached(l) => Some(format!("stopped by the {l}")),
+        Outcome::LimitReached(l) => Some(format!("stopped by the {l}", l = super::Stop(l))),
         _ => None,
     }
 }
@@ -404,15 +428,17 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
     let n = job.n;
     let t = Instant::now();
     let (cols, note, stat_line): (Option<Vec<u32>>, Option<String>, String) = match job.solver {
-        Solver::Backtracking | Solver::Pairwise => {
-            let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
-            let r = Search::new(&q.model).options(job.options.clone()).solve();
-            (
-                r.solution.as_ref().map(|s| q.columns(s)),
-                limit_note(r.outcome),
-                engine_stats(&r.stats),
-            )
-        }
+        Solver::Backtracking | Solver::Pairwise => match engine_model(job)? {
+            Some((q, options)) => {
+                let r = Search::new(&q.model).options(options).solve();
+                (
+                    r.solution.as_ref().map(|s| q.columns(s)),
+                    limit_note(r.outcome),
+                    engine_stats(&r.stats),
+                )
+            }
+            None => (None, Some(BUILD_STOPPED.into()), String::new()),
+        },
         Solver::Permutation | Solver::BruteForce => {
             let b = budget(job, None);
             let (c, status, rep) = if job.solver == Solver::Permutation {
@@ -726,15 +752,17 @@ fn enumerate(
             Ok((note, String::new()))
         }
         Solver::Backtracking | Solver::Pairwise => {
-            let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
+            let Some((q, options)) = engine_model(job)? else {
+                return Ok((Some(BUILD_STOPPED.into()), String::new()));
+            };
             if job.threads == 1 {
                 let r = Search::new(&q.model)
-                    .options(job.options.clone())
+                    .options(options)
                     .for_each_solution(|s| g(&q.columns(s)));
                 Ok((limit_note(r.outcome), engine_stats(&r.stats)))
             } else {
                 let (sols, r) = Search::new(&q.model)
-                    .options(job.options.clone())
+                    .options(options)
                     .par_solutions(job.threads);
                 for s in &sols {
                     if g(&q.columns(s)).is_break() {

@@ -45,6 +45,15 @@ pub struct Limits {
     pub solutions: Option<u64>,
     /// Stop when this token is cancelled.
     pub cancel: Option<CancelToken>,
+    /// Stop when the search's own memory (its domain store, trail,
+    /// snapshots and decision stack) would pass this many bytes. A parallel
+    /// search divides it among its workers. The model and the propagators'
+    /// private data are not counted. Checked at the same points as the time
+    /// limit (every 256 nodes, and inside propagation every 1,023 calls or
+    /// 2²⁰ removed values), where the trail's next doubling is counted in
+    /// advance, so the budget is not passed by more than the removals
+    /// between two checks.
+    pub memory: Option<u64>,
 }
 
 impl Limits {
@@ -67,6 +76,11 @@ impl Limits {
         self.solutions = Some(n);
         self
     }
+    /// With a memory budget in bytes (see [`Limits::memory`]).
+    pub fn with_memory(mut self, bytes: u64) -> Limits {
+        self.memory = Some(bytes);
+        self
+    }
     /// With a cancel token.
     pub fn with_cancel(mut self, t: CancelToken) -> Limits {
         self.cancel = Some(t);
@@ -87,6 +101,8 @@ pub enum Limit {
     Cancelled,
     /// A step limit (local search).
     Steps,
+    /// The memory budget ([`Limits::memory`]).
+    Memory,
 }
 
 impl std::fmt::Display for Limit {
@@ -97,6 +113,7 @@ impl std::fmt::Display for Limit {
             Limit::Solutions => "solution limit",
             Limit::Cancelled => "cancelled",
             Limit::Steps => "step limit",
+            Limit::Memory => "memory limit",
         })
     }
 }

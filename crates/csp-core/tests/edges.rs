@@ -349,3 +349,101 @@ fn a_time_limit_stops_long_propagator_calls() {
     assert_eq!(r.outcome, Outcome::LimitReached(Limit::Time));
     assert!(r.stats.nodes < 200, "{}", r.stats);
 }
+
+/// `n` variables over `0..1_000_000` (hole lists), all different: the
+/// first solution `x[i] = i` leaves about n²/2 holes, each with its trail
+/// entries (some 60 MB for n = 1500).
+fn wide_all_different(n: usize) -> (Model, Vec<VarId>) {
+    let mut m = Model::new();
+    let x = m.new_vars(n, Domain::range(0, 999_999)).unwrap();
+    m.all_different(&x).unwrap();
+    (m, x)
+}
+
+#[test]
+fn a_memory_budget_stops_the_search() {
+    let (m, x) = wide_all_different(1500);
+    let budget = |b: u64| Limits::none().with_memory(b);
+    // With room, the search finds the solution.
+    let r = Search::new(&m).limits(budget(1 << 30)).solve();
+    assert_eq!(r.outcome, Outcome::Solved);
+    let s = r.solution.unwrap();
+    assert!(x.iter().enumerate().all(|(i, &v)| s[v] == i as Value));
+    // A budget below what that needs stops it, saying so; not "no solution".
+    let r = Search::new(&m).limits(budget(4 << 20)).solve();
+    assert_eq!(r.outcome, Outcome::LimitReached(Limit::Memory));
+    assert!(r.solution.is_none());
+    assert!(r.stats.nodes < 1500, "{}", r.stats);
+    let r = Search::new(&m).limits(budget(4 << 20)).count();
+    assert_eq!(r.outcome, Outcome::LimitReached(Limit::Memory));
+    // A budget smaller than the store itself stops before the first node.
+    let r = Search::new(&m).limits(budget(1 << 10)).solve();
+    assert_eq!(r.outcome, Outcome::LimitReached(Limit::Memory));
+    assert_eq!(r.stats.nodes, 0);
+}
+
+#[test]
+fn a_memory_budget_stops_parallel_counts() {
+    // Eight free two-valued variables first, so that the parallel split
+    // (which enumerates whole levels of the tree) stops at 2⁸ subproblems
+    // instead of listing a million values of a wide variable.
+    let mut m = Model::new();
+    m.new_vars(8, Domain::range(0, 1)).unwrap();
+    let x = m.new_vars(1500, Domain::range(0, 999_999)).unwrap();
+    m.all_different(&x).unwrap();
+    for threads in [1, 2, 4] {
+        // The time limit is a guard only: the count is astronomical.
+        let r = Search::new(&m)
+            .limits(
+                Limits::none()
+                    .with_memory(8 << 20)
+                    .with_time(Duration::from_secs(60)),
+            )
+            .par_count(threads);
+        assert_eq!(
+            r.outcome,
+            Outcome::LimitReached(Limit::Memory),
+            "{threads} threads: {}",
+            r.stats
+        );
+    }
+}
+
+/// All-different over domains wider than one word but within 256 ids takes
+/// the word-at-a-time path (naked and hidden singles, pigeonhole), with and
+/// without offsets: every configuration against brute force.
+#[test]
+fn all_different_over_wide_windows_agrees_with_brute_force() {
+    let d = |v: &[Value]| Domain::values(v.iter().copied());
+    let cases = [
+        // Permutation-like: five positions, five ids spread over 0..200.
+        vec![
+            d(&[0, 70, 140]),
+            d(&[0, 70, 199]),
+            d(&[70, 140, 199, 30]),
+            d(&[0, 30, 140]),
+            d(&[30, 199, 100]),
+        ],
+        // Hidden singles forced (ids 100 and 5 each fit one position).
+        vec![
+            d(&[0, 100, 150]),
+            d(&[0, 150, 3]),
+            d(&[0, 3, 150]),
+            d(&[5, 0, 90]),
+        ],
+        // Pigeonhole: four positions over three ids.
+        vec![d(&[1, 80, 160]); 4],
+        // Across a word boundary and the 256-id window's edge.
+        vec![
+            d(&[63, 64, 65, 255]),
+            d(&[64, 127, 128, 255]),
+            d(&[0, 63, 128]),
+        ],
+    ];
+    for doms in &cases {
+        testing::check_constraint(doms, |m, v| m.all_different(v).map(|_| ())).unwrap();
+        let offsets: Vec<i32> = (0..doms.len() as i32).map(|i| 7 * i - 10).collect();
+        testing::check_constraint(doms, |m, v| m.all_different_offset(v, &offsets).map(|_| ()))
+            .unwrap();
+    }
+}

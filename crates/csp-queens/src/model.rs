@@ -27,8 +27,11 @@
 //! assert_eq!(q.columns(&first), vec![0, 4, 7, 5, 2, 6, 1, 3]); // 1 5 8 6 3 7 2 4
 //! ```
 
+use std::time::Instant;
+
 use csp_core::{
-    Domain, Model, ModelError, Outcome, Report, Search, SearchOptions, Solution, Statistics, VarId,
+    Domain, Limit, Model, ModelError, Outcome, Report, Search, SearchOptions, Solution, Statistics,
+    VarId,
 };
 
 /// Which CSP formulation.
@@ -59,7 +62,19 @@ impl QueensModel {
 /// The model for `n` queens, every row's domain `0..n`.
 pub fn queens_model(n: usize, kind: ModelKind) -> Result<QueensModel, ModelError> {
     let full = Domain::range(0, n.min(i32::MAX as usize) as i32 - 1);
-    build(n, kind, &[], &full)
+    build(n, kind, &[], &full, None).map(|q| q.expect("no deadline"))
+}
+
+/// [`queens_model`], given up when `deadline` passes (`Ok(None)`): the
+/// pairwise model has `3n(n−1)/2` constraints, seconds of work for a few
+/// thousand rows, so a time limit must hold while it is built.
+pub fn queens_model_until(
+    n: usize,
+    kind: ModelKind,
+    deadline: Option<Instant>,
+) -> Result<Option<QueensModel>, ModelError> {
+    let full = Domain::range(0, n.min(i32::MAX as usize) as i32 - 1);
+    build(n, kind, &[], &full, deadline)
 }
 
 /// The model for `n` queens with given row domains (used to break symmetry
@@ -69,6 +84,16 @@ pub fn queens_model_with(
     kind: ModelKind,
     domains: &[Domain],
 ) -> Result<QueensModel, ModelError> {
+    queens_model_with_until(n, kind, domains, None).map(|q| q.expect("no deadline"))
+}
+
+/// [`queens_model_with`], given up when `deadline` passes (`Ok(None)`).
+fn queens_model_with_until(
+    n: usize,
+    kind: ModelKind,
+    domains: &[Domain],
+    deadline: Option<Instant>,
+) -> Result<Option<QueensModel>, ModelError> {
     if domains.len() != n {
         return Err(ModelError::LengthMismatch {
             constraint: "queens",
@@ -78,19 +103,21 @@ pub fn queens_model_with(
         });
     }
     match domains.last() {
-        Some(last) => build(n, kind, domains, last),
-        None => build(0, kind, &[], &Domain::range(0, 0)),
+        Some(last) => build(n, kind, domains, last, deadline),
+        None => build(0, kind, &[], &Domain::range(0, 0), deadline),
     }
 }
 
 /// Builds the model: row `i` gets `first[i]`, or `rest` past the end of
 /// `first` (so the plain model needs no vector of a million equal domains).
+/// `None` when `deadline` passed (checked after each row's constraints).
 fn build(
     n: usize,
     kind: ModelKind,
     first: &[Domain],
     rest: &Domain,
-) -> Result<QueensModel, ModelError> {
+    deadline: Option<Instant>,
+) -> Result<Option<QueensModel>, ModelError> {
     let n32 = i32::try_from(n).map_err(|_| ModelError::Invalid {
         constraint: "queens",
         reason: format!("n = {n} is too large"),
@@ -127,6 +154,9 @@ fn build(
         }
         ModelKind::Pairwise => {
             for i in 0..n {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    return Ok(None);
+                }
                 for k in i + 1..n {
                     let d = (k - i) as i32;
                     model.not_equal(rows[i], rows[k], 0)?;
@@ -136,7 +166,7 @@ fn build(
             }
         }
     }
-    Ok(QueensModel { model, rows })
+    Ok(Some(QueensModel { model, rows }))
 }
 
 /// Counts the solutions of `n` queens with the generic engine, using the
@@ -145,7 +175,8 @@ fn build(
 /// for odd `n`, those with the first queen in the middle column are counted
 /// with the second queen in the left half, and doubled. Each part is a
 /// separate run of the engine's parallel count on `threads` threads (0
-/// meaning all cores; the statistics do not depend on it).
+/// meaning all cores; the statistics do not depend on it). The time limit of
+/// `options` covers building the models too.
 pub fn count(
     n: usize,
     kind: ModelKind,
@@ -156,6 +187,8 @@ pub fn count(
         let q = queens_model(n, kind)?;
         return Ok(run_count(&q, options, threads));
     }
+    let start = Instant::now();
+    let deadline = options.limits.time.map(|t| start + t);
     let full = Domain::range(0, n as i32 - 1);
     let half = n / 2;
     let mut total = 0u128;
@@ -171,8 +204,14 @@ pub fn count(
     for first in parts {
         let mut doms = first.clone();
         doms.resize(n, full.clone());
-        let q = queens_model_with(n, kind, &doms)?;
-        let r = run_count(&q, options, threads);
+        let Some(q) = queens_model_with_until(n, kind, &doms, deadline)? else {
+            stop = Some(Limit::Time);
+            break;
+        };
+        // The search gets what the building left of the time limit.
+        let mut o = options.clone();
+        o.limits.time = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let r = run_count(&q, &o, threads);
         total += 2 * r.count;
         let time = stats.time + r.stats.time;
         stats.merge(&r.stats);

@@ -786,7 +786,10 @@ pub fn record(
             "the page records at most {steps} nodes: the search was stopped there, \
              before it finished"
         )),
-        Outcome::LimitReached(l) => Some(format!("the search was stopped by the {l}")),
+        Outcome::LimitReached(l) => Some(format!(
+            "the search was stopped by the {l}",
+            l = super::Stop(l)
+        )),
         _ if rec.dropped() > 0 => Some(format!(
             "the page shows the first {steps} of {} nodes",
             cap + rec.dropped()

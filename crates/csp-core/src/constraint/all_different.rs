@@ -108,6 +108,96 @@ impl AllDifferent {
         Ok(())
     }
 
+    /// Naked singles (the ids of fixed positions leave the others), then
+    /// hidden singles and the pigeonhole check as in
+    /// [`singles_in_window`](Self::singles_in_window), with the domains as
+    /// bit sets over an id window of up to 256 values. `None` when the ids
+    /// span more; `Some(true)` when a domain changed (call again).
+    fn singles_wide(&self, pruner: &mut Pruner<'_>) -> Result<Option<bool>, Conflict> {
+        let k = self.vars.len();
+        // Per position: its domain over the id window, and whether it is fixed.
+        let mut doms: SmallVec<[([u64; 4], bool); 128]> = SmallVec::with_capacity(k);
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for (&x, &c) in self.vars.iter().zip(&self.offsets) {
+            let (a, b) = (pruner.min(x), pruner.max(x));
+            lo = lo.min(a as i64 + c as i64);
+            hi = hi.max(b as i64 + c as i64);
+            doms.push(([0; 4], a == b));
+        }
+        if k == 0 || hi - lo >= 256 {
+            return Ok(None);
+        }
+        let words = ((hi - lo) / 64 + 1) as usize;
+        let mut fixed = [0u64; 4];
+        for ((&x, &c), (d, is_fixed)) in self.vars.iter().zip(&self.offsets).zip(&mut doms) {
+            let Ok(base) = Value::try_from(lo - c as i64) else {
+                return Ok(None);
+            };
+            pruner.bits(x, base, &mut d[..words]);
+            if *is_fixed {
+                if (0..words).any(|w| fixed[w] & d[w] != 0) {
+                    return Err(Conflict);
+                }
+                (0..words).for_each(|w| fixed[w] |= d[w]);
+            }
+        }
+        // Naked singles.
+        let mut changed = false;
+        for (j, (d, is_fixed)) in doms.iter_mut().enumerate() {
+            if *is_fixed {
+                continue;
+            }
+            for w in 0..words {
+                let mut hit = d[w] & fixed[w];
+                d[w] &= !fixed[w];
+                while hit != 0 {
+                    let id = lo + 64 * w as i64 + hit.trailing_zeros() as i64;
+                    pruner.remove(self.vars[j], (id - self.offsets[j] as i64) as Value)?;
+                    changed = true;
+                    hit &= hit - 1;
+                }
+            }
+        }
+        if changed {
+            return Ok(Some(true));
+        }
+        // Hidden singles and the pigeonhole check.
+        let (mut once, mut twice) = ([0u64; 4], [0u64; 4]);
+        for (d, _) in &doms {
+            for w in 0..words {
+                twice[w] |= once[w] & d[w];
+                once[w] |= d[w];
+            }
+        }
+        let avail: u32 = once.iter().map(|w| w.count_ones()).sum();
+        if avail < k as u32 {
+            return Err(Conflict);
+        }
+        if avail > k as u32 {
+            return Ok(Some(false));
+        }
+        // Every id is needed: an id only one position can take is forced.
+        let single: [u64; 4] = std::array::from_fn(|w| once[w] & !twice[w]);
+        if single.iter().all(|&w| w == 0) {
+            return Ok(Some(false));
+        }
+        for (j, (d, is_fixed)) in doms.iter().enumerate() {
+            let mut mine = (0..words)
+                .map(|w| (w, d[w] & single[w]))
+                .filter(|&(_, m)| m != 0);
+            let Some((w, m)) = mine.next() else { continue };
+            if m.count_ones() > 1 || mine.next().is_some() {
+                return Err(Conflict);
+            }
+            if !is_fixed {
+                let id = lo + 64 * w as i64 + m.trailing_zeros() as i64;
+                pruner.fix(self.vars[j], (id - self.offsets[j] as i64) as Value)?;
+                changed = true;
+            }
+        }
+        Ok(Some(changed))
+    }
+
     /// Hidden singles and pigeonhole when every id fits one 64-bit window.
     /// Returns whether a domain changed.
     fn singles_in_window(&self, pruner: &mut Pruner<'_>) -> Result<Option<bool>, Conflict> {
@@ -231,6 +321,18 @@ impl Constraint for AllDifferent {
                 .is_some()
             {
                 return Ok(());
+            }
+        }
+        // Ids within 256 values (Latin squares up to order 256): naked and
+        // hidden singles a word at a time. Without this, every call removed
+        // the id of every fixed position from every other again: O(k²)
+        // membership tests a call, which made blank Latin squares above
+        // order 80 take minutes.
+        loop {
+            match self.singles_wide(pruner)? {
+                Some(true) => continue,
+                Some(false) => return Ok(()),
+                None => break,
             }
         }
         let k = self.vars.len();

@@ -343,6 +343,17 @@ impl<'a> Pruner<'a> {
         }
     }
 
+    /// The values of `x`'s domain in `base..base + 64·out.len()` as a bit
+    /// set: bit `k % 64` of `out[k / 64]` says whether `base + k` is in it.
+    /// `out` is overwritten. Whole words are copied when `x`'s domain is a
+    /// bitset starting at `base` (a range domain over at most 65,536
+    /// values), so a propagator over domains wider than one word can work
+    /// a word at a time.
+    pub fn bits(&self, x: VarId, base: Value, out: &mut [u64]) {
+        out.fill(0);
+        self.store.bits_into(x.index(), base, out);
+    }
+
     /// The smallest value `> after` in `x`'s domain.
     pub fn next_above(&self, x: VarId, after: Value) -> Option<Value> {
         self.store.next_above(x.index(), after)

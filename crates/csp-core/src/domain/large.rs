@@ -234,6 +234,37 @@ impl DomainStore {
         }
     }
 
+    /// ORs into `out` the members of large domain `li` in
+    /// `base..base + 64·out.len()`, value `base + k` as bit `k % 64` of word
+    /// `k / 64`: whole words copied when the domain is a bitset over its span
+    /// starting at `base`, else member by member.
+    pub(super) fn large_bits_into(&self, li: usize, base: Value, out: &mut [u64]) {
+        let l = self.large[li];
+        let end = base as i64 + 64 * out.len() as i64 - 1;
+        let (a, b) = ((l.lo as i64).max(base as i64), (l.hi as i64).min(end));
+        if a > b {
+            return;
+        }
+        if let Kind::Span { base: b0, at } = self.kinds[li] {
+            // Span positions `a − b0 ..= b − b0` are read 64 at a time.
+            let (pa, pb) = (a - b0 as i64, b - b0 as i64);
+            let shift = base as i64 - b0 as i64;
+            let words = &self.bits[at..];
+            for (w, o) in out.iter_mut().enumerate() {
+                *o |= span_window(words, 64 * w as i64 + shift, pa, pb);
+            }
+            return;
+        }
+        let mut x = self.large_next_at_or_above(li, a as Value);
+        while let Some(v) = x.filter(|&v| v as i64 <= b) {
+            let k = (v as i64 - base as i64) as usize;
+            out[k / 64] |= 1u64 << (k % 64);
+            x = v
+                .checked_add(1)
+                .and_then(|n| self.large_next_at_or_above(li, n));
+        }
+    }
+
     /// Number of members of large domain `li`'s representation in `[a, b]`
     /// (within the current bounds).
     fn large_count(&self, li: usize, a: Value, b: Value) -> u64 {
@@ -304,6 +335,7 @@ impl DomainStore {
                     let holes = &mut self.holes[h];
                     let p = holes.partition_point(|&x| x < v);
                     holes.insert(p, v);
+                    self.hole_values += 1;
                     self.trail.push(Undo::Hole {
                         li: li as u32,
                         value: v,
@@ -333,6 +365,7 @@ impl DomainStore {
             let holes = &mut self.holes[h];
             if let Ok(p) = holes.binary_search(&v) {
                 holes.remove(p);
+                self.hole_values -= 1;
             }
         }
     }
@@ -428,6 +461,25 @@ impl DomainStore {
                 .and_then(|n| self.large_next_at_or_above(li, n));
         }
     }
+}
+
+/// The bits of positions `start..start + 64` that lie in `[a, b]` (positions
+/// of a span bitset, `0 <= a <= b`), bit `j` for position `start + j`.
+fn span_window(words: &[u64], start: i64, a: i64, b: i64) -> u64 {
+    let (lo, hi) = (start.max(a), (start + 63).min(b));
+    if lo > hi {
+        return 0;
+    }
+    let (w, sh) = ((lo / 64) as usize, (lo % 64) as u32);
+    let mut chunk = words[w] >> sh;
+    if sh != 0 && w + 1 < words.len() {
+        chunk |= words[w + 1] << (64 - sh);
+    }
+    let len = hi - lo + 1;
+    if len < 64 {
+        chunk &= (1u64 << len) - 1;
+    }
+    chunk << (lo - start)
 }
 
 /// The first set bit at or above `from` and at or below `end` (bit `k` of

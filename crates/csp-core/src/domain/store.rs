@@ -116,6 +116,8 @@ pub(crate) struct DomainStore {
     pub(super) lists: Vec<Arc<[Value]>>,
     /// Hole lists of wide range domains (sorted).
     pub(super) holes: Vec<Vec<Value>>,
+    /// Number of values in all hole lists (for the memory count).
+    pub(super) hole_values: usize,
     /// Per word, then per large record: the stamp of the level that saved it.
     saved: Vec<u64>,
     saved_large: Vec<u64>,
@@ -169,6 +171,7 @@ impl DomainStore {
             bits: Vec::new(),
             lists: Vec::new(),
             holes: Vec::new(),
+            hole_values: 0,
             saved: Vec::new(),
             saved_large: Vec::new(),
             trail: Vec::with_capacity(4 * n.min(1 << 16)),
@@ -234,6 +237,25 @@ impl DomainStore {
     #[inline]
     pub(crate) fn small_bits(&self, i: usize) -> (u64, Value) {
         (self.words[i], self.base[i])
+    }
+
+    /// ORs into `out` the values of `i` in `base..base + 64·out.len()`,
+    /// value `base + k` as bit `k % 64` of word `k / 64`.
+    pub(crate) fn bits_into(&self, i: usize, base: Value, out: &mut [u64]) {
+        let li = self.large_idx[i];
+        if li != NOT_LARGE {
+            return self.large_bits_into(li as usize, base, out);
+        }
+        let end = base as i64 + 64 * out.len() as i64;
+        let mut bits = self.words[i];
+        while bits != 0 {
+            let v = self.base[i] as i64 + i64::from(bits.trailing_zeros());
+            if (base as i64..end).contains(&v) {
+                let k = (v - base as i64) as usize;
+                out[k / 64] |= 1u64 << (k % 64);
+            }
+            bits &= bits - 1;
+        }
     }
 
     /// True when variable `i` has more than one value.
@@ -344,6 +366,36 @@ impl DomainStore {
     }
 
     // ---- levels and the trail ---------------------------------------------
+
+    /// The bytes the store holds: its fixed arrays, the trail, the
+    /// snapshots, the level marks and the hole lists. A growable array more
+    /// than half full counts at twice its length, its size after the next
+    /// doubling, so that a budget check sees the growth before it happens.
+    /// O(1).
+    pub(crate) fn memory_bytes(&self) -> u64 {
+        fn held<T>(v: &Vec<T>) -> u64 {
+            (v.capacity() * std::mem::size_of::<T>()) as u64
+        }
+        fn growing<T>(v: &Vec<T>) -> u64 {
+            (v.capacity().max(2 * v.len()) * std::mem::size_of::<T>()) as u64
+        }
+        let fixed = held(&self.words)
+            + held(&self.base)
+            + held(&self.large_idx)
+            + held(&self.large)
+            + held(&self.kinds)
+            + held(&self.bits)
+            + held(&self.saved)
+            + held(&self.saved_large)
+            + held(&self.interest)
+            + held(&self.pending)
+            + held(&self.old_word)
+            + held(&self.src)
+            + held(&self.events);
+        // A hole list's values, with room for its own doubling.
+        let holes = 2 * std::mem::size_of::<Value>() as u64 * self.hole_values as u64;
+        fixed + growing(&self.trail) + growing(&self.snaps) + growing(&self.marks) + holes
+    }
 
     /// The current decision level (number of pushed levels).
     #[inline]

@@ -150,6 +150,7 @@ fn check_against_set(d: Domain, ops: &[(u8, Value)]) {
                 for &x in &before {
                     assert_eq!(s.contains(0, x), model.contains(&x), "value {x}");
                 }
+                check_bits(&s, &model, v);
             }
         }
     }
@@ -159,6 +160,32 @@ fn check_against_set(d: Domain, ops: &[(u8, Value)]) {
     }
     assert_eq!(s.size(0), d.size());
     assert_eq!((s.min(0), s.max(0)), (d.min().unwrap(), d.max().unwrap()));
+}
+
+/// `bits_into` over windows below, at, inside and around the domain (whole
+/// words, shifted words, member by member) agrees with the member list.
+fn check_bits(s: &DomainStore, model: &[Value], near: Value) {
+    let lo = s.min(0) as i64;
+    let declared = s.base[0] as i64;
+    for base in [
+        declared,
+        declared - 70,
+        declared + 3,
+        lo - 1,
+        near as i64 - 100,
+    ] {
+        let Ok(base) = Value::try_from(base) else {
+            continue;
+        };
+        let mut out = [0u64; 4];
+        s.bits_into(0, base, &mut out);
+        for k in 0..256i64 {
+            let v = base as i64 + k;
+            let want = Value::try_from(v).is_ok_and(|v| model.binary_search(&v).is_ok());
+            let got = out[k as usize / 64] >> (k % 64) & 1 == 1;
+            assert_eq!(got, want, "value {v} in the window from {base}");
+        }
+    }
 }
 
 #[test]

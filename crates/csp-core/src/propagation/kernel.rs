@@ -215,7 +215,7 @@ impl<'a> Kernel<'a> {
         weights: &mut [u32],
         (p, pos): (u32, u32),
         before: (u64, crate::Value),
-        limit: &mut dyn FnMut() -> bool,
+        limit: &mut dyn FnMut(&DomainStore) -> bool,
     ) -> Result<(), Conflict> {
         self.propagations += 1;
         let event = Event {
@@ -250,7 +250,7 @@ impl<'a> Kernel<'a> {
         &mut self,
         store: &mut DomainStore,
         weights: &mut [u32],
-        limit: &mut dyn FnMut() -> bool,
+        limit: &mut dyn FnMut(&DomainStore) -> bool,
     ) -> Result<(), Conflict> {
         loop {
             while let Some((x, kinds, old)) = store.pop_event() {
@@ -278,7 +278,7 @@ impl<'a> Kernel<'a> {
                         .is_small(x as usize)
                         .then(|| (old, store.small_bits(x as usize).1));
                     self.propagations += 1;
-                    if self.limit_due(store.removals) && limit() {
+                    if self.limit_due(store.removals) && limit(store) {
                         self.clear(store);
                         return Err(Conflict);
                     }
@@ -311,7 +311,7 @@ impl<'a> Kernel<'a> {
                 continue;
             }
             self.propagations += 1;
-            if self.limit_due(store.removals) && limit() {
+            if self.limit_due(store.removals) && limit(store) {
                 self.clear(store);
                 return Err(Conflict);
             }

@@ -216,6 +216,34 @@ pub(crate) struct Engine<'a> {
     root_decided: bool,
 }
 
+/// While building propagators, the time limit is checked every this many
+/// constraints.
+const SETUP_CHECK: usize = 1 << 16;
+
+/// The bytes of the decision stack, counted after its next doubling when
+/// more than half full (as the store counts its trail).
+fn frames_bytes(frames: &Vec<Frame>) -> u64 {
+    (frames.capacity().max(2 * frames.len()) * std::mem::size_of::<Frame>()) as u64
+}
+
+/// Is the time, cancel or memory limit of `opts` reached? Records it in
+/// `hit`. `memory` is the search's memory in bytes (asked only when there
+/// is a budget).
+fn check_running(
+    opts: &SearchOptions,
+    start: Instant,
+    memory: impl FnOnce() -> u64,
+    hit: &mut Option<Limit>,
+) -> bool {
+    if let Some(m) = opts.limits.memory {
+        if memory() > m {
+            *hit = Some(Limit::Memory);
+            return true;
+        }
+    }
+    check_time(opts, start, hit)
+}
+
 /// Is the time or cancel limit of `opts` reached? Records it in `hit`.
 fn check_time(opts: &SearchOptions, start: Instant, hit: &mut Option<Limit>) -> bool {
     let l = &opts.limits;
@@ -241,6 +269,7 @@ impl<'a> Engine<'a> {
         opts: SearchOptions,
         observer: Option<&'a mut dyn SearchObserver>,
     ) -> Engine<'a> {
+        let start_time = Instant::now();
         let (doms, var_dom) = model.declared();
         let mut store = DomainStore::new(doms, var_dom);
         store.track_prunes = observer.as_ref().is_some_and(|o| o.wants_prunes());
@@ -248,8 +277,16 @@ impl<'a> Engine<'a> {
         store.track_reasons = observer.as_ref().is_some_and(|o| o.wants_reasons());
         // One propagator per constraint (the checker path unless it brings
         // its own), and one per fused group.
+        // Millions of constraints take seconds: the time limit and the
+        // cancel token hold here too (the rest of the propagators is then
+        // not built, and `start` stops before the root).
+        let mut setup_stop = None;
         let mut props: Vec<Owned<'a>> = Vec::new();
         for (ci, c) in model.posted().iter().enumerate() {
+            if ci % SETUP_CHECK == SETUP_CHECK - 1 && check_time(&opts, start_time, &mut setup_stop)
+            {
+                break;
+            }
             if prep.in_group[ci] {
                 continue;
             }
@@ -297,13 +334,13 @@ impl<'a> Engine<'a> {
             finished: false,
             descend: false,
             base_level: 0,
-            start_time: Instant::now(),
+            start_time,
             rng: splitmix(seed ^ 0x9E37_79B9_7F4A_7C15),
             next_check: opts.limits.nodes.map_or(256, |n| n.clamp(1, 256)),
             shared_nodes: None,
             flushed_nodes: 0,
             trace_enabled: false,
-            limit_hit: None,
+            limit_hit: setup_stop,
             invalid: None,
             validate: cfg!(debug_assertions) || opts.validate,
             counted: 0,
@@ -385,7 +422,12 @@ impl<'a> Engine<'a> {
     #[inline]
     fn with_kernel<R>(
         &mut self,
-        f: impl FnOnce(&mut Kernel<'a>, &mut DomainStore, &mut [u32], &mut dyn FnMut() -> bool) -> R,
+        f: impl FnOnce(
+            &mut Kernel<'a>,
+            &mut DomainStore,
+            &mut [u32],
+            &mut dyn FnMut(&DomainStore) -> bool,
+        ) -> R,
     ) -> R {
         let Engine {
             kernel,
@@ -394,9 +436,13 @@ impl<'a> Engine<'a> {
             limit_hit,
             opts,
             start_time,
+            frames,
             ..
         } = self;
-        let mut limit = || check_time(opts, *start_time, limit_hit);
+        let frames = frames_bytes(frames);
+        let mut limit = |s: &DomainStore| {
+            check_running(opts, *start_time, || s.memory_bytes() + frames, limit_hit)
+        };
         f(kernel, store, weights, &mut limit)
     }
 
@@ -463,7 +509,7 @@ impl<'a> Engine<'a> {
         self.trace_enabled = log::log_enabled!(log::Level::Trace);
         // Limits hold before any work: a search cancelled or out of time
         // before it starts does not run.
-        if let Some(l) = self.check_limits_now() {
+        if let Some(l) = self.limit_hit.or_else(|| self.check_limits_now()) {
             self.limit_hit = Some(l);
             self.finished = true;
             return Err(Conflict);
@@ -826,10 +872,12 @@ impl<'a> Engine<'a> {
             }
         }
         let mut hit = None;
-        check_time(&self.opts, self.start_time, &mut hit);
+        let memory = self.memory_bytes();
+        check_running(&self.opts, self.start_time, || memory, &mut hit);
         hit
     }
 
+    #[inline(never)]
     fn check_limits(&mut self) -> Option<Limit> {
         self.next_check = self.stats.nodes + 256;
         let l = &self.opts.limits;
@@ -856,7 +904,18 @@ impl<'a> Engine<'a> {
                 return Some(Limit::Time);
             }
         }
+        if let Some(m) = l.memory {
+            if self.memory_bytes() > m {
+                return Some(Limit::Memory);
+            }
+        }
         None
+    }
+
+    /// The bytes the search holds (see [`crate::Limits::memory`]): the store with
+    /// its trail, and the decision stack.
+    pub(crate) fn memory_bytes(&self) -> u64 {
+        self.store.memory_bytes() + frames_bytes(&self.frames)
     }
 
     /// [`take_solution`](Self::take_solution) for counting: the values are

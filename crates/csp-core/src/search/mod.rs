@@ -428,8 +428,12 @@ impl<'a> Search<'a> {
     /// An iterator over all solutions, in search order. After it ends,
     /// [`Solutions::outcome`] tells whether a limit stopped it.
     pub fn solutions(self) -> Solutions<'a> {
+        // The time limit counts the preparation too.
+        let start = Instant::now();
         let prep = Arc::new(Prepared::new(self.model, self.options.inference));
-        Solutions::new(self.model, prep, self.options, self.observer)
+        let mut it = Solutions::new(self.model, prep, self.options, self.observer);
+        it.engine.set_start_time(start);
+        it
     }
 
     /// Calls `f` for each solution until it returns `ControlFlow::Break`.
@@ -477,9 +481,11 @@ impl<'a> Search<'a> {
     /// variable is left its remaining values are all solutions, so they are
     /// added at once instead of being tried one by one.
     pub fn count(self) -> Report {
+        let start = Instant::now();
         let prep = Arc::new(Prepared::new(self.model, self.options.inference));
         let cap = self.options.limits.solutions;
         let mut e = Engine::new(self.model, prep, self.options, self.observer);
+        e.set_start_time(start);
         let mut n = 0u128;
         let stop = loop {
             if cap.is_some_and(|k| n >= k as u128) {
@@ -704,7 +710,8 @@ struct Part<T> {
 /// subproblem (a shared counter, which each engine updates every 256 nodes
 /// at most, so the search overshoots by less than 256 nodes per thread);
 /// the time limit and the cancel token are checked by the split and by
-/// every subproblem, also before it starts; a subproblem stopped by a limit
+/// every subproblem, also before it starts; the memory budget is divided
+/// among the workers running at once; a subproblem stopped by a limit
 /// makes the whole result incomplete.
 struct Parallel<'m> {
     model: &'m Model,
@@ -794,8 +801,17 @@ impl<'m> Parallel<'m> {
         threads: usize,
         solve: impl Fn(&mut Engine<'_>) -> (T, Option<Limit>) + Sync,
     ) -> Vec<Part<T>> {
+        // The memory budget is shared: each worker gets its part.
+        let workers = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            threads
+        };
         let one = |(i, path): (usize, &Vec<(u32, Decision)>)| {
             let mut o = self.opts.clone();
+            if let Some(m) = &mut o.limits.memory {
+                *m /= workers.min(self.subs.len()).max(1) as u64;
+            }
             if let ValOrder::Random { seed } = o.val_order {
                 o.val_order = ValOrder::Random {
                     seed: splitmix(seed ^ i as u64),
