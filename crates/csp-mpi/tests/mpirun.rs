@@ -220,7 +220,9 @@ fn a_killed_run_resumes_from_its_journal() {
     let dir = scratch("kill");
     let j = dir.join("journal");
     let js = j.to_str().unwrap();
-    let args = ["queens", "16", "--count", "--split", "1", "--batch", "1"];
+    // N = 18 (60,256 subproblems, seconds of counting): long enough to be
+    // killed part-way with the constellation counter's speed.
+    let args = ["queens", "18", "--count", "--split", "1", "--batch", "1"];
     let mut child = command(&mpirun, 3, &args)
         .args(["--journal", js])
         .stdout(Stdio::null())
@@ -244,12 +246,12 @@ fn a_killed_run_resumes_from_its_journal() {
     let status = child.wait().unwrap();
     let kept = lines() - 1;
     assert!(kept >= 199, "{kept} lines before the kill");
-    assert!(kept < 27552, "the run finished before the kill ({status})");
+    assert!(kept < 60256, "the run finished before the kill ({status})");
 
     let o = run(&mpirun, 3, &[&args[..], &["--resume", js]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "14772512\n");
-    assert_eq!(journal_total(&j, 16, 1), 14772512);
+    assert_eq!(stdout(&o), "666090624\n");
+    assert_eq!(journal_total(&j, 18, 1), 666090624);
     std::fs::remove_dir_all(dir).ok();
 }
 
