@@ -607,6 +607,7 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
             "the model has no solve item",
         ));
     };
+    uncap_shared_alldiffs(&mut b);
     Ok(FznModel {
         model: b.m,
         outputs,
@@ -617,4 +618,42 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
         names: b.names,
         value_alldiffs: b.value_alldiffs,
     })
+}
+
+/// Lifts the forward-checking cap from every value all-different whose
+/// variables other constraints also prune.
+///
+/// The cap (Gecode's `IPL_VAL`) pays off when all-different constraints are
+/// the only ones on their variables, as in N-queens: there a domain shrinks
+/// only when some variable is fixed, and forward checking misses little.
+/// When another constraint (an element, a sum) removes values without
+/// fixing anything, forward checking cannot see that n variables are left
+/// with fewer than n values, and the search may enumerate a large domain
+/// elsewhere before any variable of the all-different is fixed: the
+/// MiniZinc suite's `sort` test took minutes that way. Those constraints
+/// run at the search's own level, as they did before the cap.
+fn uncap_shared_alldiffs(b: &mut Builder) {
+    if b.value_alldiffs.is_empty() {
+        return;
+    }
+    let capped: std::collections::HashSet<ConstraintId> =
+        b.value_alldiffs.iter().copied().collect();
+    let mut shared = vec![false; b.m.num_vars()];
+    for (id, c) in b.m.constraints() {
+        if !capped.contains(&id) {
+            for &x in c.scope() {
+                shared[x.index()] = true;
+            }
+        }
+    }
+    let lift: Vec<ConstraintId> = b
+        .value_alldiffs
+        .iter()
+        .copied()
+        .filter(|&id| b.m.constraint(id).scope().iter().any(|x| shared[x.index()]))
+        .collect();
+    for id in lift {
+        // The id comes from this model, so this cannot fail.
+        let _ = b.m.cap_inference(id, csp_core::Inference::Mac);
+    }
 }
