@@ -523,7 +523,6 @@ pub(crate) struct Small {
     orig: [u64; 64],
     /// Per variable: its word's bit 0 as a value index.
     base: [i64; 64],
-    holders: [u64; 64],
     var_match: [u8; 64],
     val_match: [u8; 64],
     parent: [u8; 64],
@@ -536,7 +535,6 @@ impl Small {
             rows: [0; 64],
             orig: [0; 64],
             base: [0; 64],
-            holders: [0; 64],
             var_match: [NO; 64],
             val_match: [NO; 64],
             parent: [NO; 64],
@@ -648,21 +646,6 @@ impl Small {
         // 4 and 5. Components of the others; each keeps its matched values.
         let rest = open & !reach_vars;
         if rest != 0 {
-            let mut b = union & !reach_vals;
-            while b != 0 {
-                self.holders[b.trailing_zeros() as usize] = 0;
-                b &= b - 1;
-            }
-            let mut b = rest;
-            while b != 0 {
-                let i = b.trailing_zeros() as usize;
-                b &= b - 1;
-                let mut r = self.rows[i];
-                while r != 0 {
-                    self.holders[r.trailing_zeros() as usize] |= 1 << i;
-                    r &= r - 1;
-                }
-            }
             self.forward_backward(rest);
         }
         Ok(())
@@ -708,45 +691,48 @@ impl Small {
     /// the component of `u` is what `u` reaches and what reaches `u`; each
     /// keeps in its rows only its own matched values.
     fn forward_backward(&mut self, rest: u64) {
-        // The values matched to the variables of `rest`.
-        let mut mine = 0u64;
-        let mut b = rest;
-        while b != 0 {
-            mine |= 1 << self.var_match[b.trailing_zeros() as usize];
-            b &= b - 1;
-        }
         let mut left = rest;
         while left != 0 {
             let u = left.trailing_zeros() as usize;
+            // Forward: a variable is reached when its row holds a value
+            // matched to a variable already reached.
             let mut fwd = 1u64 << u;
-            let mut frontier = fwd;
-            while frontier != 0 {
-                let mut next = 0u64;
-                let mut f = frontier;
-                while f != 0 {
-                    next |= self.holders[self.var_match[f.trailing_zeros() as usize] as usize];
-                    f &= f - 1;
+            let mut fvals = 1u64 << self.var_match[u];
+            loop {
+                let mut add = 0u64;
+                let mut b = left & !fwd;
+                while b != 0 {
+                    let i = b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    if self.rows[i] & fvals != 0 {
+                        add |= 1 << i;
+                        fvals |= 1 << self.var_match[i];
+                    }
                 }
-                frontier = next & left & !fwd;
-                fwd |= frontier;
+                if add == 0 {
+                    break;
+                }
+                fwd |= add;
             }
+            // Backward, within what `u` reaches: a variable reaches `u`
+            // when its matched value is in the row of one that does.
             let mut bwd = 1u64 << u;
-            let mut frontier = bwd;
-            while frontier != 0 {
-                let mut vals = 0u64;
-                let mut f = frontier;
-                while f != 0 {
-                    vals |= self.rows[f.trailing_zeros() as usize];
-                    f &= f - 1;
+            let mut bvals = self.rows[u];
+            loop {
+                let mut add = 0u64;
+                let mut b = fwd & !bwd;
+                while b != 0 {
+                    let i = b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    if bvals >> self.var_match[i] & 1 != 0 {
+                        add |= 1 << i;
+                        bvals |= self.rows[i];
+                    }
                 }
-                vals &= mine;
-                let mut pred = 0u64;
-                while vals != 0 {
-                    pred |= 1 << self.val_match[vals.trailing_zeros() as usize];
-                    vals &= vals - 1;
+                if add == 0 {
+                    break;
                 }
-                frontier = pred & fwd & !bwd;
-                bwd |= frontier;
+                bwd |= add;
             }
             let scc = fwd & bwd;
             let mut vals = 0u64;
