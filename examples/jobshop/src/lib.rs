@@ -153,6 +153,9 @@ pub fn options() -> SearchOptions {
 /// * A job's tasks in order: `start[k] + duration[k] ≤ start[k + 1]`.
 /// * Two tasks `a`, `b` on one machine: `before ⇔ a ends before b starts`,
 ///   `after ⇔ b ends before a starts`, and `before ∨ after`.
+/// * Each machine's tasks: a [`Disjunctive`](csp_core::constraint::Disjunctive)
+///   (edge finding on the start times; the booleans stay what the search
+///   decides).
 /// * `makespan ≥` the end of every job's last task.
 pub fn model(shop: &Shop) -> Result<JobShop, ModelError> {
     let horizon: i64 = shop.jobs.iter().flatten().map(|&(_, d)| d as i64).sum();
@@ -188,6 +191,10 @@ pub fn model(shop: &Shop) -> Result<JobShop, ModelError> {
             })
             .map(|(j, k, d)| (starts[j][k], d))
             .collect();
+        // The machine as a unary resource (edge finding, detectable
+        // precedences) beside the order booleans the search branches on.
+        let (machine_starts, durations): (Vec<VarId>, Vec<i32>) = tasks.iter().copied().unzip();
+        m.disjunctive(&machine_starts, &durations)?;
         for a in 0..tasks.len() {
             for b in a + 1..tasks.len() {
                 let ((sa, da), (sb, db)) = (tasks[a], tasks[b]);

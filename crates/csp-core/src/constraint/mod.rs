@@ -74,6 +74,7 @@ mod precedence;
 mod predicate;
 mod regex;
 mod regular;
+mod scheduling;
 mod structure;
 mod table;
 
@@ -93,6 +94,7 @@ pub use ordering::{Increasing, LexLess};
 pub use precedence::{ValuePrecede, ValuePrecedence};
 pub use predicate::Predicate;
 pub use regular::{Automaton, Regular, MAX_AUTOMATON_TABLE};
+pub use scheduling::Disjunctive;
 pub use structure::{Circuit, Inverse};
 pub use table::Table;
 
