@@ -8,7 +8,7 @@
 //! | `array_[var_]int_element`, `array_[var_]bool_element` | [`Model::element_offset`] / [`Model::element_const_offset`] (1-based) |
 //! | `bool_clause`, `array_bool_and/or/xor`, `bool_and/or/xor/not/eq/ne/le/lt` (+ reified), `bool2int`, `bool_lin_eq/le` | [`Model::clause`], [`Model::and`], [`Model::or`], [`Model::xor`], relations |
 //! | `set_in`, `set_in_reif`, `set_in_imp` | [`Model::reify_in`] / [`Model::half_reify_in`] |
-//! | `fzn_all_different_int`, `fzn_alldifferent_except_0`, `csp_table_int/bool`, `csp_regular`, `csp_circuit`, `csp_subcircuit`, `csp_inverse`, `fzn_global_cardinality`, `fzn_count_eq`, `fzn_among`, `fzn_nvalue`, `fzn_lex_less(eq)_int/bool`, `fzn_increasing_int/bool`, `csp_value_precede_chain` (from `seq_precede_chain`, used by `value_precede_chain`), `csp_value_precede` (from `value_precede`) | the globals of `csp_core::constraint` |
+//! | `fzn_all_different_int`, `fzn_alldifferent_except_0`, `csp_table_int/bool`, `csp_regular`, `csp_circuit`, `csp_subcircuit`, `csp_inverse`, `fzn_global_cardinality`, `fzn_count_eq`, `fzn_among`, `fzn_nvalue`, `fzn_lex_less(eq)_int/bool`, `fzn_increasing_int/bool`, `csp_value_precede_chain` (from `seq_precede_chain`, used by `value_precede_chain`), `csp_value_precede` (from `value_precede`), `csp_disjunctive` (from `disjunctive` and `disjunctive_strict` with known durations) | the globals of `csp_core::constraint` |
 
 use std::collections::HashSet;
 
@@ -743,6 +743,14 @@ pub(crate) fn post(
             let t = fit(c.int(&args[1])?, pos)?;
             let xs = c.vars(&args[2])?;
             c.b.m.post(ValuePrecede::new(xs, s, t)).map(|_| ())
+        }
+        "csp_disjunctive" => {
+            // csp_disjunctive(s, d): tasks starting at s, lasting the
+            // constant d (at least 0), never overlap.
+            arity(c, args, 2)?;
+            let starts = c.vars(&args[0])?;
+            let durations = c.values(&args[1])?;
+            c.b.m.disjunctive(&starts, &durations).map(|_| ())
         }
         _ => return c.fail("unsupported constraint (not a FlatZinc builtin csp knows)"),
     };

@@ -390,6 +390,21 @@ fn globals() {
             },
         );
     }
+    // disjunctive: tasks at x, y, z lasting 2, 0 and 1 never overlap (the
+    // task of length 0 may go anywhere); a constant start takes part too.
+    let sched = vec![int("x", 0, 4), int("y", 0, 3), int("z", 1, 5)];
+    let apart = |a: i64, da: i64, b: i64, db: i64| da == 0 || db == 0 || a + da <= b || b + db <= a;
+    check(&sched, "csp_disjunctive([x, y, z], [2, 0, 1])", &|v| {
+        apart(v[0], 2, v[2], 1)
+    });
+    check(
+        &sched,
+        "csp_disjunctive([x, y, z, 2], [2, 1, 1, 1])",
+        &|v| {
+            let t = [(v[0], 2), (v[1], 1), (v[2], 1), (2, 1)];
+            (0..4).all(|i| (i + 1..4).all(|j| apart(t[i].0, t[i].1, t[j].0, t[j].1)))
+        },
+    );
     // Words over {1, 2} with no two 2s in a row, of length 4:
     // states 1 = "last was not 2", 2 = "last was 2" (0 = failure).
     let word = vec![
