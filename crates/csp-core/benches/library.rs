@@ -87,16 +87,30 @@ fn reified() -> Model {
     m
 }
 
+/// One machine: six tasks of 2, 3, 1, 4, 2, 3 units, all ending by 17 (two
+/// units of slack): 6! orders times 28 ways to place the gaps = 20,160.
+fn one_machine() -> Model {
+    let mut m = Model::new();
+    let durations = [2, 3, 1, 4, 2, 3];
+    let starts = m.new_vars(6, Domain::range(0, 16)).unwrap();
+    for (&s, &d) in starts.iter().zip(&durations) {
+        m.post(s.le(17 - d)).unwrap();
+    }
+    m.disjunctive(&starts, &durations).unwrap();
+    m
+}
+
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("library");
     g.sample_size(10);
-    let cases: [(&str, Model, Option<u64>); 6] = [
+    let cases: [(&str, Model, Option<u64>); 7] = [
         ("magic4_first500", magic4(), Some(500)),
         ("long_sum_first2000", long_sum(), Some(2000)),
         ("lt_chain_count", chain(), None),
         ("times_count", products(), None),
         ("pigeonhole_7_6", pigeonhole(), None),
         ("reified_first5000", reified(), Some(5000)),
+        ("disjunctive_count", one_machine(), None),
     ];
     for (name, m, limit) in &cases {
         let search = || Search::new(m).var_order(VarOrder::DomWdeg);
