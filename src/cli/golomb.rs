@@ -16,9 +16,10 @@ pub struct GolombArgs {
     /// Print each shorter ruler as it is found.
     #[arg(long)]
     progress: bool,
-    /// Search in parallel on this many threads (0: all cores); the answer,
-    /// optimal value and reported solution alike, is the same for any
-    /// number. Default: 1, the sequential search with --progress.
+    /// Search by subproblems on this many threads (0: all cores); the
+    /// answer, optimal value and reported solution alike, is the same for
+    /// any number. Without it: the sequential search, which shows
+    /// --progress and may report another optimal solution.
     #[arg(long)]
     threads: Option<usize>,
     #[command(flatten)]
@@ -42,7 +43,7 @@ pub fn run(a: GolombArgs) -> Result<ExitCode, CliError> {
     let g = csp_golomb::model(n).map_err(|e| e.to_string())?;
     let marks_of = |s: &csp_core::Solution| -> Vec<i32> { g.marks.iter().map(|&x| s[x]).collect() };
     let progress = a.progress;
-    let r = if let Some(t) = a.threads.filter(|&t| t != 1) {
+    let r = if let Some(t) = a.threads {
         Search::new(&g.model)
             .options(options)
             .par_minimize(g.length, super::threads(Some(t)))

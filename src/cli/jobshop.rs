@@ -22,9 +22,10 @@ pub struct JobshopArgs {
     /// nodes each, seeded by --seed (optimality is claimed only if proven).
     #[arg(long, value_name = "ITERATIONS")]
     lns: Option<u64>,
-    /// Search in parallel on this many threads (0: all cores); the answer,
-    /// optimal value and reported solution alike, is the same for any
-    /// number. Default: 1, the sequential search with --progress.
+    /// Search by subproblems on this many threads (0: all cores); the
+    /// answer, optimal value and reported solution alike, is the same for
+    /// any number. Without it: the sequential search, which shows
+    /// --progress and may report another optimal solution.
     #[arg(long)]
     threads: Option<usize>,
     #[command(flatten)]
@@ -59,7 +60,7 @@ pub fn run(a: JobshopArgs) -> Result<ExitCode, CliError> {
             }
             r
         }
-        None if a.threads.is_some_and(|t| t != 1) => Search::new(&js.model)
+        None if a.threads.is_some() => Search::new(&js.model)
             .options(options)
             .par_minimize(js.makespan, super::threads(a.threads)),
         None => Search::new(&js.model)
