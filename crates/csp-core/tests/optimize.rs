@@ -346,3 +346,48 @@ fn parallel_best_solution_has_the_reported_objective() {
         assert_eq!(r.best.unwrap()[v], 0);
     }
 }
+
+/// With static orders the subproblems split the tree in its own depth-first
+/// order, so the solution `par_minimize` reports, the first of the optimal
+/// value in subproblem order, is the first solution of value v* the
+/// sequential search meets: found here by posting `cost = v*` and taking
+/// the first solution, for models whose optimum has many solutions.
+#[test]
+fn parallel_optimum_is_the_first_optimal_solution_in_search_order() {
+    use csp_core::{ValOrder, VarOrder};
+    let build = |n: usize, hi: i32, floor: i32| {
+        let mut m = Model::new();
+        let xs = m.new_vars(n, Domain::range(0, hi)).unwrap();
+        m.all_different(&xs).unwrap();
+        m.post(sum(&xs).ge(floor)).unwrap();
+        let cost = m
+            .define(sum(xs
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
+            .unwrap();
+        (m, cost)
+    };
+    for (n, hi, floor) in [(5, 7, 14), (6, 9, 25), (7, 9, 30)] {
+        let (m, cost) = build(n, hi, floor);
+        fn search(m: &Model) -> Search<'_> {
+            Search::new(m)
+                .var_order(VarOrder::Input)
+                .val_order(ValOrder::Ascending)
+        }
+        let v = search(&m).minimize(cost).objective.unwrap();
+        let (mut fixed, _) = build(n, hi, floor);
+        fixed.post(cost.eq(v)).unwrap();
+        let first = search(&fixed).solve().solution.unwrap();
+        for threads in [1, 2, 4] {
+            let p = search(&m).par_minimize(cost, threads);
+            assert!(p.is_optimal());
+            assert_eq!(p.objective, Some(v));
+            assert_eq!(
+                p.best.unwrap().values(),
+                first.values(),
+                "n = {n}, {threads} threads"
+            );
+        }
+    }
+}

@@ -801,6 +801,16 @@ impl<'m> Parallel<'m> {
         threads: usize,
         solve: impl Fn(&mut Engine<'_>) -> (T, Option<Limit>) + Sync,
     ) -> Vec<Part<T>> {
+        self.run_indexed(threads, |_, e| solve(e))
+    }
+
+    /// [`run`](Parallel::run) with each subproblem's index passed to
+    /// `solve`, which may return at once to skip the subproblem.
+    fn run_indexed<T: Send + Default>(
+        &self,
+        threads: usize,
+        solve: impl Fn(usize, &mut Engine<'_>) -> (T, Option<Limit>) + Sync,
+    ) -> Vec<Part<T>> {
         // The memory budget is shared: each worker gets its part.
         let workers = if threads == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -825,7 +835,7 @@ impl<'m> Parallel<'m> {
             } else if e.replay(path).is_err() {
                 (T::default(), e.limit_hit())
             } else {
-                solve(&mut e)
+                solve(i, &mut e)
             };
             e.elapsed_into_stats();
             Part {

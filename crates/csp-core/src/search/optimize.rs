@@ -158,9 +158,12 @@ impl<'a> Search<'a> {
     /// sharing one bound (an atomic: a better solution anywhere prunes
     /// everywhere at the next decision), and finds the optimal value `v*`.
     /// Which solutions phase 1 meets depends on timing, so phase 2 searches
-    /// every subproblem again for its first solution with objective `v*`,
-    /// independently (no shared state), and reports the one of the lowest
-    /// subproblem index: a function of the model and the options only.
+    /// the subproblems again for their first solution with objective `v*`
+    /// and reports the one of the lowest subproblem index: a function of
+    /// the model and the options only. It skips every subproblem after the
+    /// lowest index known to hold a `v*` solution (at first the one where
+    /// phase 1 met it), so every subproblem before the answer is still
+    /// searched to its end.
     /// Under a limit, phase 2 is skipped and the best found so far is
     /// reported (then it may depend on timing).
     ///
@@ -250,15 +253,31 @@ impl<'a> Search<'a> {
         };
         if let (Outcome::Solved, Some((v, _))) = (outcome, &best) {
             // Phase 2: the first solution of value v* in subproblem order.
+            // Phase 1 met v* in subproblem `first` at the latest, so no
+            // subproblem after it is searched, and none after the lowest
+            // index known (so far) to hold a v* solution: every one below
+            // the answer's index is still searched to the end, so the
+            // answer does not depend on timing.
             let v = *v;
-            let second = par.run(threads, |e| {
+            let first = parts
+                .iter()
+                .position(|p| p.found.as_ref().is_some_and(|(pv, _)| *pv == v))
+                .unwrap_or(usize::MAX);
+            let first = std::sync::atomic::AtomicUsize::new(first);
+            let second = par.run_indexed(threads, |i, e| {
+                if i > first.load(Ordering::Relaxed) {
+                    return (None, None);
+                }
                 e.set_objective(objective, minimize);
                 e.bound = Some(v);
                 if e.bound_here().is_err() {
                     return (None, e.limit_hit());
                 }
                 match e.step(None) {
-                    Step::Solution => (e.take_solution().map(Solution::new), None),
+                    Step::Solution => {
+                        first.fetch_min(i, Ordering::Relaxed);
+                        (e.take_solution().map(Solution::new), None)
+                    }
                     Step::Done => (None, None),
                     Step::Limit(l) => (None, Some(l)),
                 }
