@@ -73,7 +73,14 @@ pub(crate) struct GccFlow<'a> {
     lo: Vec<u32>,
     hi: Vec<u32>,
     flow: Vec<u32>,
+    /// Per listed value, the fixed variables that take it.
+    fixed: Vec<u32>,
     /// Per variable: its value node, or `NONE` (kept between calls).
+    keep: Vec<u32>,
+    /// The unfixed variables (the nodes of this call), their number, and
+    /// per node its value node.
+    act: Vec<u32>,
+    na: usize,
     assign: Vec<u32>,
     /// Per variable, its value nodes: `adj[start[i]..start[i + 1]]`; and
     /// the same as a matrix, `edge[i·(m + 1) + k]`.
@@ -119,6 +126,10 @@ impl<'a> GccFlow<'a> {
             lo: vec![0; m1],
             hi: vec![0; m1],
             flow: vec![0; m1],
+            fixed: vec![0; m1],
+            keep: vec![NONE; n],
+            act: Vec::with_capacity(n),
+            na: 0,
             assign: vec![NONE; n],
             start: Vec::with_capacity(n + 1),
             adj: Vec::new(),
@@ -152,13 +163,25 @@ impl<'a> GccFlow<'a> {
     /// Step 1 and the first half of step 2: edges, capacities, the kept
     /// flow minus what no longer fits. `Err` when a count has no room.
     fn load(&mut self, p: &Pruner<'_>) -> Result<(), Conflict> {
-        let (n, m) = (self.vars.len(), self.values.len());
+        let m = self.values.len();
         let m1 = m + 1;
         self.start.clear();
         self.adj.clear();
         self.start.push(0);
         self.edge.fill(false);
-        for (i, &x) in self.vars.iter().enumerate() {
+        self.act.clear();
+        // The fixed variables leave the network, their values' bounds
+        // lowered by one each.
+        self.fixed.fill(0);
+        for (pos, &x) in self.vars.iter().enumerate() {
+            if let Some(v) = p.value(x) {
+                if let Some(k) = self.listed(v) {
+                    self.fixed[k as usize] += 1;
+                }
+                continue;
+            }
+            let i = self.act.len();
+            self.act.push(pos as u32);
             let size = p.size(x);
             let mut listed = 0u64;
             if size < m as u64 {
@@ -183,14 +206,19 @@ impl<'a> GccFlow<'a> {
                 }
             }
             self.start.push(self.adj.len() as u32);
-            let a = self.assign[i];
-            if a != NONE && !self.edge[i * m1 + a as usize] {
-                self.assign[i] = NONE;
-            }
+            let a = self.keep[pos];
+            self.assign[i] = if a != NONE && self.edge[i * m1 + a as usize] {
+                a
+            } else {
+                NONE
+            };
         }
+        let n = self.act.len();
+        self.na = n;
         let top = n as i64;
         for (k, &c) in self.counts.iter().enumerate() {
-            let (lo, hi) = (p.min(c) as i64, p.max(c) as i64);
+            let fixed = i64::from(self.fixed[k]);
+            let (lo, hi) = (p.min(c) as i64 - fixed, p.max(c) as i64 - fixed);
             if hi < 0 || lo > top {
                 return Err(Conflict);
             }
@@ -200,7 +228,7 @@ impl<'a> GccFlow<'a> {
         self.lo[m] = 0;
         self.hi[m] = n as u32;
         self.flow.fill(0);
-        for a in self.assign.iter_mut() {
+        for a in self.assign[..n].iter_mut() {
             if *a != NONE {
                 if self.flow[*a as usize] == self.hi[*a as usize] {
                     *a = NONE;
@@ -259,7 +287,7 @@ impl<'a> GccFlow<'a> {
                     c = old as usize;
                 }
             }
-            for z in 0..self.vars.len() {
+            for z in 0..self.na {
                 if self.assign[z] == c as u32 {
                     self.expand(z);
                 }
@@ -280,7 +308,7 @@ impl<'a> GccFlow<'a> {
         while head < self.queue.len() {
             let c = self.queue[head] as usize;
             head += 1;
-            for z in 0..self.vars.len() {
+            for z in 0..self.na {
                 let d = self.assign[z] as usize;
                 if !self.edge[z * m1 + c] || self.seen[d] {
                     continue;
@@ -310,7 +338,7 @@ impl<'a> GccFlow<'a> {
     /// The second half of step 2: a flow within every bound that gives each
     /// variable one unit.
     fn repair(&mut self) -> Result<(), Conflict> {
-        for i in 0..self.vars.len() {
+        for i in 0..self.na {
             if self.assign[i] == NONE {
                 self.seeds.clear();
                 self.seeds.push(i as u32);
@@ -326,13 +354,16 @@ impl<'a> GccFlow<'a> {
                 }
             }
         }
+        for (i, &pos) in self.act.iter().enumerate() {
+            self.keep[pos as usize] = self.assign[i];
+        }
         Ok(())
     }
 
     /// Step 3: the residual graph and its strongly connected components
     /// (Tarjan's algorithm, iterative).
     fn components(&mut self) {
-        let (n, m1) = (self.vars.len(), self.values.len() + 1);
+        let (n, m1) = (self.na, self.values.len() + 1);
         let t = n + m1;
         self.succ_start.clear();
         self.succ.clear();
@@ -415,8 +446,9 @@ impl<'a> GccFlow<'a> {
 
     /// Step 4: removes the values whose edges lie in no feasible flow.
     fn prune_vars(&self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
-        let (n, m) = (self.vars.len(), self.values.len());
-        for (i, &x) in self.vars.iter().enumerate() {
+        let (n, m) = (self.na, self.values.len());
+        for (i, &pos) in self.act.iter().enumerate() {
+            let x = self.vars[pos as usize];
             for e in self.start[i]..self.start[i + 1] {
                 let c = self.adj[e as usize];
                 if c == self.assign[i] || self.comp[i] == self.comp[n + c as usize] {
@@ -464,7 +496,7 @@ impl<'a> GccFlow<'a> {
     /// Step 5: each count between the least and the greatest flow of its
     /// value.
     fn prune_counts(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
-        let (n, m) = (self.vars.len(), self.values.len());
+        let (n, m) = (self.na, self.values.len());
         let t = n + m + 1;
         for k in 0..m {
             let (mut least, mut most) = (self.flow[k], self.flow[k]);
@@ -491,7 +523,7 @@ impl<'a> GccFlow<'a> {
                 self.flow.copy_from_slice(&self.saved_flow);
             }
             // At most n: fits a Value for any scope a model can hold.
-            let clamp = |f: u32| Value::try_from(f).unwrap_or(Value::MAX);
+            let clamp = |f: u32| Value::try_from(f + self.fixed[k]).unwrap_or(Value::MAX);
             p.set_min(self.counts[k], clamp(least))?;
             p.set_max(self.counts[k], clamp(most))?;
         }
