@@ -648,6 +648,26 @@ fn global_cardinality_matches_brute_force() {
             .map(|_| ())
     })
     .unwrap();
+    // Repeated variables (the checker path): a count among the variables,
+    // a count used twice, a fixed variable listed twice.
+    testing::check_constraint(&doms[..5], |m, v| {
+        m.global_cardinality(&v[..4], &[0, 1, 2], &[v[4], v[0], v[4]])
+            .map(|_| ())
+    })
+    .unwrap();
+    testing::check_constraint(
+        &[
+            Domain::range(0, 2),
+            Domain::singleton(1),
+            Domain::range(0, 3),
+            Domain::range(0, 2),
+        ],
+        |m, v| {
+            m.global_cardinality(&[v[0], v[1], v[1], v[0], v[2]], &[1, 2], &[v[2], v[3]])
+                .map(|_| ())
+        },
+    )
+    .unwrap();
     let mut m = Model::new();
     let x = m.new_vars(3, Domain::range(0, 2)).unwrap();
     assert!(matches!(
@@ -796,8 +816,6 @@ fn global_cardinality_on_large_domains() {
     // pair.
     let mut m = Model::new();
     let x = m.new_vars(2, Domain::range(0, 1000)).unwrap();
-    // Distinct count variables: a repeated variable sends a constraint to
-    // the checker path.
     let k = [1, 0, 1, 0, 2].map(|c| m.new_var(Domain::singleton(c)).unwrap());
     m.global_cardinality(&x, &[0, 500, 1000], &k[..3]).unwrap();
     let y = m.new_vars(2, Domain::range(i32::MIN, i32::MAX)).unwrap();

@@ -141,15 +141,18 @@ impl Propagator for AmongProp<'_> {
 /// holes inside the counts' domains the counts are still only bounded; the
 /// checker and every solution are exact.
 ///
-/// The flow is kept between calls and repaired; with `n` variables, `m`
-/// values and `e ≤ n·(m + 1)` edges a call costs O(n·m + e) plus one
-/// O(n·m + e) path search per variable whose flow must move, plus, for each
-/// count not decided by the flow's components, one path search per unit
-/// its bounds can move (O(n·(n·m + e)) per count at worst). Values are only
-/// compared, so domains anywhere in the `i32` range work; the unlisted
-/// values of a domain of more than 65,536 values are cut to the listed
-/// values' range rather than removed one by one. See `constraint/gcc.rs`
-/// for the algorithm. Local-search violations are `Σ_k |count_k −
+/// The flow is kept between calls and repaired, and fixed variables leave
+/// the network; with `n` unfixed variables, `m` values and `e ≤ n·(m + 1)`
+/// edges a call costs O(n·m + e) plus one O(n·m + e) path search per
+/// variable whose flow must move, plus, for each count not decided by the
+/// flow's components, one path search per unit its bounds can move
+/// (O(n·(n·m + e)) per count at worst). Values are only compared, so
+/// domains anywhere in the `i32` range work; the unlisted values of a
+/// domain of more than 65,536 values are cut to the listed values' range
+/// rather than removed one by one. A variable repeated in the scope (a
+/// count among the variables included) sends the constraint to the checker
+/// path. See `constraint/gcc.rs` for the algorithm and `docs/benchmarks.md`
+/// for a measurement. Local-search violations are `Σ_k |count_k −
 /// counts[k]|`.
 #[derive(Debug, Clone)]
 pub struct GlobalCardinality {

@@ -9,7 +9,11 @@
 //! each listed value in its domain and to the slack node when its domain
 //! holds an unlisted value. Value `k` sends between `lo[k]` and `hi[k]`
 //! units to `t`: the bounds of its count variable clamped to `0..=n`. A
-//! solution is a flow that gives every variable exactly one unit.
+//! solution is a flow that gives every variable exactly one unit. Fixed
+//! variables stay out of the network: each lowers its value's bounds by
+//! one, so deep in the search a call works on the unfixed variables only.
+//! The variables and counts are distinct (a repeated variable sends the
+//! constraint to the checker path, see [`Model::post`](crate::Model::post)).
 //!
 //! # The algorithm, per call
 //! 1. Read the edges (O(n·m) `contains` tests for `m` listed values, or a
@@ -37,7 +41,7 @@
 //!    counts, with respect to the variables' domains and the other counts'
 //!    bounds.
 //!
-//! With `n` variables, `m` listed values and `e ≤ n·(m + 1)` edges, one
+//! With `n` unfixed variables, `m` listed values and `e ≤ n·(m + 1)` edges, one
 //! path search costs O(n·m + e); a call costs O(n·m + e) for steps 1, 3 and
 //! 4, one path search per variable or unit of lower bound the repair needs
 //! (none when nothing the flow uses was removed), and in step 5 up to one
@@ -48,7 +52,6 @@
 //! domains of at most 65,536 values; a larger domain is cut to the listed
 //! values' range (bounds consistency, not domain consistency, on it).
 
-use super::distinct::subscribe_all;
 use crate::constraint::Pruner;
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
@@ -533,10 +536,19 @@ impl<'a> GccFlow<'a> {
 
 impl Propagator for GccFlow<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
-        subscribe_all(setup, self.vars, Events::DOMAIN);
-        let n = self.vars.len();
-        for (k, &c) in self.counts.iter().enumerate() {
-            setup.subscribe(c, n + k, Events::BOUNDS);
+        // Once per variable, however often it is repeated.
+        let mut subs: Vec<(VarId, usize, Events)> = self
+            .vars
+            .iter()
+            .map(|&x| (x, Events::DOMAIN))
+            .chain(self.counts.iter().map(|&c| (c, Events::BOUNDS)))
+            .enumerate()
+            .map(|(pos, (x, e))| (x, pos, e))
+            .collect();
+        subs.sort_by_key(|s| (s.0, s.1));
+        subs.dedup_by_key(|s| s.0);
+        for (x, pos, e) in subs {
+            setup.subscribe(x, pos, e);
         }
     }
 
