@@ -634,6 +634,40 @@ fn global_cardinality_matches_brute_force() {
             .map(|_| ())
     })
     .unwrap();
+    // Values far apart, at the ends of the i32 range.
+    let sparse = [
+        Domain::values([i32::MIN, -5, 7, i32::MAX]),
+        Domain::values([i32::MIN, i32::MAX]),
+        Domain::range(i32::MAX - 3, i32::MAX),
+        Domain::values([i32::MIN + 1, 0, i32::MAX]),
+        Domain::range(0, 2),
+        Domain::range(1, 2),
+    ];
+    testing::check_constraint(&sparse, |m, v| {
+        m.global_cardinality(&v[..4], &[i32::MAX, i32::MIN], &v[4..])
+            .map(|_| ())
+    })
+    .unwrap();
+    // Repeated variables (the checker path): a count among the variables,
+    // a count used twice, a fixed variable listed twice.
+    testing::check_constraint(&doms[..5], |m, v| {
+        m.global_cardinality(&v[..4], &[0, 1, 2], &[v[4], v[0], v[4]])
+            .map(|_| ())
+    })
+    .unwrap();
+    testing::check_constraint(
+        &[
+            Domain::range(0, 2),
+            Domain::singleton(1),
+            Domain::range(0, 3),
+            Domain::range(0, 2),
+        ],
+        |m, v| {
+            m.global_cardinality(&[v[0], v[1], v[1], v[0], v[2]], &[1, 2], &[v[2], v[3]])
+                .map(|_| ())
+        },
+    )
+    .unwrap();
     let mut m = Model::new();
     let x = m.new_vars(3, Domain::range(0, 2)).unwrap();
     assert!(matches!(
@@ -644,6 +678,156 @@ fn global_cardinality_matches_brute_force() {
         m.global_cardinality(&x[..1], &[0, 0], &x[1..]),
         Err(ModelError::Invalid { .. })
     ));
+}
+
+/// A tiny deterministic generator for the random instances below.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+    fn range(&mut self, lo: i32, hi: i32) -> i32 {
+        lo + self.below((hi - lo + 1) as u64) as i32
+    }
+}
+
+/// The values of each variable that root propagation left: the declared
+/// domains minus what the observer saw pruned before the first decision.
+/// `None` when the root failed (no decision and no solution).
+fn root_domains(m: &Model) -> Option<Vec<Vec<i32>>> {
+    #[derive(Default)]
+    struct Root {
+        decided: bool,
+        solutions: u64,
+        pruned: Vec<(usize, i32)>,
+    }
+    impl csp_core::SearchObserver for Root {
+        fn on_decision(&mut self, _: csp_core::VarId, _: csp_core::Decision, _: usize) {
+            self.decided = true;
+        }
+        fn on_prune(&mut self, x: csp_core::VarId, v: i32) {
+            if !self.decided {
+                self.pruned.push((x.index(), v));
+            }
+        }
+        fn on_solution(&mut self, _: &[i32]) {
+            self.solutions += 1;
+        }
+    }
+    let mut root = Root::default();
+    Search::new(m)
+        .inference(Inference::Mac)
+        .observer(&mut root)
+        .solve();
+    if !root.decided && root.solutions == 0 {
+        return None;
+    }
+    Some(
+        m.vars()
+            .map(|x| {
+                m.domain(x)
+                    .iter()
+                    .filter(|&v| !root.pruned.contains(&(x.index(), v)))
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+/// A random open global cardinality instance: `n` variables with holes in
+/// their domains, listed values (some outside every domain), count
+/// variables with interval domains (possibly below 0 or above `n`).
+fn random_gcc(rng: &mut Lcg) -> (Vec<Domain>, Vec<i32>) {
+    let n = 1 + rng.below(4) as usize;
+    let mut doms = Vec::new();
+    for _ in 0..n {
+        let mut vals: Vec<i32> = (-2..=3).filter(|_| rng.below(2) == 0).collect();
+        if vals.is_empty() {
+            vals.push(rng.range(-2, 3));
+        }
+        doms.push(Domain::values(vals));
+    }
+    let mut values: Vec<i32> = Vec::new();
+    for _ in 0..1 + rng.below(3) {
+        let v = rng.range(-2, 4);
+        if !values.contains(&v) {
+            values.push(v);
+        }
+    }
+    for _ in &values {
+        let a = rng.range(-1, n as i32);
+        let b = rng.range(a.max(0), n as i32 + 1);
+        doms.push(Domain::range(a, b));
+    }
+    (doms, values)
+}
+
+#[test]
+fn global_cardinality_is_consistent_at_the_root() {
+    // After root propagation, every value left to a variable and both
+    // bounds of every count have a support (a solution using them), and
+    // the root fails exactly when there is no solution: domain consistency
+    // on the variables, bounds consistency on the counts (with respect to
+    // the counts' bounds). The decomposition into per-value counts fails
+    // this: x, y, z ∈ {0, 1} with at most one 0 and one 1 passes its root
+    // (case 75 below is another: a count's maximum left unsupported).
+    let mut rng = Lcg(7);
+    for case in 0..400 {
+        let (doms, values) = random_gcc(&mut rng);
+        let n = doms.len() - values.len();
+        let mut m = Model::new();
+        let v: Vec<_> = doms.iter().map(|d| m.new_var(d.clone()).unwrap()).collect();
+        m.global_cardinality(&v[..n], &values, &v[n..]).unwrap();
+        let sols = testing::brute_force(&m).unwrap();
+        let what = format!("case {case}: {doms:?} values {values:?}");
+        let Some(root) = root_domains(&m) else {
+            assert!(sols.is_empty(), "{what}: the root failed");
+            continue;
+        };
+        assert!(!sols.is_empty(), "{what}: the root did not fail");
+        for (i, d) in root.iter().enumerate() {
+            let kept: Vec<i32> = if i < n {
+                d.clone()
+            } else {
+                vec![d[0], d[d.len() - 1]]
+            };
+            for &val in &kept {
+                assert!(
+                    sols.iter().any(|s| s[i] == val),
+                    "{what}: var {i} = {val} left at the root has no support"
+                );
+            }
+        }
+        testing::check_model(&m).unwrap_or_else(|e| panic!("{what}: {e}"));
+    }
+}
+
+#[test]
+fn global_cardinality_on_large_domains() {
+    // Two variables over 0..=1000 (a large domain, scanned) and two over
+    // the whole i32 range (cut to the listed values' range): 1000 once and
+    // 0 once in the first pair leave no room for unlisted values, so the
+    // root prunes the pair to {0, 1000}; i32::MIN twice fixes the second
+    // pair.
+    let mut m = Model::new();
+    let x = m.new_vars(2, Domain::range(0, 1000)).unwrap();
+    let k = [1, 0, 1, 0, 2].map(|c| m.new_var(Domain::singleton(c)).unwrap());
+    m.global_cardinality(&x, &[0, 500, 1000], &k[..3]).unwrap();
+    let y = m.new_vars(2, Domain::range(i32::MIN, i32::MAX)).unwrap();
+    m.global_cardinality(&y, &[i32::MAX, i32::MIN], &k[3..])
+        .unwrap();
+    // Forward checking tries the pair's other values one by one.
+    let r = Search::new(&m)
+        .inference(Inference::ForwardChecking)
+        .count();
+    assert_eq!(r.count, 2);
+    let r = Search::new(&m).inference(Inference::Mac).count();
+    assert_eq!((r.count, r.stats.failures), (2, 0));
 }
 
 #[test]

@@ -131,16 +131,28 @@ impl Propagator for AmongProp<'_> {
 /// may take other values too (the open global cardinality constraint).
 ///
 /// # Pruning
-/// Per value, the counting rule of [`Among`] (`counts[k]` within the
-/// variables fixed to it and those that can take it; the value removed from
-/// the others when its count is reached, forced on every candidate when the
-/// candidates are just enough), and across values the capacity rule: the
-/// counts' minima add up to at most the number of variables, and each
-/// count's maximum is lowered to what the others' minima leave. O(Σ|D| +
-/// m·n) per call for `m` values. This is the strength of the decomposition
-/// into counts plus the sum, **not** bounds consistency (which needs
-/// Quimper's flow-based algorithm, Quimper et al. CP 2003); the checker and
-/// every solution are exact. Local-search violations are `Σ_k |count_k −
+/// Régin's flow-based filtering (AAAI 1996) over a network of the
+/// variables, the listed values and one slack node for all the unlisted
+/// values: **domain consistency** on the variables with respect to the
+/// counts' bounds (every value left belongs to some assignment whose counts
+/// lie within those bounds), and **bounds consistency** on the counts (each
+/// count's bounds are the least and the greatest number of variables its
+/// value can take, given the domains and the other counts' bounds). With
+/// holes inside the counts' domains the counts are still only bounded; the
+/// checker and every solution are exact.
+///
+/// The flow is kept between calls and repaired, and fixed variables leave
+/// the network; with `n` unfixed variables, `m` values and `e ≤ n·(m + 1)`
+/// edges a call costs O(n·m + e) plus one O(n·m + e) path search per
+/// variable whose flow must move, plus, for each count not decided by the
+/// flow's components, one path search per unit its bounds can move
+/// (O(n·(n·m + e)) per count at worst). Values are only compared, so
+/// domains anywhere in the `i32` range work; the unlisted values of a
+/// domain of more than 65,536 values are cut to the listed values' range
+/// rather than removed one by one. A variable repeated in the scope (a
+/// count among the variables included) sends the constraint to the checker
+/// path. See `constraint/gcc.rs` for the algorithm and `docs/benchmarks.md`
+/// for a measurement. Local-search violations are `Σ_k |count_k −
 /// counts[k]|`.
 #[derive(Debug, Clone)]
 pub struct GlobalCardinality {
@@ -169,61 +181,12 @@ impl Constraint for GlobalCardinality {
             .sum()
     }
     fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
-        Some(Box::new(GccProp(self)))
-    }
-}
-
-#[derive(Debug)]
-struct GccProp<'a>(&'a GlobalCardinality);
-
-impl Propagator for GccProp<'_> {
-    fn setup(&mut self, setup: &mut Setup<'_>) {
-        subscribe_all(setup, &self.0.scope, Events::DOMAIN);
-    }
-    fn wants_notify(&self) -> bool {
-        false
-    }
-    fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
-        let c = self.0;
-        let (xs, counts) = c.scope.split_at(c.n);
-        let n = c.n as i64;
-        for (k, &v) in c.values.iter().enumerate() {
-            let (mut sure, mut possible) = (0i64, 0i64);
-            for &x in xs {
-                if p.contains(x, v) {
-                    possible += 1;
-                    sure += i64::from(p.is_fixed(x));
-                }
-            }
-            bound(p, counts[k], sure, possible)?;
-            let (lo, hi) = (p.min(counts[k]) as i64, p.max(counts[k]) as i64);
-            if hi == sure && possible > sure {
-                for &x in xs {
-                    if !p.is_fixed(x) {
-                        p.remove(x, v)?;
-                    }
-                }
-            } else if lo == possible && possible > sure {
-                for &x in xs {
-                    if p.contains(x, v) {
-                        p.fix(x, v)?;
-                    }
-                }
-            }
-        }
-        // Capacity: each variable counts for one value at most.
-        let mins: i64 = counts.iter().map(|&k| p.min(k) as i64).sum();
-        if mins > n {
-            return Err(Conflict);
-        }
-        for &k in counts {
-            let cap = n - (mins - p.min(k) as i64);
-            bound(p, k, p.min(k) as i64, cap)?;
-        }
-        Ok(())
-    }
-    fn name(&self) -> &str {
-        "global-cardinality"
+        let (vars, counts) = self.scope.split_at(self.n);
+        Some(Box::new(super::gcc::GccFlow::new(
+            vars,
+            counts,
+            &self.values,
+        )))
     }
 }
 

@@ -66,6 +66,7 @@ mod counting;
 mod distinct;
 mod element;
 pub(crate) mod fused;
+mod gcc;
 mod linear;
 mod negative_table;
 mod not_equal;
