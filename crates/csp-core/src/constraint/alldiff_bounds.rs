@@ -17,6 +17,12 @@
 //! The variables are kept sorted by minimum and by maximum between calls (a
 //! plain field, valid whatever the domains are): the insertion sort that
 //! repairs the order is linear when few bounds moved.
+//!
+//! On interval domains one call (both passes over the same Hall intervals)
+//! reaches bounds consistency, so the propagator is idempotent and is not
+//! woken by its own changes; only when a new bound lands on a hole and moves
+//! on past the one asked for does the call run again (Gecode's `Bnd`
+//! propagator reports the same case as "not at fixpoint").
 
 use super::distinct::{remove_from_others, FixedValueProp};
 use crate::constraint::Pruner;
@@ -47,6 +53,9 @@ pub(crate) struct BoundsProp<'a> {
     /// call have been removed from the others (later fixes go through
     /// `notify`); backtracking above that call resets it.
     rooted: Option<StateInt>,
+    /// Set by a pass whose new bound fell past a hole (the bound moved
+    /// further than the Hall interval asked): the call then runs again.
+    crossed: bool,
 }
 
 impl<'a> BoundsProp<'a> {
@@ -65,6 +74,7 @@ impl<'a> BoundsProp<'a> {
             d: vec![0; 2 * n + 2],
             h: vec![0; 2 * n + 2],
             rooted: None,
+            crossed: false,
         }
     }
 
@@ -136,7 +146,9 @@ impl<'a> BoundsProp<'a> {
                 let w = path_max(h, h[x] as usize);
                 // Past the largest value: no room left.
                 let lo = Value::try_from(b[w]).map_err(|_| Conflict)?;
-                p.set_min(self.vars[pos], lo)?;
+                if p.set_min(self.vars[pos], lo)? && p.min(self.vars[pos]) != lo {
+                    self.crossed = true;
+                }
                 path_set(h, x, w, w);
             }
             if d[z] == b[z] - b[y] {
@@ -176,7 +188,9 @@ impl<'a> BoundsProp<'a> {
             if (h[x] as usize) < x {
                 let w = path_min(h, h[x] as usize);
                 let hi = Value::try_from(b[w] - 1).map_err(|_| Conflict)?;
-                p.set_max(self.vars[pos], hi)?;
+                if p.set_max(self.vars[pos], hi)? && p.max(self.vars[pos]) != hi {
+                    self.crossed = true;
+                }
                 path_set(h, x, w, w);
             }
             if d[z] == b[y] - b[z] {
@@ -254,9 +268,19 @@ impl Propagator for BoundsProp<'_> {
             return Ok(());
         }
         FixedValueProp::first_call(p, self.rooted, self.vars, None)?;
-        self.sort(p);
-        self.filter_lower(p)?;
-        self.filter_upper(p)
+        loop {
+            self.crossed = false;
+            self.sort(p);
+            self.filter_lower(p)?;
+            self.filter_upper(p)?;
+            if !self.crossed {
+                return Ok(());
+            }
+        }
+    }
+
+    fn is_idempotent(&self) -> bool {
+        true
     }
 
     fn priority(&self) -> Priority {

@@ -76,6 +76,7 @@ mod regex;
 mod regular;
 mod structure;
 mod table;
+mod ternary;
 
 pub use all_different::AllDifferent;
 pub use alldiff_domain::MAX_DOMAIN_VALUES;
@@ -95,6 +96,7 @@ pub use predicate::Predicate;
 pub use regular::{Automaton, Regular, MAX_AUTOMATON_TABLE};
 pub use structure::{Circuit, Inverse};
 pub use table::Table;
+pub use ternary::TernaryEq;
 
 /// A constraint over a fixed list of variables (its scope).
 ///
