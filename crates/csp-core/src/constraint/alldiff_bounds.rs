@@ -262,6 +262,11 @@ impl Propagator for BoundsProp<'_> {
         self.rooted = Some(setup.new_int(0));
     }
 
+    fn notify_on(&self) -> Events {
+        // Bounds events only schedule `propagate`.
+        Events::FIXED
+    }
+
     fn notify(&mut self, p: &mut Pruner<'_>, pos: usize, event: Event) -> Result<bool, Conflict> {
         if event.is_fixed() {
             remove_from_others(p, self.vars, pos, None)?;
