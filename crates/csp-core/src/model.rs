@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::constraint::{
     has_repeats, AllDifferent, Arith, ArithOp, CheckerOnly, Constraint, Count, Element, Equal,
-    LessEq, Linear, NotEqual, Predicate, Relation, Table,
+    LessEq, Linear, NotEqual, Predicate, Relation, Table, TernaryEq,
 };
 use crate::domain::Domain;
 use crate::error::ModelError;
@@ -499,7 +499,9 @@ impl Model {
         Ok(self.push(Posted::AllDifferent(c)))
     }
 
-    /// `Σ a·x ⋈ c` over the terms `(a, x)` (see [`Linear`]).
+    /// `Σ a·x ⋈ c` over the terms `(a, x)` (see [`Linear`]). An `=` over
+    /// three distinct variables with coefficients `±1` (`d = y − x`,
+    /// `z = x + y`) becomes a [`TernaryEq`]: the same pruning in O(1).
     ///
     /// Fails with [`ModelError::Overflow`] when the sum's extreme values (from the
     /// declared domains) or `c` do not fit comfortably in `i64`.
@@ -534,6 +536,14 @@ impl Model {
             }
         }
         merged.retain(|t| t.1 != 0);
+        if let [(x, a), (y, b), (z, e)] = merged[..] {
+            // Three unit terms: the O(1) propagator, with the same pruning.
+            if rel == Relation::Eq {
+                if let Some(t) = TernaryEq::new([x, y, z], [a, b, e], c) {
+                    return Ok(self.push(Posted::User(Box::new(t))));
+                }
+            }
+        }
         let vars = merged.iter().map(|t| t.0).collect();
         let coefs = merged.iter().map(|t| t.1).collect();
         Ok(self.push(Posted::Linear(Linear::new(vars, coefs, rel, c))))

@@ -1,6 +1,7 @@
 //! Every built-in constraint against its checker, by brute force, at every
 //! inference level, variable order and value order.
 
+use csp_core::constraint::TernaryEq;
 use csp_core::testing::check_constraint;
 use csp_core::{Domain, Relation};
 
@@ -67,6 +68,57 @@ fn linear_all_relations() {
             .unwrap_or_else(|e| panic!("{rel} {c}: {e}"));
         }
     }
+}
+
+#[test]
+fn ternary_eq_every_sign_pattern() {
+    // Holes, a value list and domains over 64 values (no word path).
+    let large = [
+        Domain::range(0, 80),
+        Domain::values([1, 5, 40, 70, 79]),
+        Domain::range(30, 100),
+    ];
+    let signs = [1, -1];
+    for &a in &signs {
+        for &b in &signs {
+            for &e in &signs {
+                for c in [-4, -1, 0, 1, 3, 6] {
+                    let what = format!("{a}·x {b:+}·y {e:+}·z = {c}");
+                    check_constraint(&small()[1..], |m, v| {
+                        let t =
+                            TernaryEq::new([v[0], v[1], v[2]], [a, b, e], c).expect("unit signs");
+                        m.post(t).map(|_| ())
+                    })
+                    .unwrap_or_else(|err| panic!("{what}: {err}"));
+                    // Through `Model::linear`, which picks `TernaryEq` itself.
+                    check_constraint(&small()[..3], |m, v| {
+                        let id = m.linear(&[(a, v[0]), (b, v[1]), (e, v[2])], Relation::Eq, c)?;
+                        assert_eq!(m.constraint(id).name(), "ternary-eq");
+                        Ok(())
+                    })
+                    .unwrap_or_else(|err| panic!("{what}: {err}"));
+                }
+                check_constraint(&large, |m, v| {
+                    let t = TernaryEq::new([v[0], v[1], v[2]], [a, b, e], 39).expect("unit signs");
+                    m.post(t).map(|_| ())
+                })
+                .unwrap_or_else(|err| panic!("{a} {b} {e} on large domains: {err}"));
+            }
+        }
+    }
+    // `d = y − x`, and a repeated variable (posted as a checker).
+    check_constraint(&small()[..3], |m, v| {
+        m.post(TernaryEq::difference(v[0], v[1], v[2])).map(|_| ())
+    })
+    .unwrap();
+    check_constraint(&small()[..2], |m, v| {
+        let t = TernaryEq::new([v[0], v[1], v[0]], [1, 1, 1], 3).expect("unit signs");
+        m.post(t).map(|_| ())
+    })
+    .unwrap();
+    let mut m = csp_core::Model::new();
+    let x = m.new_vars(3, Domain::range(0, 3)).unwrap();
+    assert!(TernaryEq::new([x[0], x[1], x[2]], [1, 2, 1], 0).is_none());
 }
 
 #[test]

@@ -17,6 +17,18 @@
 //! The variables are kept sorted by minimum and by maximum between calls (a
 //! plain field, valid whatever the domains are): the insertion sort that
 //! repairs the order is linear when few bounds moved.
+//!
+//! On interval domains one call (both passes over the same Hall intervals)
+//! reaches bounds consistency, so the propagator is idempotent and is not
+//! woken by its own changes; only when a new bound lands on a hole and moves
+//! on past the one asked for does the call run again (Gecode's `Bnd`
+//! propagator reports the same case as "not at fixpoint").
+//!
+//! It runs at [`Priority::Quadratic`], after the cheaper propagators it
+//! shares variables with have settled (Gecode ranks its `Bnd` as a
+//! quadratic propagator too): on Golomb rulers the sums and differences
+//! then move several bounds between two sorts, and 9 marks take 4,354
+//! calls instead of 14,071.
 
 use super::distinct::{remove_from_others, FixedValueProp};
 use crate::constraint::Pruner;
@@ -38,8 +50,9 @@ pub(crate) struct BoundsProp<'a> {
     min_rank: Vec<u32>,
     max_rank: Vec<u32>,
     /// The distinct values among the minima and the maxima + 1, with a
-    /// sentinel below and above.
+    /// sentinel below and above: `bounds[0..=nb + 1]`.
     bounds: Vec<i64>,
+    nb: usize,
     t: Vec<u32>,
     d: Vec<i64>,
     h: Vec<u32>,
@@ -47,6 +60,9 @@ pub(crate) struct BoundsProp<'a> {
     /// call have been removed from the others (later fixes go through
     /// `notify`); backtracking above that call resets it.
     rooted: Option<StateInt>,
+    /// Set by a pass whose new bound fell past a hole (the bound moved
+    /// further than the Hall interval asked): the call then runs again.
+    crossed: bool,
 }
 
 impl<'a> BoundsProp<'a> {
@@ -60,56 +76,67 @@ impl<'a> BoundsProp<'a> {
             hi: vec![0; n],
             min_rank: vec![0; n],
             max_rank: vec![0; n],
-            bounds: Vec::with_capacity(2 * n + 2),
+            bounds: vec![0; 2 * n + 2],
+            nb: 0,
             t: vec![0; 2 * n + 2],
             d: vec![0; 2 * n + 2],
             h: vec![0; 2 * n + 2],
             rooted: None,
+            crossed: false,
         }
     }
 
     /// Reads the bounds, repairs both orders and ranks the bounds.
     fn sort(&mut self, p: &Pruner<'_>) {
-        for (i, &x) in self.vars.iter().enumerate() {
-            self.lo[i] = p.min(x) as i64;
-            self.hi[i] = p.max(x) as i64;
+        let n = self.vars.len();
+        for ((l, h), &x) in self.lo.iter_mut().zip(self.hi.iter_mut()).zip(self.vars) {
+            *l = p.min(x) as i64;
+            *h = p.max(x) as i64;
         }
-        let (lo, hi) = (&self.lo, &self.hi);
+        let (lo, hi) = (&self.lo[..n], &self.hi[..n]);
         insertion_sort(&mut self.by_min, |a, b| lo[a as usize] < lo[b as usize]);
         insertion_sort(&mut self.by_max, |a, b| hi[a as usize] < hi[b as usize]);
-        // Merge the sorted minima and maxima + 1 into the distinct bounds.
-        let n = self.vars.len();
-        self.bounds.clear();
-        self.bounds.push(self.lo[self.by_min[0] as usize] - 2);
-        let (mut i, mut j) = (0, 0);
-        while i < n || j < n {
-            let take_min = j == n
-                || (i < n
-                    && self.lo[self.by_min[i] as usize] <= self.hi[self.by_max[j] as usize] + 1);
-            let v = if take_min {
-                self.lo[self.by_min[i] as usize]
-            } else {
-                self.hi[self.by_max[j] as usize] + 1
-            };
-            if *self.bounds.last().expect("the sentinel") != v {
-                self.bounds.push(v);
-            }
-            let r = (self.bounds.len() - 1) as u32;
-            if take_min {
-                self.min_rank[self.by_min[i] as usize] = r;
+        // Merge the sorted minima and maxima + 1 into the distinct bounds,
+        // written in place (`bounds` holds 2n + 2 entries): a sentinel
+        // below, then each new value, then a sentinel above.
+        let (by_min, by_max) = (&self.by_min[..n], &self.by_max[..n]);
+        let (min_rank, max_rank) = (&mut self.min_rank[..n], &mut self.max_rank[..n]);
+        let b = &mut self.bounds[..2 * n + 2];
+        let mut next_min = lo[by_min[0] as usize];
+        let mut next_max = hi[by_max[0] as usize] + 1;
+        b[0] = next_min - 2;
+        let (mut nb, mut i, mut j) = (0, 0, 0);
+        loop {
+            if i < n && next_min <= next_max {
+                if b[nb] != next_min {
+                    nb += 1;
+                    b[nb] = next_min;
+                }
+                min_rank[by_min[i] as usize] = nb as u32;
                 i += 1;
+                if i < n {
+                    next_min = lo[by_min[i] as usize];
+                }
             } else {
-                self.max_rank[self.by_max[j] as usize] = r;
+                if b[nb] != next_max {
+                    nb += 1;
+                    b[nb] = next_max;
+                }
+                max_rank[by_max[j] as usize] = nb as u32;
                 j += 1;
+                if j == n {
+                    break;
+                }
+                next_max = hi[by_max[j] as usize] + 1;
             }
         }
-        let top = *self.bounds.last().expect("the sentinel");
-        self.bounds.push(top + 2);
+        b[nb + 1] = b[nb] + 2;
+        self.nb = nb;
     }
 
     /// Raises the minima past the Hall intervals below them.
     fn filter_lower(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
-        let nb = self.bounds.len() - 2;
+        let nb = self.nb;
         let (t, d, h, b) = (&mut self.t, &mut self.d, &mut self.h, &self.bounds);
         for i in 1..=nb + 1 {
             t[i] = (i - 1) as u32;
@@ -136,7 +163,9 @@ impl<'a> BoundsProp<'a> {
                 let w = path_max(h, h[x] as usize);
                 // Past the largest value: no room left.
                 let lo = Value::try_from(b[w]).map_err(|_| Conflict)?;
-                p.set_min(self.vars[pos], lo)?;
+                if p.set_min(self.vars[pos], lo)? && p.min(self.vars[pos]) != lo {
+                    self.crossed = true;
+                }
                 path_set(h, x, w, w);
             }
             if d[z] == b[z] - b[y] {
@@ -150,7 +179,7 @@ impl<'a> BoundsProp<'a> {
 
     /// Lowers the maxima below the Hall intervals above them.
     fn filter_upper(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
-        let nb = self.bounds.len() - 2;
+        let nb = self.nb;
         let (t, d, h, b) = (&mut self.t, &mut self.d, &mut self.h, &self.bounds);
         for i in 0..=nb {
             t[i] = (i + 1) as u32;
@@ -176,7 +205,9 @@ impl<'a> BoundsProp<'a> {
             if (h[x] as usize) < x {
                 let w = path_min(h, h[x] as usize);
                 let hi = Value::try_from(b[w] - 1).map_err(|_| Conflict)?;
-                p.set_max(self.vars[pos], hi)?;
+                if p.set_max(self.vars[pos], hi)? && p.max(self.vars[pos]) != hi {
+                    self.crossed = true;
+                }
                 path_set(h, x, w, w);
             }
             if d[z] == b[y] - b[z] {
@@ -242,6 +273,11 @@ impl Propagator for BoundsProp<'_> {
         self.rooted = Some(setup.new_int(0));
     }
 
+    fn notify_on(&self) -> Events {
+        // Bounds events only schedule `propagate`.
+        Events::FIXED
+    }
+
     fn notify(&mut self, p: &mut Pruner<'_>, pos: usize, event: Event) -> Result<bool, Conflict> {
         if event.is_fixed() {
             remove_from_others(p, self.vars, pos, None)?;
@@ -254,13 +290,23 @@ impl Propagator for BoundsProp<'_> {
             return Ok(());
         }
         FixedValueProp::first_call(p, self.rooted, self.vars, None)?;
-        self.sort(p);
-        self.filter_lower(p)?;
-        self.filter_upper(p)
+        loop {
+            self.crossed = false;
+            self.sort(p);
+            self.filter_lower(p)?;
+            self.filter_upper(p)?;
+            if !self.crossed {
+                return Ok(());
+            }
+        }
+    }
+
+    fn is_idempotent(&self) -> bool {
+        true
     }
 
     fn priority(&self) -> Priority {
-        Priority::Linear
+        Priority::Quadratic
     }
 
     fn name(&self) -> &str {

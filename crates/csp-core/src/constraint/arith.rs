@@ -76,9 +76,19 @@ impl Propagator for LessEqProp<'_> {
     fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
         let [x, y] = self.0.vars;
         let c = self.0.c as i128;
-        p.set_max(x, clamp(p.max(y) as i128 + c))?;
-        p.set_min(y, clamp(p.min(x) as i128 - c))?;
-        if p.max(x) as i128 <= p.min(y) as i128 + c {
+        // Bounds read once; the store is called only to tighten.
+        let (mut x_max, mut y_min) = (p.max(x) as i128, p.min(y) as i128);
+        let y_max = p.max(y) as i128;
+        if x_max > y_max + c {
+            p.set_max(x, clamp(y_max + c))?;
+            x_max = p.max(x) as i128;
+        }
+        let x_min = p.min(x) as i128;
+        if y_min < x_min - c {
+            p.set_min(y, clamp(x_min - c))?;
+            y_min = p.min(y) as i128;
+        }
+        if x_max <= y_min + c {
             p.entail();
         }
         Ok(())

@@ -78,6 +78,7 @@ mod regular;
 mod scheduling;
 mod structure;
 mod table;
+mod ternary;
 
 pub use all_different::AllDifferent;
 pub use alldiff_domain::MAX_DOMAIN_VALUES;
@@ -98,6 +99,7 @@ pub use regular::{Automaton, Regular, MAX_AUTOMATON_TABLE};
 pub use scheduling::Disjunctive;
 pub use structure::{Circuit, Inverse};
 pub use table::Table;
+pub use ternary::TernaryEq;
 
 /// A constraint over a fixed list of variables (its scope).
 ///

@@ -402,6 +402,11 @@ impl DomainStore {
     ) -> Result<bool, Conflict> {
         let li = self.large_idx[i] as usize;
         let l = self.large[li];
+        if let Kind::Span { base, at } = self.kinds[li] {
+            if !self.track_prunes {
+                return self.set_span_bounds(i, li, base, at, lo, hi);
+            }
+        }
         let new_lo = if lo > l.lo {
             self.large_next_at_or_above(li, lo).ok_or(Conflict)?
         } else {
@@ -449,6 +454,55 @@ impl DomainStore {
         Ok(true)
     }
 
+    /// [`set_large_bounds`](Self::set_large_bounds) for a bitset over the
+    /// span when no prunes are logged (the common case): one pass over the
+    /// words, the scans and counts inlined.
+    #[inline]
+    fn set_span_bounds(
+        &mut self,
+        i: usize,
+        li: usize,
+        base: Value,
+        at: usize,
+        lo: Value,
+        hi: Value,
+    ) -> Result<bool, Conflict> {
+        let l = self.large[li];
+        let (lo, hi) = (lo.max(l.lo), hi.min(l.hi));
+        if lo > hi {
+            return Err(Conflict);
+        }
+        if lo == l.lo && hi == l.hi {
+            return Ok(false);
+        }
+        let pos = |v: Value| (v as i64 - base as i64) as usize;
+        let words = &self.bits[at..];
+        // `lo..=hi` lies within the old bounds, which are members.
+        let new_a = scan_up(words, pos(lo), pos(hi)).ok_or(Conflict)?;
+        let new_b = scan_down(words, pos(hi), new_a).expect("new_a is a member");
+        let (old_a, old_b) = (pos(l.lo), pos(l.hi));
+        let below = if new_a > old_a {
+            count_bits(words, old_a, new_a - 1)
+        } else {
+            0
+        };
+        let above = if new_b < old_b {
+            count_bits(words, new_b + 1, old_b)
+        } else {
+            0
+        };
+        self.save_large(li);
+        self.removals += below + above;
+        let size = l.size - below - above;
+        let e = &mut self.large[li];
+        e.lo = (base as i64 + new_a as i64) as Value;
+        e.hi = (base as i64 + new_b as i64) as Value;
+        e.size = size;
+        let fixed = if size == 1 { EV_FIXED } else { 0 };
+        self.note_change(i, 0, EV_DOMAIN | EV_BOUNDS | fixed);
+        Ok(true)
+    }
+
     #[cold]
     fn log_large_prunes(&mut self, i: usize, li: usize, a: Value, b: Value, keep: Option<Value>) {
         let mut x = self.large_next_at_or_above(li, a);
@@ -484,6 +538,7 @@ fn span_window(words: &[u64], start: i64, a: i64, b: i64) -> u64 {
 
 /// The first set bit at or above `from` and at or below `end` (bit `k` of
 /// `words` is bit `k % 64` of word `k / 64`).
+#[inline]
 fn scan_up(words: &[u64], from: usize, end: usize) -> Option<usize> {
     let mut off = from;
     while off <= end {
@@ -498,6 +553,7 @@ fn scan_up(words: &[u64], from: usize, end: usize) -> Option<usize> {
 }
 
 /// The last set bit at or below `from` and at or above `end`.
+#[inline]
 fn scan_down(words: &[u64], from: usize, end: usize) -> Option<usize> {
     let mut off = from as isize;
     let end = end as isize;
@@ -532,6 +588,7 @@ fn for_each_bit(words: &[u64], a: usize, b: usize, mut f: impl FnMut(usize)) {
 }
 
 /// Number of set bits from bit `a` to bit `b`, both included.
+#[inline]
 fn count_bits(words: &[u64], a: usize, b: usize) -> u64 {
     let (wa, wb) = (a / 64, b / 64);
     let lo_mask = !0u64 << (a % 64);

@@ -671,6 +671,12 @@ impl DomainStore {
             self.set_small(i, bits & !bit)?;
             Ok(true)
         } else {
+            // Most removals a fixed value makes in its peers fall outside
+            // their bounds: answered here, without the call.
+            let l = &self.large[self.large_idx[i] as usize];
+            if v < l.lo || v > l.hi {
+                return Ok(false);
+            }
             self.remove_large(i, v)
         }
     }

@@ -49,6 +49,8 @@ pub(crate) struct Kernel<'a> {
     idempotent: Vec<bool>,
     /// Per propagator: is `notify` called, or does an event only schedule?
     calls_notify: Vec<bool>,
+    /// Per propagator: the event kinds `notify` is called for.
+    notify_on: Vec<u8>,
     priority: Vec<u8>,
     /// CSR subscriptions by variable.
     start: Vec<u32>,
@@ -154,6 +156,7 @@ impl<'a> Kernel<'a> {
         Kernel {
             idempotent: props.iter().map(|p| p.is_idempotent()).collect(),
             calls_notify: props.iter().map(|p| p.wants_notify()).collect(),
+            notify_on: props.iter().map(|p| p.notify_on().0).collect(),
             priority: props.iter().map(|p| p.priority() as u8).collect(),
             props,
             owners,
@@ -261,7 +264,9 @@ impl<'a> Kernel<'a> {
                     if s.mask & kinds == 0 {
                         continue;
                     }
-                    if !self.calls_notify[s.prop as usize] {
+                    if !self.calls_notify[s.prop as usize]
+                        || self.notify_on[s.prop as usize] & kinds == 0
+                    {
                         // Scheduling only: the common case under arc consistency.
                         let skip = self.in_queue[s.prop as usize]
                             || (src == s.prop && self.idempotent[s.prop as usize])

@@ -99,6 +99,16 @@ pub trait Propagator: fmt::Debug {
         true
     }
 
+    /// The event kinds for which [`notify`](Propagator::notify) is called
+    /// (asked once, after [`setup`](Propagator::setup)); an event with none
+    /// of them only schedules [`propagate`](Propagator::propagate), as if
+    /// `notify` had returned `Ok(true)`. Default: every kind. The bounds
+    /// all-different, which subscribes to bounds for its Hall intervals but
+    /// acts in `notify` only on fixed variables, returns [`Events::FIXED`].
+    fn notify_on(&self) -> Events {
+        Events::FIXED | Events::BOUNDS | Events::DOMAIN
+    }
+
     /// Called once after every propagator's [`setup`](Propagator::setup),
     /// with what the others subscribed to (a propagator alone on its
     /// variables may skip work). Default: nothing.
