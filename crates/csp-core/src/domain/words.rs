@@ -209,8 +209,8 @@ fn dense_pass<const G: usize, const VEC: u8>(
     #[cfg(target_arch = "x86_64")]
     match VEC {
         // SAFETY: `VEC` 2 is only passed by callers compiled with avx512f
-        // and avx512vpopcntdq, 1 by callers compiled with avx2 and popcnt,
-        // which run only after `Simd::detect` found those on this machine.
+        // and avx512vpopcntdq, 1 by callers compiled with avx2, popcnt and
+        // bmi1, which run only after `Simd::detect` found those on this machine.
         2 => return unsafe { dense_pass_avx512::<G>(small, dense, active, fixed, ids) },
         1 => return unsafe { dense_pass_avx2::<G>(small, dense, active, fixed, ids) },
         _ => {}
@@ -294,14 +294,21 @@ unsafe fn dense_pass_avx512<const G: usize>(
 }
 
 /// The pass of [`DomainStore::remove_ids_small_dense`] with AVX2: four
-/// positions per vector, two vectors per block of eight. Masked loads and
-/// stores touch the active lanes only; the values removed are counted with
-/// a nibble lookup (AVX2 has no vector popcount).
+/// positions per vector. Only the blocks of four with an active position
+/// are visited (found with a bit scan of the active word, so a board that
+/// is mostly fixed costs little), and masked loads and stores touch the
+/// active lanes only; the values removed are counted with a nibble lookup
+/// (AVX2 has no vector popcount).
+///
+/// Not compiled with `#[target_feature]` itself but always inlined: in the
+/// callers that are (the AVX2 build of the fused forward check) it joins
+/// their code, so the pass loop of one forward check costs no call, and
+/// its constants are set up once for all the waves.
 ///
 /// # Safety
-/// The CPU must support avx2 and popcnt.
+/// The CPU must support avx2, popcnt and bmi1.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,popcnt")]
+#[inline(always)]
 unsafe fn dense_pass_avx2<const G: usize>(
     small: &mut [u64],
     dense: &DenseGroup,
@@ -311,13 +318,13 @@ unsafe fn dense_pass_avx2<const G: usize>(
 ) -> Result<(usize, u32), u32> {
     use std::arch::x86_64::*;
     let first = dense.first as usize;
-    // Active lanes are positions below `len`, all within
-    // `small[first..first + len]`.
-    assert!(first + dense.len <= small.len());
+    let len = dense.len;
+    // Active lanes are positions below `len` (bits past it are masked off
+    // below), all within `small[first..first + len]`.
+    assert!(first + len <= small.len() && active.len() <= len.div_ceil(64));
     let words = small[first..].as_mut_ptr();
     let one = _mm256_set1_epi64x(1);
     let zero = _mm256_setzero_si256();
-    let lane_bit = _mm256_set_epi64x(8, 4, 2, 1);
     // Nibble popcounts, for counting the removed values.
     let nibbles = _mm256_setr_epi8(
         0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
@@ -331,71 +338,89 @@ unsafe fn dense_pass_avx2<const G: usize>(
         Ids::Many(b) => ([zero; G], b),
     };
     for (wi, (&word, out)) in active.iter().zip(fixed.iter_mut()).enumerate() {
+        let below = len - wi * 64;
+        let mut left = if below >= 64 {
+            word
+        } else {
+            word & ((1u64 << below) - 1)
+        };
         let mut newly_word = 0u64;
-        let chunks = dense.chunks.iter().enumerate().skip(wi * 8).take(8);
-        for (c, ch) in chunks {
-            let lanes = (dense.len - c * 8).min(8);
-            let act8 = (word >> (c % 8 * 8)) as u32 & ((1u32 << lanes) - 1);
-            if act8 == 0 {
-                continue;
-            }
-            for h in 0..2 {
-                let act = (act8 >> (4 * h)) & 0xf;
-                if act == 0 {
-                    continue;
-                }
-                let lane_mask = _mm256_cmpeq_epi64(
-                    _mm256_and_si256(_mm256_set1_epi64x(act as i64), lane_bit),
-                    lane_bit,
-                );
-                // SAFETY: lane `l` of this half is position 8c + 4h + l, and
-                // active lanes are positions below `len` (asserted above).
-                let at = unsafe { words.add(c * 8 + 4 * h) };
-                let old = unsafe { _mm256_maskload_epi64(at.cast(), lane_mask) };
-                let mut m = zero;
-                for t in 0..G {
-                    // SAFETY: a chunk holds eight offsets per member.
-                    let adj = unsafe { _mm256_loadu_si256(ch[t].as_ptr().add(4 * h).cast()) };
-                    if many.is_empty() {
-                        let sh = _mm256_sub_epi64(idv[t], adj);
+        while left != 0 {
+            // The next block of four positions with an active one.
+            let shift = left.trailing_zeros() & !3;
+            let act = (left >> shift) & 0xf;
+            left &= !(0xf << shift);
+            let p = wi * 64 + shift as usize;
+            let ch = &dense.chunks[p / 8];
+            let half = p % 8;
+            let lane_mask = _mm256_loadu_si256(LANES[act as usize].as_ptr().cast());
+            // SAFETY: lane `l` is position p + l, and active lanes are
+            // positions below `len` (asserted above).
+            let at = unsafe { words.add(p) };
+            let old = unsafe { _mm256_maskload_epi64(at.cast(), lane_mask) };
+            let mut m = zero;
+            for t in 0..G {
+                // SAFETY: a chunk holds eight offsets per member, `half`
+                // is 0 or 4.
+                let adj = unsafe { _mm256_loadu_si256(ch[t].as_ptr().add(half).cast()) };
+                if many.is_empty() {
+                    let sh = _mm256_sub_epi64(idv[t], adj);
+                    m = _mm256_or_si256(m, _mm256_sllv_epi64(one, sh));
+                } else {
+                    for b in many {
+                        let sh = _mm256_sub_epi64(_mm256_set1_epi64x(b[t]), adj);
                         m = _mm256_or_si256(m, _mm256_sllv_epi64(one, sh));
-                    } else {
-                        for b in many {
-                            let sh = _mm256_sub_epi64(_mm256_set1_epi64x(b[t]), adj);
-                            m = _mm256_or_si256(m, _mm256_sllv_epi64(one, sh));
-                        }
                     }
                 }
-                let new = _mm256_andnot_si256(m, old);
-                let gone = _mm256_xor_si256(old, new);
-                let cnt = _mm256_add_epi8(
-                    _mm256_shuffle_epi8(nibbles, _mm256_and_si256(gone, low4)),
-                    _mm256_shuffle_epi8(
-                        nibbles,
-                        _mm256_and_si256(_mm256_srli_epi64::<4>(gone), low4),
-                    ),
-                );
-                gone_bytes = _mm256_add_epi64(gone_bytes, _mm256_sad_epu8(cnt, zero));
-                // An active peer left with no value: a wipe-out.
-                let empty = _mm256_and_si256(_mm256_cmpeq_epi64(new, zero), lane_mask);
-                if _mm256_movemask_pd(_mm256_castsi256_pd(empty)) != 0 {
-                    return Err(sum_lanes(gone_bytes));
-                }
-                unsafe { _mm256_maskstore_epi64(at.cast(), lane_mask, new) };
-                // Newly fixed: something went and `new & (new − 1)` is 0.
-                let single =
-                    _mm256_cmpeq_epi64(_mm256_and_si256(new, _mm256_sub_epi64(new, one)), zero);
-                let kept = _mm256_cmpeq_epi64(gone, zero);
-                let newly = _mm256_and_si256(_mm256_andnot_si256(kept, single), lane_mask);
-                let bits = _mm256_movemask_pd(_mm256_castsi256_pd(newly)) as u64;
-                newly_word |= bits << (c % 8 * 8 + 4 * h);
             }
+            let new = _mm256_andnot_si256(m, old);
+            let gone = _mm256_xor_si256(old, new);
+            let cnt = _mm256_add_epi8(
+                _mm256_shuffle_epi8(nibbles, _mm256_and_si256(gone, low4)),
+                _mm256_shuffle_epi8(
+                    nibbles,
+                    _mm256_and_si256(_mm256_srli_epi64::<4>(gone), low4),
+                ),
+            );
+            gone_bytes = _mm256_add_epi64(gone_bytes, _mm256_sad_epu8(cnt, zero));
+            // An active peer left with no value: a wipe-out.
+            let empty = _mm256_and_si256(_mm256_cmpeq_epi64(new, zero), lane_mask);
+            if _mm256_movemask_pd(_mm256_castsi256_pd(empty)) != 0 {
+                return Err(sum_lanes(gone_bytes));
+            }
+            unsafe { _mm256_maskstore_epi64(at.cast(), lane_mask, new) };
+            // Newly fixed: something went and `new & (new − 1)` is 0.
+            let single =
+                _mm256_cmpeq_epi64(_mm256_and_si256(new, _mm256_sub_epi64(new, one)), zero);
+            let kept = _mm256_cmpeq_epi64(gone, zero);
+            let newly = _mm256_and_si256(_mm256_andnot_si256(kept, single), lane_mask);
+            let bits = _mm256_movemask_pd(_mm256_castsi256_pd(newly)) as u64;
+            newly_word |= bits << shift;
         }
         *out = newly_word;
         count += newly_word.count_ones() as usize;
     }
     Ok((count, sum_lanes(gone_bytes)))
 }
+
+/// Per set of active lanes (bit `l`: lane `l`), the lane mask of AVX2's
+/// masked loads and stores (all ones in the active lanes).
+#[cfg(target_arch = "x86_64")]
+const LANES: [[i64; 4]; 16] = {
+    let mut t = [[0i64; 4]; 16];
+    let mut a = 0;
+    while a < 16 {
+        let mut l = 0;
+        while l < 4 {
+            if a >> l & 1 == 1 {
+                t[a][l] = -1;
+            }
+            l += 1;
+        }
+        a += 1;
+    }
+    t
+};
 
 /// The sum of the four 64-bit lanes of `v`.
 #[cfg(target_arch = "x86_64")]
