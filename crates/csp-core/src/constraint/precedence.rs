@@ -68,8 +68,11 @@ use crate::propagation::{Event, Events, Propagator, Setup, StateWords};
 #[derive(Debug, Clone)]
 pub struct ValuePrecedence {
     vars: Vec<VarId>,
+    /// `vars`, then `top` when bounded.
+    scope: Vec<VarId>,
     start: Value,
-    /// No variable occurs twice in `vars` (the incremental propagator
+    top: Option<VarId>,
+    /// No variable occurs twice in the scope (the incremental propagator
     /// relies on it).
     distinct: bool,
 }
@@ -77,12 +80,45 @@ pub struct ValuePrecedence {
 impl ValuePrecedence {
     /// Values `start, start + 1, ...` appear in order of first use along `vars`.
     pub fn new(vars: Vec<VarId>, start: Value) -> ValuePrecedence {
-        let mut sorted = vars.clone();
+        Self::build(vars, start, None)
+    }
+
+    /// The same, and every `x_i <= top`: at most `top − start + 1` values are
+    /// used. One constraint rather than one per variable, so a model that
+    /// minimises the number of values (graph coloring's `top`) gives each
+    /// variable the weighted degree it has without the bound (dom/wdeg sums
+    /// the weights of every constraint on a variable).
+    ///
+    /// Pruning, besides the passes below: `x_i <= max(top)` for every `i`,
+    /// and `top >= min(x_i)`. The scope is `vars` then `top`.
+    ///
+    /// ```
+    /// use csp_core::constraint::ValuePrecedence;
+    /// use csp_core::{Domain, Model, Search};
+    ///
+    /// // Three variables over four values, `top` 0 or 1: with `top` 0 only
+    /// // 0 0 0; with `top` 1, 0 0 0, 0 0 1, 0 1 0 and 0 1 1.
+    /// let mut m = Model::new();
+    /// let xs = m.new_vars(3, Domain::range(0, 3)).unwrap();
+    /// let top = m.new_var(Domain::range(0, 1)).unwrap();
+    /// m.post(ValuePrecedence::bounded(xs, 0, top)).unwrap();
+    /// assert_eq!(Search::new(&m).count().count, 5);
+    /// ```
+    pub fn bounded(vars: Vec<VarId>, start: Value, top: VarId) -> ValuePrecedence {
+        Self::build(vars, start, Some(top))
+    }
+
+    fn build(vars: Vec<VarId>, start: Value, top: Option<VarId>) -> ValuePrecedence {
+        let mut scope = vars.clone();
+        scope.extend(top);
+        let mut sorted = scope.clone();
         sorted.sort_unstable();
         let distinct = sorted.windows(2).all(|w| w[0] != w[1]);
         ValuePrecedence {
             vars,
+            scope,
             start,
+            top,
             distinct,
         }
     }
@@ -90,6 +126,25 @@ impl ValuePrecedence {
     /// The variables, in precedence order.
     pub fn vars(&self) -> &[VarId] {
         &self.vars
+    }
+
+    /// The bound on the values, when there is one ([`bounded`](Self::bounded)).
+    pub fn top(&self) -> Option<VarId> {
+        self.top
+    }
+
+    /// The bound's part of a round (or of a call): every `x_i <= max(top)`
+    /// and `top >= min(x_i)`; `Ok(true)` when a domain changed.
+    fn bound(&self, p: &mut Pruner<'_>, top: VarId) -> Result<bool, Conflict> {
+        let mut changed = false;
+        let hi = p.max(top);
+        let mut lo = p.min(top);
+        for &x in &self.vars {
+            changed |= p.set_max(x, hi)?;
+            lo = lo.max(p.min(x));
+        }
+        changed |= p.set_min(top, lo)?;
+        Ok(changed)
     }
 
     /// The first value.
@@ -100,7 +155,10 @@ impl ValuePrecedence {
     /// One round of both passes; `Ok(true)` when a domain changed.
     fn round(&self, p: &mut Pruner<'_>) -> Result<bool, Conflict> {
         let start = i64::from(self.start);
-        let mut changed = false;
+        let mut changed = match self.top {
+            Some(top) => self.bound(p, top)?,
+            None => false,
+        };
         // Pass 1: upper bounds. `b` = number of values start.. available before i.
         let mut b: i64 = 0;
         for &x in &self.vars {
@@ -167,19 +225,11 @@ impl ValuePrecedence {
 
 impl Constraint for ValuePrecedence {
     fn scope(&self) -> &[VarId] {
-        &self.vars
+        &self.scope
     }
 
     fn is_satisfied(&self, values: &[Value]) -> bool {
-        let mut max = i64::from(self.start) - 1;
-        for &v in values {
-            let v = i64::from(v);
-            if v < i64::from(self.start) || v > max + 1 {
-                return false;
-            }
-            max = max.max(v);
-        }
-        true
+        self.violations(values) == 0
     }
 
     fn name(&self) -> &str {
@@ -203,20 +253,26 @@ impl Constraint for ValuePrecedence {
                 first: StateWords { first: 0, len: 0 },
                 second: StateWords { first: 0, len: 0 },
                 dirty: Vec::new(),
-                in_dirty: vec![false; self.vars.len()],
+                top_max: StateWords { first: 0, len: 0 },
+                in_dirty: vec![false; self.scope.len()],
             }) as Box<dyn Propagator + '_>
         })
     }
 
+    /// One per position out of order, and one per value above `top`.
     fn violations(&self, values: &[Value]) -> u64 {
+        let (seq, top) = values.split_at(self.vars.len());
         let mut max = i64::from(self.start) - 1;
         let mut bad = 0;
-        for &v in values {
+        for &v in seq {
             let v = i64::from(v);
             if v < i64::from(self.start) || v > max + 1 {
                 bad += 1;
             }
             max = max.max(v);
+        }
+        if let Some(&t) = top.first() {
+            bad += seq.iter().filter(|&&v| v > t).count() as u64;
         }
         bad
     }
@@ -236,6 +292,9 @@ struct PrecedenceProp<'a> {
     first: StateWords,
     /// `s_c + 1` for each value `c < k`.
     second: StateWords,
+    /// With a bound: the largest `max(top)` every position was bounded by
+    /// (one word, the root's `max(top) + 1` before the first call).
+    top_max: StateWords,
     /// The positions whose domain changed since the last call (each once).
     dirty: Vec<u32>,
     in_dirty: Vec<bool>,
@@ -274,8 +333,12 @@ impl Propagator for PrecedenceProp<'_> {
         self.k = span.clamp(0, n as i64) as usize;
         self.first = setup.new_words(self.k, 0);
         self.second = setup.new_words(self.k, 0);
-        for (i, &x) in self.c.vars.iter().enumerate() {
+        for (i, &x) in self.c.scope.iter().enumerate() {
             setup.subscribe(x, i, Events::DOMAIN);
+        }
+        if let Some(top) = self.c.top {
+            let above = i64::from(setup.max(top)) + 1;
+            self.top_max = setup.new_words(1, above as u64);
         }
     }
 
@@ -296,10 +359,34 @@ impl Propagator for PrecedenceProp<'_> {
         let vars = &self.c.vars;
         let n = vars.len() as i64;
         let start = i64::from(self.c.start);
-        if self.k == 0 || Self::get(p, self.first, 0) < 0 {
-            // The first call (the root): every value at least `start`.
+        let root = self.k == 0 || Self::get(p, self.first, 0) < 0;
+        if root {
+            // The first call: every value at least `start`.
             for &x in vars {
                 p.set_min(x, self.c.start)?;
+            }
+        }
+        if let Some(top) = self.c.top {
+            // Every value at most max(top), again each time it went down
+            // (rare: `top` is decided early), and top >= the minima, all
+            // of them at the root, then those that changed.
+            let hi = p.max(top);
+            if i64::from(hi) < p.state_word(self.top_max, 0) as i64 {
+                for &x in vars {
+                    p.set_max(x, hi)?;
+                }
+                p.set_state_word(self.top_max, 0, hi as u64);
+            }
+            if root {
+                for &x in vars {
+                    p.set_min(top, p.min(x))?;
+                }
+            } else {
+                for &d in &self.dirty {
+                    if let Some(&x) = vars.get(d as usize) {
+                        p.set_min(top, p.min(x))?;
+                    }
+                }
             }
         }
         // Pass 1: advance each p_c past the positions that lost `c`, and
@@ -346,6 +433,9 @@ impl Propagator for PrecedenceProp<'_> {
         // Positions whose minimum may have risen since the last call.
         for d in std::mem::take(&mut self.dirty) {
             self.in_dirty[d as usize] = false;
+            if d as usize >= vars.len() {
+                continue; // top
+            }
             let pos = i64::from(d);
             let m = i64::from(p.min(vars[d as usize])) - start;
             for c in 0..(m.max(0) as usize).min(top) {
@@ -538,6 +628,26 @@ mod tests {
                 .map(|_| ())
         })
         .unwrap();
+        // The bound among the sequence, and a bound repeated.
+        let doms = vec![Domain::range(0, 3); 4];
+        testing::check_constraint(&doms, |m, v| {
+            m.post(ValuePrecedence::bounded(
+                vec![v[0], v[1], v[3], v[2]],
+                0,
+                v[3],
+            ))
+            .map(|_| ())
+        })
+        .unwrap();
+        testing::check_constraint(&doms, |m, v| {
+            m.post(ValuePrecedence::bounded(
+                vec![v[0], v[1], v[1], v[2]],
+                0,
+                v[3],
+            ))
+            .map(|_| ())
+        })
+        .unwrap();
     }
 
     fn post_pair(m: &mut Model, v: &[VarId], s: Value, t: Value) -> Result<(), crate::ModelError> {
@@ -686,13 +796,36 @@ mod tests {
         (doms, ne)
     }
 
-    fn build(doms: &[Domain], ne: &[(usize, usize)], start: Value, scan: bool) -> Model {
+    /// No bound (half the time), or a bound's domain: a range from just
+    /// below `start` to around `start + span`.
+    fn random_top(rng: &mut Rng, span: Value, start: Value) -> Option<Domain> {
+        (rng.below(2) == 0).then(|| {
+            let lo = start - 1 + rng.below(2) as Value;
+            Domain::range(lo, lo + rng.below(span as u64 + 1) as Value)
+        })
+    }
+
+    /// The instance as a model; with `top`, the bounded constraint with a
+    /// bound of that domain.
+    fn build(
+        doms: &[Domain],
+        ne: &[(usize, usize)],
+        start: Value,
+        top: Option<&Domain>,
+        scan: bool,
+    ) -> Model {
         let mut m = Model::new();
         let v: Vec<VarId> = doms.iter().map(|d| m.new_var(d.clone()).unwrap()).collect();
         for &(i, j) in ne {
             m.not_equal(v[i], v[j], 0).unwrap();
         }
-        let c = ValuePrecedence::new(v, start);
+        let c = match top {
+            Some(d) => {
+                let t = m.new_var(d.clone()).unwrap();
+                ValuePrecedence::bounded(v, start, t)
+            }
+            None => ValuePrecedence::new(v, start),
+        };
         if scan {
             m.post(Scan(c)).unwrap();
         } else {
@@ -712,9 +845,10 @@ mod tests {
             let span = 1 + rng.below(4) as Value;
             let start = rng.below(3) as Value - 1;
             let (doms, ne) = random_instance(&mut rng, n, span, start, 300);
-            let m = build(&doms, &ne, start, false);
+            let top = random_top(&mut rng, span, start);
+            let m = build(&doms, &ne, start, top.as_ref(), false);
             if let Err(e) = testing::check_model(&m) {
-                panic!("case {case}: {doms:?} {ne:?} start {start}: {e:?}");
+                panic!("case {case}: {doms:?} {ne:?} start {start} top {top:?}: {e:?}");
             }
         }
     }
@@ -731,8 +865,9 @@ mod tests {
             let span = 2 + rng.below(4) as Value;
             let start = rng.below(3) as Value;
             let (doms, ne) = random_instance(&mut rng, n, span, start, 250);
-            let inc = build(&doms, &ne, start, false);
-            let scan = build(&doms, &ne, start, true);
+            let top = random_top(&mut rng, span, start);
+            let inc = build(&doms, &ne, start, top.as_ref(), false);
+            let scan = build(&doms, &ne, start, top.as_ref(), true);
             for inference in [crate::Inference::ForwardChecking, crate::Inference::Mac] {
                 for var_order in [crate::VarOrder::Input, crate::VarOrder::DomWdeg] {
                     let run = |m: &Model| {
