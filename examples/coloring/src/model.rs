@@ -249,6 +249,25 @@ pub fn precedence_order(graph: &Graph) -> Vec<u32> {
 /// # Errors
 /// [`ModelError`] when `k` is 0 and the graph has vertices (an empty domain).
 pub fn model(graph: &Graph, k: u32, symmetry: Symmetry) -> Result<(Model, Vec<VarId>), ModelError> {
+    let (m, colors, _) = model_with_top(graph, k, symmetry, None)?;
+    Ok((m, colors))
+}
+
+/// [`model`], and with `bound = Some((lo, hi))` a variable `top` in `lo..=hi`
+/// (named `colors-1`) that bounds every color. With value precedence the
+/// bound is part of that one constraint ([`ValuePrecedence::bounded`]), so
+/// each vertex keeps the weighted degree it has in [`model`] and dom/wdeg
+/// chooses as it does there: `top = max(colors)` (or a constraint per
+/// vertex) added one to every vertex's weighted degree, which alone made
+/// myciel5 need 27 % more nodes than one search per `k` (36,743 against
+/// 28,857, with the weights reset for each `top`). Without symmetry
+/// breaking, `top = max(colors)`.
+fn model_with_top(
+    graph: &Graph,
+    k: u32,
+    symmetry: Symmetry,
+    bound: Option<(Value, Value)>,
+) -> Result<(Model, Vec<VarId>, Option<VarId>), ModelError> {
     let mut m = Model::new();
     let top = Value::try_from(k).unwrap_or(Value::MAX) - 1;
     let colors: Vec<VarId> = (0..graph.vertices())
@@ -258,14 +277,22 @@ pub fn model(graph: &Graph, k: u32, symmetry: Symmetry) -> Result<(Model, Vec<Va
     for &(u, v) in graph.edges() {
         m.not_equal(colors[u as usize], colors[v as usize], 0)?;
     }
+    let top = bound
+        .map(|(lo, hi)| m.new_var_named("colors-1", Domain::range(lo, hi)))
+        .transpose()?;
     if symmetry == Symmetry::ValuePrecedence && !colors.is_empty() {
         let order = precedence_order(graph)
             .into_iter()
             .map(|v| colors[v as usize])
             .collect();
-        m.post(ValuePrecedence::new(order, 0))?;
+        match top {
+            Some(t) => m.post(ValuePrecedence::bounded(order, 0, t))?,
+            None => m.post(ValuePrecedence::new(order, 0))?,
+        };
+    } else if let Some(t) = top {
+        m.max(&colors, t)?;
     }
-    Ok((m, colors))
+    Ok((m, colors, top))
 }
 
 /// The result of [`color`].
@@ -451,17 +478,20 @@ pub fn chromatic_number_by_loop(
 /// with that many colors every vertex always has a free color, so the
 /// search hardly ever backtracks). Between them, one model: the coloring
 /// model with `upper − 1` colors, a variable `top` in
-/// `[lower − 1, upper − 2]` with `colors[v] ≤ top` for every vertex, and
-/// `minimize(top)`. The search decides `top` first, smallest value first
-/// ([`SearchOptions::decision_vars`](csp_core::SearchOptions::decision_vars)),
+/// `[lower − 1, upper − 2]` with `colors[v] ≤ top` for every vertex (part
+/// of the value-precedence constraint, see [`ValuePrecedence::bounded`]),
+/// and `minimize(top)`. The search decides `top` first, smallest value
+/// first ([`SearchOptions::decision_vars`](csp_core::SearchOptions::decision_vars)),
 /// so it tries `lower` colors, then `lower + 1`, … within one search that
-/// halves its dom/wdeg weights from one to the next
-/// ([`RootWeights::Halve`](csp_core::RootWeights): measured over
-/// `../shared/data/coloring`, myciel5 needs 31,793 nodes instead of 34,284
-/// when they are kept and 29,850 when reset, while queen8_8 needs 262,269,
-/// 262,854 kept and 395,067 reset); the first coloring it
-/// finds is optimal, and branch and bound then unwinds the rest of the
-/// tree at once. No coloring at all proves the first coloring optimal.
+/// keeps its dom/wdeg weights from one to the next
+/// ([`RootWeights::Keep`](csp_core::RootWeights); with `Reset` each value
+/// of `top` explores the tree of [`chromatic_number_by_loop`] for that
+/// number of colors, node for node; measured over `../shared/data/coloring`
+/// on 2026-11-24, myciel5 needs 27,633 nodes kept, 30,488 halved and
+/// 28,861 reset, queen8_8 413,041, 411,736 and 429,960, the loop 28,857
+/// and 429,955); the first coloring it finds is optimal, and branch and
+/// bound then unwinds the rest of the tree at once. No coloring at all
+/// proves the first coloring optimal.
 ///
 /// `time_limit` bounds the whole run; when it runs out, the result holds
 /// the bounds proved so far (each value of `top` the search moved past is
@@ -495,15 +525,12 @@ pub fn chromatic_number(
     // `upper − 1` colors, 0..=upper − 2; top ≥ every color, in
     // [lower − 1, upper − 2].
     let k = upper - 1;
-    let (mut m, vars) = model(&core.graph, k, opts.symmetry)?;
     let as_value = |c: u32| Value::try_from(c).unwrap_or(Value::MAX);
-    let top = m.new_var_named(
-        "colors-1",
-        Domain::range(as_value(result.lower.max(1) - 1), as_value(k - 1)),
-    )?;
-    m.max(&vars, top)?;
+    let bound = (as_value(result.lower.max(1) - 1), as_value(k - 1));
+    let (m, vars, top) = model_with_top(&core.graph, k, opts.symmetry, Some(bound))?;
+    let top = top.expect("a bound was asked for");
     opts.search.decision_vars = vec![top];
-    opts.search.root_weights = csp_core::RootWeights::Halve;
+    opts.search.root_weights = csp_core::RootWeights::Keep;
     let ascending = opts.search.val_order == ValOrder::Ascending;
     let mut watch = TopWatch { top, tried: None };
     let r = Search::new(&m)

@@ -99,7 +99,7 @@ mod best;
 mod genetic;
 mod min_conflicts;
 mod permutation;
-mod rng;
+pub(crate) mod rng;
 mod state;
 
 pub use genetic::{Genetic, GeneticResult};
