@@ -100,10 +100,21 @@ fn one_machine() -> Model {
     m
 }
 
+/// Three-term equality (`TernaryEq`): x − y = z with x, y in 0..=299 and
+/// z in 0..=20, every solution (21 · 300 − 210 = 6090).
+fn difference() -> Model {
+    let mut m = Model::new();
+    let x = m.new_var(Domain::range(0, 299)).unwrap();
+    let y = m.new_var(Domain::range(0, 299)).unwrap();
+    let z = m.new_var(Domain::range(0, 20)).unwrap();
+    m.post((x - y).eq(z)).unwrap();
+    m
+}
+
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("library");
     g.sample_size(10);
-    let cases: [(&str, Model, Option<u64>); 7] = [
+    let cases: [(&str, Model, Option<u64>); 8] = [
         ("magic4_first500", magic4(), Some(500)),
         ("long_sum_first2000", long_sum(), Some(2000)),
         ("lt_chain_count", chain(), None),
@@ -111,6 +122,7 @@ fn bench(c: &mut Criterion) {
         ("pigeonhole_7_6", pigeonhole(), None),
         ("reified_first5000", reified(), Some(5000)),
         ("disjunctive_count", one_machine(), None),
+        ("ternary_difference_count", difference(), None),
     ];
     for (name, m, limit) in &cases {
         let search = || Search::new(m).var_order(VarOrder::DomWdeg);
