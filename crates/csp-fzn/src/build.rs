@@ -636,11 +636,13 @@ fn uncap_shared_alldiffs(b: &mut Builder) {
     if b.value_alldiffs.is_empty() {
         return;
     }
-    let capped: std::collections::HashSet<ConstraintId> =
-        b.value_alldiffs.iter().copied().collect();
+    let mut capped = vec![false; b.m.num_constraints()];
+    for &id in &b.value_alldiffs {
+        capped[id.index()] = true;
+    }
     let mut shared = vec![false; b.m.num_vars()];
     for (id, c) in b.m.constraints() {
-        if !capped.contains(&id) {
+        if !capped[id.index()] {
             for &x in c.scope() {
                 shared[x.index()] = true;
             }

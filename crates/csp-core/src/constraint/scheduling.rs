@@ -256,15 +256,12 @@ impl DisjunctiveProp<'_> {
                 continue;
             };
             // x overlaps j when sj − d < x < sj + dj.
-            let lo = sj as i64 - d;
+            let first = clamp((sj as i64 - d + 1) as i128);
             let hi = sj as i64 + c.durations[j];
-            let mut v = p.next_above(x, clamp(lo as i128));
-            if lo < Value::MIN as i64 {
-                // next_above skips the lower end: i32::MIN itself overlaps.
-                if p.contains(x, Value::MIN) {
-                    p.remove(x, Value::MIN)?;
-                }
-            }
+            let mut v = match p.contains(x, first) {
+                true => Some(first),
+                false => p.next_above(x, first),
+            };
             while let Some(w) = v.filter(|&w| (w as i64) < hi) {
                 p.remove(x, w)?;
                 v = p.next_above(x, w);
