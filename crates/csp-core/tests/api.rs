@@ -236,3 +236,104 @@ fn observer_sees_every_event_in_order() {
     assert!(log.0.iter().any(|l| l.starts_with("fail")));
     assert!(log.0.iter().any(|l| l.starts_with("backtrack")));
 }
+
+/// Parallel searches reuse each worker's engine from one subproblem to the
+/// next (rewound to the root): the statistics must be those of a new engine
+/// per subproblem, so they cannot depend on how many threads share the
+/// subproblems. Several propagators (Régin's all-different, the fused
+/// forward check), weighted variable orders and random value orders.
+#[test]
+fn parallel_statistics_do_not_depend_on_threads() {
+    let (q9, _) = queens(9);
+    // Pairwise: a constraint per pair of rows, so that failure weights
+    // differ between variables.
+    let mut pairwise = Model::new();
+    let rows = pairwise.new_vars(10, Domain::range(0, 9)).unwrap();
+    for i in 0..10 {
+        for k in i + 1..10 {
+            let d = (k - i) as i32;
+            for offset in [0, d, -d] {
+                pairwise.not_equal(rows[i], rows[k], offset).unwrap();
+            }
+        }
+    }
+    let mut latin = Model::new();
+    let cells = latin.new_vars(16, Domain::range(1, 4)).unwrap();
+    for i in 0..4 {
+        let row: Vec<VarId> = (0..4).map(|j| cells[4 * i + j]).collect();
+        let col: Vec<VarId> = (0..4).map(|j| cells[4 * j + i]).collect();
+        latin.all_different(&row).unwrap();
+        latin.all_different(&col).unwrap();
+    }
+    // Known counts: 352 and 724 solutions of 9- and 10-queens (OEIS
+    // A000170), 576 Latin
+    // squares of order 4 (OEIS A002860).
+    let cases: Vec<(&Model, u128, Inference, VarOrder, ValOrder)> = vec![
+        (
+            &q9,
+            352,
+            Inference::ForwardChecking,
+            VarOrder::Input,
+            ValOrder::Ascending,
+        ),
+        (
+            &q9,
+            352,
+            Inference::Mac,
+            VarOrder::DomWdeg,
+            ValOrder::Ascending,
+        ),
+        (
+            &pairwise,
+            724,
+            Inference::ForwardChecking,
+            VarOrder::DomWdeg,
+            ValOrder::Ascending,
+        ),
+        (
+            &q9,
+            352,
+            Inference::ForwardChecking,
+            VarOrder::Mrv,
+            ValOrder::Random { seed: 3 },
+        ),
+        (
+            &latin,
+            576,
+            Inference::Mac,
+            VarOrder::DomWdeg,
+            ValOrder::Descending,
+        ),
+        (
+            &latin,
+            576,
+            Inference::ForwardChecking,
+            VarOrder::Input,
+            ValOrder::Random { seed: 5 },
+        ),
+    ];
+    for (m, want, inference, var, val) in cases {
+        let run = |threads: usize| {
+            let search = || {
+                Search::new(m)
+                    .inference(inference)
+                    .var_order(var)
+                    .val_order(val)
+            };
+            let mut c = search().par_count(threads);
+            let (sols, mut s) = search().par_solutions(threads);
+            assert_eq!(sols.len() as u128, c.count);
+            c.stats.time = Duration::ZERO;
+            s.stats.time = Duration::ZERO;
+            (c.count, c.stats, s.stats, sols)
+        };
+        let one = run(1);
+        assert_eq!(one.0, want, "{inference:?} {var:?} {val:?}");
+        for threads in [2, 3] {
+            assert!(
+                run(threads) == one,
+                "{threads} threads: {inference:?} {var:?} {val:?}"
+            );
+        }
+    }
+}

@@ -461,7 +461,6 @@ impl DomainStore {
     }
 
     /// Undoes every change made since level `level` was the current one.
-    #[cfg(test)]
     pub(crate) fn backtrack_to(&mut self, level: usize) {
         if self.marks.len() <= level {
             return;

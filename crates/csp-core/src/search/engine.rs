@@ -214,6 +214,9 @@ pub(crate) struct Engine<'a> {
     /// Has a root decision been tried since the start or the last restart
     /// (for [`SearchOptions::root_weights`])?
     root_decided: bool,
+    /// After a successful root propagation: the propagation and removal
+    /// counts it left (restored by [`rewind`](Engine::rewind)).
+    root_counts: Option<(u64, u64)>,
 }
 
 /// While building propagators, the time limit is checked every this many
@@ -329,6 +332,7 @@ impl<'a> Engine<'a> {
             phase_val: phase_values(model.num_vars(), &opts),
             last_conflict: None,
             root_decided: false,
+            root_counts: None,
             observer,
             started: false,
             finished: false,
@@ -463,7 +467,9 @@ impl<'a> Engine<'a> {
 
     /// Replays decisions (a parallel subproblem). `Err` if they fail.
     pub(crate) fn replay(&mut self, path: &[(u32, Decision)]) -> Result<(), Conflict> {
-        self.start()?;
+        if !self.started {
+            self.start()?;
+        }
         for &(var, decision) in path {
             self.store.push_level();
             if self.apply(var as usize, decision).is_err() {
@@ -526,9 +532,58 @@ impl<'a> Engine<'a> {
             self.store.clear_events();
         } else {
             self.descend = true;
+            self.root_counts = Some((self.kernel.propagations, self.store.removals));
         }
         self.flush_prunes();
         r
+    }
+
+    /// Can [`rewind`](Self::rewind) make this engine ready for another
+    /// subproblem? Not when its root was not propagated or failed, a limit
+    /// stopped it, a propagator broke its contract, or an observer watches.
+    pub(crate) fn can_rewind(&self) -> bool {
+        self.root_counts.is_some()
+            && self.limit_hit.is_none()
+            && self.invalid.is_none()
+            && self.observer.is_none()
+    }
+
+    /// Makes an engine that searched one parallel subproblem ready for the
+    /// next, with `opts`: back at the root, in the state a new engine has
+    /// after its root propagation. The root is not propagated again, but
+    /// its counts are restored, so the statistics are those of a new
+    /// engine. Only when [`can_rewind`](Self::can_rewind).
+    pub(crate) fn rewind(&mut self, opts: SearchOptions) {
+        debug_assert!(self.can_rewind());
+        let (propagations, removals) = self.root_counts.expect("a propagated root");
+        self.kernel.clear(&mut self.store);
+        self.store.backtrack_to(0);
+        self.store.removals = removals;
+        self.kernel.propagations = propagations;
+        self.frames.clear();
+        self.stats = Statistics::default();
+        self.weights.fill(1);
+        self.phase_val = phase_values(self.model.num_vars(), &opts);
+        let seed = match opts.val_order {
+            ValOrder::Random { seed } => seed,
+            _ => 0,
+        };
+        self.rng = splitmix(seed ^ 0x9E37_79B9_7F4A_7C15);
+        self.next_check = opts.limits.nodes.map_or(256, |n| n.clamp(1, 256));
+        self.validate = cfg!(debug_assertions) || opts.validate;
+        self.opts = opts;
+        self.count_shortcut = self.prep.all_prune();
+        self.finished = false;
+        self.descend = true;
+        self.base_level = 0;
+        self.flushed_nodes = 0;
+        self.counted = 0;
+        self.objective = None;
+        self.bound = None;
+        self.restart = None;
+        self.shared_bound = None;
+        self.last_conflict = None;
+        self.root_decided = false;
     }
 
     /// Runs until the next solution, the end of the space, or a limit.

@@ -817,7 +817,10 @@ impl<'m> Parallel<'m> {
         } else {
             threads
         };
-        let one = |(i, path): (usize, &Vec<(u32, Decision)>)| {
+        // Each worker keeps its engine from one subproblem to the next
+        // (`Engine::rewind`): building one costs more than searching many
+        // small subproblems.
+        let one = |slot: &mut Option<Engine<'m>>, (i, path): (usize, &Vec<(u32, Decision)>)| {
             let mut o = self.opts.clone();
             if let Some(m) = &mut o.limits.memory {
                 *m /= workers.min(self.subs.len()).max(1) as u64;
@@ -827,7 +830,13 @@ impl<'m> Parallel<'m> {
                     seed: splitmix(seed ^ i as u64),
                 };
             }
-            let mut e = Engine::new(self.model, self.prep.clone(), o, None);
+            let e = match slot {
+                Some(e) if e.can_rewind() => {
+                    e.rewind(o);
+                    e
+                }
+                _ => slot.insert(Engine::new(self.model, self.prep.clone(), o, None)),
+            };
             e.set_shared_nodes(self.shared.clone());
             e.set_start_time(self.start);
             let (found, stop) = if let Some(l) = e.check_limits_now() {
@@ -835,7 +844,7 @@ impl<'m> Parallel<'m> {
             } else if e.replay(path).is_err() {
                 (T::default(), e.limit_hit())
             } else {
-                solve(i, &mut e)
+                solve(i, e)
             };
             e.elapsed_into_stats();
             Part {
@@ -846,7 +855,11 @@ impl<'m> Parallel<'m> {
             }
         };
         run_pool(threads, || {
-            self.subs.par_iter().enumerate().map(one).collect()
+            self.subs
+                .par_iter()
+                .enumerate()
+                .map_init(|| None, one)
+                .collect()
         })
     }
 
