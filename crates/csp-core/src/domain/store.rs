@@ -233,6 +233,26 @@ impl DomainStore {
         self.large_idx[i] == NOT_LARGE
     }
 
+    /// The first variable with more than one value among `from..n` and
+    /// then `0..from` (`n` variables), if any.
+    #[inline]
+    pub(crate) fn first_open_from(&self, from: usize) -> Option<usize> {
+        let n = self.num_vars;
+        if self.large.is_empty() {
+            // Only one-word domains: test the words, not the kinds.
+            let words = &self.words[..n];
+            let open = |&i: &usize| {
+                let b = words[i];
+                b & b.wrapping_sub(1) != 0
+            };
+            (from..n).find(open).or_else(|| (0..from).find(open))
+        } else {
+            (from..n)
+                .find(|&i| self.is_open(i))
+                .or_else(|| (0..from).find(|&i| self.is_open(i)))
+        }
+    }
+
     /// The bits of a small domain and the value of bit 0.
     #[inline]
     pub(crate) fn small_bits(&self, i: usize) -> (u64, Value) {
@@ -454,7 +474,14 @@ impl DomainStore {
             unfixed: self.unfixed as u32,
         });
         if self.snapshot {
-            self.snaps.extend_from_slice(&self.words);
+            // Level `l`'s snapshot is `snaps[l * w..(l + 1) * w]`; the array
+            // only grows, so reopening a level copies without reallocating.
+            let w = self.words.len();
+            let at = (self.marks.len() - 1) * w;
+            if self.snaps.len() < at + w {
+                self.snaps.resize(at + w, 0);
+            }
+            copy_words(&mut self.snaps[at..at + w], &self.words);
         }
         self.stamp = self.next_stamp;
         self.next_stamp += 1;
@@ -468,7 +495,6 @@ impl DomainStore {
         self.undo_to_mark(level);
         let mark = self.marks[level];
         self.marks.truncate(level);
-        self.truncate_snapshots(level);
         self.stamp = mark.stamp;
     }
 
@@ -485,7 +511,6 @@ impl DomainStore {
         }
         self.undo_to_mark(level);
         self.marks.truncate(level + 1);
-        self.truncate_snapshots(level + 1);
         // The trail of the level is gone: a fresh stamp makes every word
         // saved again before its next change.
         self.stamp = self.next_stamp;
@@ -503,7 +528,6 @@ impl DomainStore {
         debug_assert_eq!(self.trail.len(), self.marks[level].trail as usize);
         let mark = self.marks[level];
         self.marks.truncate(level);
-        self.truncate_snapshots(level);
         self.stamp = mark.stamp;
     }
 
@@ -512,26 +536,28 @@ impl DomainStore {
     #[inline]
     fn undo_to_mark(&mut self, level: usize) {
         let mark = self.marks[level];
-        while self.trail.len() > mark.trail as usize {
+        if self.trail.len() > mark.trail as usize {
+            self.undo_trail(mark.trail as usize);
+        }
+        if self.snapshot {
+            let w = self.words.len();
+            copy_words(&mut self.words, &self.snaps[level * w..(level + 1) * w]);
+        }
+        self.unfixed = mark.unfixed as usize;
+    }
+
+    /// Pops the trail back to `len` entries, restoring what each saved (out
+    /// of line: in snapshot mode, with only small domains, the trail stays
+    /// empty and backtracking is the snapshot copy alone).
+    #[inline(never)]
+    fn undo_trail(&mut self, len: usize) {
+        while self.trail.len() > len {
             match self.trail.pop().expect("trail entry") {
                 Undo::Word { at, old } => self.words[at as usize] = old,
                 Undo::Large { li, old } => self.large[li as usize] = old,
                 Undo::Bits { at, old } => self.bits[at as usize] = old,
                 Undo::Hole { li, value } => self.unhole(li as usize, value),
             }
-        }
-        if self.snapshot {
-            let w = self.words.len();
-            self.words
-                .copy_from_slice(&self.snaps[level * w..(level + 1) * w]);
-        }
-        self.unfixed = mark.unfixed as usize;
-    }
-
-    #[inline]
-    fn truncate_snapshots(&mut self, levels: usize) {
-        if self.snapshot {
-            self.snaps.truncate(levels * self.words.len());
         }
     }
 
@@ -833,5 +859,27 @@ impl Plan {
             return Plan::Small { base: lo, bits };
         }
         Plan::Large(Repr::for_domain(d, span))
+    }
+}
+
+/// Copies `src` to `dst` (the same length). Arrays of up to 32 words, the
+/// snapshots of small boards, are copied inline as two overlapping blocks
+/// of fixed size (no call, no loop); longer ones with `copy_from_slice`.
+#[inline(always)]
+fn copy_words(dst: &mut [u64], src: &[u64]) {
+    #[inline(always)]
+    fn two<const K: usize>(dst: &mut [u64], src: &[u64]) {
+        let n = dst.len();
+        dst[..K].copy_from_slice(&src[..K]);
+        dst[n - K..].copy_from_slice(&src[n - K..n]);
+    }
+    let n = dst.len();
+    assert_eq!(src.len(), n);
+    match n {
+        0..=3 => dst.copy_from_slice(src),
+        4..=7 => two::<4>(dst, src),
+        8..=15 => two::<8>(dst, src),
+        16..=32 => two::<16>(dst, src),
+        _ => dst.copy_from_slice(src),
     }
 }
