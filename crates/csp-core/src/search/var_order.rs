@@ -29,6 +29,10 @@ impl Engine<'_> {
         if self.store.unfixed == 0 {
             return None;
         }
+        if self.last_conflict.is_none() && self.opts.decision_vars.is_empty() {
+            // The usual case: no last conflict, no decision variables.
+            return self.select_among_all();
+        }
         if let Some(x) = self.last_conflict {
             let x = x as usize;
             if self.store.is_open(x) && self.conflict_allowed(x) {
@@ -161,9 +165,7 @@ impl Engine<'_> {
                 // skip ahead and after a last-conflict choice (hence the
                 // wrap-around). A split leaves its variable open: start there.
                 let from = self.frames.last().map_or(0, |f| f.var as usize);
-                (from..n)
-                    .find(|&i| s.is_open(i))
-                    .or_else(|| (0..from).find(|&i| s.is_open(i)))
+                s.first_open_from(from)
             }
             VarOrder::Mrv => {
                 let mut best = None;
