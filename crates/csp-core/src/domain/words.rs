@@ -241,9 +241,16 @@ unsafe fn dense_pass_avx512<const G: usize>(
     let one = _mm512_set1_epi64(1);
     let mut gone_bits = _mm512_setzero_si512();
     let mut count = 0;
-    let (idv, many): ([__m512i; G], &[[i64; 4]]) = match ids {
-        Ids::One(id) => (std::array::from_fn(|t| _mm512_set1_epi64(id[t])), &[]),
-        Ids::Many(b) => ([_mm512_setzero_si512(); G], b),
+    // A loop, not `array::from_fn` (see `dense_pass_avx2`).
+    let mut idv = [_mm512_setzero_si512(); G];
+    let many: &[[i64; 4]] = match ids {
+        Ids::One(id) => {
+            for (v, &x) in idv.iter_mut().zip(&id) {
+                *v = _mm512_set1_epi64(x);
+            }
+            &[]
+        }
+        Ids::Many(b) => b,
     };
     for (wi, (&word, out)) in active.iter().zip(fixed.iter_mut()).enumerate() {
         let mut newly_word = 0u64;
@@ -333,9 +340,17 @@ unsafe fn dense_pass_avx2<const G: usize>(
     let low4 = _mm256_set1_epi8(0x0f);
     let mut gone_bytes = zero;
     let mut count = 0;
-    let (idv, many): ([__m256i; G], &[[i64; 4]]) = match ids {
-        Ids::One(id) => (std::array::from_fn(|t| _mm256_set1_epi64x(id[t])), &[]),
-        Ids::Many(b) => ([zero; G], b),
+    // A loop, not `array::from_fn`: its closure is not compiled with AVX,
+    // so the broadcast would be a call per member.
+    let mut idv = [zero; G];
+    let many: &[[i64; 4]] = match ids {
+        Ids::One(id) => {
+            for (v, &x) in idv.iter_mut().zip(&id) {
+                *v = _mm256_set1_epi64x(x);
+            }
+            &[]
+        }
+        Ids::Many(b) => b,
     };
     for (wi, (&word, out)) in active.iter().zip(fixed.iter_mut()).enumerate() {
         let below = len - wi * 64;
