@@ -180,6 +180,21 @@ impl FusedAllDifferent {
         store: &mut DomainStore,
         pos: usize,
     ) -> Result<(), Conflict> {
+        if self.plain {
+            if let Some(d) = self.group.dense.as_ref().filter(|d| d.len <= 64) {
+                // SAFETY: this build has the features the pass needs.
+                return unsafe {
+                    store.forward_check_word_avx2::<G>(
+                        d,
+                        &self.group.pos,
+                        self.first_word,
+                        pos,
+                        &mut self.batch_ids,
+                        !self.closed,
+                    )
+                };
+            }
+        }
         self.check_body::<G, 1>(store, pos)
     }
 

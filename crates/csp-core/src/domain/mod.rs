@@ -16,6 +16,7 @@ mod large;
 pub(crate) mod store;
 #[cfg(test)]
 mod tests;
+mod vector;
 pub(crate) mod words;
 
 pub(crate) use store::DomainStore;
