@@ -114,6 +114,10 @@ pub(crate) struct FusedAllDifferent {
     peers: Vec<u32>,
     /// The fast passes apply (see the module documentation).
     plain: bool,
+    /// The fast passes apply and the group is dense with at most 64
+    /// positions: the AVX2 build runs the whole forward check in one
+    /// function ([`DomainStore::forward_check_word_avx2`]).
+    one_word: bool,
     /// No other propagator watches the group's variables: the peers a wave
     /// fixes need no event.
     closed: bool,
@@ -130,6 +134,7 @@ impl FusedAllDifferent {
             batch_ids: vec![[0; 4]; k],
             peers: Vec::with_capacity(k),
             plain: false,
+            one_word: false,
             closed: false,
             simd,
         }
@@ -180,20 +185,19 @@ impl FusedAllDifferent {
         store: &mut DomainStore,
         pos: usize,
     ) -> Result<(), Conflict> {
-        if self.plain {
-            if let Some(d) = self.group.dense.as_ref().filter(|d| d.len <= 64) {
-                // SAFETY: this build has the features the pass needs.
-                return unsafe {
-                    store.forward_check_word_avx2::<G>(
-                        d,
-                        &self.group.pos,
-                        self.first_word,
-                        pos,
-                        &mut self.batch_ids,
-                        !self.closed,
-                    )
-                };
-            }
+        if self.one_word {
+            let d = self.group.dense.as_ref().expect("a dense group");
+            // SAFETY: this build has the features the pass needs.
+            return unsafe {
+                store.forward_check_word_avx2::<G>(
+                    d,
+                    &self.group.pos,
+                    self.first_word,
+                    pos,
+                    &mut self.batch_ids,
+                    !self.closed,
+                )
+            };
         }
         self.check_body::<G, 1>(store, pos)
     }
@@ -326,6 +330,13 @@ impl Propagator for FusedAllDifferent {
                 self.first_word = s.first;
             }
         }
+        if let Some(d) = &self.group.dense {
+            // The AVX2 one-word pass reads and rewrites whole blocks of
+            // four words: the last block must lie inside the array.
+            setup
+                .store
+                .pad_words(d.first as usize + d.len.next_multiple_of(4));
+        }
         for (pos, p) in self.group.pos.iter().enumerate() {
             setup.subscribe(VarId(p.var), pos, Events::FIXED);
         }
@@ -337,6 +348,7 @@ impl Propagator for FusedAllDifferent {
         self.closed = vars().all(|x| ready.alone_on(x));
         self.plain =
             ready.plain_small_updates() && vars().all(|x| Events::FIXED.contains(ready.others(x)));
+        self.one_word = self.plain && self.group.dense.as_ref().is_some_and(|d| d.len <= 64);
     }
 
     fn notify(

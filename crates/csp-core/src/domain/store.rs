@@ -432,6 +432,15 @@ impl DomainStore {
         self.words.len() - self.num_vars - 1
     }
 
+    /// Adds zero state words until the word array holds at least `len`
+    /// words (so that a vector pass may read and rewrite whole blocks of
+    /// four words past a group's last variable). Only before the first level.
+    pub(crate) fn pad_words(&mut self, len: usize) {
+        while self.words.len() < len {
+            self.add_word(0);
+        }
+    }
+
     /// Number of state words so far.
     pub(crate) fn len_state(&self) -> usize {
         self.words.len() - self.num_vars

@@ -346,18 +346,28 @@ impl DomainStore {
         let n = self.num_vars;
         let first = dense.first as usize;
         let len = dense.len;
-        // Every position below 64, every lane inside the variables' words.
-        assert!(len <= 64 && first + len <= n && pos < len && pos_ids.len() == len);
-        assert!(batch.len() >= len && dense.chunks.len() * 8 >= len);
+        // Every position below 64; every block of four words read and
+        // written back lies inside the array (the propagator pads it, see
+        // `DomainStore::pad_words`). Only the lanes of active positions
+        // (kept below `len`) change.
+        assert!(len <= 64 && first + len <= n && pos < len);
+        assert!(first + len.next_multiple_of(4) <= self.words.len());
+        debug_assert!(pos_ids.len() == len && batch.len() >= len);
         let at_state = n + state;
-        let mut active = self.words[at_state];
+        assert!(at_state < self.words.len());
+        let all = if len == 64 { !0 } else { (1u64 << len) - 1 };
+        // One raw pointer for every access below (the domains, the active
+        // word), so that none invalidates another.
+        let base = self.words.as_mut_ptr();
+        let state_word = base.add(at_state);
+        let mut active = *state_word & all;
         if active & (1u64 << pos) == 0 {
             // Checked already (see `FusedAllDifferent::check_body`).
             return Ok(());
         }
         active &= !(1u64 << pos);
-        self.words[at_state] = active;
-        let doms = self.words.as_mut_ptr().add(first);
+        *state_word = active;
+        let doms = base.add(first);
         let id_of = |q: usize| -> [i64; 4] {
             // SAFETY: q < len (asserted above).
             let k = unsafe { *doms.add(q) }.trailing_zeros() as i64;
@@ -391,10 +401,13 @@ impl DomainStore {
                 let ch = &dense.chunks[p / 8];
                 let half = p % 8;
                 let lane_mask = _mm256_loadu_si256(LANES[act as usize].as_ptr().cast());
-                // SAFETY: lane `l` is position p + l; active lanes are below
-                // `len` (asserted above).
+                // SAFETY: the block p..p + 4 lies inside the array (asserted
+                // above). A plain load and store, not AVX2's masked ones
+                // (a masked store is microcoded on AMD's Zen 2): the ids'
+                // mask is zero in the lanes of inactive positions, so those
+                // words are written back as they were.
                 let at = doms.add(p);
-                let old = _mm256_maskload_epi64(at.cast(), lane_mask);
+                let old = _mm256_loadu_si256(at.cast());
                 let mut m = zero;
                 for t in 0..G {
                     let adj = _mm256_loadu_si256(ch[t].as_ptr().add(half).cast());
@@ -408,6 +421,7 @@ impl DomainStore {
                         }
                     }
                 }
+                let m = _mm256_and_si256(m, lane_mask);
                 let new = _mm256_andnot_si256(m, old);
                 let gone = _mm256_and_si256(m, old);
                 let cnt = _mm256_add_epi8(
@@ -423,11 +437,11 @@ impl DomainStore {
                     self.removals += u64::from(sum_lanes(gone_bytes));
                     return Err(Conflict);
                 }
-                _mm256_maskstore_epi64(at.cast(), lane_mask, new);
+                _mm256_storeu_si256(at.cast(), new);
                 let single =
                     _mm256_cmpeq_epi64(_mm256_and_si256(new, _mm256_sub_epi64(new, one)), zero);
                 let kept = _mm256_cmpeq_epi64(gone, zero);
-                let fixed = _mm256_and_si256(_mm256_andnot_si256(kept, single), lane_mask);
+                let fixed = _mm256_andnot_si256(kept, single);
                 newly |= (_mm256_movemask_pd(_mm256_castsi256_pd(fixed)) as u64) << shift;
             }
             self.removals += u64::from(sum_lanes(gone_bytes));
@@ -447,7 +461,7 @@ impl DomainStore {
             // The next wave: the positions this pass fixed, which have not
             // seen each other.
             active &= !newly;
-            self.words[at_state] = active;
+            *state_word = active;
             let mut a = newly;
             let mut b = 0;
             while a != 0 {
@@ -587,6 +601,7 @@ mod tests {
                 let doms = vec![crate::domain::Domain::range(0, width as i32 - 1)];
                 let mut store = DomainStore::new(&doms, &vec![0; n]);
                 let state = store.add_word(0);
+                store.pad_words(first + len.next_multiple_of(4));
                 store.finish_setup();
                 for i in 0..n {
                     // Mostly wide domains, some singletons.

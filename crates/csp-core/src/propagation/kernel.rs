@@ -374,7 +374,10 @@ impl<'a> Kernel<'a> {
         }
         store.set_source(NO_PROP);
         for q in &mut self.queues {
-            while let Some(p) = q.pop_front() {
+            if q.is_empty() {
+                continue;
+            }
+            for p in q.drain(..) {
                 self.in_queue[p as usize] = false;
             }
         }
