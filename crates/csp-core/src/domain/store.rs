@@ -126,6 +126,8 @@ pub(crate) struct DomainStore {
     /// Snapshot mode (decided when the first level opens).
     snapshot: bool,
     snaps: Vec<u64>,
+    /// The least length of `words` asked for (see `pad_words`).
+    min_words: usize,
     stamp: u64,
     next_stamp: u64,
     /// Per variable: the event kinds some propagator subscribed to.
@@ -178,6 +180,7 @@ impl DomainStore {
             marks: Vec::with_capacity(n.min(1 << 16) + 1),
             snapshot: false,
             snaps: Vec::new(),
+            min_words: 0,
             stamp: 1,
             next_stamp: 2,
             interest: vec![0; n],
@@ -432,13 +435,12 @@ impl DomainStore {
         self.words.len() - self.num_vars - 1
     }
 
-    /// Adds zero state words until the word array holds at least `len`
-    /// words (so that a vector pass may read and rewrite whole blocks of
-    /// four words past a group's last variable). Only before the first level.
+    /// Asks for a word array of at least `len` words (so that a vector pass
+    /// may read and rewrite whole blocks of four words past a group's last
+    /// variable): [`finish_setup`](Self::finish_setup) adds zero words after
+    /// every state word up to that length. Only before the first level.
     pub(crate) fn pad_words(&mut self, len: usize) {
-        while self.words.len() < len {
-            self.add_word(0);
-        }
+        self.min_words = self.min_words.max(len);
     }
 
     /// Number of state words so far.
@@ -450,6 +452,9 @@ impl DomainStore {
     /// allocated (see the module documentation).
     pub(crate) fn finish_setup(&mut self) {
         debug_assert!(self.marks.is_empty());
+        while self.words.len() < self.min_words {
+            self.add_word(0);
+        }
         self.snapshot = self.words.len() <= SNAPSHOT_MAX_WORDS;
     }
 
@@ -886,9 +891,9 @@ fn copy_words(dst: &mut [u64], src: &[u64]) {
     assert_eq!(src.len(), n);
     match n {
         0..=3 => dst.copy_from_slice(src),
-        4..=7 => two::<4>(dst, src),
-        8..=15 => two::<8>(dst, src),
-        16..=32 => two::<16>(dst, src),
+        4..=8 => two::<4>(dst, src),
+        9..=16 => two::<8>(dst, src),
+        17..=32 => two::<16>(dst, src),
         _ => dst.copy_from_slice(src),
     }
 }
