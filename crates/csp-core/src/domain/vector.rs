@@ -316,6 +316,18 @@ fn sum_lanes(v: std::arch::x86_64::__m256i) -> u32 {
 }
 
 impl DomainStore {
+    /// Puts the variables `first + q` for the set bits `q` of `fixed` on the
+    /// fixed queue, in increasing order.
+    #[cold]
+    #[inline(never)]
+    fn queue_fixed(&mut self, first: usize, mut fixed: u64) {
+        while fixed != 0 {
+            let q = fixed.trailing_zeros() as usize;
+            fixed &= fixed - 1;
+            self.note_fixed_by_pass(first + q);
+        }
+    }
+
     /// The whole forward check of a fused group whose positions fit one
     /// word (a [`DenseGroup`] of at most 64 variables), with AVX2: the
     /// removal of the ids of position `pos` (just fixed) from the active
@@ -323,9 +335,11 @@ impl DomainStore {
     /// active positions, the ids and the constants in registers. The passes
     /// are those of [`remove_ids_small_dense`](Self::remove_ids_small_dense)
     /// (same removals, same order, same counts); only the bookkeeping
-    /// between them is lighter. `state` is the group's state word (its
-    /// active positions, as [`word`](Self::word) numbers it), `pos_ids` its
-    /// positions' offsets, `batch` room for the ids of one wave.
+    /// between them is lighter. With `queue`, the variables the waves fix
+    /// go on the fixed queue at the end, in position order (not pass by
+    /// pass). `state` is the group's state word (its active positions, as
+    /// [`word`](Self::word) numbers it), `pos_ids` its positions' offsets,
+    /// `batch` room for the ids of one wave.
     ///
     /// # Safety
     /// The CPU must support avx2, popcnt, bmi1 and bmi2 (the caller is
@@ -388,6 +402,8 @@ impl DomainStore {
             *v = _mm256_set1_epi64x(x);
         }
         let mut r = 1usize;
+        // The positions the waves fixed, queued at the end when `queue`.
+        let mut fixed_all = 0u64;
         loop {
             let mut gone_bytes = zero;
             let mut newly = 0u64;
@@ -446,18 +462,16 @@ impl DomainStore {
             }
             self.removals += u64::from(sum_lanes(gone_bytes));
             if newly == 0 {
+                if queue {
+                    // Out of the loop, so that the vector registers need
+                    // not be saved around a call in every wave.
+                    self.queue_fixed(first, fixed_all);
+                }
                 return Ok(());
             }
             r = newly.count_ones() as usize;
             self.unfixed -= r;
-            if queue {
-                let mut a = newly;
-                while a != 0 {
-                    let q = a.trailing_zeros() as usize;
-                    a &= a - 1;
-                    self.note_fixed_by_pass(first + q);
-                }
-            }
+            fixed_all |= newly;
             // The next wave: the positions this pass fixed, which have not
             // seen each other.
             active &= !newly;
