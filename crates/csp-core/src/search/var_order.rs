@@ -25,14 +25,25 @@ use super::VarOrder;
 
 impl Engine<'_> {
     /// The variable to branch on, or `None` when every variable is fixed.
+    #[inline]
     pub(super) fn select_var(&mut self) -> Option<usize> {
         if self.store.unfixed == 0 {
             return None;
         }
         if self.last_conflict.is_none() && self.opts.decision_vars.is_empty() {
             // The usual case: no last conflict, no decision variables.
+            if self.opts.var_order == VarOrder::Input {
+                let from = self.frames.last().map_or(0, |f| f.var as usize);
+                return self.store.first_open_from(from);
+            }
             return self.select_among_all();
         }
+        self.select_with_conflict_or_phases()
+    }
+
+    /// [`select_var`](Self::select_var) with a last-conflict variable or
+    /// decision variables.
+    fn select_with_conflict_or_phases(&mut self) -> Option<usize> {
         if let Some(x) = self.last_conflict {
             let x = x as usize;
             if self.store.is_open(x) && self.conflict_allowed(x) {
