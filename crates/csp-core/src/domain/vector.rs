@@ -197,14 +197,7 @@ unsafe fn dense_pass_avx2<const G: usize>(
     // below), all within `small[first..first + len]`.
     assert!(first + len <= small.len() && active.len() <= len.div_ceil(64));
     let words = small[first..].as_mut_ptr();
-    let one = _mm256_set1_epi64x(1);
     let zero = _mm256_setzero_si256();
-    // Nibble popcounts, for counting the removed values.
-    let nibbles = _mm256_setr_epi8(
-        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
-        3, 4,
-    );
-    let low4 = _mm256_set1_epi8(0x0f);
     let mut gone_bytes = zero;
     let mut count = 0;
     // A loop, not `array::from_fn`: its closure is not compiled with AVX,
@@ -240,42 +233,17 @@ unsafe fn dense_pass_avx2<const G: usize>(
             // positions below `len` (asserted above).
             let at = unsafe { words.add(p) };
             let old = unsafe { _mm256_maskload_epi64(at.cast(), lane_mask) };
-            let mut m = zero;
-            for t in 0..G {
-                // SAFETY: a chunk holds eight offsets per member, `half`
-                // is 0 or 4.
-                let adj = unsafe { _mm256_loadu_si256(ch[t].as_ptr().add(half).cast()) };
-                if many.is_empty() {
-                    let sh = _mm256_sub_epi64(idv[t], adj);
-                    m = _mm256_or_si256(m, _mm256_sllv_epi64(one, sh));
-                } else {
-                    for b in many {
-                        let sh = _mm256_sub_epi64(_mm256_set1_epi64x(b[t]), adj);
-                        m = _mm256_or_si256(m, _mm256_sllv_epi64(one, sh));
-                    }
-                }
-            }
+            let m = ids_mask_avx2::<G>(ch, half, &idv, many);
             let new = _mm256_andnot_si256(m, old);
             let gone = _mm256_xor_si256(old, new);
-            let cnt = _mm256_add_epi8(
-                _mm256_shuffle_epi8(nibbles, _mm256_and_si256(gone, low4)),
-                _mm256_shuffle_epi8(
-                    nibbles,
-                    _mm256_and_si256(_mm256_srli_epi64::<4>(gone), low4),
-                ),
-            );
-            gone_bytes = _mm256_add_epi64(gone_bytes, _mm256_sad_epu8(cnt, zero));
+            gone_bytes = _mm256_add_epi64(gone_bytes, count_bits_avx2(gone));
             // An active peer left with no value: a wipe-out.
             let empty = _mm256_and_si256(_mm256_cmpeq_epi64(new, zero), lane_mask);
             if _mm256_movemask_pd(_mm256_castsi256_pd(empty)) != 0 {
                 return Err(sum_lanes(gone_bytes));
             }
             unsafe { _mm256_maskstore_epi64(at.cast(), lane_mask, new) };
-            // Newly fixed: something went and `new & (new − 1)` is 0.
-            let single =
-                _mm256_cmpeq_epi64(_mm256_and_si256(new, _mm256_sub_epi64(new, one)), zero);
-            let kept = _mm256_cmpeq_epi64(gone, zero);
-            let newly = _mm256_and_si256(_mm256_andnot_si256(kept, single), lane_mask);
+            let newly = _mm256_and_si256(newly_fixed_avx2(new, gone), lane_mask);
             let bits = _mm256_movemask_pd(_mm256_castsi256_pd(newly)) as u64;
             newly_word |= bits << shift;
         }
@@ -283,6 +251,84 @@ unsafe fn dense_pass_avx2<const G: usize>(
         count += newly_word.count_ones() as usize;
     }
     Ok((count, sum_lanes(gone_bytes)))
+}
+
+/// The bits of the ids to remove in four peers' words (positions `p..p +
+/// 4`, `half` = `p % 8` within the chunk `ch`): for each member `t`, bit
+/// `id − offset` of every id, the ids broadcast in `idv` or, when `many`
+/// is not empty, each of `many`. A shift outside 0..64 gives no bit.
+///
+/// # Safety
+/// The CPU must support avx2; `half` is 0 or 4.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn ids_mask_avx2<const G: usize>(
+    ch: &[[i64; 8]; 4],
+    half: usize,
+    idv: &[std::arch::x86_64::__m256i; G],
+    many: &[[i64; 4]],
+) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    let one = _mm256_set1_epi64x(1);
+    let mut m = _mm256_setzero_si256();
+    for t in 0..G {
+        // SAFETY: a chunk holds eight offsets per member, `half` is 0 or 4.
+        let adj = unsafe { _mm256_loadu_si256(ch[t].as_ptr().add(half).cast()) };
+        if many.is_empty() {
+            let sh = _mm256_sub_epi64(idv[t], adj);
+            m = _mm256_or_si256(m, _mm256_sllv_epi64(one, sh));
+        } else {
+            for b in many {
+                let sh = _mm256_sub_epi64(_mm256_set1_epi64x(b[t]), adj);
+                m = _mm256_or_si256(m, _mm256_sllv_epi64(one, sh));
+            }
+        }
+    }
+    m
+}
+
+/// Per lane, the number of set bits of `gone` (a nibble lookup: AVX2 has
+/// no vector popcount), summed into one count per 64-bit lane.
+///
+/// # Safety
+/// The CPU must support avx2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn count_bits_avx2(gone: std::arch::x86_64::__m256i) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    let nibbles = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
+        3, 4,
+    );
+    let low4 = _mm256_set1_epi8(0x0f);
+    let cnt = _mm256_add_epi8(
+        _mm256_shuffle_epi8(nibbles, _mm256_and_si256(gone, low4)),
+        _mm256_shuffle_epi8(
+            nibbles,
+            _mm256_and_si256(_mm256_srli_epi64::<4>(gone), low4),
+        ),
+    );
+    _mm256_sad_epu8(cnt, _mm256_setzero_si256())
+}
+
+/// The lanes newly fixed: something went (`gone` not 0) and `new & (new −
+/// 1)` is 0.
+///
+/// # Safety
+/// The CPU must support avx2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn newly_fixed_avx2(
+    new: std::arch::x86_64::__m256i,
+    gone: std::arch::x86_64::__m256i,
+) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    let zero = _mm256_setzero_si256();
+    let single = _mm256_cmpeq_epi64(
+        _mm256_and_si256(new, _mm256_sub_epi64(new, _mm256_set1_epi64x(1))),
+        zero,
+    );
+    _mm256_andnot_si256(_mm256_cmpeq_epi64(gone, zero), single)
 }
 
 /// Per set of active lanes (bit `l`: lane `l`), the lane mask of AVX2's
@@ -388,13 +434,7 @@ impl DomainStore {
             let a = &pos_ids[q].adj;
             [k + a[0], k + a[1], k + a[2], k + a[3]]
         };
-        let one = _mm256_set1_epi64x(1);
         let zero = _mm256_setzero_si256();
-        let nibbles = _mm256_setr_epi8(
-            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
-            3, 3, 4,
-        );
-        let low4 = _mm256_set1_epi8(0x0f);
         // The wave's ids: one position broadcast in `idv`, or `batch[..r]`.
         let mut idv = [zero; G];
         let first_ids = id_of(pos);
@@ -424,40 +464,18 @@ impl DomainStore {
                 // words are written back as they were.
                 let at = doms.add(p);
                 let old = _mm256_loadu_si256(at.cast());
-                let mut m = zero;
-                for t in 0..G {
-                    let adj = _mm256_loadu_si256(ch[t].as_ptr().add(half).cast());
-                    if r == 1 {
-                        let sh = _mm256_sub_epi64(idv[t], adj);
-                        m = _mm256_or_si256(m, _mm256_sllv_epi64(one, sh));
-                    } else {
-                        for b in &batch[..r] {
-                            let sh = _mm256_sub_epi64(_mm256_set1_epi64x(b[t]), adj);
-                            m = _mm256_or_si256(m, _mm256_sllv_epi64(one, sh));
-                        }
-                    }
-                }
-                let m = _mm256_and_si256(m, lane_mask);
+                let many: &[[i64; 4]] = if r == 1 { &[] } else { &batch[..r] };
+                let m = _mm256_and_si256(ids_mask_avx2::<G>(ch, half, &idv, many), lane_mask);
                 let new = _mm256_andnot_si256(m, old);
                 let gone = _mm256_and_si256(m, old);
-                let cnt = _mm256_add_epi8(
-                    _mm256_shuffle_epi8(nibbles, _mm256_and_si256(gone, low4)),
-                    _mm256_shuffle_epi8(
-                        nibbles,
-                        _mm256_and_si256(_mm256_srli_epi64::<4>(gone), low4),
-                    ),
-                );
-                gone_bytes = _mm256_add_epi64(gone_bytes, _mm256_sad_epu8(cnt, zero));
+                gone_bytes = _mm256_add_epi64(gone_bytes, count_bits_avx2(gone));
                 let empty = _mm256_and_si256(_mm256_cmpeq_epi64(new, zero), lane_mask);
                 if _mm256_movemask_pd(_mm256_castsi256_pd(empty)) != 0 {
                     self.removals += u64::from(sum_lanes(gone_bytes));
                     return Err(Conflict);
                 }
                 _mm256_storeu_si256(at.cast(), new);
-                let single =
-                    _mm256_cmpeq_epi64(_mm256_and_si256(new, _mm256_sub_epi64(new, one)), zero);
-                let kept = _mm256_cmpeq_epi64(gone, zero);
-                let fixed = _mm256_andnot_si256(kept, single);
+                let fixed = newly_fixed_avx2(new, gone);
                 newly |= (_mm256_movemask_pd(_mm256_castsi256_pd(fixed)) as u64) << shift;
             }
             self.removals += u64::from(sum_lanes(gone_bytes));
