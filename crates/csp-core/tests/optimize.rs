@@ -7,6 +7,16 @@ use csp_core::{testing, Domain, Limit, Limits, Model, Outcome, Relation, Search,
 
 /// A few models with an objective variable (last), each small enough for
 /// brute force over its declared variables.
+/// A cost variable `Σ (i mod 3 + 1)·x_i`: weights 1, 2, 3, 1, … so that
+/// the all-different optima are not symmetric.
+fn weighted_cost(m: &mut Model, xs: &[VarId]) -> VarId {
+    m.define(sum(xs
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
+        .unwrap()
+}
+
 fn models() -> Vec<(&'static str, Model, VarId)> {
     let mut out = Vec::new();
 
@@ -199,12 +209,7 @@ fn restarts_keep_solve_and_optimisation_complete() {
     let mut m = Model::new();
     let xs = m.new_vars(7, Domain::range(0, 12)).unwrap();
     m.all_different(&xs).unwrap();
-    let cost = m
-        .define(sum(xs
-            .iter()
-            .enumerate()
-            .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
-        .unwrap();
+    let cost = weighted_cost(&mut m, &xs);
     let plain = Search::new(&m).minimize(cost);
     let restarted = Search::new(&m).options(opts).minimize(cost);
     assert!(plain.is_optimal() && restarted.is_optimal());
@@ -360,12 +365,7 @@ fn parallel_optimum_is_the_first_optimal_solution_in_search_order() {
         let xs = m.new_vars(n, Domain::range(0, hi)).unwrap();
         m.all_different(&xs).unwrap();
         m.post(sum(&xs).ge(floor)).unwrap();
-        let cost = m
-            .define(sum(xs
-                .iter()
-                .enumerate()
-                .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
-            .unwrap();
+        let cost = weighted_cost(&mut m, &xs);
         (m, cost)
     };
     for (n, hi, floor) in [(5, 7, 14), (6, 9, 25), (7, 9, 30)] {

@@ -364,7 +364,6 @@ fn sum_lanes(v: std::arch::x86_64::__m256i) -> u32 {
 impl DomainStore {
     /// Puts the variables `first + q` for the set bits `q` of `fixed` on the
     /// fixed queue, in increasing order.
-    #[cold]
     #[inline(never)]
     fn queue_fixed(&mut self, first: usize, mut fixed: u64) {
         while fixed != 0 {

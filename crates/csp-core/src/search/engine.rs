@@ -311,10 +311,6 @@ impl<'a> Engine<'a> {
         let kernel = Kernel::new(&mut store, props);
         let all_prune = prep.all_prune();
         let n = model.num_vars();
-        let seed = match opts.val_order {
-            ValOrder::Random { seed } => seed,
-            _ => 0,
-        };
         Engine {
             model,
             prep,
@@ -339,14 +335,14 @@ impl<'a> Engine<'a> {
             descend: false,
             base_level: 0,
             start_time,
-            rng: splitmix(seed ^ 0x9E37_79B9_7F4A_7C15),
-            next_check: opts.limits.nodes.map_or(256, |n| n.clamp(1, 256)),
+            rng: first_rng(&opts),
+            next_check: first_check(&opts),
             shared_nodes: None,
             flushed_nodes: 0,
             trace_enabled: false,
             limit_hit: setup_stop,
             invalid: None,
-            validate: cfg!(debug_assertions) || opts.validate,
+            validate: validates(&opts),
             counted: 0,
             opts,
         }
@@ -564,13 +560,9 @@ impl<'a> Engine<'a> {
         self.stats = Statistics::default();
         self.weights.fill(1);
         self.phase_val = phase_values(self.model.num_vars(), &opts);
-        let seed = match opts.val_order {
-            ValOrder::Random { seed } => seed,
-            _ => 0,
-        };
-        self.rng = splitmix(seed ^ 0x9E37_79B9_7F4A_7C15);
-        self.next_check = opts.limits.nodes.map_or(256, |n| n.clamp(1, 256));
-        self.validate = cfg!(debug_assertions) || opts.validate;
+        self.rng = first_rng(&opts);
+        self.next_check = first_check(&opts);
+        self.validate = validates(&opts);
         self.opts = opts;
         self.count_shortcut = self.prep.all_prune();
         self.finished = false;
@@ -1004,6 +996,25 @@ impl<'a> Engine<'a> {
 #[inline]
 /// Per variable, the value order of its phase (see
 /// [`SearchOptions::phase_orders`]); empty when no phase has its own.
+/// The random state a search with `opts` starts from.
+fn first_rng(opts: &SearchOptions) -> u64 {
+    let seed = match opts.val_order {
+        ValOrder::Random { seed } => seed,
+        _ => 0,
+    };
+    splitmix(seed ^ 0x9E37_79B9_7F4A_7C15)
+}
+
+/// The node count at which a search with `opts` first checks its limits.
+fn first_check(opts: &SearchOptions) -> u64 {
+    opts.limits.nodes.map_or(256, |n| n.clamp(1, 256))
+}
+
+/// Does a search with `opts` check counted solutions too?
+fn validates(opts: &SearchOptions) -> bool {
+    cfg!(debug_assertions) || opts.validate
+}
+
 fn phase_values(n: usize, opts: &SearchOptions) -> Vec<ValOrder> {
     if opts.phase_orders.is_empty() {
         return Vec::new();

@@ -694,7 +694,8 @@ fn complete_outcome(stop: Option<Limit>, count: u128) -> Outcome {
 const SPLIT_TARGET: usize = 256;
 const SPLIT_MAX_DEPTH: usize = 8;
 
-/// What one subproblem of a parallel search found.
+/// What one subproblem of a parallel search found (nothing, by default).
+#[derive(Default)]
 struct Part<T> {
     found: T,
     stats: Statistics,
@@ -801,14 +802,16 @@ impl<'m> Parallel<'m> {
         threads: usize,
         solve: impl Fn(&mut Engine<'_>) -> (T, Option<Limit>) + Sync,
     ) -> Vec<Part<T>> {
-        self.run_indexed(threads, |_, e| solve(e))
+        self.run_indexed(threads, |_| false, |_, e| solve(e))
     }
 
     /// [`run`](Parallel::run) with each subproblem's index passed to
-    /// `solve`, which may return at once to skip the subproblem.
+    /// `solve`; the subproblems `skip` accepts (asked when one is taken) are
+    /// not replayed or searched, and report nothing.
     fn run_indexed<T: Send + Default>(
         &self,
         threads: usize,
+        skip: impl Fn(usize) -> bool + Sync,
         solve: impl Fn(usize, &mut Engine<'_>) -> (T, Option<Limit>) + Sync,
     ) -> Vec<Part<T>> {
         // The memory budget is shared: each worker gets its part.
@@ -821,6 +824,9 @@ impl<'m> Parallel<'m> {
         // (`Engine::rewind`): building one costs more than searching many
         // small subproblems.
         let one = |slot: &mut Option<Engine<'m>>, (i, path): (usize, &Vec<(u32, Decision)>)| {
+            if skip(i) {
+                return Part::default();
+            }
             let mut o = self.opts.clone();
             if let Some(m) = &mut o.limits.memory {
                 *m /= workers.min(self.subs.len()).max(1) as u64;

@@ -264,10 +264,8 @@ impl<'a> Search<'a> {
                 .position(|p| p.found.as_ref().is_some_and(|(pv, _)| *pv == v))
                 .unwrap_or(usize::MAX);
             let first = std::sync::atomic::AtomicUsize::new(first);
-            let second = par.run_indexed(threads, |i, e| {
-                if i > first.load(Ordering::Relaxed) {
-                    return (None, None);
-                }
+            let skip = |i| i > first.load(Ordering::Relaxed);
+            let second = par.run_indexed(threads, skip, |i, e| {
                 e.set_objective(objective, minimize);
                 e.bound = Some(v);
                 if e.bound_here().is_err() {

@@ -32,10 +32,6 @@ impl Engine<'_> {
         }
         if self.last_conflict.is_none() && self.opts.decision_vars.is_empty() {
             // The usual case: no last conflict, no decision variables.
-            if self.opts.var_order == VarOrder::Input {
-                let from = self.frames.last().map_or(0, |f| f.var as usize);
-                return self.store.first_open_from(from);
-            }
             return self.select_among_all();
         }
         self.select_with_conflict_or_phases()
