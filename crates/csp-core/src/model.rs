@@ -174,10 +174,13 @@ impl Model {
             });
         }
         let x = self.new_var(domain)?;
-        if self.names.len() < self.var_domain.len() {
-            self.names.resize(self.var_domain.len(), None);
+        // `names` runs up to the last named variable: fill the unnamed ones
+        // before `x`, then add its name (no resize per variable).
+        if self.names.len() < x.index() {
+            self.names.resize(x.index(), None);
         }
-        self.names[x.index()] = Some(name.into());
+        debug_assert_eq!(self.names.len(), x.index());
+        self.names.push(Some(name.into()));
         Ok(x)
     }
 

@@ -25,6 +25,22 @@ fn is_queens_solution(cols: &[i32]) -> bool {
         .all(|i| (0..i).all(|k| cols[i] != cols[k] && (cols[i] - cols[k]).abs() != (i - k) as i32))
 }
 
+/// Names stick to their variables when named and unnamed ones interleave.
+#[test]
+fn names_follow_their_variables() {
+    let mut m = Model::new();
+    let a = m.new_var(Domain::range(0, 3)).unwrap();
+    let b = m.new_var_named("b", Domain::range(0, 3)).unwrap();
+    let cd = m.new_vars(2, Domain::range(1, 2)).unwrap();
+    let e = m.new_var_named("e", Domain::singleton(7)).unwrap();
+    let f = m.new_var(Domain::range(0, 1)).unwrap();
+    assert_eq!(m.name(a), None);
+    assert_eq!(m.name(b), Some("b"));
+    assert_eq!((m.name(cd[0]), m.name(cd[1])), (None, None));
+    assert_eq!(m.name(e), Some("e"));
+    assert_eq!(m.name(f), None);
+}
+
 #[test]
 fn model_errors_are_typed() {
     let mut m = Model::new();
