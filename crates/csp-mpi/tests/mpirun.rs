@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use csp_queens::journal::{self, Tally};
@@ -31,6 +32,14 @@ fn mpirun() -> Option<PathBuf> {
              the MPI tests"
         ),
     }
+}
+
+/// Held by each test while it runs `mpirun`: one launch at a time. Several
+/// Open MPI jobs started at once on a small machine compete for its cores,
+/// and the killed-run test needs its job to be running when it stops it.
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    static MPI: Mutex<()> = Mutex::new(());
+    MPI.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// `mpirun --allow-run-as-root --oversubscribe -np <np> csp-mpi <args>`.
@@ -87,6 +96,7 @@ fn journal_total(path: &Path, n: usize, depth: usize) -> u128 {
 #[test]
 fn queens_12_and_13_with_two_workers() {
     let Some(mpirun) = mpirun() else { return };
+    let _one = one_at_a_time();
     // OEIS A000170.
     for (n, known) in [("12", "14200"), ("13", "73712")] {
         let o = run(&mpirun, 3, &["queens", n, "--count"]);
@@ -124,6 +134,7 @@ fn queens_12_and_13_with_two_workers() {
 #[test]
 fn generic_engine_jobs() {
     let Some(mpirun) = mpirun() else { return };
+    let _one = one_at_a_time();
     // OEIS A002860 and A000170.
     let o = run(&mpirun, 3, &["latin", "5", "--count"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -148,6 +159,7 @@ fn generic_engine_jobs() {
 #[test]
 fn a_stopped_run_resumes_from_its_journal() {
     let Some(mpirun) = mpirun() else { return };
+    let _one = one_at_a_time();
     let dir = scratch("stop");
     let j = dir.join("journal");
     let js = j.to_str().unwrap();
@@ -217,16 +229,18 @@ fn a_stopped_run_resumes_from_its_journal() {
 #[test]
 fn a_killed_run_resumes_from_its_journal() {
     let Some(mpirun) = mpirun() else { return };
+    let _one = one_at_a_time();
     let dir = scratch("kill");
     let j = dir.join("journal");
     let js = j.to_str().unwrap();
     // N = 18 (60,256 subproblems, seconds of counting): long enough to be
     // killed part-way with the constellation counter's speed.
     let args = ["queens", "18", "--count", "--split", "1", "--batch", "1"];
+    let err = dir.join("stderr");
     let mut child = command(&mpirun, 3, &args)
         .args(["--journal", js])
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(&err).unwrap())
         .spawn()
         .unwrap();
     let start = Instant::now();
@@ -236,6 +250,13 @@ fn a_killed_run_resumes_from_its_journal() {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
+    }
+    if let Some(status) = child.try_wait().unwrap() {
+        panic!(
+            "mpirun ended before the kill ({status}) with {} journal lines; its stderr:\n{}",
+            lines(),
+            std::fs::read_to_string(&err).unwrap_or_default()
+        );
     }
     // SIGTERM: mpirun passes it on to the ranks and stops them all.
     let killed = Command::new("kill")
@@ -258,6 +279,7 @@ fn a_killed_run_resumes_from_its_journal() {
 #[test]
 fn bad_journals_and_arguments_are_errors() {
     let Some(mpirun) = mpirun() else { return };
+    let _one = one_at_a_time();
     let dir = scratch("bad");
     let bad = dir.join("bad");
     std::fs::write(&bad, "12 1 0 4\n12 1 x 4\n").unwrap();
