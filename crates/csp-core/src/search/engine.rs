@@ -992,10 +992,6 @@ impl<'a> Engine<'a> {
     }
 }
 
-/// SplitMix64: a small, fast, seedable generator step.
-#[inline]
-/// Per variable, the value order of its phase (see
-/// [`SearchOptions::phase_orders`]); empty when no phase has its own.
 /// The random state a search with `opts` starts from.
 fn first_rng(opts: &SearchOptions) -> u64 {
     let seed = match opts.val_order {
@@ -1015,6 +1011,8 @@ fn validates(opts: &SearchOptions) -> bool {
     cfg!(debug_assertions) || opts.validate
 }
 
+/// Per variable, the value order of its phase (see
+/// [`SearchOptions::phase_orders`]); empty when no phase has its own.
 fn phase_values(n: usize, opts: &SearchOptions) -> Vec<ValOrder> {
     if opts.phase_orders.is_empty() {
         return Vec::new();
@@ -1036,6 +1034,8 @@ fn phase_values(n: usize, opts: &SearchOptions) -> Vec<ValOrder> {
     of
 }
 
+/// SplitMix64: a small, fast, seedable generator step.
+#[inline]
 pub(crate) fn splitmix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
