@@ -170,6 +170,46 @@ pub(super) fn dense_pass_portable<const G: usize>(
     })
 }
 
+/// `bits` moved `by` places up (down when negative): a variable's word
+/// as ids from a window's lowest id, and back.
+#[inline(always)]
+fn shift_ids(bits: u64, by: i64) -> u64 {
+    if by >= 0 {
+        bits << by
+    } else {
+        bits >> -by
+    }
+}
+
+/// What one pass of the all-different window learns from the id masks of
+/// its variables: the ids of fixed variables, the ids of open ones, and the
+/// ids held at least once and at least twice.
+#[derive(Clone, Copy, Default)]
+struct WindowSummary {
+    fixed: u64,
+    multi: u64,
+    once: u64,
+    twice: u64,
+}
+
+impl WindowSummary {
+    /// Adds one variable's id mask; two fixed variables on one id conflict.
+    #[inline(always)]
+    fn add(&mut self, m: u64) -> Result<(), Conflict> {
+        if m & (m - 1) == 0 {
+            if self.fixed & m != 0 {
+                return Err(Conflict);
+            }
+            self.fixed |= m;
+        } else {
+            self.multi |= m;
+        }
+        self.twice |= self.once & m;
+        self.once |= m;
+        Ok(())
+    }
+}
+
 impl DomainStore {
     /// Fused forward checking for two to four all-different constraints over
     /// the same variables (one-word domains): for every position `j` listed
@@ -340,122 +380,81 @@ impl DomainStore {
         if k > 64 {
             return Ok(None);
         }
-        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
-        if let Some(w) = window {
-            lo = w;
-        } else {
-            for (&v, &a) in vars.iter().zip(adj) {
-                let bits = self.words[v as usize];
-                lo = lo.min(a + bits.trailing_zeros() as i64);
-                hi = hi.max(a + 63 - bits.leading_zeros() as i64);
-            }
-            if hi - lo >= 64 {
-                return Ok(None);
-            }
-        }
-        #[inline(always)]
-        fn to_ids(bits: u64, by: i64) -> u64 {
-            if by >= 0 {
-                bits << by
-            } else {
-                bits >> -by
-            }
-        }
-        // Work on a local copy of the id masks (no indirect loads per pass),
-        // and write back only the variables that changed, once each.
-        let mut masks = [0u64; 64];
-        for (m, (&v, &a)) in masks.iter_mut().zip(vars.iter().zip(adj)) {
-            *m = to_ids(self.words[v as usize], a - lo);
-        }
-        self.window_fixpoint(&mut masks[..k], vars, adj, lo)
-    }
-
-    /// The fixpoint of [`alldiff_window`](Self::alldiff_window) on the id
-    /// masks `masks` (one per variable, ids from `lo`).
-    #[inline(always)]
-    fn window_fixpoint(
-        &mut self,
-        masks: &mut [u64],
-        vars: &[u32],
-        adj: &[i64],
-        lo: i64,
-    ) -> Result<Option<bool>, Conflict> {
-        #[inline(always)]
-        fn to_ids(bits: u64, by: i64) -> u64 {
-            if by >= 0 {
-                bits << by
-            } else {
-                bits >> -by
-            }
-        }
-        let k = vars.len();
-        let mut changed_any = false;
-        loop {
-            let (mut fixed, mut multi, mut once, mut twice) = (0u64, 0u64, 0u64, 0u64);
-            for &m in masks.iter() {
-                if m & (m - 1) == 0 {
-                    if fixed & m != 0 {
-                        return Err(Conflict);
-                    }
-                    fixed |= m;
-                } else {
-                    multi |= m;
+        let adj = &adj[..k];
+        let lo = match window {
+            Some(w) => w,
+            None => {
+                let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+                for (&v, &a) in vars.iter().zip(adj) {
+                    let bits = self.words[v as usize];
+                    lo = lo.min(a + bits.trailing_zeros() as i64);
+                    hi = hi.max(a + 63 - bits.leading_zeros() as i64);
                 }
-                twice |= once & m;
-                once |= m;
+                if hi - lo >= 64 {
+                    return Ok(None);
+                }
+                lo
             }
-            let avail = once.count_ones() as usize;
+        };
+        // Work on a local copy of the id masks (no indirect loads per pass),
+        // summarised as they are loaded, and write back only the variables
+        // that changed, once each.
+        let mut masks = [0u64; 64];
+        let masks = &mut masks[..k];
+        let mut sum = WindowSummary::default();
+        for j in 0..k {
+            let m = shift_ids(self.words[vars[j] as usize], adj[j] - lo);
+            masks[j] = m;
+            sum.add(m)?;
+        }
+        let mut changed = 0u64;
+        loop {
+            let avail = sum.once.count_ones() as usize;
             if avail < k {
                 return Err(Conflict);
             }
             let hidden = if avail == k {
-                once & !twice & !fixed
+                sum.once & !sum.twice & !sum.fixed
             } else {
                 0
             };
             // Nothing to do unless an open variable holds a fixed id or a
-            // hidden single (hidden ids are never in fixed variables).
-            if multi & fixed == 0 && hidden == 0 {
+            // hidden single. (Then some open variable changes: a hidden id
+            // is in one variable only, and not a fixed one.)
+            if sum.multi & sum.fixed == 0 && hidden == 0 {
                 break;
             }
-            let mut changed = false;
-            for m in masks.iter_mut() {
+            // One pass applies this summary and makes the next one.
+            let (fixed, mut next) = (sum.fixed, WindowSummary::default());
+            for (j, m) in masks.iter_mut().enumerate() {
                 let old = *m;
-                if old & (old - 1) == 0 {
-                    continue;
-                }
-                let mut new = old & !fixed;
-                let h = new & hidden;
-                if h != 0 {
-                    if h & (h - 1) != 0 {
-                        return Err(Conflict);
+                let mut new = old;
+                if old & (old - 1) != 0 {
+                    new &= !fixed;
+                    let h = new & hidden;
+                    if h != 0 {
+                        if h & (h - 1) != 0 {
+                            return Err(Conflict);
+                        }
+                        new = h;
                     }
-                    new = h;
-                }
-                if new != old {
                     if new == 0 {
                         return Err(Conflict);
                     }
                     *m = new;
-                    changed = true;
+                    changed |= u64::from(new != old) << j;
                 }
+                next.add(new)?;
             }
-            if !changed {
-                break;
-            }
-            changed_any = true;
+            sum = next;
         }
-        if changed_any {
-            for (&m, (&v, &a)) in masks.iter().zip(vars.iter().zip(adj)) {
-                let i = v as usize;
-                let bits = self.words[i];
-                let nb = to_ids(m, lo - a);
-                if nb != bits {
-                    self.set_small(i, nb)?;
-                }
-            }
+        let mut c = changed;
+        while c != 0 {
+            let j = c.trailing_zeros() as usize;
+            c &= c - 1;
+            self.set_small(vars[j] as usize, shift_ids(masks[j], lo - adj[j]))?;
         }
-        Ok(Some(changed_any))
+        Ok(Some(changed != 0))
     }
 
     /// All-different forward checking on one-word domains: for every position
