@@ -130,15 +130,9 @@ pub(crate) struct DomainStore {
     min_words: usize,
     stamp: u64,
     next_stamp: u64,
-    /// Per variable: the event kinds some propagator subscribed to.
-    interest: Vec<u8>,
-    /// Per variable: the kinds of its pending events (0: not on `events`).
-    pending: Vec<u8>,
-    /// Per variable with pending events: its word before the first change.
-    old_word: Vec<u64>,
-    /// Per variable with pending events: the propagator whose `propagate`
-    /// made them all, or `u32::MAX` (a decision, a notify, or several).
-    src: Vec<u32>,
+    /// Per variable: what it has to do with events (one record, so that
+    /// recording and taking an event touch one place).
+    ev: Vec<EventSlot>,
     /// The propagator whose `propagate` is running, or `u32::MAX`.
     source: u32,
     /// Variables with pending events.
@@ -155,6 +149,29 @@ pub(crate) struct DomainStore {
     pub(crate) unfixed: usize,
     /// The vector unit the word-level primitives may use.
     pub(crate) simd: super::words::Simd,
+}
+
+/// A variable's event record: the kinds some propagator subscribed to, the
+/// kinds pending (0: not on the store's `events` list) and, while some are,
+/// its word before the first change and the propagator whose `propagate`
+/// made them all (`u32::MAX`: a decision, a notify, or several).
+#[derive(Clone, Copy, Debug)]
+struct EventSlot {
+    old: u64,
+    src: u32,
+    interest: u8,
+    pending: u8,
+}
+
+impl Default for EventSlot {
+    fn default() -> Self {
+        EventSlot {
+            old: 0,
+            src: u32::MAX,
+            interest: 0,
+            pending: 0,
+        }
+    }
 }
 
 impl DomainStore {
@@ -183,10 +200,7 @@ impl DomainStore {
             min_words: 0,
             stamp: 1,
             next_stamp: 2,
-            interest: vec![0; n],
-            pending: vec![0; n],
-            old_word: vec![0; n],
-            src: vec![u32::MAX; n],
+            ev: vec![EventSlot::default(); n],
             source: u32::MAX,
             events: Vec::with_capacity(n.min(1 << 16)),
             prunes: Vec::new(),
@@ -410,10 +424,7 @@ impl DomainStore {
             + held(&self.bits)
             + held(&self.saved)
             + held(&self.saved_large)
-            + held(&self.interest)
-            + held(&self.pending)
-            + held(&self.old_word)
-            + held(&self.src)
+            + held(&self.ev)
             + held(&self.events);
         // A hole list's values, with room for its own doubling.
         let holes = 2 * std::mem::size_of::<Value>() as u64 * self.hole_values as u64;
@@ -611,7 +622,7 @@ impl DomainStore {
 
     /// Declares that some propagator wants events of `kinds` on variable `i`.
     pub(crate) fn subscribe(&mut self, i: usize, kinds: u8) {
-        self.interest[i] |= kinds;
+        self.ev[i].interest |= kinds;
     }
 
     /// Records a change of variable `i` whose word was `old` (small domains;
@@ -630,16 +641,17 @@ impl DomainStore {
     /// source unknown.
     #[inline(always)]
     fn record_event(&mut self, i: usize, kinds: u8, old: u64, source: u32) {
-        let k = kinds & self.interest[i];
+        let e = &mut self.ev[i];
+        let k = kinds & e.interest;
         if k != 0 {
-            if self.pending[i] == 0 {
+            if e.pending == 0 {
+                e.old = old;
+                e.src = source;
                 self.events.push(i as u32);
-                self.old_word[i] = old;
-                self.src[i] = source;
-            } else if self.src[i] != source {
-                self.src[i] = u32::MAX;
+            } else if e.src != source {
+                e.src = u32::MAX;
             }
-            self.pending[i] |= k;
+            e.pending |= k;
         }
     }
 
@@ -647,13 +659,6 @@ impl DomainStore {
     #[inline]
     pub(crate) fn set_source(&mut self, p: u32) {
         self.source = p;
-    }
-
-    /// Which propagator's `propagate` made all of `x`'s pending events
-    /// (`u32::MAX` when not one alone). Valid until the next change.
-    #[inline]
-    pub(crate) fn event_source(&self, x: usize) -> u32 {
-        self.src[x]
     }
 
     /// Records the fixed event of a variable a fused pass fixed (the pass
@@ -665,19 +670,20 @@ impl DomainStore {
     }
 
     /// Takes the next variable with pending events: (variable, kinds, its
-    /// word before the first of them).
+    /// word before the first of them, the propagator whose `propagate` made
+    /// them all or `u32::MAX` when not one alone).
     #[inline]
-    pub(crate) fn pop_event(&mut self) -> Option<(u32, u8, u64)> {
+    pub(crate) fn pop_event(&mut self) -> Option<(u32, u8, u64, u32)> {
         let x = self.events.pop()?;
-        let k = std::mem::take(&mut self.pending[x as usize]);
-        Some((x, k, self.old_word[x as usize]))
+        let e = &mut self.ev[x as usize];
+        Some((x, std::mem::take(&mut e.pending), e.old, e.src))
     }
 
     /// Records a fixed event for every fixed variable (the root: declared
     /// singletons have no change to report them).
     pub(crate) fn note_root_fixed(&mut self) {
         for i in 0..self.num_vars {
-            if !self.is_open(i) && self.interest[i] & EV_FIXED != 0 {
+            if !self.is_open(i) && self.ev[i].interest & EV_FIXED != 0 {
                 self.record_event(i, EV_FIXED | EV_BOUNDS | EV_DOMAIN, self.words[i], u32::MAX);
             }
         }
@@ -686,7 +692,7 @@ impl DomainStore {
     /// Forgets pending events (after a conflict).
     pub(crate) fn clear_events(&mut self) {
         for &x in &self.events {
-            self.pending[x as usize] = 0;
+            self.ev[x as usize].pending = 0;
         }
         self.events.clear();
         self.prunes.clear();

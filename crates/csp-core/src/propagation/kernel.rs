@@ -12,8 +12,6 @@
 //!    first [`Conflict`]: then everything pending is dropped, and the
 //!    failing propagator's constraints gain weight (for dom/wdeg).
 
-use std::collections::VecDeque;
-
 use smallvec::SmallVec;
 
 use super::{Event, Events, Propagator, Ready, Setup};
@@ -22,12 +20,86 @@ use crate::domain::{Conflict, DomainStore};
 use crate::search::Inference;
 
 /// One subscription: propagator `prop` wants events `mask` on a variable,
-/// reported as scope position `pos`.
+/// reported as scope position `pos`. The kernel copies in what the event
+/// loop needs to know of the propagator, so that delivering an event reads
+/// one record: the kinds it is notified of (the others only schedule it),
+/// whether it is idempotent, and its priority.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Sub {
     pub(crate) prop: u32,
     pub(crate) pos: u32,
     pub(crate) mask: u8,
+    pub(crate) notify: u8,
+    pub(crate) idempotent: bool,
+    pub(crate) priority: u8,
+}
+
+impl Sub {
+    /// A subscription as [`Setup::subscribe`] records it; [`Kernel::new`]
+    /// fills in the rest.
+    pub(crate) fn new(prop: u32, pos: u32, mask: u8) -> Sub {
+        Sub {
+            prop,
+            pos,
+            mask,
+            notify: 0,
+            idempotent: false,
+            priority: 0,
+        }
+    }
+}
+
+/// The scheduled propagators: a FIFO ring per [`Priority`], each big enough
+/// for every propagator (one is queued at most once), and a bit per
+/// non-empty ring so that taking the best is one bit scan.
+#[derive(Debug, Default)]
+struct Queues {
+    rings: [Vec<u32>; 4],
+    head: [u32; 4],
+    tail: [u32; 4],
+    /// Ring length − 1 (a power of two minus one).
+    mask: u32,
+    nonempty: u8,
+}
+
+impl Queues {
+    fn new(props: usize) -> Queues {
+        let cap = props.next_power_of_two().max(1);
+        Queues {
+            rings: std::array::from_fn(|_| vec![0; cap]),
+            mask: cap as u32 - 1,
+            ..Queues::default()
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, priority: u8, p: u32) {
+        let q = priority as usize & 3;
+        let t = self.tail[q];
+        self.rings[q][(t & self.mask) as usize] = p;
+        self.tail[q] = t.wrapping_add(1);
+        self.nonempty |= 1 << q;
+    }
+
+    /// The first propagator of the best non-empty priority.
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        if self.nonempty == 0 {
+            return None;
+        }
+        let q = self.nonempty.trailing_zeros() as usize & 3;
+        let h = self.head[q];
+        let p = self.rings[q][(h & self.mask) as usize];
+        self.head[q] = h.wrapping_add(1);
+        if self.head[q] == self.tail[q] {
+            self.nonempty &= !(1 << q);
+        }
+        Some(p)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.nonempty == 0
+    }
 }
 
 const NO_PROP: u32 = u32::MAX;
@@ -46,16 +118,12 @@ pub(crate) struct Kernel<'a> {
     props: Vec<Box<dyn Propagator + 'a>>,
     /// Per propagator: the model's constraints it enforces (for weights).
     owners: Vec<SmallVec<[u32; 4]>>,
-    idempotent: Vec<bool>,
-    /// Per propagator: is `notify` called, or does an event only schedule?
-    calls_notify: Vec<bool>,
-    /// Per propagator: the event kinds `notify` is called for.
-    notify_on: Vec<u8>,
+    /// Per propagator: its [`Priority`](super::Priority), the ring it waits on.
     priority: Vec<u8>,
     /// CSR subscriptions by variable.
     start: Vec<u32>,
     subs: Vec<Sub>,
-    queues: [VecDeque<u32>; 4],
+    queues: Queues,
     in_queue: Vec<bool>,
     /// First state word of the entailment bits (a bit per propagator).
     entailed_at: usize,
@@ -122,16 +190,22 @@ impl<'a> Kernel<'a> {
             start[v + 1] += start[v];
         }
         let mut fill = start.clone();
-        let mut subs = vec![
-            Sub {
-                prop: 0,
-                pos: 0,
-                mask: 0
-            };
-            pairs.len()
-        ];
+        let idempotent: Vec<bool> = props.iter().map(|p| p.is_idempotent()).collect();
+        let priority: Vec<u8> = props.iter().map(|p| p.priority() as u8).collect();
+        // The kinds `notify` is called for (the others only schedule).
+        let notify: Vec<u8> = props
+            .iter()
+            .map(|p| if p.wants_notify() { p.notify_on().0 } else { 0 })
+            .collect();
+        let mut subs = vec![Sub::new(0, 0, 0); pairs.len()];
         for &(v, s) in &pairs {
-            subs[fill[v as usize] as usize] = s;
+            let p = s.prop as usize;
+            subs[fill[v as usize] as usize] = Sub {
+                notify: notify[p],
+                idempotent: idempotent[p],
+                priority: priority[p],
+                ..s
+            };
             fill[v as usize] += 1;
         }
         let plain = store.plain_small_updates();
@@ -154,15 +228,12 @@ impl<'a> Kernel<'a> {
         }
         let np = props.len();
         Kernel {
-            idempotent: props.iter().map(|p| p.is_idempotent()).collect(),
-            calls_notify: props.iter().map(|p| p.wants_notify()).collect(),
-            notify_on: props.iter().map(|p| p.notify_on().0).collect(),
-            priority: props.iter().map(|p| p.priority() as u8).collect(),
+            priority,
             props,
             owners,
             start,
             subs,
-            queues: Default::default(),
+            queues: Queues::new(np),
             in_queue: vec![false; np],
             entailed_at,
             any_entailed: false,
@@ -185,7 +256,7 @@ impl<'a> Kernel<'a> {
     fn schedule(&mut self, p: u32) {
         if !self.in_queue[p as usize] {
             self.in_queue[p as usize] = true;
-            self.queues[self.priority[p as usize] as usize].push_back(p);
+            self.queues.push(self.priority[p as usize], p);
         }
     }
 
@@ -239,7 +310,7 @@ impl<'a> Kernel<'a> {
             }
             Err(c) => return Err(self.fail(store, weights, p, c)),
         }
-        if store.events.is_empty() && self.queues.iter().all(VecDeque::is_empty) {
+        if store.events.is_empty() && self.queues.is_empty() {
             return Ok(());
         }
         self.propagate(store, weights, limit)
@@ -256,23 +327,23 @@ impl<'a> Kernel<'a> {
         limit: &mut dyn FnMut(&DomainStore) -> bool,
     ) -> Result<(), Conflict> {
         loop {
-            while let Some((x, kinds, old)) = store.pop_event() {
-                let src = store.event_source(x as usize);
+            while let Some((x, kinds, old, src)) = store.pop_event() {
                 let (a, b) = (self.start[x as usize], self.start[x as usize + 1]);
                 for k in a..b {
                     let s = self.subs[k as usize];
                     if s.mask & kinds == 0 {
                         continue;
                     }
-                    if !self.calls_notify[s.prop as usize]
-                        || self.notify_on[s.prop as usize] & kinds == 0
-                    {
+                    if s.notify & kinds == 0 {
                         // Scheduling only: the common case under arc consistency.
+                        // (A branch-free form measured slower: 17.5 ms
+                        // against 16.9 ms for Sudoku top95.)
                         let skip = self.in_queue[s.prop as usize]
-                            || (src == s.prop && self.idempotent[s.prop as usize])
+                            || (src == s.prop && s.idempotent)
                             || self.is_entailed(store, s.prop);
                         if !skip {
-                            self.schedule(s.prop);
+                            self.in_queue[s.prop as usize] = true;
+                            self.queues.push(s.priority, s.prop);
                         }
                         continue;
                     }
@@ -298,9 +369,7 @@ impl<'a> Kernel<'a> {
                         Ok(schedule) => {
                             if entail {
                                 self.set_entailed(store, s.prop);
-                            } else if schedule
-                                && !(src == s.prop && self.idempotent[s.prop as usize])
-                            {
+                            } else if schedule && !(src == s.prop && s.idempotent) {
                                 self.schedule(s.prop);
                             }
                         }
@@ -308,7 +377,7 @@ impl<'a> Kernel<'a> {
                     }
                 }
             }
-            let Some(p) = self.queues.iter_mut().find_map(VecDeque::pop_front) else {
+            let Some(p) = self.queues.pop() else {
                 return Ok(());
             };
             self.in_queue[p as usize] = false;
@@ -373,13 +442,8 @@ impl<'a> Kernel<'a> {
             store.clear_events();
         }
         store.set_source(NO_PROP);
-        for q in &mut self.queues {
-            if q.is_empty() {
-                continue;
-            }
-            for p in q.drain(..) {
-                self.in_queue[p as usize] = false;
-            }
+        while let Some(p) = self.queues.pop() {
+            self.in_queue[p as usize] = false;
         }
     }
 }

@@ -271,14 +271,8 @@ impl Setup<'_> {
             return;
         }
         self.store.subscribe(x.index(), events.0);
-        self.subs.push((
-            x.0,
-            kernel::Sub {
-                prop: self.prop,
-                pos: pos as u32,
-                mask: events.0,
-            },
-        ));
+        self.subs
+            .push((x.0, kernel::Sub::new(self.prop, pos as u32, events.0)));
     }
 
     /// A reversible integer starting at `value`.
