@@ -170,43 +170,46 @@ pub(super) fn dense_pass_portable<const G: usize>(
     })
 }
 
-/// `bits` moved `by` places up (down when negative): a variable's word
-/// as ids from a window's lowest id, and back.
+/// `bits` moved `by` places up (down when negative; `|by| < 64`): a
+/// variable's word as ids from a window's lowest id, and back.
 #[inline(always)]
 fn shift_ids(bits: u64, by: i64) -> u64 {
-    if by >= 0 {
-        bits << by
-    } else {
-        bits >> -by
-    }
+    debug_assert!(by.abs() < 64);
+    (bits << by.max(0)) >> (-by).max(0)
+}
+
+/// All ones when `m` has at most one bit set, else 0. Written as the borrow
+/// of a 128-bit subtraction: as a comparison, the compiler turns the `&`
+/// with it into a select, and then the select in a loop into a branch, one
+/// the predictor cannot guess.
+#[inline(always)]
+fn single_mask(m: u64) -> u64 {
+    let rest = m & m.wrapping_sub(1);
+    (u128::from(rest).wrapping_sub(1) >> 64) as u64
 }
 
 /// What one pass of the all-different window learns from the id masks of
-/// its variables: the ids of fixed variables, the ids of open ones, and the
-/// ids held at least once and at least twice.
+/// its variables: the ids of fixed variables, the ids held at least once and
+/// at least twice, and the ids two fixed variables share (a conflict).
+/// Adding a mask takes no branch: whether a variable is fixed is data the
+/// predictor cannot guess.
 #[derive(Clone, Copy, Default)]
 struct WindowSummary {
     fixed: u64,
-    multi: u64,
     once: u64,
     twice: u64,
+    clash: u64,
 }
 
 impl WindowSummary {
-    /// Adds one variable's id mask; two fixed variables on one id conflict.
+    /// Adds one variable's id mask (never empty).
     #[inline(always)]
-    fn add(&mut self, m: u64) -> Result<(), Conflict> {
-        if m & (m - 1) == 0 {
-            if self.fixed & m != 0 {
-                return Err(Conflict);
-            }
-            self.fixed |= m;
-        } else {
-            self.multi |= m;
-        }
+    fn add(&mut self, m: u64) {
+        let f = m & single_mask(m);
+        self.clash |= self.fixed & f;
+        self.fixed |= f;
         self.twice |= self.once & m;
         self.once |= m;
-        Ok(())
     }
 }
 
@@ -381,8 +384,10 @@ impl DomainStore {
             return Ok(None);
         }
         let adj = &adj[..k];
-        let lo = match window {
-            Some(w) => w,
+        match window {
+            // Every `adj[j] − w` is in 0..64 (the window was found from the
+            // declared domains): the words only move up.
+            Some(w) => self.window_fixpoint::<true>(vars, adj, w),
             None => {
                 let (mut lo, mut hi) = (i64::MAX, i64::MIN);
                 for (&v, &a) in vars.iter().zip(adj) {
@@ -393,9 +398,23 @@ impl DomainStore {
                 if hi - lo >= 64 {
                     return Ok(None);
                 }
-                lo
+                self.window_fixpoint::<false>(vars, adj, lo)
             }
-        };
+        }
+    }
+
+    /// The fixpoint of [`alldiff_window`](Self::alldiff_window) over ids
+    /// from `lo`; `UP`: every `adj[j] − lo` is in `0..64`.
+    #[inline(always)]
+    fn window_fixpoint<const UP: bool>(
+        &mut self,
+        vars: &[u32],
+        adj: &[i64],
+        lo: i64,
+    ) -> Result<Option<bool>, Conflict> {
+        let k = vars.len();
+        let to_ids = |bits: u64, by: i64| if UP { bits << by } else { shift_ids(bits, by) };
+        let to_bits = |ids: u64, by: i64| if UP { ids >> by } else { shift_ids(ids, -by) };
         // Work on a local copy of the id masks (no indirect loads per pass),
         // summarised as they are loaded, and write back only the variables
         // that changed, once each.
@@ -403,12 +422,15 @@ impl DomainStore {
         let masks = &mut masks[..k];
         let mut sum = WindowSummary::default();
         for j in 0..k {
-            let m = shift_ids(self.words[vars[j] as usize], adj[j] - lo);
+            let m = to_ids(self.words[vars[j] as usize], adj[j] - lo);
             masks[j] = m;
-            sum.add(m)?;
+            sum.add(m);
         }
         let mut changed = 0u64;
         loop {
+            if sum.clash != 0 {
+                return Err(Conflict);
+            }
             let avail = sum.once.count_ones() as usize;
             if avail < k {
                 return Err(Conflict);
@@ -418,33 +440,33 @@ impl DomainStore {
             } else {
                 0
             };
-            // Nothing to do unless an open variable holds a fixed id or a
-            // hidden single. (Then some open variable changes: a hidden id
-            // is in one variable only, and not a fixed one.)
-            if sum.multi & sum.fixed == 0 && hidden == 0 {
+            // Nothing to do unless an open variable holds a fixed id (with
+            // no clash, a fixed id held twice) or a hidden single. Then
+            // some open variable changes: a hidden id is in one variable
+            // only, and not a fixed one.
+            if sum.twice & sum.fixed == 0 && hidden == 0 {
                 break;
             }
-            // One pass applies this summary and makes the next one.
+            // One pass applies this summary and makes the next one, without
+            // a branch per variable: a fixed variable keeps its id, an open
+            // one loses the fixed ids and, holding a hidden single, becomes
+            // it; a variable left empty or with two hidden singles fails.
             let (fixed, mut next) = (sum.fixed, WindowSummary::default());
+            let mut bad = false;
             for (j, m) in masks.iter_mut().enumerate() {
                 let old = *m;
-                let mut new = old;
-                if old & (old - 1) != 0 {
-                    new &= !fixed;
-                    let h = new & hidden;
-                    if h != 0 {
-                        if h & (h - 1) != 0 {
-                            return Err(Conflict);
-                        }
-                        new = h;
-                    }
-                    if new == 0 {
-                        return Err(Conflict);
-                    }
-                    *m = new;
-                    changed |= u64::from(new != old) << j;
-                }
-                next.add(new)?;
+                let kept = old & (!fixed | single_mask(old));
+                // Hidden ids are in no fixed variable: 0 for those.
+                let h = kept & hidden;
+                bad |= h & h.wrapping_sub(1) != 0;
+                let new = if h != 0 { h } else { kept };
+                bad |= new == 0;
+                changed |= u64::from(new != old) << j;
+                *m = new;
+                next.add(new);
+            }
+            if bad {
+                return Err(Conflict);
             }
             sum = next;
         }
@@ -452,7 +474,7 @@ impl DomainStore {
         while c != 0 {
             let j = c.trailing_zeros() as usize;
             c &= c - 1;
-            self.set_small(vars[j] as usize, shift_ids(masks[j], lo - adj[j]))?;
+            self.set_small(vars[j] as usize, to_bits(masks[j], adj[j] - lo))?;
         }
         Ok(Some(changed != 0))
     }
