@@ -1,7 +1,8 @@
 //! The [`Model`]: variables with declared domains, and constraints over them.
 
-use std::collections::HashMap;
 use std::fmt;
+
+use rustc_hash::FxHashMap;
 
 use crate::constraint::{
     has_repeats, AllDifferent, Arith, ArithOp, CheckerOnly, Constraint, Count, Element, Equal,
@@ -91,7 +92,7 @@ impl Posted {
 #[derive(Default)]
 pub struct Model {
     domains: Vec<Domain>,
-    domain_index: HashMap<Domain, u32>,
+    domain_index: FxHashMap<Domain, u32>,
     var_domain: Vec<u32>,
     /// Names by variable index; empty until the first named variable.
     names: Vec<Option<Box<str>>>,
