@@ -860,6 +860,18 @@ impl<'m> Parallel<'m> {
                 invalid: e.invalid,
             }
         };
+        if workers == 1 {
+            // One worker: the subproblems in order on this thread, one
+            // engine for all (as a pool of one would), without starting a
+            // pool thread and waiting for it.
+            let mut slot = None;
+            return self
+                .subs
+                .iter()
+                .enumerate()
+                .map(|sub| one(&mut slot, sub))
+                .collect();
+        }
         run_pool(threads, || {
             self.subs
                 .par_iter()
