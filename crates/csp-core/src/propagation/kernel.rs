@@ -421,7 +421,8 @@ impl<'a> Kernel<'a> {
         false
     }
 
-    /// A wipe-out in propagator `p`: weights, and nothing left pending.
+    /// A wipe-out in propagator `p`: weights (when the search keeps them:
+    /// `weights` is empty otherwise), and nothing left pending.
     fn fail(
         &mut self,
         store: &mut DomainStore,
@@ -429,8 +430,10 @@ impl<'a> Kernel<'a> {
         p: u32,
         c: Conflict,
     ) -> Conflict {
-        for &ci in &self.owners[p as usize] {
-            weights[ci as usize] += 1;
+        if !weights.is_empty() {
+            for &ci in &self.owners[p as usize] {
+                weights[ci as usize] += 1;
+            }
         }
         self.clear(store);
         c

@@ -42,7 +42,7 @@ use crate::observer::SearchObserver;
 use crate::propagation::adapter::CheckerPath;
 use crate::propagation::kernel::{Kernel, Owned};
 use crate::propagation::{Priority, Propagator};
-use crate::search::{Decision, Inference, RootWeights, SearchOptions, ValOrder};
+use crate::search::{Decision, Inference, RootWeights, SearchOptions, ValOrder, VarOrder};
 use crate::stats::Statistics;
 
 /// Per-model data the search needs, computed once (shared by parallel parts).
@@ -440,6 +440,13 @@ impl<'a> Engine<'a> {
             ..
         } = self;
         let frames = frames_bytes(frames);
+        // Only dom/wdeg reads the failure weights: other orders hand the
+        // kernel none, and a wipe-out costs no weight update.
+        let weights: &mut [u32] = if opts.var_order == VarOrder::DomWdeg {
+            weights
+        } else {
+            &mut []
+        };
         let mut limit = |s: &DomainStore| {
             check_running(opts, *start_time, || s.memory_bytes() + frames, limit_hit)
         };
