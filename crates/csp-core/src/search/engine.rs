@@ -643,6 +643,22 @@ impl<'a> Engine<'a> {
                 self.finished = true;
                 return Step::Done;
             };
+            // A frame of a one-word domain with no value left is popped
+            // without restoring its state: the parent's next value restores
+            // the parent's, which covers it (a quarter of the snapshot
+            // copies of an N-queens count). Observers and objective bounds
+            // read the state at every frame, so they take the long way.
+            let f = &self.frames[fi];
+            if f.rem == 0
+                && self.observer.is_none()
+                && self.objective.is_none()
+                && !f.order.splits()
+                && self.store.is_small(f.var as usize)
+            {
+                self.frames.pop();
+                self.stats.backtracks += 1;
+                continue;
+            }
             // The state at the frame's opening, with the level for its next
             // value open (one snapshot copy per value).
             let level = self.frames[fi].level as usize;
