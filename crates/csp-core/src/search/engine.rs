@@ -170,6 +170,9 @@ pub(crate) struct Engine<'a> {
     pub(super) frames: Vec<Frame>,
     pub(crate) stats: Statistics,
     pub(super) weights: Vec<u32>,
+    /// Does some variable order of the search read `weights` (see
+    /// [`reads_weights`])? If not, failures leave them alone.
+    keeps_weights: bool,
     observer: Option<&'a mut dyn SearchObserver>,
     started: bool,
     finished: bool,
@@ -343,6 +346,7 @@ impl<'a> Engine<'a> {
             limit_hit: setup_stop,
             invalid: None,
             validate: validates(&opts),
+            keeps_weights: reads_weights(&opts),
             counted: 0,
             opts,
         }
@@ -433,6 +437,7 @@ impl<'a> Engine<'a> {
             kernel,
             store,
             weights,
+            keeps_weights,
             limit_hit,
             opts,
             start_time,
@@ -440,13 +445,9 @@ impl<'a> Engine<'a> {
             ..
         } = self;
         let frames = frames_bytes(frames);
-        // Only dom/wdeg reads the failure weights: other orders hand the
-        // kernel none, and a wipe-out costs no weight update.
-        let weights: &mut [u32] = if opts.var_order == VarOrder::DomWdeg {
-            weights
-        } else {
-            &mut []
-        };
+        // Only dom/wdeg reads the failure weights: searches that never use
+        // it hand the kernel none, and a wipe-out costs no weight update.
+        let weights: &mut [u32] = if *keeps_weights { weights } else { &mut [] };
         let mut limit = |s: &DomainStore| {
             check_running(opts, *start_time, || s.memory_bytes() + frames, limit_hit)
         };
@@ -570,6 +571,7 @@ impl<'a> Engine<'a> {
         self.rng = first_rng(&opts);
         self.next_check = first_check(&opts);
         self.validate = validates(&opts);
+        self.keeps_weights = reads_weights(&opts);
         self.opts = opts;
         self.count_shortcut = self.prep.all_prune();
         self.finished = false;
@@ -1032,6 +1034,16 @@ fn first_check(opts: &SearchOptions) -> u64 {
 /// Does a search with `opts` check counted solutions too?
 fn validates(opts: &SearchOptions) -> bool {
     cfg!(debug_assertions) || opts.validate
+}
+
+/// Does the search read the dom/wdeg failure weights: its variable order,
+/// or that of one of its phases?
+fn reads_weights(opts: &SearchOptions) -> bool {
+    opts.var_order == VarOrder::DomWdeg
+        || opts
+            .phase_orders
+            .iter()
+            .any(|&(o, _)| o == VarOrder::DomWdeg)
 }
 
 /// Per variable, the value order of its phase (see
