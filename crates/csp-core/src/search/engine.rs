@@ -645,20 +645,13 @@ impl<'a> Engine<'a> {
                 self.finished = true;
                 return Step::Done;
             };
-            // A frame of a one-word domain with no value left is popped
-            // without restoring its state: the parent's next value restores
-            // the parent's, which covers it (a quarter of the snapshot
+            // A frame known to be out of values needs no restored state:
+            // it is popped, and the parent's next value restores the
+            // parent's state, which covers it (a quarter of the snapshot
             // copies of an N-queens count). Observers and objective bounds
-            // read the state at every frame, so they take the long way.
-            let f = &self.frames[fi];
-            if f.rem == 0
-                && self.observer.is_none()
-                && self.objective.is_none()
-                && !f.order.splits()
-                && self.store.is_small(f.var as usize)
-            {
-                self.frames.pop();
-                self.stats.backtracks += 1;
+            // look at every frame's state, so they take the long way.
+            if self.out_of_values(fi) && self.observer.is_none() && self.objective.is_none() {
+                self.pop_frame(fi);
                 continue;
             }
             // The state at the frame's opening, with the level for its next
@@ -678,12 +671,7 @@ impl<'a> Engine<'a> {
             match next {
                 None => {
                     self.store.close_reopened_level(level);
-                    let var = self.frames[fi].var;
-                    self.frames.pop();
-                    self.stats.backtracks += 1;
-                    if let Some(obs) = self.observer.as_deref_mut() {
-                        obs.on_backtrack(VarId(var), fi + 1);
-                    }
+                    self.pop_frame(fi);
                 }
                 Some(d) => {
                     self.stats.nodes += 1;
@@ -736,6 +724,17 @@ impl<'a> Engine<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// Backtracks out of frame `fi`, the last one, which has no value left.
+    #[inline]
+    fn pop_frame(&mut self, fi: usize) {
+        let var = self.frames[fi].var;
+        self.frames.pop();
+        self.stats.backtracks += 1;
+        if let Some(obs) = self.observer.as_deref_mut() {
+            obs.on_backtrack(VarId(var), fi + 1);
         }
     }
 

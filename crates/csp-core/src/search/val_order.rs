@@ -100,6 +100,14 @@ impl Engine<'_> {
         }
     }
 
+    /// Is frame `fi` out of values, as far as can be told without its
+    /// state? A one-word domain's values left are the frame's own bits;
+    /// large domains and splitting orders find theirs in the restored state.
+    pub(super) fn out_of_values(&self, fi: usize) -> bool {
+        let f = &self.frames[fi];
+        f.rem == 0 && !f.order.splits() && self.store.is_small(f.var as usize)
+    }
+
     /// The next value of the frame's variable, or None when all were tried.
     pub(super) fn next_value(&mut self, fi: usize) -> Option<Value> {
         let f = self.frames[fi];
