@@ -64,7 +64,8 @@ struct Queues {
 
 impl Queues {
     fn new(props: usize) -> Queues {
-        let cap = props.next_power_of_two().max(1);
+        // (`0usize.next_power_of_two()` is 1: a ring is never empty.)
+        let cap = props.next_power_of_two();
         Queues {
             rings: std::array::from_fn(|_| vec![0; cap]),
             mask: cap as u32 - 1,
