@@ -253,6 +253,23 @@ fn observer_sees_every_event_in_order() {
     assert!(log.0.iter().any(|l| l.starts_with("backtrack")));
 }
 
+/// N-queens with a not-equal constraint per pair of rows and relation
+/// (column, both diagonals), so that dom/wdeg's failure weights differ
+/// between variables; the model and its row variables.
+fn pairwise_queens(n: usize) -> (Model, Vec<VarId>) {
+    let mut m = Model::new();
+    let rows = m.new_vars(n, Domain::range(0, n as i32 - 1)).unwrap();
+    for i in 0..n {
+        for k in i + 1..n {
+            let d = (k - i) as i32;
+            for offset in [0, d, -d] {
+                m.not_equal(rows[i], rows[k], offset).unwrap();
+            }
+        }
+    }
+    (m, rows)
+}
+
 /// Parallel searches reuse each worker's engine from one subproblem to the
 /// next (rewound to the root): the statistics must be those of a new engine
 /// per subproblem, so they cannot depend on how many threads share the
@@ -261,18 +278,7 @@ fn observer_sees_every_event_in_order() {
 #[test]
 fn parallel_statistics_do_not_depend_on_threads() {
     let (q9, _) = queens(9);
-    // Pairwise: a constraint per pair of rows, so that failure weights
-    // differ between variables.
-    let mut pairwise = Model::new();
-    let rows = pairwise.new_vars(10, Domain::range(0, 9)).unwrap();
-    for i in 0..10 {
-        for k in i + 1..10 {
-            let d = (k - i) as i32;
-            for offset in [0, d, -d] {
-                pairwise.not_equal(rows[i], rows[k], offset).unwrap();
-            }
-        }
-    }
+    let (pairwise, _) = pairwise_queens(10);
     let mut latin = Model::new();
     let cells = latin.new_vars(16, Domain::range(1, 4)).unwrap();
     for i in 0..4 {
@@ -359,18 +365,7 @@ fn parallel_statistics_do_not_depend_on_threads() {
 /// makes the same choices, so the statistics agree.
 #[test]
 fn a_dom_wdeg_phase_keeps_failure_weights() {
-    // Pairwise 10-queens: a constraint per pair of rows, so that the
-    // weights differ between variables.
-    let mut m = Model::new();
-    let rows = m.new_vars(10, Domain::range(0, 9)).unwrap();
-    for i in 0..10 {
-        for k in i + 1..10 {
-            let d = (k - i) as i32;
-            for offset in [0, d, -d] {
-                m.not_equal(rows[i], rows[k], offset).unwrap();
-            }
-        }
-    }
+    let (m, rows) = pairwise_queens(10);
     let run = |var_order| {
         let r = Search::new(&m)
             .options(csp_core::SearchOptions {
