@@ -270,6 +270,25 @@ impl DomainStore {
         }
     }
 
+    /// The open variable with the fewest values, the first such in input
+    /// order (`None` when every variable is fixed). With only one-word
+    /// domains, the words are scanned without a branch per variable, with
+    /// the `popcnt` instruction where the CPU has it.
+    pub(crate) fn smallest_open(&self) -> Option<usize> {
+        if !self.large.is_empty() {
+            return (0..self.num_vars)
+                .filter(|&i| self.is_open(i))
+                .min_by_key(|&i| self.size(i));
+        }
+        let words = &self.words[..self.num_vars];
+        #[cfg(target_arch = "x86_64")]
+        if self.simd != super::words::Simd::Portable {
+            // SAFETY: any level but `Portable` implies popcnt (`Simd::detect`).
+            return unsafe { smallest_open_popcnt(words) };
+        }
+        smallest_open_words(words)
+    }
+
     /// The bits of a small domain and the value of bit 0.
     #[inline]
     pub(crate) fn small_bits(&self, i: usize) -> (u64, Value) {
@@ -902,4 +921,39 @@ fn copy_words(dst: &mut [u64], src: &[u64]) {
         17..=32 => two::<16>(dst, src),
         _ => dst.copy_from_slice(src),
     }
+}
+
+/// [`DomainStore::smallest_open`] over one-word domains: the key of a
+/// variable is its size above its index (`u64::MAX` when fixed), and the
+/// least key wins, so ties go to the first variable. (The scan it
+/// replaced, a test and an early exit per variable, mispredicted often
+/// enough that MRV on N-queens cost more time than the nodes it saved.)
+#[inline(always)]
+fn smallest_open_words(words: &[u64]) -> Option<usize> {
+    // Eight words without a branch, then one test: a size of 2 cannot be
+    // beaten, so a long scan stops at the first block that has one.
+    const BLOCK: usize = 8;
+    let mut best = u64::MAX;
+    for (bi, block) in words.chunks(BLOCK).enumerate() {
+        for (j, &b) in block.iter().enumerate() {
+            let size = u64::from(b.count_ones());
+            let i = (bi * BLOCK + j) as u64;
+            let key = if size > 1 { (size << 32) | i } else { u64::MAX };
+            best = best.min(key);
+        }
+        if best >> 32 == 2 {
+            break;
+        }
+    }
+    (best != u64::MAX).then_some((best & 0xffff_ffff) as usize)
+}
+
+/// [`smallest_open_words`] compiled with `popcnt`.
+///
+/// # Safety
+/// The CPU must support popcnt.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn smallest_open_popcnt(words: &[u64]) -> Option<usize> {
+    smallest_open_words(words)
 }

@@ -272,3 +272,46 @@ fn values_at_the_i32_extremes() {
         }
     }
 }
+
+/// `smallest_open` (the MRV choice) against a scan of the sizes, on
+/// stores of one-word domains (both builds of the word scan: portable
+/// and, where the machine has it, popcnt) and on stores with large
+/// domains.
+#[test]
+fn smallest_open_is_the_first_open_variable_of_least_size() {
+    use super::words::Simd;
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |m: u64| {
+        rng = crate::search::splitmix(rng);
+        rng % m
+    };
+    for round in 0..2_000 {
+        let n = 1 + next(20) as usize;
+        let large = round % 4 == 3;
+        let doms: Vec<Domain> = (0..n)
+            .map(|i| match (large, i % 3) {
+                (true, 0) => Domain::range(0, 200),
+                _ => Domain::range(0, next(64) as Value),
+            })
+            .collect();
+        let mut s = DomainStore::new(&doms, &vec![0; n]);
+        for i in 0..n {
+            for _ in 0..next(4) {
+                let v = next(40) as Value;
+                if s.size(i) > 1 && s.contains(i, v) {
+                    s.remove(i, v).unwrap();
+                }
+            }
+            if next(3) == 0 {
+                s.fix(i, s.min(i)).unwrap();
+            }
+        }
+        let want = (0..n)
+            .filter(|&i| s.size(i) > 1)
+            .min_by_key(|&i| (s.size(i), i));
+        for simd in [Simd::Portable, Simd::detect()] {
+            s.simd = simd;
+            assert_eq!(s.smallest_open(), want, "round {round}, {simd:?}");
+        }
+    }
+}

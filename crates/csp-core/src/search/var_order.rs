@@ -174,21 +174,7 @@ impl Engine<'_> {
                 let from = self.frames.last().map_or(0, |f| f.var as usize);
                 s.first_open_from(from)
             }
-            VarOrder::Mrv => {
-                let mut best = None;
-                let mut best_size = u64::MAX;
-                for i in 0..n {
-                    let sz = s.size(i);
-                    if sz > 1 && sz < best_size {
-                        best_size = sz;
-                        best = Some(i);
-                        if sz == 2 {
-                            break;
-                        }
-                    }
-                }
-                best
-            }
+            VarOrder::Mrv => s.smallest_open(),
             VarOrder::DomDeg | VarOrder::DomWdeg => {
                 let wdeg = self.opts.var_order == VarOrder::DomWdeg;
                 let mut best = None;
