@@ -25,6 +25,7 @@ workloads=(
     "queens 12 --solver backtracking --count --threads 1"
     "queens 13 --solver backtracking --count --threads 1"
     "queens 14 --solver backtracking --count --threads 1"
+    "queens 14 --solver backtracking --count --threads 1 --var-order input"
     "queens 1000 --solver backtracking --var-order mrv --val-order middle"
     "queens 10 --solver backtracking --count --threads 1 --inference mac"
     "sudoku examples/sudoku/tests/data/top95.txt"

@@ -8,6 +8,10 @@
 #
 #   scripts/bench-generic.sh [ROUNDS] [CSP...]   (default: 15, target/release/csp)
 #
+# Each binary runs twice per N: with the count's default variable order
+# (first-fail, `mrv`, since 2026-11-25) and with `--var-order input` (rows
+# in order, the default before), marked "input" in the table.
+#
 # CREF=path names nqueens_bitboard (default: built from
 # $SHARED/reference, SHARED=../shared, into a temporary folder). A portable
 # and an x86-64-v3 build side by side:
@@ -37,6 +41,7 @@ for _ in $(seq "$rounds"); do
     times[ref,$n]+="$(micros "$CREF" "$n") "
     for i in "${!bins[@]}"; do
       times[$i,$n]+="$(micros "${bins[$i]}" queens "$n" --solver backtracking --count --threads 1) "
+      times[$i,$n,input]+="$(micros "${bins[$i]}" queens "$n" --solver backtracking --count --threads 1 --var-order input) "
     done
   done
 done
@@ -49,8 +54,10 @@ for n in 13 14; do
   read -r rb rm < <(best_median "${times[ref,$n]}")
   printf '| %d | C reference | %.4f | %.4f | | |\n' "$n" "$(bc -l <<<"$rb/1000000")" "$(bc -l <<<"$rm/1000000")"
   for i in "${!bins[@]}"; do
-    read -r b m < <(best_median "${times[$i,$n]}")
-    printf '| %d | `%s` | %.4f | %.4f | %.2f | %.2f |\n' "$n" "${bins[$i]}" \
-      "$(bc -l <<<"$b/1000000")" "$(bc -l <<<"$m/1000000")" "$(bc -l <<<"$b/$rb")" "$(bc -l <<<"$m/$rm")"
+    for order in "" ",input"; do
+      read -r b m < <(best_median "${times[$i,$n$order]}")
+      printf '| %d | `%s`%s | %.4f | %.4f | %.2f | %.2f |\n' "$n" "${bins[$i]}" "${order/,/, }" \
+        "$(bc -l <<<"$b/1000000")" "$(bc -l <<<"$m/1000000")" "$(bc -l <<<"$b/$rb")" "$(bc -l <<<"$m/$rm")"
+    done
   done
 done

@@ -112,6 +112,86 @@ fn first_solutions_are_lexicographic() {
     }
 }
 
+/// The lexicographically first n-queens solution, columns from 1, by a
+/// plain row-by-row search written here (not the engine).
+fn first_placement(n: usize) -> Option<Vec<i64>> {
+    fn place(cols: &mut Vec<i64>, n: usize) -> bool {
+        if cols.len() == n {
+            return true;
+        }
+        let r = cols.len() as i64;
+        for c in 1..=n as i64 {
+            let free = cols
+                .iter()
+                .enumerate()
+                .all(|(i, &d)| d != c && (d - c).abs() != r - i as i64);
+            if free {
+                cols.push(c);
+                if place(cols, n) {
+                    return true;
+                }
+                cols.pop();
+            }
+        }
+        false
+    }
+    let mut cols = Vec::new();
+    place(&mut cols, n).then_some(cols)
+}
+
+/// The generic solvers print solutions in row order whatever order a
+/// count uses: from n = 10 on, first-fail would find another solution
+/// first.
+#[test]
+fn generic_solvers_print_the_lexicographically_first_solution() {
+    for n in 4..=16 {
+        let want = first_placement(n).unwrap();
+        for solver in ["backtracking", "pairwise"] {
+            let o = csp(&[
+                "queens",
+                &n.to_string(),
+                "--solver",
+                solver,
+                "--format",
+                "columns",
+            ]);
+            assert!(o.status.success(), "{n} {solver}: {}", stderr(&o));
+            let got = parse_cols(stdout(&o).trim());
+            assert!(valid_queens(&got), "{n} {solver}");
+            assert_eq!(got, want, "n = {n}, {solver}");
+        }
+    }
+}
+
+/// A count branches first-fail by default, row by row with `--var-order
+/// input`: the same count, fewer nodes.
+#[test]
+fn a_count_branches_first_fail_by_default() {
+    let nodes = |extra: &[&str]| -> (String, u64) {
+        let mut args = vec!["queens", "10", "--solver", "backtracking", "--count"];
+        args.extend_from_slice(&["--stats", "--threads", "1"]);
+        args.extend_from_slice(extra);
+        let o = csp(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let err = stderr(&o);
+        let n = err
+            .split("nodes: ")
+            .nth(1)
+            .and_then(|t| t.split(',').next())
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("no node count in {err}"));
+        (stdout(&o), n)
+    };
+    let (first_fail, ff_nodes) = nodes(&[]);
+    let (rows, row_nodes) = nodes(&["--var-order", "input"]);
+    let (mrv, mrv_nodes) = nodes(&["--var-order", "mrv"]);
+    assert_eq!(first_fail, "724\n");
+    assert_eq!(rows, "724\n");
+    assert_eq!(mrv, "724\n");
+    assert_eq!(ff_nodes, mrv_nodes);
+    assert!(ff_nodes < row_nodes, "{ff_nodes} vs {row_nodes}");
+}
+
 #[test]
 fn every_counting_solver_matches_oeis() {
     let known = known_counts();

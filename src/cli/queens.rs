@@ -52,9 +52,11 @@ pub struct Args {
     /// Generic solvers: none, fc or mac.
     #[arg(long, default_value = "fc")]
     inference: String,
-    /// Generic solvers: input, mrv, dom-deg, dom-wdeg, smallest or largest.
-    #[arg(long = "var-order", default_value = "input")]
-    var_order: String,
+    /// Generic solvers: input, mrv, dom-deg, dom-wdeg, smallest or largest
+    /// (default: mrv for --count, input otherwise, so that solutions come
+    /// in lexicographic order).
+    #[arg(long = "var-order")]
+    var_order: Option<String>,
     /// Generic solvers: asc, desc, middle, random, split, reverse-split,
     /// binary-min or binary-max.
     #[arg(long = "val-order", default_value = "asc")]
@@ -221,7 +223,7 @@ pub fn run_default() -> Result<ExitCode, CliError> {
         unique: false,
         format: None,
         inference: "fc".into(),
-        var_order: "input".into(),
+        var_order: None,
         val_order: "asc".into(),
         threads: None,
         seed: 1,
@@ -288,12 +290,23 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         None if n <= 64 => Format::Board,
         None => Format::Columns,
     };
+    // Which row to branch on: a count prints no solution, so it takes the
+    // order that visits fewest nodes (first-fail, the library's default);
+    // anything that prints solutions or a tree goes row by row, so that
+    // solutions come in lexicographic order.
+    let var_order = a.var_order.clone().unwrap_or_else(|| {
+        if a.count && !a.trace && !html {
+            "mrv".into()
+        } else {
+            "input".into()
+        }
+    });
     let mut limits = Limits::none();
     limits.time = time_limit;
     limits.memory = super::memory_limit(a.memory_limit.as_deref())?;
     let options = SearchOptions {
         inference: parse_inference(&a.inference)?,
-        var_order: parse_var_order(&a.var_order)?,
+        var_order: parse_var_order(&var_order)?,
         val_order: parse_val_order(&a.val_order, a.seed)?,
         limits,
         ..Default::default()
@@ -331,7 +344,7 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
     if html {
         let settings = format!(
             "--inference {} --var-order {} --val-order {}",
-            a.inference, a.var_order, a.val_order
+            a.inference, var_order, a.val_order
         );
         return html_page(&job, a.all, a.count || a.unique, &settings);
     }
