@@ -5,7 +5,8 @@
 //! |---|---|
 //! | the search loop (decide, propagate, backtrack) | `search/engine.rs`, [`Engine::step`](search) |
 //! | variable choice / value choice | `search/var_order.rs` / `search/val_order.rs` |
-//! | the domain store and its trail | `domain/store.rs` (large domains: `domain/large.rs`) |
+//! | search options, limits, bounds and restarts | `search/options.rs`, `search/budget.rs`, `search/bound.rs` |
+//! | the domain store and its trail | `domain/store.rs`, levels and undo in `domain/levels.rs` (large domains: `domain/large.rs`) |
 //! | the propagation queue, events, priorities | `propagation/kernel.rs` |
 //! | the propagator trait (stateful, with events) | [`propagation::Propagator`] |
 //! | the constraint trait (checker path) | [`Constraint`] in `constraint/mod.rs` |

@@ -13,6 +13,7 @@
 //! opens with its representation, invariants and complexity.
 
 mod large;
+mod levels;
 pub(crate) mod store;
 #[cfg(test)]
 mod tests;

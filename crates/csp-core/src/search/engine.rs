@@ -32,8 +32,7 @@ use std::time::Instant;
 
 use smallvec::smallvec;
 
-use crate::constraint::fused::{find_groups, FusedAllDifferent, FusedGroup};
-use crate::domain::words::Simd;
+use crate::constraint::fused::FusedAllDifferent;
 use crate::domain::{Conflict, DomainStore};
 use crate::ids::{Value, VarId};
 use crate::limits::Limit;
@@ -45,87 +44,8 @@ use crate::propagation::{Priority, Propagator};
 use crate::search::{Decision, Inference, RootWeights, SearchOptions, ValOrder, VarOrder};
 use crate::stats::Statistics;
 
-/// Per-model data the search needs, computed once (shared by parallel parts).
-#[derive(Debug)]
-pub(crate) struct Prepared {
-    /// CSR watch lists: for variable v, `watch[start[v]..start[v+1]]` are the
-    /// constraints it appears in.
-    start: Vec<u32>,
-    watch: Vec<u32>,
-    /// Forward checking's fused all-different groups, and per constraint
-    /// whether a group took it.
-    groups: Vec<Arc<FusedGroup>>,
-    in_group: Vec<bool>,
-    simd: Simd,
-    /// Per constraint, its inference level (the search's, or lower where
-    /// the model caps it: [`Model::cap_inference`]).
-    levels: Vec<Inference>,
-}
-
-impl Prepared {
-    pub(crate) fn new(model: &Model, inference: Inference) -> Prepared {
-        let n = model.num_vars();
-        let posted = model.posted();
-        let mut start = vec![0u32; n + 1];
-        for c in posted {
-            for x in c.scope() {
-                start[x.index() + 1] += 1;
-            }
-        }
-        for v in 0..n {
-            start[v + 1] += start[v];
-        }
-        let mut fill = start.clone();
-        let mut watch = vec![0u32; start[n] as usize];
-        for (ci, c) in posted.iter().enumerate() {
-            for x in c.scope() {
-                watch[fill[x.index()] as usize] = ci as u32;
-                fill[x.index()] += 1;
-            }
-        }
-        let levels: Vec<Inference> = (0..posted.len())
-            .map(|ci| model.inference_of(crate::ConstraintId(ci as u32), inference))
-            .collect();
-        // Forward-checked all-different constraints over the same variables
-        // are fused (all of them when the search forward-checks, the capped
-        // ones under MAC).
-        let groups = find_groups(model, |ci| levels[ci] == Inference::ForwardChecking)
-            .into_iter()
-            .map(Arc::new)
-            .collect::<Vec<_>>();
-        let mut in_group = vec![false; posted.len()];
-        for g in &groups {
-            for &c in &g.members {
-                in_group[c as usize] = true;
-            }
-        }
-        Prepared {
-            start,
-            watch,
-            groups,
-            in_group,
-            simd: Simd::detect(),
-            levels,
-        }
-    }
-
-    /// True when every constraint prunes (none is left to the checker on
-    /// full assignments), so the values left to the last variable are
-    /// solutions.
-    fn all_prune(&self) -> bool {
-        self.levels.iter().all(|&l| l != Inference::None)
-    }
-
-    /// The constraints on variable `v`.
-    #[inline]
-    pub(super) fn watches(&self, v: usize) -> &[u32] {
-        &self.watch[self.start[v] as usize..self.start[v + 1] as usize]
-    }
-
-    pub(super) fn degree(&self, v: usize) -> u32 {
-        self.start[v + 1] - self.start[v]
-    }
-}
+use super::budget::{check_running, check_time, frames_bytes};
+pub(crate) use super::prepared::Prepared;
 
 /// One decision level of the search: its variable and the values left.
 #[derive(Clone, Copy, Debug)]
@@ -176,14 +96,14 @@ pub(crate) struct Engine<'a> {
     observer: Option<&'a mut dyn SearchObserver>,
     started: bool,
     finished: bool,
-    descend: bool,
+    pub(super) descend: bool,
     /// Decisions replayed before the search proper (parallel subproblems).
     base_level: usize,
-    start_time: Instant,
+    pub(super) start_time: Instant,
     pub(super) rng: u64,
-    next_check: u64,
-    shared_nodes: Option<SharedNodes>,
-    flushed_nodes: u64,
+    pub(super) next_check: u64,
+    pub(super) shared_nodes: Option<SharedNodes>,
+    pub(super) flushed_nodes: u64,
     /// `log` trace events are enabled (checked once per search).
     trace_enabled: bool,
     /// A limit stopped propagation (time or cancel, checked inside it).
@@ -196,18 +116,18 @@ pub(crate) struct Engine<'a> {
     pub(crate) counted: u128,
     pub(crate) count_shortcut: bool,
     /// Decisions may be delivered directly to a variable's only subscriber.
-    direct: bool,
+    pub(super) direct: bool,
     /// Branch and bound: the objective variable, whether it is minimised,
     /// and the bound every node below must meet (`≤` when minimising, `≥`
     /// when maximising), tightened after each improving solution.
-    objective: Option<(usize, bool)>,
+    pub(super) objective: Option<(usize, bool)>,
     pub(crate) bound: Option<Value>,
     /// Restarts (solve and optimisation only): runs so far, failures in
     /// this run, and this run's cutoff; `None` when off.
-    restart: Option<(u64, u64, u64)>,
+    pub(super) restart: Option<(u64, u64, u64)>,
     /// Parallel branch and bound: the bound shared by every subproblem
     /// (the best value found anywhere, moved by one), read at each decision.
-    shared_bound: Option<Arc<std::sync::atomic::AtomicI32>>,
+    pub(super) shared_bound: Option<Arc<std::sync::atomic::AtomicI32>>,
     /// Per variable, the value order of its phase, when phases have their
     /// own ([`SearchOptions::phase_orders`]); empty otherwise.
     pub(super) phase_val: Vec<ValOrder>,
@@ -216,7 +136,7 @@ pub(crate) struct Engine<'a> {
     pub(super) last_conflict: Option<u32>,
     /// Has a root decision been tried since the start or the last restart
     /// (for [`SearchOptions::root_weights`])?
-    root_decided: bool,
+    pub(super) root_decided: bool,
     /// After a successful root propagation: the propagation and removal
     /// counts it left (restored by [`rewind`](Engine::rewind)).
     root_counts: Option<(u64, u64)>,
@@ -225,48 +145,6 @@ pub(crate) struct Engine<'a> {
 /// While building propagators, the time limit is checked every this many
 /// constraints.
 const SETUP_CHECK: usize = 1 << 16;
-
-/// The bytes of the decision stack, counted after its next doubling when
-/// more than half full (as the store counts its trail).
-fn frames_bytes(frames: &Vec<Frame>) -> u64 {
-    (frames.capacity().max(2 * frames.len()) * std::mem::size_of::<Frame>()) as u64
-}
-
-/// Is the time, cancel or memory limit of `opts` reached? Records it in
-/// `hit`. `memory` is the search's memory in bytes (asked only when there
-/// is a budget).
-fn check_running(
-    opts: &SearchOptions,
-    start: Instant,
-    memory: impl FnOnce() -> u64,
-    hit: &mut Option<Limit>,
-) -> bool {
-    if let Some(m) = opts.limits.memory {
-        if memory() > m {
-            *hit = Some(Limit::Memory);
-            return true;
-        }
-    }
-    check_time(opts, start, hit)
-}
-
-/// Is the time or cancel limit of `opts` reached? Records it in `hit`.
-fn check_time(opts: &SearchOptions, start: Instant, hit: &mut Option<Limit>) -> bool {
-    let l = &opts.limits;
-    if let Some(t) = &l.cancel {
-        if t.is_cancelled() {
-            *hit = Some(Limit::Cancelled);
-            return true;
-        }
-    }
-    if let Some(t) = l.time {
-        if start.elapsed() >= t {
-            *hit = Some(Limit::Time);
-            return true;
-        }
-    }
-    false
-}
 
 impl<'a> Engine<'a> {
     pub(crate) fn new(
@@ -738,109 +616,6 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Makes this a branch-and-bound search on `x` (see [`Engine::bound`]):
-    /// every decision also enforces the bound, so inference prunes with it.
-    pub(crate) fn set_objective(&mut self, x: VarId, minimize: bool) {
-        self.objective = Some((x.index(), minimize));
-        self.direct = false;
-        self.count_shortcut = false;
-    }
-
-    /// Shares the objective bound with other engines (parallel branch and
-    /// bound): each decision enforces the tighter of it and the own bound.
-    pub(crate) fn set_shared_bound(&mut self, b: Arc<std::sync::atomic::AtomicI32>) {
-        self.shared_bound = Some(b);
-    }
-
-    /// Turns on the restarts of the options (see
-    /// [`Restarts`](crate::search::Restarts)); callers that enumerate or
-    /// count never do.
-    pub(crate) fn enable_restarts(&mut self) {
-        if self.opts.restarts != crate::search::Restarts::None {
-            self.restart = Some((0, 0, self.opts.restarts.cutoff(0)));
-        }
-    }
-
-    /// Halves or resets the failure weights (a new root decision).
-    fn update_root_weights(&mut self) {
-        match self.opts.root_weights {
-            RootWeights::Keep => {}
-            RootWeights::Halve => self.weights.iter_mut().for_each(|w| *w = w.div_ceil(2)),
-            RootWeights::Reset => self.weights.fill(1),
-        }
-    }
-
-    /// After a failure: restart from the root when this run's cutoff is
-    /// reached. The failure weights and the objective bound stay.
-    #[inline]
-    fn maybe_restart(&mut self) {
-        let Some((runs, fails, cutoff)) = self.restart.as_mut() else {
-            return;
-        };
-        *fails += 1;
-        if *fails < *cutoff {
-            return;
-        }
-        *runs += 1;
-        *fails = 0;
-        *cutoff = self.opts.restarts.cutoff(*runs);
-        if let Some(level) = self.frames.first().map(|f| f.level as usize) {
-            self.store.reopen_level(level);
-            self.store.close_reopened_level(level);
-        }
-        self.frames.clear();
-        self.last_conflict = None;
-        self.root_decided = false;
-        self.descend = true;
-        self.stats.restarts += 1;
-        log::debug!(
-            "restart {} after {} nodes",
-            self.stats.restarts,
-            self.stats.nodes
-        );
-    }
-
-    /// The bound every decision enforces (the own one, tightened by the
-    /// shared one in parallel branch and bound).
-    #[inline]
-    fn effective_bound(&self) -> Option<Value> {
-        let mut bound = self.bound;
-        if let (Some(shared), Some((_, minimize))) = (&self.shared_bound, self.objective) {
-            let g = shared.load(Ordering::Relaxed);
-            bound = Some(match bound {
-                Some(b) if minimize => b.min(g),
-                Some(b) => b.max(g),
-                None => g,
-            });
-        }
-        bound
-    }
-
-    /// Does the objective's domain in the current state (a frame's opening)
-    /// already miss the bound, so that every decision below fails?
-    #[inline]
-    fn bound_refutes_frame(&self) -> bool {
-        match (self.objective, self.effective_bound()) {
-            (Some((x, true)), Some(b)) => self.store.min(x) > b,
-            (Some((x, false)), Some(b)) => self.store.max(x) < b,
-            _ => false,
-        }
-    }
-
-    /// Enforces the objective bound (a domain change, undone on backtrack
-    /// with the decision's level).
-    #[inline]
-    fn enforce_bound(&mut self) -> Result<(), Conflict> {
-        if let (Some((x, minimize)), Some(b)) = (self.objective, self.effective_bound()) {
-            if minimize {
-                self.store.set_max(x, b)?;
-            } else {
-                self.store.set_min(x, b)?;
-            }
-        }
-        Ok(())
-    }
-
     /// Fixes `var` to `v` and propagates; whether that succeeded. A
     /// variable with a single subscriber (a closed fused all-different, for
     /// instance) has its event delivered directly, without the event list.
@@ -932,61 +707,6 @@ impl<'a> Engine<'a> {
         log::error!("engine bug or broken propagator: a candidate solution fails: {e}");
         self.invalid = Some(c);
         self.finished = true;
-    }
-
-    /// The limits before any node: a parallel subproblem that starts
-    /// after the budget is spent, the time is up or the search cancelled.
-    pub(crate) fn check_limits_now(&mut self) -> Option<Limit> {
-        if let (Some(n), Some(shared)) = (self.opts.limits.nodes, &self.shared_nodes) {
-            if shared.load(Ordering::Relaxed) >= n {
-                return Some(Limit::Nodes);
-            }
-        }
-        let mut hit = None;
-        let memory = self.memory_bytes();
-        check_running(&self.opts, self.start_time, || memory, &mut hit);
-        hit
-    }
-
-    #[inline(never)]
-    fn check_limits(&mut self) -> Option<Limit> {
-        self.next_check = self.stats.nodes + 256;
-        let l = &self.opts.limits;
-        let nodes_now = if let Some(shared) = &self.shared_nodes {
-            let delta = self.stats.nodes - self.flushed_nodes;
-            self.flushed_nodes = self.stats.nodes;
-            shared.fetch_add(delta, Ordering::Relaxed) + delta
-        } else {
-            self.stats.nodes
-        };
-        if let Some(n) = l.nodes {
-            if nodes_now >= n {
-                return Some(Limit::Nodes);
-            }
-            self.next_check = self.next_check.min(self.stats.nodes + (n - nodes_now));
-        }
-        if let Some(t) = &l.cancel {
-            if t.is_cancelled() {
-                return Some(Limit::Cancelled);
-            }
-        }
-        if let Some(t) = l.time {
-            if self.start_time.elapsed() >= t {
-                return Some(Limit::Time);
-            }
-        }
-        if let Some(m) = l.memory {
-            if self.memory_bytes() > m {
-                return Some(Limit::Memory);
-            }
-        }
-        None
-    }
-
-    /// The bytes the search holds (see [`crate::Limits::memory`]): the store with
-    /// its trail, and the decision stack.
-    pub(crate) fn memory_bytes(&self) -> u64 {
-        self.store.memory_bytes() + frames_bytes(&self.frames)
     }
 
     /// [`take_solution`](Self::take_solution) for counting: the values are

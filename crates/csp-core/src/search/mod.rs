@@ -20,15 +20,18 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::ids::Value;
 use crate::limits::{Limit, Limits, Outcome};
 use crate::model::Model;
 use crate::observer::SearchObserver;
 use crate::solution::Solution;
 use crate::stats::Statistics;
 
+mod bound;
+mod budget;
 mod engine;
 mod optimize;
+mod options;
+mod prepared;
 mod split;
 mod val_order;
 mod var_order;
@@ -36,243 +39,8 @@ mod var_order;
 pub(crate) use engine::splitmix;
 use engine::{Engine, Prepared, Step};
 pub use optimize::{Improvement, Lns, Optimum};
+pub use options::{Decision, Inference, Restarts, RootWeights, SearchOptions, ValOrder, VarOrder};
 pub use split::{Subproblem, SubproblemError};
-
-/// How much propagation runs after each decision.
-///
-/// The levels are ordered `None < ForwardChecking < Mac` (see
-/// [`Model::cap_inference`](crate::Model::cap_inference)).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Inference {
-    /// Check each constraint once all its variables are fixed; prune nothing.
-    None,
-    /// Forward checking (the default): whenever a variable becomes fixed, each
-    /// of its constraints prunes the other variables (see
-    /// [`Constraint::forward_check`](crate::Constraint::forward_check)).
-    #[default]
-    ForwardChecking,
-    /// Maintained arc consistency: every domain change re-runs the constraints
-    /// on that variable (AC-3 style, a queue of constraints) to a fixpoint.
-    Mac,
-}
-
-/// Which variable the search branches on next (among those with more than
-/// one value; ties go to the lowest index).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum VarOrder {
-    /// Declaration order.
-    Input,
-    /// Smallest domain first ("minimum remaining values", first-fail): the default.
-    #[default]
-    Mrv,
-    /// Smallest domain size divided by degree (number of constraints on the variable).
-    DomDeg,
-    /// Smallest domain size divided by weighted degree: each constraint's weight
-    /// starts at 1 and grows by 1 each time it wipes out a domain
-    /// (Boussemart et al., "Boosting systematic search by weighting constraints", 2004).
-    DomWdeg,
-    /// Smallest minimum value first (FlatZinc's `smallest`).
-    Smallest,
-    /// Largest maximum value first (FlatZinc's `largest`).
-    Largest,
-}
-
-/// In which order a variable's values are tried.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum ValOrder {
-    /// Smallest first (the default).
-    #[default]
-    Ascending,
-    /// Largest first.
-    Descending,
-    /// Closest to the middle of the current domain first, the lower of two
-    /// equally close values first.
-    Middle,
-    /// A seeded random order: the same seed gives the same search.
-    Random {
-        /// The seed.
-        seed: u64,
-    },
-    /// Bisection (FlatZinc's `indomain_split`): branch on `x ≤ mid` first,
-    /// then `x > mid`, where `mid = ⌊(min + max) / 2⌋` of the current
-    /// domain. Each half is a decision ([`Decision::AtMost`] /
-    /// [`Decision::AtLeast`]) and a node; a variable is split again until
-    /// it is fixed, by propagation or by its last split.
-    Split,
-    /// Bisection, upper half first: `x > mid`, then `x ≤ mid`
-    /// (FlatZinc's `indomain_reverse_split`).
-    ReverseSplit,
-    /// Binary branching on the smallest value: `x = min`, then `x ≠ min`
-    /// (as [`Decision::AtMost`]`(min)` / [`Decision::AtLeast`]`(min + 1)`).
-    /// The values are tried in ascending order as with `Ascending`, but
-    /// after `x ≠ min` propagates, the variable order chooses again, so
-    /// another variable may come first (Gecode's `INT_VAL_MIN`; FlatZinc's
-    /// `indomain_min`).
-    BinaryMin,
-    /// Binary branching on the largest value: `x = max`, then `x ≠ max`.
-    BinaryMax,
-}
-
-impl ValOrder {
-    /// Does this order split domains rather than assign values?
-    pub fn splits(&self) -> bool {
-        matches!(
-            self,
-            ValOrder::Split | ValOrder::ReverseSplit | ValOrder::BinaryMin | ValOrder::BinaryMax
-        )
-    }
-}
-
-/// One branching decision of the search on a variable: an assignment, or
-/// one half of a split domain ([`ValOrder::Split`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Decision {
-    /// `x = v`.
-    Assign(Value),
-    /// `x ≤ v` (the lower half of a split).
-    AtMost(Value),
-    /// `x ≥ v` (the upper half of a split).
-    AtLeast(Value),
-}
-
-impl std::fmt::Display for Decision {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Decision::Assign(v) => write!(f, "= {v}"),
-            Decision::AtMost(v) => write!(f, "≤ {v}"),
-            Decision::AtLeast(v) => write!(f, "≥ {v}"),
-        }
-    }
-}
-
-/// Restarts: start the search again from the root after a number of
-/// failures that grows by a sequence, keeping what was learnt (the dom/wdeg
-/// failure weights and, when optimising, the bound). They apply to
-/// [`Search::solve`] and to optimisation, where a fresh start with better
-/// weights often finds the way a bad early choice hid; counting and
-/// enumeration never restart (they would visit solutions twice).
-///
-/// The cutoffs grow without bound, so a search that restarts is still
-/// complete: "no solution" and "optimal" remain proofs.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub enum Restarts {
-    /// Never restart (the default).
-    #[default]
-    None,
-    /// Luby et al. (1993): cutoffs `scale × (1, 1, 2, 1, 1, 2, 4, 1, …)`
-    /// failures, within a log factor of the best fixed sequence for any
-    /// run-time distribution.
-    Luby {
-        /// Failures per unit of the sequence (e.g. 100).
-        scale: u64,
-    },
-    /// Cutoffs `base, base·factor, base·factor², …` failures (Walsh 1999).
-    Geometric {
-        /// The first cutoff (e.g. 100).
-        base: u64,
-        /// The growth per restart (e.g. 1.5); values below 1.01 count as 1.01.
-        factor: f64,
-    },
-}
-
-impl Restarts {
-    /// The cutoff (in failures) of run `i` (0-based); `u64::MAX` for `None`.
-    pub fn cutoff(&self, i: u64) -> u64 {
-        match *self {
-            Restarts::None => u64::MAX,
-            Restarts::Luby { scale } => scale.max(1).saturating_mul(luby(i + 1)),
-            Restarts::Geometric { base, factor } => {
-                let c = base.max(1) as f64 * factor.max(1.01).powf(i as f64);
-                if c >= u64::MAX as f64 {
-                    u64::MAX
-                } else {
-                    c as u64
-                }
-            }
-        }
-    }
-}
-
-/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, … (1-based).
-fn luby(i: u64) -> u64 {
-    // Find k with 2^(k-1) <= i < 2^k; if i = 2^k − 1 the term is 2^(k−1),
-    // else recurse on i − (2^(k−1) − 1).
-    let mut i = i.max(1);
-    loop {
-        let k = 64 - i.leading_zeros() as u64; // 2^(k−1) <= i < 2^k
-        if i == (1u64 << k) - 1 {
-            return 1u64 << (k - 1);
-        }
-        i -= (1u64 << (k - 1)) - 1;
-    }
-}
-
-/// The dom/wdeg failure weights when the search moves on to the next
-/// decision at the root (see [`SearchOptions::root_weights`]).
-///
-/// Meant for branch and bound that decides its bound first, as the
-/// chromatic number does (`top = t` refuted, then `top = t + 1`): the
-/// weights learnt refuting one root choice describe a different problem
-/// from the next. Restarts are not root decisions: the first root decision
-/// after a restart leaves the weights alone, so restarts keep them as
-/// before. Each choice changes only the variable order, so every search
-/// stays complete. O(constraints) per root decision.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum RootWeights {
-    /// Keep the weights (the default).
-    #[default]
-    Keep,
-    /// Halve every weight (rounding up, so none drops below 1): the past
-    /// still counts, for less.
-    Halve,
-    /// Every weight back to 1, as at the start.
-    Reset,
-}
-
-/// All the knobs of a backtracking search.
-#[derive(Clone, Debug, Default)]
-pub struct SearchOptions {
-    /// Propagation after each decision.
-    pub inference: Inference,
-    /// Variable choice.
-    pub var_order: VarOrder,
-    /// Value choice.
-    pub val_order: ValOrder,
-    /// Budgets.
-    pub limits: Limits,
-    /// Restarts for [`Search::solve`] and optimisation (none by default).
-    pub restarts: Restarts,
-    /// Branch on these variables first (by `var_order` among them; input
-    /// order is their order here), then on the rest. Empty (the default):
-    /// every variable alike.
-    pub decision_vars: Vec<crate::ids::VarId>,
-    /// Splits `decision_vars` into phases searched one after the other
-    /// (FlatZinc's `seq_search`): the lengths of the first groups, in
-    /// order; the variables after them form the last group. The search
-    /// branches on a variable of the first group that has an open one,
-    /// choosing within it by `var_order`. Empty (the default): one group.
-    pub phases: Vec<usize>,
-    /// The variable and value order of each phase, by index into `phases`
-    /// (FlatZinc's `seq_search` of differently annotated `int_search`es).
-    /// A phase without an entry, and the last group, use `var_order` and
-    /// `val_order`. Empty (the default): every phase uses those.
-    pub phase_orders: Vec<(VarOrder, ValOrder)>,
-    /// Last-conflict reasoning (Lecoutre, Saïs, Tabary and Vidal,
-    /// "Reasoning from last conflict(s) in constraint programming", AIJ
-    /// 2009): after a decision fails, its variable is branched on next,
-    /// ahead of `var_order`, until a decision on it succeeds (or
-    /// propagation fixes it). Off by default. It changes only which
-    /// variable is chosen, so every search stays complete.
-    pub last_conflict: bool,
-    /// What happens to the dom/wdeg failure weights each time the search
-    /// moves on to the next decision at the root (depth 1): kept (the
-    /// default), halved or reset (see [`RootWeights`]).
-    pub root_weights: RootWeights,
-    /// Check every counted solution against every constraint, as the
-    /// solution-returning calls always do (off by default for counting,
-    /// which then builds no solution; always on in debug builds).
-    pub validate: bool,
-}
 
 /// The result of [`Search::solve`].
 #[derive(Clone, Debug)]

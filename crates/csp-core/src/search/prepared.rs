@@ -1,0 +1,93 @@
+//! What a search computes once per model and shares between the engines
+//! of a parallel search: the watch lists (which constraints each variable
+//! appears in), the fused all-different groups of forward checking, and
+//! each constraint's inference level.
+
+use std::sync::Arc;
+
+use crate::constraint::fused::{find_groups, FusedGroup};
+use crate::domain::words::Simd;
+use crate::model::Model;
+use crate::search::Inference;
+
+/// Per-model data the search needs, computed once (shared by parallel parts).
+#[derive(Debug)]
+pub(crate) struct Prepared {
+    /// CSR watch lists: for variable v, `watch[start[v]..start[v+1]]` are the
+    /// constraints it appears in.
+    pub(super) start: Vec<u32>,
+    pub(super) watch: Vec<u32>,
+    /// Forward checking's fused all-different groups, and per constraint
+    /// whether a group took it.
+    pub(super) groups: Vec<Arc<FusedGroup>>,
+    pub(super) in_group: Vec<bool>,
+    pub(super) simd: Simd,
+    /// Per constraint, its inference level (the search's, or lower where
+    /// the model caps it: [`Model::cap_inference`]).
+    pub(super) levels: Vec<Inference>,
+}
+
+impl Prepared {
+    pub(crate) fn new(model: &Model, inference: Inference) -> Prepared {
+        let n = model.num_vars();
+        let posted = model.posted();
+        let mut start = vec![0u32; n + 1];
+        for c in posted {
+            for x in c.scope() {
+                start[x.index() + 1] += 1;
+            }
+        }
+        for v in 0..n {
+            start[v + 1] += start[v];
+        }
+        let mut fill = start.clone();
+        let mut watch = vec![0u32; start[n] as usize];
+        for (ci, c) in posted.iter().enumerate() {
+            for x in c.scope() {
+                watch[fill[x.index()] as usize] = ci as u32;
+                fill[x.index()] += 1;
+            }
+        }
+        let levels: Vec<Inference> = (0..posted.len())
+            .map(|ci| model.inference_of(crate::ConstraintId(ci as u32), inference))
+            .collect();
+        // Forward-checked all-different constraints over the same variables
+        // are fused (all of them when the search forward-checks, the capped
+        // ones under MAC).
+        let groups = find_groups(model, |ci| levels[ci] == Inference::ForwardChecking)
+            .into_iter()
+            .map(Arc::new)
+            .collect::<Vec<_>>();
+        let mut in_group = vec![false; posted.len()];
+        for g in &groups {
+            for &c in &g.members {
+                in_group[c as usize] = true;
+            }
+        }
+        Prepared {
+            start,
+            watch,
+            groups,
+            in_group,
+            simd: Simd::detect(),
+            levels,
+        }
+    }
+
+    /// True when every constraint prunes (none is left to the checker on
+    /// full assignments), so the values left to the last variable are
+    /// solutions.
+    pub(super) fn all_prune(&self) -> bool {
+        self.levels.iter().all(|&l| l != Inference::None)
+    }
+
+    /// The constraints on variable `v`.
+    #[inline]
+    pub(super) fn watches(&self, v: usize) -> &[u32] {
+        &self.watch[self.start[v] as usize..self.start[v + 1] as usize]
+    }
+
+    pub(super) fn degree(&self, v: usize) -> u32 {
+        self.start[v + 1] - self.start[v]
+    }
+}
