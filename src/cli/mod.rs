@@ -29,6 +29,7 @@ pub mod queens_local;
 pub mod queens_size;
 pub mod queens_split;
 pub mod queens_teach;
+pub mod queens_trace;
 pub mod replay;
 
 /// An error for the user: one line, printed as `error: …`, exit status 2

@@ -1,4 +1,9 @@
 //! `csp queens`: N-queens with every solver side by side.
+//!
+//! This file holds the arguments, the choice of solver and the jobs that
+//! print solutions or counts (about 880 lines: the jobs share the `Job`
+//! and its checks); tracing, comparison, teaching solvers, memory sizing
+//! and local search live beside it in `queens_*.rs`.
 
 use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
@@ -7,9 +12,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use csp_core::{Limits, Outcome, Search, SearchOptions, Statistics};
-use csp_queens::model::{self, queens_model, ModelKind};
+use csp_queens::model::{self, ModelKind};
 use csp_queens::render::{self, Format};
-use csp_queens::trace::{DomainTracer, TraceLine, Tracer};
 use csp_queens::{
     bitboard, brute_force, constellation, construction, permutation, symmetry, verify,
 };
@@ -17,6 +21,7 @@ use csp_queens::{
 use super::queens_compare::{parse_range, CompareFormat};
 use super::queens_size::{memory_floor, SizeKind};
 use super::queens_teach::{self, Teach};
+use super::queens_trace::{html_page, trace, TreeFormat};
 use super::{
     parse_inference, parse_seconds, parse_val_order, parse_var_order, CliError, Progress, Status,
 };
@@ -111,7 +116,7 @@ pub struct Args {
 
 /// The solvers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Solver {
+pub(super) enum Solver {
     Backtracking,
     Pairwise,
     Permutation,
@@ -158,7 +163,7 @@ impl Solver {
                 )
             })
     }
-    fn name(self) -> &'static str {
+    pub(super) fn name(self) -> &'static str {
         SOLVERS
             .iter()
             .find(|(v, _)| *v == self)
@@ -173,7 +178,7 @@ impl Solver {
             ),
         }
     }
-    fn can_trace(self) -> bool {
+    pub(super) fn can_trace(self) -> bool {
         matches!(
             self,
             Solver::Backtracking
@@ -183,7 +188,7 @@ impl Solver {
                 | Solver::Teach(Teach::Fc)
         )
     }
-    fn kind(self) -> ModelKind {
+    pub(super) fn kind(self) -> ModelKind {
         if self == Solver::Pairwise {
             ModelKind::Pairwise
         } else {
@@ -193,15 +198,15 @@ impl Solver {
 }
 
 /// Everything `run` needs after parsing.
-struct Job {
-    n: usize,
-    solver: Solver,
-    format: Format,
-    options: SearchOptions,
-    threads: usize,
-    seed: u64,
-    time_limit: Option<Duration>,
-    stats: bool,
+pub(super) struct Job {
+    pub(super) n: usize,
+    pub(super) solver: Solver,
+    pub(super) format: Format,
+    pub(super) options: SearchOptions,
+    pub(super) threads: usize,
+    pub(super) seed: u64,
+    pub(super) time_limit: Option<Duration>,
+    pub(super) stats: bool,
 }
 
 fn parse_n(s: Option<&str>) -> Result<usize, CliError> {
@@ -377,21 +382,21 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
     first(&job)
 }
 
-fn print_stats(job: &Job, solver: &str, line: &str) {
+pub(super) fn print_stats(job: &Job, solver: &str, line: &str) {
     if job.stats {
         errln!("solver: {solver}, n: {}, {line}", job.n);
     }
 }
 
-fn engine_stats(s: &Statistics) -> String {
+pub(super) fn engine_stats(s: &Statistics) -> String {
     s.to_string()
 }
 
-fn deadline(job: &Job) -> Option<Instant> {
+pub(super) fn deadline(job: &Job) -> Option<Instant> {
     job.time_limit.map(|t| Instant::now() + t)
 }
 
-fn budget<'a>(job: &Job, cancel: Option<&'a AtomicBool>) -> permutation::Budget<'a> {
+pub(super) fn budget<'a>(job: &Job, cancel: Option<&'a AtomicBool>) -> permutation::Budget<'a> {
     let mut b = permutation::Budget::unlimited();
     if let Some(d) = deadline(job) {
         b = b.with_deadline(d);
@@ -408,7 +413,9 @@ const BUILD_STOPPED: &str = "stopped by the time limit (while building the model
 /// The generic engine's model, built within the time limit (`None` when the
 /// limit passed first: the pairwise model has `3n(n−1)/2` constraints), and
 /// the options with what is left of the time limit for the search.
-fn engine_model(job: &Job) -> Result<Option<(model::QueensModel, SearchOptions)>, CliError> {
+pub(super) fn engine_model(
+    job: &Job,
+) -> Result<Option<(model::QueensModel, SearchOptions)>, CliError> {
     let start = Instant::now();
     let deadline = job.time_limit.map(|t| start + t);
     let q =
@@ -420,7 +427,7 @@ fn engine_model(job: &Job) -> Result<Option<(model::QueensModel, SearchOptions)>
     }))
 }
 
-fn limit_note(outcome: Outcome) -> Option<String> {
+pub(super) fn limit_note(outcome: Outcome) -> Option<String> {
     match outcome {
         Outcome::LimitReached(l) => Some(format!("stopped by the {l}", l = super::Stop(l))),
         _ => None,
@@ -428,7 +435,7 @@ fn limit_note(outcome: Outcome) -> Option<String> {
 }
 
 /// Prints one solution in the chosen format.
-fn emit(out: &mut impl Write, cols: &[u32], format: Format) -> io::Result<()> {
+pub(super) fn emit(out: &mut impl Write, cols: &[u32], format: Format) -> io::Result<()> {
     let s = render::render(cols, format);
     out.write_all(s.as_bytes())?;
     if !s.ends_with('\n') {
@@ -813,249 +820,6 @@ fn enumerate(
         }
         other => Err(format!("'{}' cannot enumerate solutions", other.name())),
     }
-}
-
-/// The format of `--trace --format dot|json`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum TreeFormat {
-    Dot,
-    Json,
-}
-
-/// `--trace`: the search tree, one node per line (with `domains`, the
-/// domains of the open rows at each node); every solution's node when `all`,
-/// then the number of solutions when `count`; statistics with `--stats`.
-fn trace(
-    job: &Job,
-    all: bool,
-    count: bool,
-    domains: bool,
-    tree: Option<TreeFormat>,
-) -> Result<ExitCode, CliError> {
-    let n = job.n;
-    if domains && tree.is_some() {
-        return Err("--domains prints text; --format dot|json draws the tree without them".into());
-    }
-    if !job.solver.can_trace() {
-        return Err(format!(
-            "--trace needs a solver that shows its tree (backtracking, pairwise, permutation, teach-stack or teach-fc), not '{}'",
-            job.solver.name()
-        ));
-    }
-    let engine = matches!(job.solver, Solver::Backtracking | Solver::Pairwise);
-    if engine && job.options.val_order.splits() {
-        return Err(
-            "--trace draws one queen per node; --val-order split, reverse-split, binary-min and binary-max decide half domains"
-                .into(),
-        );
-    }
-    if domains && !engine && job.solver != Solver::Teach(Teach::Fc) {
-        return Err(format!(
-            "--domains shows the domains of the generic engine (backtracking, pairwise) or of teach-fc, not '{}'",
-            job.solver.name()
-        ));
-    }
-    if domains && n > DomainTracer::<fn(&str)>::MAX_N {
-        return Err(format!(
-            "--trace --domains follows boards up to n = {}, got n = {n}",
-            DomainTracer::<fn(&str)>::MAX_N
-        ));
-    }
-    let t = Instant::now();
-    let mut out = super::output::stdout();
-    let mut write_err = None;
-    // The nodes, kept for --format dot|json (printed once the tree is done).
-    let mut kept: Vec<TraceLine> = Vec::new();
-    let mut emit_text = |text: &str| {
-        if write_err.is_none() {
-            if let Err(e) = writeln!(out, "{text}") {
-                write_err = Some(e);
-            }
-        }
-    };
-    // A node: kept for the tree formats, else printed (as `text` when
-    // given, the line with its domains, else the plain line).
-    let mut emit_node = |l: Option<&TraceLine>, text: Option<&str>| match (tree, l) {
-        (Some(_), Some(l)) => kept.push(l.clone()),
-        (Some(_), None) => {}
-        (None, _) => match (text, l) {
-            (Some(t), _) => emit_text(t),
-            (None, Some(l)) => emit_text(&l.render()),
-            (None, None) => {}
-        },
-    };
-    let mut solutions = 0u128;
-    let mut on_solution = |_: &[u32]| {
-        solutions += 1;
-        if all {
-            ControlFlow::Continue(())
-        } else {
-            ControlFlow::Break(())
-        }
-    };
-    let (note, stat_line) = match job.solver {
-        Solver::Backtracking | Solver::Pairwise => {
-            let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
-            let search = |obs: &mut dyn csp_core::SearchObserver| {
-                let s = Search::new(&q.model)
-                    .options(job.options.clone())
-                    .observer(obs);
-                if all {
-                    s.for_each_solution(|_| ControlFlow::Continue(()))
-                } else {
-                    let r = s.solve();
-                    csp_core::Report {
-                        count: u128::from(r.solution.is_some()),
-                        outcome: r.outcome,
-                        stats: r.stats,
-                    }
-                }
-            };
-            let r = if domains {
-                let mut d = DomainTracer::new(n, |l: &str| emit_node(None, Some(l)))
-                    .ok_or_else(|| format!("--trace --domains: n = {n} is too large"))?;
-                let r = search(&mut d);
-                d.finish();
-                r
-            } else {
-                let mut plain = |l: &TraceLine| emit_node(Some(l), None);
-                let mut tracer = Tracer::new(n, &mut plain);
-                let r = search(&mut tracer);
-                tracer.finish();
-                r
-            };
-            solutions = r.count;
-            (limit_note(r.outcome), engine_stats(&r.stats))
-        }
-        Solver::Permutation => {
-            let mut plain = |l: &TraceLine| emit_node(Some(l), None);
-            let mut tracer = Tracer::new(n, &mut plain);
-            let depth_of_row = |row: usize| row + 1;
-            let mut obs = |e: permutation::Event| match e {
-                permutation::Event::Assign { row, col } => {
-                    tracer.assign(row, col, depth_of_row(row))
-                }
-                permutation::Event::Reject { row, col } => {
-                    tracer.assign(row, col, depth_of_row(row));
-                    tracer.fail(row);
-                }
-                permutation::Event::Backtrack { row } => tracer.backtrack(row, row + 1),
-                permutation::Event::Solution => tracer.solution(),
-            };
-            let r = permutation::search(n, &budget(job, None), &mut obs, &mut on_solution)
-                .map_err(|e| e.to_string())?;
-            tracer.finish();
-            // `Stopped` is the search stopping at the first solution.
-            let note = (!matches!(
-                r.status,
-                permutation::Status::Completed | permutation::Status::Stopped
-            ))
-            .then(|| r.status.to_string());
-            (note, r.to_string())
-        }
-        Solver::Teach(teach) => {
-            let deadline = deadline(job);
-            let r = if teach == Teach::Stack {
-                let mut show = |l: &TraceLine| emit_node(Some(l), None);
-                queens_teach::run(
-                    teach,
-                    n,
-                    job.seed,
-                    deadline,
-                    &mut on_solution,
-                    Some(&mut show),
-                    None,
-                )?
-            } else {
-                let mut show_domains = |l: &TraceLine, d: &[Vec<u32>]| {
-                    if domains {
-                        let open = csp_queens::teaching::forward::describe_domains(l.depth, d);
-                        let text = csp_queens::trace::render_with_domains(l, &open);
-                        emit_node(Some(l), Some(&text));
-                    } else {
-                        emit_node(Some(l), None);
-                    }
-                };
-                queens_teach::run(
-                    teach,
-                    n,
-                    job.seed,
-                    deadline,
-                    &mut on_solution,
-                    None,
-                    Some(&mut show_domains),
-                )?
-            };
-            let note = r.timed_out.then(|| "stopped by the time limit".to_string());
-            (note, r.stats_line(teach))
-        }
-        other => return Err(format!("'{}' cannot trace", other.name())),
-    };
-    if let Some(e) = write_err {
-        return Err(format!("writing the trace: {e}"));
-    }
-    match tree {
-        Some(TreeFormat::Dot) => write!(out, "{}", csp_queens::tree::to_dot(&kept)),
-        Some(TreeFormat::Json) => write!(out, "{}", csp_queens::tree::to_json(&kept)),
-        None => Ok(()),
-    }
-    .map_err(|e| format!("writing the trace: {e}"))?;
-    if count {
-        writeln!(out, "{solutions}").map_err(|e| e.to_string())?;
-    }
-    out.flush().map_err(|e| e.to_string())?;
-    if let Some(why) = &note {
-        errln!("warning: incomplete trace: {why}");
-    }
-    print_stats(
-        job,
-        job.solver.name(),
-        &format!("{stat_line} (wall {:.3} s)", t.elapsed().as_secs_f64()),
-    );
-    Ok(Status::stopped_if(note.is_some()).code())
-}
-
-/// `--format html`: the page that replays the engine's search on the board,
-/// to the first solution (with `all`, to the end of the tree).
-fn html_page(job: &Job, all: bool, counts: bool, settings: &str) -> Result<ExitCode, CliError> {
-    let n = job.n;
-    if counts {
-        return Err("--format html writes a page, not a count: drop --count and --unique".into());
-    }
-    if !matches!(job.solver, Solver::Backtracking | Solver::Pairwise) {
-        return Err(format!(
-            "--format html replays the generic engine's search (--solver backtracking or pairwise), not '{}'",
-            job.solver.name()
-        ));
-    }
-    if !(1..=super::replay::MAX_VALUES).contains(&n) {
-        return Err(format!(
-            "--format html shows boards from n = 1 to n = {}, got n = {n}",
-            super::replay::MAX_VALUES
-        ));
-    }
-    let t = Instant::now();
-    let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
-    let title = format!(
-        "{n}-queens, {} search ({settings}){}",
-        job.solver.name(),
-        if all { ", every solution" } else { "" }
-    );
-    let puzzle = super::replay::Puzzle::Queens { n };
-    let r = super::replay::record(puzzle, &title, &q.model, &q.rows, job.options.clone(), all)?;
-    if let Some(why) = &r.note {
-        errln!("warning: incomplete trace: {why}");
-    }
-    print_stats(
-        job,
-        job.solver.name(),
-        &format!(
-            "{} (wall {:.3} s)",
-            engine_stats(&r.stats),
-            t.elapsed().as_secs_f64()
-        ),
-    );
-    Ok(Status::stopped_if(r.note.is_some()).code())
 }
 
 /// `--compare` on N (`range` empty) or on a range `A..B`.

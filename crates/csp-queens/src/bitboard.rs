@@ -62,6 +62,11 @@
 //! .unwrap();
 //! assert_eq!(first, vec![0, 4, 7, 5, 2, 6, 1, 3]);
 //! ```
+//!
+//! # Why one file
+//! About 1,050 lines, of which 300 are comments and 60 tests: counting,
+//! symmetric counting and enumeration are one search over the same three
+//! masks, written out once per job so that each inner loop stays small.
 
 use std::fmt;
 use std::ops::ControlFlow;

@@ -40,6 +40,12 @@
 //!
 //! `except` (for `all_different_except`) gives each variable its own copy of
 //! the exempt value, so any number of variables may take it.
+//!
+//! # Why one file
+//! The general path (bit rows, Tarjan) and the one-word path ([`Small`])
+//! run the same five steps over the same matching and value index; they
+//! stay together (about 860 lines, an eighth of them comments) so that
+//! the two can be read side by side.
 
 use super::distinct::subscribe_all;
 use crate::constraint::Pruner;
