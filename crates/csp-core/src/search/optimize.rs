@@ -438,7 +438,8 @@ impl<'a> Search<'a> {
     }
 
     /// The least value of `objective` over all solutions, by branch and
-    /// bound (see the [module documentation](self)).
+    /// bound in one search: after each solution, every later decision also
+    /// enforces `objective ≤ best − 1`, so propagation prunes with it.
     ///
     /// ```
     /// use csp_core::{Domain, Model, Search};
