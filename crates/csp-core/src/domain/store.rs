@@ -270,9 +270,18 @@ impl DomainStore {
     /// the `popcnt` instruction where the CPU has it.
     pub(crate) fn smallest_open(&self) -> Option<usize> {
         if !self.large.is_empty() {
-            return (0..self.num_vars)
-                .filter(|&i| self.is_open(i))
-                .min_by_key(|&i| self.size(i));
+            // A size of 2 cannot be beaten: stop at the first.
+            let mut best: Option<(usize, u64)> = None;
+            for i in 0..self.num_vars {
+                let size = self.size(i);
+                if size > 1 && best.is_none_or(|(_, b)| size < b) {
+                    best = Some((i, size));
+                    if size == 2 {
+                        break;
+                    }
+                }
+            }
+            return best.map(|(i, _)| i);
         }
         let words = &self.words[..self.num_vars];
         #[cfg(target_arch = "x86_64")]

@@ -188,13 +188,18 @@ fn check_bits(s: &DomainStore, model: &[Value], near: Value) {
     }
 }
 
-#[test]
-fn large_representations_agree_with_a_list() {
-    let mut rng = 0x5eed_u64;
-    let mut next = move |m: u64| {
+/// A seeded generator of numbers below `m` (splitmix).
+fn below(seed: u64) -> impl FnMut(u64) -> u64 {
+    let mut rng = seed;
+    move |m: u64| {
         rng = crate::search::splitmix(rng);
         rng % m
-    };
+    }
+}
+
+#[test]
+fn large_representations_agree_with_a_list() {
+    let mut next = below(0x5eed);
     let doms = [
         Domain::range(-70, 70),
         Domain::values((0..200).map(|i| i * 7 - 500)),
@@ -280,11 +285,7 @@ fn values_at_the_i32_extremes() {
 #[test]
 fn smallest_open_is_the_first_open_variable_of_least_size() {
     use super::words::Simd;
-    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move |m: u64| {
-        rng = crate::search::splitmix(rng);
-        rng % m
-    };
+    let mut next = below(0x9e37_79b9_7f4a_7c15);
     for round in 0..2_000 {
         let n = 1 + next(20) as usize;
         let large = round % 4 == 3;

@@ -256,9 +256,15 @@ impl<'a> Kernel<'a> {
     #[inline]
     fn schedule(&mut self, p: u32) {
         if !self.in_queue[p as usize] {
-            self.in_queue[p as usize] = true;
-            self.queues.push(self.priority[p as usize], p);
+            self.enqueue(p, self.priority[p as usize]);
         }
+    }
+
+    /// Queues `p`, not queued yet, on the ring of `priority` (its own).
+    #[inline]
+    fn enqueue(&mut self, p: u32, priority: u8) {
+        self.in_queue[p as usize] = true;
+        self.queues.push(priority, p);
     }
 
     #[inline]
@@ -343,8 +349,7 @@ impl<'a> Kernel<'a> {
                             || (src == s.prop && s.idempotent)
                             || self.is_entailed(store, s.prop);
                         if !skip {
-                            self.in_queue[s.prop as usize] = true;
-                            self.queues.push(s.priority, s.prop);
+                            self.enqueue(s.prop, s.priority);
                         }
                         continue;
                     }

@@ -16,22 +16,25 @@ pub(super) fn frames_bytes(frames: &Vec<Frame>) -> u64 {
     (frames.capacity().max(2 * frames.len()) * std::mem::size_of::<Frame>()) as u64
 }
 
-/// Is the time, cancel or memory limit of `opts` reached? Records it in
-/// `hit`. `memory` is the search's memory in bytes (asked only when there
-/// is a budget).
+/// Is the cancel, time or memory limit of `opts` reached (asked in that
+/// order)? Records it in `hit`. `memory` is the search's memory in bytes
+/// (asked only when there is a budget).
 pub(super) fn check_running(
     opts: &SearchOptions,
     start: Instant,
     memory: impl FnOnce() -> u64,
     hit: &mut Option<Limit>,
 ) -> bool {
+    if check_time(opts, start, hit) {
+        return true;
+    }
     if let Some(m) = opts.limits.memory {
         if memory() > m {
             *hit = Some(Limit::Memory);
             return true;
         }
     }
-    check_time(opts, start, hit)
+    false
 }
 
 /// Is the time or cancel limit of `opts` reached? Records it in `hit`.
@@ -61,10 +64,7 @@ impl Engine<'_> {
                 return Some(Limit::Nodes);
             }
         }
-        let mut hit = None;
-        let memory = self.memory_bytes();
-        check_running(&self.opts, self.start_time, || memory, &mut hit);
-        hit
+        self.running_limit()
     }
 
     #[inline(never)]
@@ -84,22 +84,20 @@ impl Engine<'_> {
             }
             self.next_check = self.next_check.min(self.stats.nodes + (n - nodes_now));
         }
-        if let Some(t) = &l.cancel {
-            if t.is_cancelled() {
-                return Some(Limit::Cancelled);
-            }
-        }
-        if let Some(t) = l.time {
-            if self.start_time.elapsed() >= t {
-                return Some(Limit::Time);
-            }
-        }
-        if let Some(m) = l.memory {
-            if self.memory_bytes() > m {
-                return Some(Limit::Memory);
-            }
-        }
-        None
+        self.running_limit()
+    }
+
+    /// The cancel, time or memory limit reached, if any (see
+    /// [`check_running`]).
+    fn running_limit(&self) -> Option<Limit> {
+        let mut hit = None;
+        check_running(
+            &self.opts,
+            self.start_time,
+            || self.memory_bytes(),
+            &mut hit,
+        );
+        hit
     }
 
     /// The bytes the search holds (see [`crate::Limits::memory`]): the store with
