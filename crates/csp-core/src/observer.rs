@@ -71,14 +71,4 @@ pub trait SearchObserver {
     fn wants_prunes(&self) -> bool {
         true
     }
-    /// Should propagators record reasons for their removals (see
-    /// [`Pruner::remove_because`](crate::Pruner::remove_because))? Asked
-    /// once per search; recording costs nothing when no one asks.
-    fn wants_reasons(&self) -> bool {
-        false
-    }
-    /// A removal with its reason (only when [`wants_reasons`](Self::wants_reasons)).
-    fn on_reason(&mut self, reason: &crate::propagation::Reason) {
-        let _ = reason;
-    }
 }

@@ -186,6 +186,14 @@ pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
                         _ => RootWeights::Keep,
                     },
                     validate: true,
+                    // Explaining mode on a spread of configurations: it
+                    // must not change what the search finds.
+                    explain: matches!(
+                        (var_order, val_order),
+                        (VarOrder::Input, ValOrder::Ascending)
+                            | (VarOrder::Mrv, ValOrder::Split)
+                            | (VarOrder::DomWdeg, ValOrder::Descending)
+                    ),
                 });
             }
         }
@@ -313,7 +321,67 @@ pub fn check_constraint(
         config: "post".into(),
         detail: e.to_string(),
     })?;
-    check_model(&m)
+    check_model(&m)?;
+    check_explanations(&m)
+}
+
+/// Nodes [`check_explanations`] visits per inference level at most.
+pub const EXPLAIN_NODES: usize = 3000;
+
+/// Checks every reason the propagators give, by brute force: a depth-first
+/// search in explaining mode ([`Explainer`](crate::Explainer)) at each
+/// inference level, deciding `x = v` for the first open variable, and after
+/// every propagation, for every literal recorded, that its premises held
+/// before it and, with the constraints that gave it, imply it; for every
+/// failure, that its premises cannot hold together with those constraints.
+/// Visits at most [`EXPLAIN_NODES`] nodes per level.
+pub fn check_explanations(model: &Model) -> Result<(), Mismatch> {
+    for inference in [Inference::None, Inference::ForwardChecking, Inference::Mac] {
+        let options = SearchOptions {
+            inference,
+            ..SearchOptions::default()
+        };
+        let mut ex = crate::Explainer::with_options(model, options);
+        let config = format!("explanations at {inference:?}");
+        let fail = |detail: String| Mismatch {
+            config: config.clone(),
+            detail,
+        };
+        let root = ex.propagate();
+        ex.audit(MAX_ASSIGNMENTS).map_err(&fail)?;
+        if let Err(crate::explain::Failed::Limit(l)) = root {
+            return Err(fail(format!("root stopped by {l}")));
+        }
+        if root.is_ok() {
+            let mut nodes = 0;
+            explain_dfs(model, &mut ex, &mut nodes).map_err(&fail)?;
+        }
+    }
+    Ok(())
+}
+
+fn explain_dfs(
+    model: &Model,
+    ex: &mut crate::Explainer<'_>,
+    nodes: &mut usize,
+) -> Result<(), String> {
+    let Some(x) = model.vars().find(|&x| ex.values(x).len() > 1) else {
+        return Ok(());
+    };
+    for v in ex.values(x) {
+        if *nodes >= EXPLAIN_NODES {
+            return Ok(());
+        }
+        *nodes += 1;
+        let r = ex.decide(crate::Literal::Eq(x, v));
+        ex.audit(MAX_ASSIGNMENTS)
+            .map_err(|e| format!("after {x} = {v}: {e}"))?;
+        if r.is_ok() {
+            explain_dfs(model, ex, nodes)?;
+        }
+        ex.backtrack();
+    }
+    Ok(())
 }
 
 /// Checks a parser's errors: for each case `(text, line, column, words)`,

@@ -4,7 +4,7 @@
 //! brute force at every inference level, and the kernel's contract checks
 //! (entailment, events, every solution checked) exercised on the way.
 
-use csp_core::propagation::{Event, Events, Priority, Propagator, Setup, StateInt};
+use csp_core::propagation::{Event, Events, Premises, Priority, Propagator, Setup, StateInt};
 use csp_core::{testing, Conflict, Constraint, Domain, Model, Pruner, Search, Value, VarId};
 
 /// `Σ xs ≤ c`.
@@ -81,7 +81,14 @@ impl Propagator for SumAtMostProp<'_> {
         for &x in self.xs {
             let cap = p.min(x) as i64 + slack;
             if cap < p.max(x) as i64 {
-                p.set_max(x, cap as Value)?;
+                // The reason: every other term is at least its minimum.
+                let xs = self.xs;
+                let others = |r: &mut Premises| {
+                    for &y in xs.iter().filter(|&&y| y != x) {
+                        r.at_least(y);
+                    }
+                };
+                p.set_max(x, cap as Value, others)?;
             }
             entailed &= p.max(x) as i64 - p.min(x) as i64 <= 0;
         }

@@ -9,7 +9,8 @@
 //! assert_eq!(model::count_latin_squares(4, model::Counting::All).unwrap().count, 576);
 //! ```
 
-use csp_core::constraint::{Constraint, Pruner};
+use csp_core::constraint::{Constraint, Premises, Pruner};
+use csp_core::Literal;
 use csp_core::{
     Conflict, Domain, Inference, Model, Outcome, Report, Search, SearchOptions, Solution,
     Statistics, ValOrder, Value, VarId, VarOrder,
@@ -161,7 +162,15 @@ impl Constraint for EachValueOnce {
                 let mut hit = d[w] & single[w];
                 while hit != 0 {
                     let i = 64 * w + hit.trailing_zeros() as usize;
-                    pruner.fix(*x, i as Value + 1)?;
+                    let v = i as Value + 1;
+                    // Hidden single: every other variable has lost `v`,
+                    // and the n variables need all n values.
+                    let others = |r: &mut Premises| {
+                        for &y in self.vars.iter().filter(|&y| y != x) {
+                            r.push(Literal::Ne(y, v));
+                        }
+                    };
+                    pruner.fix(*x, v, others)?;
                     hit &= hit - 1;
                 }
             }

@@ -1,10 +1,12 @@
 //! All-different, optionally over offset expressions `x_i + c_i`.
 
+use super::Why;
 use smallvec::SmallVec;
 
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
+use crate::literal::Literal;
 
 /// All-different over offset expressions: the values `x_i + c_i` are pairwise
 /// distinct. With every `c_i = 0` this is the plain all-different.
@@ -95,13 +97,17 @@ impl AllDifferent {
         let x = self.vars[pos];
         let id = pruner.min(x) as i64 + self.offsets[pos] as i64;
         if let Some((idx, adj)) = &self.fast {
-            return pruner.store.remove_id_small(idx, adj, pos, id);
+            if !pruner.explaining() {
+                return pruner.store.remove_id_small(idx, adj, pos, id);
+            }
         }
+        // The reason of each removal: the fixed position's value.
+        let fixed = Literal::Eq(x, pruner.min(x));
         for (j, (&y, &c)) in self.vars.iter().zip(&self.offsets).enumerate() {
             if j != pos {
                 let v = id - c as i64;
                 if let Ok(v) = Value::try_from(v) {
-                    pruner.remove(y, v)?;
+                    pruner.remove(y, v, fixed)?;
                 }
             }
         }
@@ -152,7 +158,11 @@ impl AllDifferent {
                 d[w] &= !fixed[w];
                 while hit != 0 {
                     let id = lo + 64 * w as i64 + hit.trailing_zeros() as i64;
-                    pruner.remove(self.vars[j], (id - self.offsets[j] as i64) as Value)?;
+                    pruner.remove(
+                        self.vars[j],
+                        (id - self.offsets[j] as i64) as Value,
+                        Why::Scope,
+                    )?;
                     changed = true;
                     hit &= hit - 1;
                 }
@@ -191,7 +201,11 @@ impl AllDifferent {
             }
             if !is_fixed {
                 let id = lo + 64 * w as i64 + m.trailing_zeros() as i64;
-                pruner.fix(self.vars[j], (id - self.offsets[j] as i64) as Value)?;
+                pruner.fix(
+                    self.vars[j],
+                    (id - self.offsets[j] as i64) as Value,
+                    Why::Scope,
+                )?;
                 changed = true;
             }
         }
@@ -243,7 +257,11 @@ impl AllDifferent {
                     }
                     if bits.count_ones() > 1 {
                         let id = lo + mine.trailing_zeros() as i64;
-                        pruner.fix(self.vars[j], (id - self.offsets[j] as i64) as Value)?;
+                        pruner.fix(
+                            self.vars[j],
+                            (id - self.offsets[j] as i64) as Value,
+                            Why::Scope,
+                        )?;
                         changed = true;
                     }
                 }

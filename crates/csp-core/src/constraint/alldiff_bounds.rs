@@ -31,6 +31,7 @@
 //! calls instead of 14,071.
 
 use super::distinct::{remove_from_others, FixedValueProp};
+use super::Why;
 use crate::constraint::Pruner;
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
@@ -163,7 +164,7 @@ impl<'a> BoundsProp<'a> {
                 let w = path_max(h, h[x] as usize);
                 // Past the largest value: no room left.
                 let lo = Value::try_from(b[w]).map_err(|_| Conflict)?;
-                if p.set_min(self.vars[pos], lo)? && p.min(self.vars[pos]) != lo {
+                if p.set_min(self.vars[pos], lo, Why::Scope)? && p.min(self.vars[pos]) != lo {
                     self.crossed = true;
                 }
                 path_set(h, x, w, w);
@@ -205,7 +206,7 @@ impl<'a> BoundsProp<'a> {
             if (h[x] as usize) < x {
                 let w = path_min(h, h[x] as usize);
                 let hi = Value::try_from(b[w] - 1).map_err(|_| Conflict)?;
-                if p.set_max(self.vars[pos], hi)? && p.max(self.vars[pos]) != hi {
+                if p.set_max(self.vars[pos], hi, Why::Scope)? && p.max(self.vars[pos]) != hi {
                     self.crossed = true;
                 }
                 path_set(h, x, w, w);

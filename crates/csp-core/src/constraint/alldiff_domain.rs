@@ -48,6 +48,7 @@
 //! the two can be read side by side.
 
 use super::distinct::subscribe_all;
+use super::Why;
 use crate::constraint::Pruner;
 use crate::domain::{Conflict, Domain};
 use crate::ids::{Value, VarId};
@@ -500,7 +501,7 @@ impl<'a> DomainProp<'a> {
                     } else {
                         self.index.value(k)
                     };
-                    p.remove(self.vars[i], v)?;
+                    p.remove(self.vars[i], v, Why::Scope)?;
                 }
             }
         }
@@ -786,7 +787,9 @@ impl DomainProp<'_> {
             let i = b.trailing_zeros() as usize;
             b &= b - 1;
             if sm.rows[i] != sm.orig[i] {
-                if let Err(c) = p.retain_word(self.vars[i], shifted(sm.rows[i], -sm.base[i])) {
+                if let Err(c) =
+                    p.retain_word(self.vars[i], shifted(sm.rows[i], -sm.base[i]), Why::Scope)
+                {
                     return Some(Err(c));
                 }
             }

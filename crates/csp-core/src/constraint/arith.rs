@@ -8,6 +8,7 @@
 //! (with at most [`FILTER_LIMIT`] values), it keeps only the values the
 //! checker accepts.
 
+use super::Why;
 use smallvec::SmallVec;
 
 use super::linear::{ceil_div, clamp, floor_div};
@@ -80,12 +81,12 @@ impl Propagator for LessEqProp<'_> {
         let (mut x_max, mut y_min) = (p.max(x) as i128, p.min(y) as i128);
         let y_max = p.max(y) as i128;
         if x_max > y_max + c {
-            p.set_max(x, clamp(y_max + c))?;
+            p.set_max(x, clamp(y_max + c), Why::Scope)?;
             x_max = p.max(x) as i128;
         }
         let x_min = p.min(x) as i128;
         if y_min < x_min - c {
-            p.set_min(y, clamp(x_min - c))?;
+            p.set_min(y, clamp(x_min - c), Why::Scope)?;
             y_min = p.min(y) as i128;
         }
         if x_max <= y_min + c {
@@ -253,8 +254,8 @@ fn tighten(p: &mut Pruner<'_>, x: VarId, lo: i128, hi: i128) -> Result<bool, Con
     if lo > hi {
         return Err(Conflict);
     }
-    let a = p.set_min(x, clamp(lo))?;
-    let c = p.set_max(x, clamp(hi))?;
+    let a = p.set_min(x, clamp(lo), Why::Scope)?;
+    let c = p.set_max(x, clamp(hi), Why::Scope)?;
     Ok(a | c)
 }
 
@@ -309,8 +310,8 @@ impl ArithProp<'_> {
             ArithOp::Times => {
                 let (x, y) = (v[0], v[1]);
                 if p.min(z) > 0 || p.max(z) < 0 {
-                    moved |= p.remove(x, 0)?;
-                    moved |= p.remove(y, 0)?;
+                    moved |= p.remove(x, 0, Why::Scope)?;
+                    moved |= p.remove(y, 0, Why::Scope)?;
                 }
                 let ((a, bb), (c, d)) = (b(p, x), b(p, y));
                 let pr = [a * c, a * d, bb * c, bb * d];
@@ -321,7 +322,7 @@ impl ArithProp<'_> {
             }
             ArithOp::Div => {
                 let (x, y) = (v[0], v[1]);
-                moved |= p.remove(y, 0)?;
+                moved |= p.remove(y, 0, Why::Scope)?;
                 let (xb, yb) = (b(p, x), b(p, y));
                 let parts = sign_parts(yb);
                 let zh = hull(parts.iter().map(|&(c, d)| {
@@ -348,7 +349,7 @@ impl ArithProp<'_> {
             }
             ArithOp::Mod => {
                 let (x, y) = (v[0], v[1]);
-                moved |= p.remove(y, 0)?;
+                moved |= p.remove(y, 0, Why::Scope)?;
                 let (xb, yb) = (b(p, x), b(p, y));
                 let m = yb.0.abs().max(yb.1.abs()) - 1;
                 let lo = if xb.0 >= 0 { 0 } else { xb.0.max(-m) };
@@ -357,10 +358,10 @@ impl ArithProp<'_> {
                 // A positive remainder needs x ≥ z, a negative one x ≤ z.
                 let zb = b(p, z);
                 if zb.0 > 0 {
-                    moved |= p.set_min(x, clamp(zb.0))?;
+                    moved |= p.set_min(x, clamp(zb.0), Why::Scope)?;
                 }
                 if zb.1 < 0 {
-                    moved |= p.set_max(x, clamp(zb.1))?;
+                    moved |= p.set_max(x, clamp(zb.1), Why::Scope)?;
                 }
             }
             ArithOp::Abs => {
@@ -375,10 +376,10 @@ impl ArithProp<'_> {
                 let (zl, zh) = b(p, z);
                 moved |= tighten(p, x, -zh, zh)?;
                 if p.min(x) as i128 > -zl {
-                    moved |= p.set_min(x, clamp(zl))?;
+                    moved |= p.set_min(x, clamp(zl), Why::Scope)?;
                 }
                 if (p.max(x) as i128) < zl {
-                    moved |= p.set_max(x, clamp(-zl))?;
+                    moved |= p.set_max(x, clamp(-zl), Why::Scope)?;
                 }
             }
             ArithOp::Pow(k) => {
@@ -415,10 +416,10 @@ impl ArithProp<'_> {
                     moved |= tighten(p, x, -r, r)?;
                     let r0 = iroot_ceil(zl.max(0), k);
                     if p.min(x) as i128 > -r0 {
-                        moved |= p.set_min(x, clamp(r0))?;
+                        moved |= p.set_min(x, clamp(r0), Why::Scope)?;
                     }
                     if (p.max(x) as i128) < r0 {
-                        moved |= p.set_max(x, clamp(-r0))?;
+                        moved |= p.set_max(x, clamp(-r0), Why::Scope)?;
                     }
                 }
             }
@@ -451,17 +452,17 @@ impl ArithProp<'_> {
                 };
                 for &x in xs {
                     moved |= if min {
-                        p.set_min(x, clamp(zl))?
+                        p.set_min(x, clamp(zl), Why::Scope)?
                     } else {
-                        p.set_max(x, clamp(-zl))?
+                        p.set_max(x, clamp(-zl), Why::Scope)?
                     };
                 }
                 let mut reach = xs.iter().filter(|&&x| lo(p, x) <= zh);
                 if let (Some(&x), None) = (reach.next(), reach.next()) {
                     moved |= if min {
-                        p.set_max(x, clamp(zh))?
+                        p.set_max(x, clamp(zh), Why::Scope)?
                     } else {
-                        p.set_min(x, clamp(-zh))?
+                        p.set_min(x, clamp(-zh), Why::Scope)?
                     };
                 }
             }

@@ -6,6 +6,7 @@
 //! one a single bit operation. and/or/not/implies are posted as clauses.
 
 use super::linear::Linear;
+use super::Why;
 use super::{Constraint, Pruner};
 use crate::domain::{Conflict, Domain};
 use crate::error::ModelError;
@@ -94,7 +95,7 @@ impl Propagator for ClauseProp<'_> {
         let mut open = (0..self.c.vars.len()).filter(|&i| self.open(p, i));
         match (open.next(), open.next()) {
             (None, _) => Err(Conflict),
-            (Some(i), None) => p.fix(self.c.vars[i], self.c.sat(i)),
+            (Some(i), None) => p.fix(self.c.vars[i], self.c.sat(i), Why::Scope),
             (Some(i), Some(j)) => {
                 self.watch = [i, j];
                 Ok(())
@@ -124,7 +125,7 @@ impl Propagator for ClauseProp<'_> {
         }
         // None: the other watch must be true.
         let x = self.c.vars[other];
-        p.fix(x, self.c.sat(other))?;
+        p.fix(x, self.c.sat(other), Why::Scope)?;
         p.entail();
         Ok(false)
     }
@@ -173,7 +174,7 @@ impl Constraint for Xor {
             }
         }
         match open {
-            Some(x) => p.fix(x, parity),
+            Some(x) => p.fix(x, parity, Why::Scope),
             None if parity == 0 => Ok(()),
             None => Err(Conflict),
         }
@@ -242,7 +243,7 @@ impl Propagator for ReifiedProp<'_> {
     fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
         let r = self.0;
         let b = r.b();
-        p.retain(b, |v| v == 0 || v == 1)?;
+        p.retain(b, |v| v == 0 || v == 1, Why::Scope)?;
         match p.value(b) {
             Some(1) => {
                 r.pos.enforce(p)?;
@@ -259,11 +260,11 @@ impl Propagator for ReifiedProp<'_> {
             }
             None => match r.pos.status(p) {
                 Some(true) if !r.half => {
-                    p.fix(b, 1)?;
+                    p.fix(b, 1, Why::Scope)?;
                     p.entail();
                 }
                 Some(false) => {
-                    p.fix(b, 0)?;
+                    p.fix(b, 0, Why::Scope)?;
                     p.entail();
                 }
                 _ => {}
@@ -327,20 +328,20 @@ impl Propagator for InProp<'_> {
     fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
         let r = self.0;
         let [x, b] = r.scope;
-        p.retain(b, |v| v == 0 || v == 1)?;
+        p.retain(b, |v| v == 0 || v == 1, Why::Scope)?;
         match p.value(b) {
             Some(1) => {
                 if let (Some(lo), Some(hi)) = (r.set.min(), r.set.max()) {
-                    p.set_min(x, lo)?;
-                    p.set_max(x, hi)?;
+                    p.set_min(x, lo, Why::Scope)?;
+                    p.set_max(x, hi, Why::Scope)?;
                 }
-                p.retain(x, |v| r.set.contains(v))?;
+                p.retain(x, |v| r.set.contains(v), Why::Scope)?;
                 p.entail();
             }
             Some(_) => {
                 if !r.half {
                     for v in r.set.iter() {
-                        p.remove(x, v)?;
+                        p.remove(x, v, Why::Scope)?;
                     }
                 }
                 p.entail();
@@ -348,10 +349,10 @@ impl Propagator for InProp<'_> {
             None => {
                 let inside = r.set.iter().filter(|&v| p.contains(x, v)).count() as u64;
                 if inside == 0 {
-                    p.fix(b, 0)?;
+                    p.fix(b, 0, Why::Scope)?;
                     p.entail();
                 } else if inside == p.size(x) && !r.half {
-                    p.fix(b, 1)?;
+                    p.fix(b, 1, Why::Scope)?;
                     p.entail();
                 }
             }

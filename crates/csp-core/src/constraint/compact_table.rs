@@ -38,6 +38,7 @@
 
 use super::distinct::subscribe_all;
 use super::Pruner;
+use super::Why;
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
 use crate::propagation::{Events, Priority, Propagator, Setup, StateInt, StateWords};
@@ -237,7 +238,7 @@ impl<'a> CompactTable<'a> {
             let mut gone = false;
             for v in p.values(x) {
                 if !self.supported(p, pos, v) {
-                    p.remove(x, v)?;
+                    p.remove(x, v, Why::Scope)?;
                     gone = true;
                 }
             }
@@ -266,7 +267,7 @@ impl<'a> CompactTable<'a> {
             let mut gone = false;
             for v in p.values(x) {
                 if self.live_count(p, pos, v) >= others {
-                    p.remove(x, v)?;
+                    p.remove(x, v, Why::Scope)?;
                     gone = true;
                 }
             }

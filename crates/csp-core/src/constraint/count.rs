@@ -1,5 +1,6 @@
 //! Count: how many variables take a given value, compared with a constant.
 
+use super::Why;
 use super::{Constraint, Pruner, Relation};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
@@ -68,9 +69,9 @@ impl Count {
                         .find(|&&x| pruner.contains(x, v) && !pruner.is_fixed(x))
                         .expect("one open");
                     if sure == self.k {
-                        pruner.fix(x, v)?;
+                        pruner.fix(x, v, Why::Scope)?;
                     } else if sure + 1 == self.k {
-                        pruner.remove(x, v)?;
+                        pruner.remove(x, v, Why::Scope)?;
                     }
                 }
                 return Ok(());
@@ -82,13 +83,13 @@ impl Count {
         if sure == max_ok && possible > sure {
             for &x in &self.vars {
                 if !pruner.is_fixed(x) {
-                    pruner.remove(x, v)?;
+                    pruner.remove(x, v, Why::Scope)?;
                 }
             }
         } else if possible == min_ok && possible > sure {
             for &x in &self.vars {
                 if pruner.contains(x, v) {
-                    pruner.fix(x, v)?;
+                    pruner.fix(x, v, Why::Scope)?;
                 }
             }
         }

@@ -2,6 +2,7 @@
 //! and nvalue.
 
 use super::distinct::subscribe_all;
+use super::Why;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
@@ -37,8 +38,8 @@ fn bound(p: &mut Pruner<'_>, n: VarId, lo: i64, hi: i64) -> Result<(), Conflict>
     if lo > hi {
         return Err(Conflict);
     }
-    p.set_min(n, clamp(lo))?;
-    p.set_max(n, clamp(hi))?;
+    p.set_min(n, clamp(lo), Why::Scope)?;
+    p.set_max(n, clamp(hi), Why::Scope)?;
     Ok(())
 }
 
@@ -113,7 +114,7 @@ impl Propagator for AmongProp<'_> {
             for &x in c.vars() {
                 let (inside, meets) = in_set(p, &[x], &c.set);
                 if meets == 1 && inside == 0 {
-                    p.retain(x, |v| c.set.binary_search(&v).is_ok() == into)?;
+                    p.retain(x, |v| c.set.binary_search(&v).is_ok() == into, Why::Scope)?;
                 }
             }
         }
@@ -259,12 +260,12 @@ impl Propagator for NValueProp<'_> {
         if unfixed > 0 {
             if p.max(n) as i64 == f {
                 for &x in xs {
-                    p.retain(x, |v| fixed.binary_search(&v).is_ok())?;
+                    p.retain(x, |v| fixed.binary_search(&v).is_ok(), Why::Scope)?;
                 }
             } else if p.min(n) as i64 == f + unfixed {
                 for &x in xs {
                     if !p.is_fixed(x) {
-                        p.retain(x, |v| fixed.binary_search(&v).is_err())?;
+                        p.retain(x, |v| fixed.binary_search(&v).is_err(), Why::Scope)?;
                     }
                 }
             }

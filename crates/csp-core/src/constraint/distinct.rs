@@ -4,6 +4,7 @@
 
 use super::alldiff_bounds::BoundsProp;
 use super::alldiff_domain::{DomainProp, ValueIndex};
+use super::Why;
 use super::{AllDifferent, Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
@@ -224,7 +225,7 @@ pub(crate) fn remove_from_others(
     }
     for (j, &y) in vars.iter().enumerate() {
         if j != pos {
-            p.remove(y, v)?;
+            p.remove(y, v, Why::Scope)?;
         }
     }
     Ok(())

@@ -1,5 +1,6 @@
 //! Element: `array[index] = result`, with an array of variables.
 
+use super::Why;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
@@ -33,14 +34,14 @@ impl Element {
     fn prune(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
         let (index, result, array) = (self.vars[0], self.vars[1], &self.vars[2..]);
         let n = array.len() as i64;
-        pruner.retain(index, |i| (0..n).contains(&(i as i64)))?;
+        pruner.retain(index, |i| (0..n).contains(&(i as i64)), Why::Scope)?;
         // index: positions whose entry can equal the result.
         let idx: Vec<Value> = pruner.values(index).collect();
         for i in idx {
             let a = array[i as usize];
             let meets = pruner.values(a).any(|v| pruner.contains(result, v));
             if !meets {
-                pruner.remove(index, i)?;
+                pruner.remove(index, i, Why::Scope)?;
             }
         }
         // result: values some remaining entry can take.
@@ -48,7 +49,7 @@ impl Element {
         let res: Vec<Value> = pruner.values(result).collect();
         for v in res {
             if !idx.iter().any(|&i| pruner.contains(array[i as usize], v)) {
-                pruner.remove(result, v)?;
+                pruner.remove(result, v, Why::Scope)?;
             }
         }
         if let Some(i) = pruner.value(index) {
@@ -56,13 +57,13 @@ impl Element {
             let av: Vec<Value> = pruner.values(a).collect();
             for v in av {
                 if !pruner.contains(result, v) {
-                    pruner.remove(a, v)?;
+                    pruner.remove(a, v, Why::Scope)?;
                 }
             }
             let rv: Vec<Value> = pruner.values(result).collect();
             for v in rv {
                 if !pruner.contains(a, v) {
-                    pruner.remove(result, v)?;
+                    pruner.remove(result, v, Why::Scope)?;
                 }
             }
         }

@@ -31,6 +31,7 @@ use super::Pruner;
 use crate::domain::words::{set_bits, DenseGroup, FusedPos, Ids, Simd};
 use crate::domain::{Conflict, DomainStore};
 use crate::ids::VarId;
+use crate::literal::Literal;
 use crate::model::{Model, Posted};
 use crate::propagation::{Event, Events, Priority, Propagator, Ready, Setup};
 
@@ -122,6 +123,8 @@ pub(crate) struct FusedAllDifferent {
     /// fixes need no event.
     closed: bool,
     simd: Simd,
+    /// The propagator's index in the search (for reasons).
+    prop: u32,
 }
 
 impl FusedAllDifferent {
@@ -137,6 +140,7 @@ impl FusedAllDifferent {
             one_word: false,
             closed: false,
             simd,
+            prop: u32::MAX,
         }
     }
 
@@ -233,6 +237,9 @@ impl FusedAllDifferent {
         }
         store.set_word(w, word & !bit);
         let ids = self.ids::<G>(store, pos);
+        if store.explaining {
+            return self.remove_explained::<G>(store, pos, ids);
+        }
         if !self.plain {
             let peers = &mut self.peers;
             peers.clear();
@@ -289,6 +296,38 @@ impl FusedAllDifferent {
         Ok(())
     }
 
+    /// Explaining mode: removes the ids of the fixed position `pos` from
+    /// every active peer through the [`Pruner`], each removal with the
+    /// reason `x_pos = v`; the peers it fixes come back as events.
+    #[cold]
+    fn remove_explained<const G: usize>(
+        &mut self,
+        store: &mut DomainStore,
+        pos: usize,
+        ids: [i64; G],
+    ) -> Result<(), Conflict> {
+        let w0 = self.first_word;
+        let nw = self.group.pos.len().div_ceil(64);
+        let peers: Vec<usize> = set_bits(store.state_words(w0..w0 + nw)).collect();
+        let p = &self.group.pos[pos];
+        let x = VarId(p.var);
+        let fixed = Literal::Eq(x, store.min(p.var as usize));
+        let prop = self.prop;
+        let mut pruner = Pruner::new(store, prop);
+        for j in peers {
+            let q = &self.group.pos[j];
+            let (_, base) = pruner.store.small_bits(q.var as usize);
+            for (&id, &adj) in ids.iter().zip(&q.adj) {
+                // Bit `id − adj` of the peer, that is the value `base + id − adj`.
+                let v = base as i64 + id - adj;
+                if let Ok(v) = crate::Value::try_from(v) {
+                    pruner.remove(VarId(q.var), v, fixed)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The ids (value plus offset, per member) of the fixed position `pos`.
     #[inline(always)]
     fn ids<const G: usize>(&self, store: &DomainStore, pos: usize) -> [i64; G] {
@@ -321,6 +360,7 @@ fn pass<const G: usize, const VEC: u8>(
 
 impl Propagator for FusedAllDifferent {
     fn setup(&mut self, setup: &mut Setup<'_>) {
+        self.prop = setup.prop;
         let k = self.group.pos.len();
         for w in 0..k.div_ceil(64) {
             let bits = (k - w * 64).min(64);

@@ -52,7 +52,7 @@
 //! domains of at most 65,536 values; a larger domain is cut to the listed
 //! values' range (bounds consistency, not domain consistency, on it).
 
-use crate::constraint::Pruner;
+use crate::constraint::{Pruner, Why};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
 use crate::propagation::{Events, Priority, Propagator, Setup};
@@ -458,7 +458,7 @@ impl<'a> GccFlow<'a> {
                     continue;
                 }
                 if (c as usize) < m {
-                    p.remove(x, self.values[c as usize])?;
+                    p.remove(x, self.values[c as usize], Why::Scope)?;
                 } else {
                     self.drop_unlisted(p, x)?;
                 }
@@ -480,7 +480,7 @@ impl<'a> GccFlow<'a> {
                 }
                 b &= b - 1;
             }
-            p.retain_word(x, keep)?;
+            p.retain_word(x, keep, Why::Scope)?;
             return Ok(());
         }
         let first = self.sorted.iter().find(|e| p.contains(x, e.0));
@@ -488,10 +488,10 @@ impl<'a> GccFlow<'a> {
         let (Some(&(first, _)), Some(&(last, _))) = (first, last) else {
             return Err(Conflict);
         };
-        p.set_min(x, first)?;
-        p.set_max(x, last)?;
+        p.set_min(x, first, Why::Scope)?;
+        p.set_max(x, last, Why::Scope)?;
         if p.size(x) <= MAX_SCAN {
-            p.retain(x, |v| self.listed(v).is_some())?;
+            p.retain(x, |v| self.listed(v).is_some(), Why::Scope)?;
         }
         Ok(())
     }
@@ -527,8 +527,8 @@ impl<'a> GccFlow<'a> {
             }
             // At most n: fits a Value for any scope a model can hold.
             let clamp = |f: u32| Value::try_from(f + self.fixed[k]).unwrap_or(Value::MAX);
-            p.set_min(self.counts[k], clamp(least))?;
-            p.set_max(self.counts[k], clamp(most))?;
+            p.set_min(self.counts[k], clamp(least), Why::Scope)?;
+            p.set_max(self.counts[k], clamp(most), Why::Scope)?;
         }
         Ok(())
     }

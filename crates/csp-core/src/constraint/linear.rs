@@ -1,6 +1,7 @@
 //! Linear constraints `Σ a_i·x_i ⋈ c` with `⋈` one of `=`, `≠`, `≤`, `≥`,
 //! `<`, `>`, and their incremental propagator.
 
+use super::Why;
 use std::fmt;
 
 use super::{default_forward_check, Constraint, Pruner};
@@ -223,7 +224,7 @@ impl Linear {
         }
         if rest % a == 0 {
             if let Ok(v) = Value::try_from(rest / a) {
-                p.remove(self.vars[i], v)?;
+                p.remove(self.vars[i], v, Why::Scope)?;
             }
         }
         Ok(())
@@ -277,9 +278,9 @@ fn term_bounds(p: &Pruner<'_>, x: VarId, a: i64) -> (i128, i128) {
 fn at_most(p: &mut Pruner<'_>, x: VarId, a: i64, u: i128) -> Result<bool, Conflict> {
     let a = a as i128;
     if a > 0 {
-        p.set_max(x, clamp(floor_div(u, a)))
+        p.set_max(x, clamp(floor_div(u, a)), Why::Scope)
     } else {
-        p.set_min(x, clamp(ceil_div(u, a)))
+        p.set_min(x, clamp(ceil_div(u, a)), Why::Scope)
     }
 }
 
@@ -288,9 +289,9 @@ fn at_most(p: &mut Pruner<'_>, x: VarId, a: i64, u: i128) -> Result<bool, Confli
 fn at_least(p: &mut Pruner<'_>, x: VarId, a: i64, l: i128) -> Result<bool, Conflict> {
     let a = a as i128;
     if a > 0 {
-        p.set_min(x, clamp(ceil_div(l, a)))
+        p.set_min(x, clamp(ceil_div(l, a)), Why::Scope)
     } else {
-        p.set_max(x, clamp(floor_div(l, a)))
+        p.set_max(x, clamp(floor_div(l, a)), Why::Scope)
     }
 }
 

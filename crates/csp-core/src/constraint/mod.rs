@@ -51,9 +51,11 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
-use crate::domain::{Conflict, DomainStore};
+use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
-use crate::propagation::{Literal, Propagator, StateInt, StateWords};
+use crate::literal::Literal;
+pub use crate::propagation::pruner::{Because, DomainValues, Premises, Pruner, Why};
+use crate::propagation::Propagator;
 
 mod all_different;
 mod alldiff_bounds;
@@ -177,297 +179,6 @@ pub trait Constraint: Send + Sync + fmt::Debug {
 /// falls back to forward checking.
 pub const GAC_TUPLE_LIMIT: u64 = 4096;
 
-/// The only way to read and change domains during search.
-///
-/// Every change goes through the domain store and is recorded on its trail,
-/// so backtracking restores it. A change that empties a domain returns
-/// `Err(Conflict)`, which a constraint passes on with `?`.
-pub struct Pruner<'a> {
-    pub(crate) store: &'a mut DomainStore,
-    /// The running propagator (`u32::MAX` outside propagation).
-    pub(crate) prop: u32,
-    /// Set by [`Pruner::entail`].
-    pub(crate) entailed: bool,
-}
-
-impl fmt::Debug for Pruner<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Pruner").finish_non_exhaustive()
-    }
-}
-
-impl<'a> Pruner<'a> {
-    pub(crate) fn new(store: &'a mut DomainStore, prop: u32) -> Pruner<'a> {
-        Pruner {
-            store,
-            prop,
-            entailed: false,
-        }
-    }
-
-    /// Number of values left in `x`'s domain (up to 2^32).
-    #[inline]
-    pub fn size(&self, x: VarId) -> u64 {
-        self.store.size(x.index())
-    }
-
-    /// The value of a reversible integer (see
-    /// [`Setup::new_int`](crate::propagation::Setup::new_int)).
-    #[inline]
-    pub fn get(&self, s: StateInt) -> i64 {
-        self.store.word(s.0) as i64
-    }
-
-    /// Sets a reversible integer; backtracking restores its old value.
-    #[inline]
-    pub fn set(&mut self, s: StateInt, value: i64) {
-        self.store.set_word(s.0, value as u64);
-    }
-
-    /// Word `k` of a block of reversible words.
-    #[inline]
-    pub fn state_word(&self, s: StateWords, k: usize) -> u64 {
-        assert!(k < s.len, "state word {k} of a block of {}", s.len);
-        self.store.word(s.first + k)
-    }
-
-    /// Sets word `k` of a block of reversible words.
-    #[inline]
-    pub fn set_state_word(&mut self, s: StateWords, k: usize, value: u64) {
-        assert!(k < s.len, "state word {k} of a block of {}", s.len);
-        self.store.set_word(s.first + k, value);
-    }
-
-    /// Declares the constraint entailed: it holds for every assignment of
-    /// the current domains, so the propagator is not called again below
-    /// this node (backtracking revives it).
-    pub fn entail(&mut self) {
-        self.entailed = true;
-    }
-
-    /// Removes `v` from `x` with a reason: the premises (facts about other
-    /// domains) that justify it. `premises` runs only when someone records
-    /// reasons (an observer that asks for them), so an unexplained search
-    /// pays nothing for it.
-    pub fn remove_because(
-        &mut self,
-        x: VarId,
-        v: Value,
-        premises: impl FnOnce(&mut Vec<Literal>),
-    ) -> Result<bool, Conflict> {
-        let r = self.remove(x, v)?;
-        if r && self.store.track_reasons {
-            self.record(Literal::Ne(x, v), premises);
-        }
-        Ok(r)
-    }
-
-    /// Removes the values below `v` from `x`, with a reason (see
-    /// [`remove_because`](Self::remove_because)).
-    pub fn set_min_because(
-        &mut self,
-        x: VarId,
-        v: Value,
-        premises: impl FnOnce(&mut Vec<Literal>),
-    ) -> Result<bool, Conflict> {
-        let r = self.set_min(x, v)?;
-        if r && self.store.track_reasons {
-            self.record(Literal::Ge(x, v), premises);
-        }
-        Ok(r)
-    }
-
-    /// Removes the values above `v` from `x`, with a reason (see
-    /// [`remove_because`](Self::remove_because)).
-    pub fn set_max_because(
-        &mut self,
-        x: VarId,
-        v: Value,
-        premises: impl FnOnce(&mut Vec<Literal>),
-    ) -> Result<bool, Conflict> {
-        let r = self.set_max(x, v)?;
-        if r && self.store.track_reasons {
-            self.record(Literal::Le(x, v), premises);
-        }
-        Ok(r)
-    }
-
-    #[cold]
-    fn record(&mut self, fact: Literal, premises: impl FnOnce(&mut Vec<Literal>)) {
-        let mut p = Vec::new();
-        premises(&mut p);
-        self.store.reasons.push(crate::propagation::Reason {
-            fact,
-            propagator: self.prop,
-            premises: p,
-        });
-    }
-
-    /// Smallest value of `x`'s domain.
-    #[inline]
-    pub fn min(&self, x: VarId) -> Value {
-        self.store.min(x.index())
-    }
-
-    /// Largest value of `x`'s domain.
-    #[inline]
-    pub fn max(&self, x: VarId) -> Value {
-        self.store.max(x.index())
-    }
-
-    /// Is `v` in `x`'s domain?
-    #[inline]
-    pub fn contains(&self, x: VarId, v: Value) -> bool {
-        self.store.contains(x.index(), v)
-    }
-
-    /// Has `x` exactly one value left?
-    #[inline]
-    pub fn is_fixed(&self, x: VarId) -> bool {
-        // No popcount: one value left is `bits & (bits − 1) == 0`.
-        !self.store.is_open(x.index())
-    }
-
-    /// `x`'s value if it is fixed.
-    #[inline]
-    pub fn value(&self, x: VarId) -> Option<Value> {
-        self.is_fixed(x).then(|| self.store.min(x.index()))
-    }
-
-    /// The values of `x`'s domain in ascending order (a snapshot: the domain may
-    /// be changed while iterating).
-    pub fn values(&self, x: VarId) -> DomainValues {
-        let i = x.index();
-        if self.store.is_small(i) {
-            let (bits, base) = self.store.small_bits(i);
-            DomainValues::Bits { bits, base }
-        } else {
-            let mut v = Vec::with_capacity(self.store.size(i).min(1 << 16) as usize);
-            self.store.values_into(i, &mut v);
-            DomainValues::List(v.into_iter())
-        }
-    }
-
-    /// The values of `x`'s domain in `base..base + 64·out.len()` as a bit
-    /// set: bit `k % 64` of `out[k / 64]` says whether `base + k` is in it.
-    /// `out` is overwritten. Whole words are copied when `x`'s domain is a
-    /// bitset starting at `base` (a range domain over at most 65,536
-    /// values), so a propagator over domains wider than one word can work
-    /// a word at a time.
-    pub fn bits(&self, x: VarId, base: Value, out: &mut [u64]) {
-        out.fill(0);
-        self.store.bits_into(x.index(), base, out);
-    }
-
-    /// The smallest value `> after` in `x`'s domain.
-    pub fn next_above(&self, x: VarId, after: Value) -> Option<Value> {
-        self.store.next_above(x.index(), after)
-    }
-
-    /// Removes `v` from `x`'s domain; `Ok(true)` when it was there.
-    #[inline]
-    pub fn remove(&mut self, x: VarId, v: Value) -> Result<bool, Conflict> {
-        self.store.remove(x.index(), v)
-    }
-
-    /// Reduces `x`'s domain to `{v}` (a conflict if `v` is not in it).
-    #[inline]
-    pub fn fix(&mut self, x: VarId, v: Value) -> Result<(), Conflict> {
-        self.store.fix(x.index(), v)
-    }
-
-    /// Removes the values below `v`.
-    #[inline]
-    pub fn set_min(&mut self, x: VarId, v: Value) -> Result<bool, Conflict> {
-        self.store.set_min(x.index(), v)
-    }
-
-    /// Removes the values above `v`.
-    #[inline]
-    pub fn set_max(&mut self, x: VarId, v: Value) -> Result<bool, Conflict> {
-        self.store.set_max(x.index(), v)
-    }
-
-    /// Keeps the values for which `keep` is true; `Ok(true)` if any went.
-    pub fn retain(
-        &mut self,
-        x: VarId,
-        mut keep: impl FnMut(Value) -> bool,
-    ) -> Result<bool, Conflict> {
-        let i = x.index();
-        if self.store.is_small(i) {
-            let (bits, base) = self.store.small_bits(i);
-            let mut mask = 0u64;
-            let mut b = bits;
-            while b != 0 {
-                let k = b.trailing_zeros();
-                if keep(base + k as Value) {
-                    mask |= 1 << k;
-                }
-                b &= b - 1;
-            }
-            self.store.retain_small_mask(i, mask)
-        } else {
-            let mut changed = false;
-            for v in self.values(x) {
-                if !keep(v) {
-                    changed |= self.store.remove(i, v)?;
-                }
-            }
-            Ok(changed)
-        }
-    }
-
-    /// The domain as a bit mask when it fits one machine word: `(bits, base)`,
-    /// bit `k` standing for `base + k`. `None` for large domains.
-    #[inline]
-    pub fn word(&self, x: VarId) -> Option<(u64, Value)> {
-        let i = x.index();
-        self.store.is_small(i).then(|| self.store.small_bits(i))
-    }
-
-    /// Keeps only the values whose bit is set in `mask` (see [`Pruner::word`]);
-    /// `x`'s domain must be small.
-    #[inline]
-    pub fn retain_word(&mut self, x: VarId, mask: u64) -> Result<bool, Conflict> {
-        self.store.retain_small_mask(x.index(), mask)
-    }
-}
-
-/// A snapshot of a domain's values, ascending (see [`Pruner::values`]).
-#[derive(Debug, Clone)]
-pub enum DomainValues {
-    /// A one-word domain: bit `k` stands for `base + k`.
-    #[doc(hidden)]
-    Bits {
-        /// The remaining bits.
-        bits: u64,
-        /// The value of bit 0.
-        base: Value,
-    },
-    /// A larger domain, as a list.
-    #[doc(hidden)]
-    List(std::vec::IntoIter<Value>),
-}
-
-impl Iterator for DomainValues {
-    type Item = Value;
-    #[inline]
-    fn next(&mut self) -> Option<Value> {
-        match self {
-            DomainValues::Bits { bits, base } => {
-                if *bits == 0 {
-                    return None;
-                }
-                let k = bits.trailing_zeros();
-                *bits &= *bits - 1;
-                Some(*base + k as Value)
-            }
-            DomainValues::List(it) => it.next(),
-        }
-    }
-}
-
 /// The default forward checking (see [`Constraint::forward_check`]).
 pub fn default_forward_check<C: Constraint + ?Sized>(
     c: &C,
@@ -488,24 +199,46 @@ pub fn default_forward_check<C: Constraint + ?Sized>(
         .iter()
         .map(|&x| pruner.value(x).unwrap_or(0))
         .collect();
+    // The reason: the values of the fixed scope variables.
+    let fixed = |r: &mut Premises| {
+        for (&y, &v) in scope.iter().zip(&values) {
+            if Some(y) != open {
+                r.push(Literal::Eq(y, v));
+            }
+        }
+    };
+    let fixed_values = values.clone();
     match open {
         None => {
             if c.is_satisfied(&values) {
                 Ok(())
             } else {
-                Err(Conflict)
+                Err(pruner.fail(fixed))
             }
         }
-        Some(x) => pruner
-            .retain(x, |v| {
-                for (k, &y) in scope.iter().enumerate() {
-                    if y == x {
-                        values[k] = v;
+        Some(x) => {
+            let reason = |r: &mut Premises| {
+                for (&y, &v) in scope.iter().zip(&fixed_values) {
+                    if y != x {
+                        r.push(Literal::Eq(y, v));
                     }
                 }
-                c.is_satisfied(&values)
-            })
-            .map(|_| ()),
+            };
+            pruner
+                .retain(
+                    x,
+                    |v| {
+                        for (k, &y) in scope.iter().enumerate() {
+                            if y == x {
+                                values[k] = v;
+                            }
+                        }
+                        c.is_satisfied(&values)
+                    },
+                    reason,
+                )
+                .map(|_| ())
+        }
     }
 }
 
@@ -559,12 +292,13 @@ pub fn default_propagate<C: Constraint + ?Sized>(
     }
     if !any {
         // No tuple satisfies it (this covers a constraint over no variables).
-        return Err(Conflict);
+        return Err(pruner.fail(Why::Scope));
     }
+    // A value without a support: the other domains are the reason.
     for p in 0..k {
         for (j, &v) in doms[p].iter().enumerate() {
             if !supported[p][j] {
-                pruner.remove(scope[p], v)?;
+                pruner.remove(scope[p], v, Why::Scope)?;
             }
         }
     }

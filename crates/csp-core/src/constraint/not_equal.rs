@@ -1,5 +1,6 @@
 //! Binary constraints with an offset: `x ≠ y + c` and `x = y + c`.
 
+use super::Why;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
@@ -25,12 +26,12 @@ impl NotEqual {
         let [x, y] = self.vars;
         if let Some(a) = pruner.value(x) {
             if let Some(v) = a.checked_sub(self.c) {
-                pruner.remove(y, v)?;
+                pruner.remove(y, v, Why::Scope)?;
             }
         }
         if let Some(b) = pruner.value(y) {
             if let Some(v) = b.checked_add(self.c) {
-                pruner.remove(x, v)?;
+                pruner.remove(x, v, Why::Scope)?;
             }
         }
         Ok(())
@@ -84,10 +85,10 @@ impl Equal {
             // Value v of x stands at bit v - basex; y's value v - c at bit v - c - basey.
             let shift = basey as i64 + c - basex as i64; // y bit k <-> x bit k + shift
             let y_in_x = shift_bits(by, shift);
-            pruner.retain_word(x, y_in_x)?;
+            pruner.retain_word(x, y_in_x, Why::Scope)?;
             let _ = bx;
             let (bx, _) = pruner.word(x).expect("x is small");
-            pruner.retain_word(y, shift_bits(bx, -shift))?;
+            pruner.retain_word(y, shift_bits(bx, -shift), Why::Scope)?;
             return Ok(());
         }
         let xs: Vec<Value> = pruner.values(x).collect();
@@ -95,7 +96,7 @@ impl Equal {
             let w = v as i64 - c;
             let keep = Value::try_from(w).is_ok_and(|w| pruner.contains(y, w));
             if !keep {
-                pruner.remove(x, v)?;
+                pruner.remove(x, v, Why::Scope)?;
             }
         }
         let ys: Vec<Value> = pruner.values(y).collect();
@@ -103,7 +104,7 @@ impl Equal {
             let v = w as i64 + c;
             let keep = Value::try_from(v).is_ok_and(|v| pruner.contains(x, v));
             if !keep {
-                pruner.remove(y, w)?;
+                pruner.remove(y, w, Why::Scope)?;
             }
         }
         Ok(())

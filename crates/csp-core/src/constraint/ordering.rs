@@ -2,6 +2,7 @@
 //! symmetry breaking) and increasing or decreasing sequences.
 
 use super::distinct::subscribe_all;
+use super::Why;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
@@ -104,9 +105,9 @@ impl Propagator for LexProp<'_> {
             // x_a ≤ y_a, strictly when the rest cannot follow equality.
             let gap = Value::from(!self.feasible[a + 1]);
             let top = p.max(y[a]).checked_sub(gap).ok_or(Conflict)?;
-            p.set_max(x[a], top)?;
+            p.set_max(x[a], top, Why::Scope)?;
             let bottom = p.min(x[a]).checked_add(gap).ok_or(Conflict)?;
-            p.set_min(y[a], bottom)?;
+            p.set_min(y[a], bottom, Why::Scope)?;
             if p.max(x[a]) < p.min(y[a]) {
                 // Any values below here will do.
                 p.entail();
@@ -183,11 +184,11 @@ impl Propagator for IncreasingProp<'_> {
         let (v, step) = (&self.0.vars, Value::from(self.0.strict));
         for w in v.windows(2) {
             let lo = p.min(w[0]).checked_add(step).ok_or(Conflict)?;
-            p.set_min(w[1], lo)?;
+            p.set_min(w[1], lo, Why::Scope)?;
         }
         for w in v.windows(2).rev() {
             let hi = p.max(w[1]).checked_sub(step).ok_or(Conflict)?;
-            p.set_max(w[0], hi)?;
+            p.set_max(w[0], hi, Why::Scope)?;
         }
         Ok(())
     }

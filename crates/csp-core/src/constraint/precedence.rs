@@ -12,6 +12,7 @@
 //! interchangeable (bins, time slots, colors) can post it. It is written
 //! with the public [`Constraint`] API only, like a user constraint would be.
 
+use super::Why;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
@@ -140,10 +141,10 @@ impl ValuePrecedence {
         let hi = p.max(top);
         let mut lo = p.min(top);
         for &x in &self.vars {
-            changed |= p.set_max(x, hi)?;
+            changed |= p.set_max(x, hi, Why::Scope)?;
             lo = lo.max(p.min(x));
         }
-        changed |= p.set_min(top, lo)?;
+        changed |= p.set_min(top, lo, Why::Scope)?;
         Ok(changed)
     }
 
@@ -162,11 +163,11 @@ impl ValuePrecedence {
         // Pass 1: upper bounds. `b` = number of values start.. available before i.
         let mut b: i64 = 0;
         for &x in &self.vars {
-            changed |= p.set_min(x, self.start)?;
+            changed |= p.set_min(x, self.start, Why::Scope)?;
             let bound = start + b;
             if bound < i64::from(p.max(x)) {
                 // bound < max(x) <= Value::MAX, so it fits.
-                changed |= p.set_max(x, bound as Value)?;
+                changed |= p.set_max(x, bound as Value, Why::Scope)?;
             }
             if Value::try_from(bound).is_ok_and(|v| p.contains(x, v)) {
                 b += 1;
@@ -217,7 +218,7 @@ impl ValuePrecedence {
             if !p.is_fixed(self.vars[j]) {
                 changed = true;
             }
-            p.fix(self.vars[j], v)?;
+            p.fix(self.vars[j], v, Why::Scope)?;
         }
         Ok(changed)
     }
@@ -363,7 +364,7 @@ impl Propagator for PrecedenceProp<'_> {
         if root {
             // The first call: every value at least `start`.
             for &x in vars {
-                p.set_min(x, self.c.start)?;
+                p.set_min(x, self.c.start, Why::Scope)?;
             }
         }
         if let Some(top) = self.c.top {
@@ -373,18 +374,18 @@ impl Propagator for PrecedenceProp<'_> {
             let hi = p.max(top);
             if i64::from(hi) < p.state_word(self.top_max, 0) as i64 {
                 for &x in vars {
-                    p.set_max(x, hi)?;
+                    p.set_max(x, hi, Why::Scope)?;
                 }
                 p.set_state_word(self.top_max, 0, hi as u64);
             }
             if root {
                 for &x in vars {
-                    p.set_min(top, p.min(x))?;
+                    p.set_min(top, p.min(x), Why::Scope)?;
                 }
             } else {
                 for &d in &self.dirty {
                     if let Some(&x) = vars.get(d as usize) {
-                        p.set_min(top, p.min(x))?;
+                        p.set_min(top, p.min(x), Why::Scope)?;
                     }
                 }
             }
@@ -402,7 +403,7 @@ impl Propagator for PrecedenceProp<'_> {
             }
             if j != old {
                 for i in old.max(prev) + 1..=j.min(n - 1) {
-                    p.set_max(vars[i as usize], v)?;
+                    p.set_max(vars[i as usize], v, Why::Scope)?;
                 }
                 Self::put(p, self.first, c, j);
             }
@@ -427,7 +428,7 @@ impl Propagator for PrecedenceProp<'_> {
                 Self::put(p, self.second, c, j);
             }
             if (from..j).any(|i| self.above(p, c, i)) {
-                p.fix(vars[pc as usize], v)?;
+                p.fix(vars[pc as usize], v, Why::Scope)?;
             }
         }
         // Positions whose minimum may have risen since the last call.
@@ -441,7 +442,7 @@ impl Propagator for PrecedenceProp<'_> {
             for c in 0..(m.max(0) as usize).min(top) {
                 let pc = Self::get(p, self.first, c);
                 if pc < pos && pos < Self::get(p, self.second, c) {
-                    p.fix(vars[pc as usize], (start + c as i64) as Value)?;
+                    p.fix(vars[pc as usize], (start + c as i64) as Value, Why::Scope)?;
                 }
             }
         }
@@ -533,7 +534,7 @@ impl Constraint for ValuePrecede {
         let (s, t) = (self.s, self.t);
         if s == t {
             for &x in &self.vars {
-                p.remove(x, t)?;
+                p.remove(x, t, Why::Scope)?;
             }
             return Ok(());
         }
@@ -552,14 +553,14 @@ impl Constraint for ValuePrecede {
             return Err(Conflict);
         }
         for &x in &self.vars[..(alpha + 1).min(n)] {
-            p.remove(x, t)?;
+            p.remove(x, t, Why::Scope)?;
         }
         if gamma < n
             && !self.vars[alpha + 1..gamma]
                 .iter()
                 .any(|&x| p.contains(x, s))
         {
-            p.fix(self.vars[alpha], s)?;
+            p.fix(self.vars[alpha], s, Why::Scope)?;
         }
         Ok(())
     }

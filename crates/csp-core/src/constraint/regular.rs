@@ -3,6 +3,7 @@
 //! sequences of variables", CP 2004).
 
 use super::distinct::subscribe_all;
+use super::Why;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
@@ -273,7 +274,7 @@ impl Propagator for RegularProp<'_> {
                 match self.dfa.alphabet.binary_search(&v) {
                     Ok(a) => letters.push((a as u32, v, false)),
                     Err(_) => {
-                        p.remove(self.vars[i], v)?;
+                        p.remove(self.vars[i], v, Why::Scope)?;
                     }
                 }
             }
@@ -327,7 +328,7 @@ impl Propagator for RegularProp<'_> {
         for i in 0..n {
             for &(_, v, ok) in &self.letters[i] {
                 if !ok {
-                    p.remove(self.vars[i], v)?;
+                    p.remove(self.vars[i], v, Why::Scope)?;
                 }
             }
         }

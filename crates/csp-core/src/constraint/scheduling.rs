@@ -3,6 +3,7 @@
 //! scheduling, a single room, one worker).
 
 use super::linear::clamp;
+use super::Why;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
@@ -263,7 +264,7 @@ impl DisjunctiveProp<'_> {
                 false => p.next_above(x, first),
             };
             while let Some(w) = v.filter(|&w| (w as i64) < hi) {
-                p.remove(x, w)?;
+                p.remove(x, w, Why::Scope)?;
                 v = p.next_above(x, w);
             }
         }
@@ -295,7 +296,7 @@ impl Propagator for DisjunctiveProp<'_> {
         s.forward()?;
         for (k, &t) in self.tasks.iter().enumerate() {
             if s.bound[k] > s.est[k] {
-                p.set_min(c.starts[t], clamp(s.bound[k] as i128))?;
+                p.set_min(c.starts[t], clamp(s.bound[k] as i128), Why::Scope)?;
             }
         }
         // Backward: the same rules on the mirrored schedule (time runs
@@ -309,7 +310,11 @@ impl Propagator for DisjunctiveProp<'_> {
         for (k, &t) in self.tasks.iter().enumerate() {
             if s.bound[k] > s.est[k] {
                 // Mirrored start ≥ b means the real end ≤ −b.
-                p.set_max(c.starts[t], clamp((-s.bound[k] - s.dur[k]) as i128))?;
+                p.set_max(
+                    c.starts[t],
+                    clamp((-s.bound[k] - s.dur[k]) as i128),
+                    Why::Scope,
+                )?;
             }
         }
         self.last_open(p)

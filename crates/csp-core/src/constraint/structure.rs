@@ -3,6 +3,7 @@
 
 use super::distinct::subscribe_all;
 use super::distinct::Consistency;
+use super::Why;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
@@ -114,10 +115,10 @@ impl Propagator for CircuitProp<'_> {
         }
         let top = (n - 1) as Value;
         for (i, &x) in succ.iter().enumerate() {
-            p.set_min(x, 0)?;
-            p.set_max(x, top)?;
+            p.set_min(x, 0, Why::Scope)?;
+            p.set_max(x, top, Why::Scope)?;
             if !self.c.sub && n > 1 {
-                p.remove(x, i as Value)?;
+                p.remove(x, i as Value, Why::Scope)?;
             }
         }
         // Fixed successors that are not self-loops form chains and cycles.
@@ -151,7 +152,7 @@ impl Propagator for CircuitProp<'_> {
                 len += 1;
             }
             if len < n && !(self.c.sub && self.rest_can_loop(p, &in_chain)) {
-                p.remove(succ[e], s as Value)?;
+                p.remove(succ[e], s as Value, Why::Scope)?;
             }
         }
         // Nodes not reached: on cycles of fixed successors.
@@ -178,7 +179,7 @@ impl Propagator for CircuitProp<'_> {
                 // The other nodes must all point to themselves.
                 for (i, &x) in succ.iter().enumerate() {
                     if !in_chain[i] {
-                        p.fix(x, i as Value)?;
+                        p.fix(x, i as Value, Why::Scope)?;
                     }
                 }
             }
@@ -259,21 +260,21 @@ impl Propagator for InverseProp<'_> {
         }
         let top = (n - 1) as Value;
         for &x in &self.0.scope {
-            p.set_min(x, 0)?;
-            p.set_max(x, top)?;
+            p.set_min(x, 0, Why::Scope)?;
+            p.set_max(x, top, Why::Scope)?;
         }
         for (a, b) in [(f, g), (g, f)] {
             for (i, &x) in a.iter().enumerate() {
                 // f[i] = j fixed: g[j] = i.
                 if let Some(j) = p.value(x) {
-                    p.fix(b[j as usize], i as Value)?;
+                    p.fix(b[j as usize], i as Value, Why::Scope)?;
                 }
                 let drop: smallvec::SmallVec<[Value; 16]> = p
                     .values(x)
                     .filter(|&j| !p.contains(b[j as usize], i as Value))
                     .collect();
                 for j in drop {
-                    p.remove(x, j)?;
+                    p.remove(x, j, Why::Scope)?;
                 }
             }
         }

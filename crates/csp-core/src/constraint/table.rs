@@ -1,5 +1,6 @@
 //! Table constraints: the scope must take one of a list of allowed tuples.
 
+use super::Why;
 use smallvec::SmallVec;
 
 use super::compact_table::{CompactTable, Supports};
@@ -88,7 +89,7 @@ impl Table {
             s.sort_unstable();
             s.dedup();
             let s = &supported[p];
-            pruner.retain(self.vars[p], |v| s.binary_search(&v).is_ok())?;
+            pruner.retain(self.vars[p], |v| s.binary_search(&v).is_ok(), Why::Scope)?;
         }
         Ok(())
     }

@@ -2,6 +2,7 @@
 //! c`: differences `d = y − x`, sums `z = x + y`, and their propagator.
 
 use super::linear::clamp;
+use super::Why;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
@@ -99,17 +100,17 @@ impl TernaryEq {
                 let (tl, th) = (c - (sh - hi[i]), c - (sl - lo[i]));
                 if tl > lo[i] {
                     let changed = if self.neg[i] {
-                        p.set_max(x, clamp(-tl as i128))?
+                        p.set_max(x, clamp(-tl as i128), Why::Scope)?
                     } else {
-                        p.set_min(x, clamp(tl as i128))?
+                        p.set_min(x, clamp(tl as i128), Why::Scope)?
                     };
                     again |= changed;
                 }
                 if th < hi[i] {
                     let changed = if self.neg[i] {
-                        p.set_min(x, clamp(-th as i128))?
+                        p.set_min(x, clamp(-th as i128), Why::Scope)?
                     } else {
-                        p.set_max(x, clamp(th as i128))?
+                        p.set_max(x, clamp(th as i128), Why::Scope)?
                     };
                     again |= changed;
                 }

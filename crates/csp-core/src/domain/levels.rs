@@ -23,6 +23,9 @@ impl DomainStore {
             stamp: self.stamp,
             unfixed: self.unfixed as u32,
         });
+        if self.explaining {
+            self.ex.push_mark();
+        }
         if self.snapshot {
             // Level `l`'s snapshot is `snaps[l * w..(l + 1) * w]`; the array
             // only grows, so reopening a level copies without reallocating.
@@ -43,6 +46,9 @@ impl DomainStore {
             return;
         }
         self.undo_to_mark(level);
+        if self.explaining {
+            self.ex.undo_to(level, false);
+        }
         let mark = self.marks[level];
         self.marks.truncate(level);
         self.stamp = mark.stamp;
@@ -60,6 +66,9 @@ impl DomainStore {
             return;
         }
         self.undo_to_mark(level);
+        if self.explaining {
+            self.ex.undo_to(level, true);
+        }
         self.marks.truncate(level + 1);
         // The trail of the level is gone: a fresh stamp makes every word
         // saved again before its next change.
@@ -76,6 +85,9 @@ impl DomainStore {
         }
         debug_assert_eq!(self.marks.len(), level + 1);
         debug_assert_eq!(self.trail.len(), self.marks[level].trail as usize);
+        if self.explaining {
+            self.ex.undo_to(level, false);
+        }
         let mark = self.marks[level];
         self.marks.truncate(level);
         self.stamp = mark.stamp;

@@ -12,6 +12,7 @@
 //! word-level primitives the fused all-different propagator uses. Each file
 //! opens with its representation, invariants and complexity.
 
+pub(crate) mod explained;
 mod large;
 mod levels;
 pub(crate) mod store;

@@ -134,9 +134,10 @@ pub(crate) struct DomainStore {
     /// Removed (var, value) pairs, recorded for observers when `track_prunes`.
     pub(crate) prunes: Vec<(u32, Value)>,
     pub(crate) track_prunes: bool,
-    /// Reasons given through the `_because` methods, when `track_reasons`.
-    pub(crate) reasons: Vec<crate::propagation::Reason>,
-    pub(crate) track_reasons: bool,
+    /// Explaining mode: every change goes on `ex` with its cause.
+    pub(crate) explaining: bool,
+    /// The explanation trail (see `explained.rs`; empty when not explaining).
+    pub(crate) ex: super::explained::ExplainTrail,
     /// Number of values removed, for statistics.
     pub(crate) removals: u64,
     /// Number of variables with more than one value.
@@ -199,8 +200,8 @@ impl DomainStore {
             events: Vec::with_capacity(n.min(1 << 16)),
             prunes: Vec::new(),
             track_prunes: false,
-            reasons: Vec::new(),
-            track_reasons: false,
+            explaining: false,
+            ex: Default::default(),
             removals: 0,
             unfixed: 0,
             simd: super::words::Simd::Portable,
@@ -517,7 +518,59 @@ impl DomainStore {
     /// recorded.
     #[inline]
     pub(crate) fn plain_small_updates(&self) -> bool {
-        self.snapshot && !self.track_prunes
+        self.snapshot && !self.track_prunes && !self.explaining
+    }
+
+    /// Turns explaining mode on (before the first level): from now on every
+    /// change is recorded on the explanation trail (see `explained.rs`).
+    pub(crate) fn start_explaining(&mut self) {
+        debug_assert!(self.marks.is_empty());
+        self.explaining = true;
+        self.ex = super::explained::ExplainTrail::new(self.num_vars);
+    }
+
+    /// Records the change of variable `i` (its word was `old` if small) on
+    /// the explanation trail: the writer's literal when it named one for
+    /// `i`, else what the new bits show (a bound, a value, or each value
+    /// removed).
+    #[cold]
+    #[inline(never)]
+    fn log_change(&mut self, i: usize, old: u64) {
+        use crate::literal::Literal;
+        let level = self.marks.len();
+        let x = crate::ids::VarId(i as u32);
+        if let Some(l) = self.ex.lit.filter(|l| l.var().index() == i) {
+            self.ex.push(l, level);
+            return;
+        }
+        debug_assert!(self.is_small(i), "a large domain changed without a literal");
+        if !self.is_small(i) {
+            // Cannot happen (every large write names its literal); the
+            // domain's bounds are still true.
+            let (lo, hi) = (self.min(i), self.max(i));
+            self.ex.push(Literal::Ge(x, lo), level);
+            self.ex.push(Literal::Le(x, hi), level);
+            return;
+        }
+        let (new, base) = (self.words[i], self.base[i]);
+        let gone = old & !new;
+        let val = |k: u32| base + k as Value;
+        if new & (new - 1) == 0 {
+            self.ex
+                .push(Literal::Eq(x, val(new.trailing_zeros())), level);
+        } else if gone >> new.trailing_zeros() == 0 {
+            self.ex
+                .push(Literal::Ge(x, val(new.trailing_zeros())), level);
+        } else if gone & (!0u64 >> new.leading_zeros()) == 0 {
+            self.ex
+                .push(Literal::Le(x, val(63 - new.leading_zeros())), level);
+        } else {
+            let mut g = gone;
+            while g != 0 {
+                self.ex.push(Literal::Ne(x, val(g.trailing_zeros())), level);
+                g &= g - 1;
+            }
+        }
     }
 
     // ---- events ------------------------------------------------------------
@@ -533,6 +586,9 @@ impl DomainStore {
     pub(super) fn note_change(&mut self, i: usize, old: u64, kinds: u8) {
         if kinds & EV_FIXED != 0 {
             self.unfixed -= 1;
+        }
+        if self.explaining {
+            self.log_change(i, old);
         }
         self.record_event(i, kinds, old, self.source);
     }

@@ -16,6 +16,7 @@ use smallvec::SmallVec;
 
 use super::{Event, Events, Propagator, Ready, Setup};
 use crate::constraint::Pruner;
+use crate::domain::explained::{Cause, Failure, How};
 use crate::domain::{Conflict, DomainStore};
 use crate::search::Inference;
 
@@ -104,6 +105,23 @@ impl Queues {
 }
 
 const NO_PROP: u32 = u32::MAX;
+
+/// Why propagation stopped before a fixpoint: a conflict (the domains have
+/// no solution: backtrack), or a limit (time, cancel, memory: the search
+/// stops, nothing is refuted).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// A domain was wiped out or a propagator failed.
+    Conflict,
+    /// A limit was reached inside propagation.
+    Limit,
+}
+
+impl From<Conflict> for Stop {
+    fn from(_: Conflict) -> Stop {
+        Stop::Conflict
+    }
+}
 
 /// Limits are also checked after this many values were removed since the
 /// last check (a few milliseconds of work), so one propagator call over a
@@ -246,6 +264,16 @@ impl<'a> Kernel<'a> {
         }
     }
 
+    /// The model's constraints propagator `p` enforces.
+    pub(crate) fn owners(&self, p: u32) -> &[u32] {
+        &self.owners[p as usize]
+    }
+
+    /// Propagator `p` (to expand its lazy reasons).
+    pub(crate) fn propagator_mut(&mut self, p: u32) -> &mut (dyn Propagator + 'a) {
+        &mut *self.props[p as usize]
+    }
+
     /// Schedules every propagator (the root propagation).
     pub(crate) fn schedule_all(&mut self) {
         for p in 0..self.props.len() as u32 {
@@ -297,7 +325,7 @@ impl<'a> Kernel<'a> {
         (p, pos): (u32, u32),
         before: (u64, crate::Value),
         limit: &mut dyn FnMut(&DomainStore) -> bool,
-    ) -> Result<(), Conflict> {
+    ) -> Result<(), Stop> {
         self.propagations += 1;
         let event = Event {
             kinds: Events::FIXED | Events::BOUNDS | Events::DOMAIN,
@@ -325,14 +353,17 @@ impl<'a> Kernel<'a> {
 
     /// Runs the loop to a fixpoint (see the module documentation).
     /// `limit` is asked every [`check_every`](Self::check_every) calls
-    /// whether a limit was reached; then the loop stops with a conflict the
-    /// caller must not count as a failure.
+    /// whether a limit was reached; then the loop stops with
+    /// [`Stop::Limit`], which refutes nothing.
     pub(crate) fn propagate(
         &mut self,
         store: &mut DomainStore,
         weights: &mut [u32],
         limit: &mut dyn FnMut(&DomainStore) -> bool,
-    ) -> Result<(), Conflict> {
+    ) -> Result<(), Stop> {
+        if store.explaining {
+            store.ex.failure = None;
+        }
         loop {
             while let Some((x, kinds, old, src)) = store.pop_event() {
                 let (a, b) = (self.start[x as usize], self.start[x as usize + 1]);
@@ -362,7 +393,7 @@ impl<'a> Kernel<'a> {
                     self.propagations += 1;
                     if self.limit_due(store.removals) && limit(store) {
                         self.clear(store);
-                        return Err(Conflict);
+                        return Err(Stop::Limit);
                     }
                     let event = Event {
                         kinds: Events(kinds),
@@ -393,7 +424,7 @@ impl<'a> Kernel<'a> {
             self.propagations += 1;
             if self.limit_due(store.removals) && limit(store) {
                 self.clear(store);
-                return Err(Conflict);
+                return Err(Stop::Limit);
             }
             store.set_source(p);
             let mut pruner = Pruner::new(store, p);
@@ -428,21 +459,28 @@ impl<'a> Kernel<'a> {
     }
 
     /// A wipe-out in propagator `p`: weights (when the search keeps them:
-    /// `weights` is empty otherwise), and nothing left pending.
-    fn fail(
-        &mut self,
-        store: &mut DomainStore,
-        weights: &mut [u32],
-        p: u32,
-        c: Conflict,
-    ) -> Conflict {
+    /// `weights` is empty otherwise), the failure's explanation when
+    /// explaining (the fallback when `p` recorded none), and nothing left
+    /// pending.
+    fn fail(&mut self, store: &mut DomainStore, weights: &mut [u32], p: u32, c: Conflict) -> Stop {
+        let _ = c;
+        if store.explaining && store.ex.failure.is_none_or(|f| f.prop != p) {
+            store.ex.failure = Some(Failure {
+                prop: p,
+                var: None,
+                cause: Cause::Propagated {
+                    prop: p,
+                    how: How::Scope,
+                },
+            });
+        }
         if !weights.is_empty() {
             for &ci in &self.owners[p as usize] {
                 weights[ci as usize] += 1;
             }
         }
         self.clear(store);
-        c
+        Stop::Conflict
     }
 
     /// Drops every pending event and scheduled propagator.

@@ -53,7 +53,6 @@
 
 use std::fmt;
 
-use crate::constraint::Pruner;
 use crate::domain::store::{EV_BOUNDS, EV_DOMAIN, EV_FIXED};
 use crate::domain::{Conflict, DomainStore};
 use crate::ids::{Value, VarId};
@@ -61,6 +60,11 @@ use crate::search::Inference;
 
 pub(crate) mod adapter;
 pub(crate) mod kernel;
+pub(crate) mod pruner;
+
+pub use crate::domain::explained::History;
+pub use crate::literal::Literal;
+pub use pruner::{Because, DomainValues, Premises, Pruner, Why};
 
 /// A stateful propagator: the search-time side of a constraint.
 ///
@@ -131,6 +135,22 @@ pub trait Propagator: fmt::Debug {
     /// A short name for traces and errors.
     fn name(&self) -> &str {
         "propagator"
+    }
+
+    /// Expands a lazy reason ([`Why::Lazy`]`(code)`) given for `lit`: pushes
+    /// onto `out` literals that held at `history` (just before `lit` was
+    /// recorded) and, with the constraint, imply `lit`. Returns `false`
+    /// when the propagator gives no lazy reasons (the default): the
+    /// kernel then uses the scope fallback ([`Why::Scope`]).
+    fn explain(
+        &mut self,
+        code: u64,
+        lit: Literal,
+        history: &History<'_>,
+        out: &mut Vec<Literal>,
+    ) -> bool {
+        let _ = (code, lit, history, out);
+        false
     }
 }
 
@@ -360,29 +380,4 @@ impl Ready<'_> {
     pub(crate) fn plain_small_updates(&self) -> bool {
         self.plain
     }
-}
-
-/// Why a propagator changed a domain: recorded, when an observer asks for
-/// reasons, by the `_because` methods of the [`Pruner`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reason {
-    /// What the propagator established (`x ≠ v`, `x ≥ v`, `x ≤ v`).
-    pub fact: Literal,
-    /// The propagator, by its index in the search (constraint order).
-    pub propagator: u32,
-    /// The facts it relied on.
-    pub premises: Vec<Literal>,
-}
-
-/// One premise of a reason: a fact about a variable's domain.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Literal {
-    /// `x = v`.
-    Eq(VarId, Value),
-    /// `x ≠ v`.
-    Ne(VarId, Value),
-    /// `x ≥ v`.
-    Ge(VarId, Value),
-    /// `x ≤ v`.
-    Le(VarId, Value),
 }

@@ -106,11 +106,17 @@ impl Engine<'_> {
     #[inline]
     pub(super) fn enforce_bound(&mut self) -> Result<(), Conflict> {
         if let (Some((x, minimize)), Some(b)) = (self.objective, self.effective_bound()) {
-            if minimize {
-                self.store.set_max(x, b)?;
+            let v = crate::VarId(x as u32);
+            let lit = if minimize {
+                crate::Literal::Le(v, b)
             } else {
-                self.store.set_min(x, b)?;
-            }
+                crate::Literal::Ge(v, b)
+            };
+            super::engine::write_literal(
+                &mut self.store,
+                crate::domain::explained::Cause::Bound,
+                lit,
+            )?;
         }
         Ok(())
     }

@@ -33,13 +33,15 @@ use std::time::Instant;
 use smallvec::smallvec;
 
 use crate::constraint::fused::FusedAllDifferent;
+use crate::domain::explained::{Cause, Failure};
 use crate::domain::{Conflict, DomainStore};
 use crate::ids::{Value, VarId};
 use crate::limits::Limit;
+use crate::literal::Literal;
 use crate::model::Model;
 use crate::observer::SearchObserver;
 use crate::propagation::adapter::CheckerPath;
-use crate::propagation::kernel::{Kernel, Owned};
+use crate::propagation::kernel::{Kernel, Owned, Stop};
 use crate::propagation::{Priority, Propagator};
 use crate::search::{Decision, Inference, RootWeights, SearchOptions, ValOrder, VarOrder};
 use crate::stats::Statistics;
@@ -82,10 +84,12 @@ pub(crate) enum Step {
 pub(crate) type SharedNodes = Arc<AtomicU64>;
 
 pub(crate) struct Engine<'a> {
-    pub(super) model: &'a Model,
+    pub(crate) model: &'a Model,
     pub(super) prep: Arc<Prepared>,
     pub(crate) store: DomainStore,
-    kernel: Kernel<'a>,
+    /// Explaining mode: the declared domains (what the trail narrows).
+    pub(crate) root: Option<Box<DomainStore>>,
+    pub(crate) kernel: Kernel<'a>,
     pub(super) opts: SearchOptions,
     pub(super) frames: Vec<Frame>,
     pub(crate) stats: Statistics,
@@ -158,7 +162,12 @@ impl<'a> Engine<'a> {
         let mut store = DomainStore::new(doms, var_dom);
         store.track_prunes = observer.as_ref().is_some_and(|o| o.wants_prunes());
         store.simd = prep.simd;
-        store.track_reasons = observer.as_ref().is_some_and(|o| o.wants_reasons());
+        // Explaining mode keeps the declared domains, which the trail's
+        // literals narrow.
+        let root = opts.explain.then(|| {
+            store.start_explaining();
+            Box::new(store.clone())
+        });
         // One propagator per constraint (the checker path unless it brings
         // its own), and one per fused group.
         // Millions of constraints take seconds: the time limit and the
@@ -196,6 +205,7 @@ impl<'a> Engine<'a> {
             model,
             prep,
             store,
+            root,
             kernel,
             frames: Vec::with_capacity(n.min(1 << 16)),
             stats: Statistics::default(),
@@ -283,7 +293,7 @@ impl<'a> Engine<'a> {
 
     /// Runs the root propagation. `Err` means the model has no solution (or
     /// a limit stopped it: see [`limit_hit`](Self::limit_hit)).
-    fn root(&mut self) -> Result<(), Conflict> {
+    fn root(&mut self) -> Result<(), Stop> {
         self.store.note_root_fixed();
         self.kernel.schedule_all();
         // Limits are checked inside propagation too, so a huge root stops.
@@ -292,7 +302,7 @@ impl<'a> Engine<'a> {
     }
 
     /// Propagates the pending events to a fixpoint.
-    fn propagate(&mut self) -> Result<(), Conflict> {
+    pub(crate) fn propagate(&mut self) -> Result<(), Stop> {
         let r = self
             .with_kernel(|kernel, store, weights, limit| kernel.propagate(store, weights, limit));
         self.flush_prunes();
@@ -337,18 +347,14 @@ impl<'a> Engine<'a> {
             for &(x, v) in &self.store.prunes {
                 obs.on_prune(VarId(x), v);
             }
-            for r in &self.store.reasons {
-                obs.on_reason(r);
-            }
         }
         self.store.prunes.clear();
-        self.store.reasons.clear();
     }
 
     // ---- the loop ------------------------------------------------------------
 
     /// Replays decisions (a parallel subproblem). `Err` if they fail.
-    pub(crate) fn replay(&mut self, path: &[(u32, Decision)]) -> Result<(), Conflict> {
+    pub(crate) fn replay(&mut self, path: &[(u32, Decision)]) -> Result<(), Stop> {
         if !self.started {
             self.start()?;
         }
@@ -356,7 +362,7 @@ impl<'a> Engine<'a> {
             self.store.push_level();
             if self.apply(var as usize, decision).is_err() {
                 self.store.clear_events();
-                return Err(Conflict);
+                return Err(Stop::Conflict);
             }
             self.propagate()?;
         }
@@ -366,7 +372,7 @@ impl<'a> Engine<'a> {
 
     /// Replays `path` and then enforces the objective bound at the root of
     /// what is left (a large-neighbourhood-search neighbourhood).
-    pub(crate) fn replay_bounded(&mut self, path: &[(u32, Decision)]) -> Result<(), Conflict> {
+    pub(crate) fn replay_bounded(&mut self, path: &[(u32, Decision)]) -> Result<(), Stop> {
         self.replay(path)?;
         self.bound_here()
     }
@@ -375,18 +381,18 @@ impl<'a> Engine<'a> {
     /// root of what is searched next (a replayed parallel subproblem must
     /// obey the bound before its first decision: its replay may already
     /// have fixed every variable). `Err` if nothing is left.
-    pub(crate) fn bound_here(&mut self) -> Result<(), Conflict> {
+    pub(crate) fn bound_here(&mut self) -> Result<(), Stop> {
         self.store.push_level();
         if self.enforce_bound().is_err() {
             self.store.clear_events();
-            return Err(Conflict);
+            return Err(Stop::Conflict);
         }
         self.propagate()?;
         self.base_level = self.store.level();
         Ok(())
     }
 
-    fn start(&mut self) -> Result<(), Conflict> {
+    pub(crate) fn start(&mut self) -> Result<(), Stop> {
         self.started = true;
         log::debug!(
             "search start: {} variables, {} constraints, {:?}",
@@ -400,7 +406,7 @@ impl<'a> Engine<'a> {
         if let Some(l) = self.limit_hit.or_else(|| self.check_limits_now()) {
             self.limit_hit = Some(l);
             self.finished = true;
-            return Err(Conflict);
+            return Err(Stop::Limit);
         }
         let r = self.root();
         if r.is_err() {
@@ -632,7 +638,10 @@ impl<'a> Engine<'a> {
                 })
                 .is_ok();
         }
-        if self.store.fix(var, v).is_err() {
+        if self
+            .decision_write(Literal::Eq(VarId(var as u32), v))
+            .is_err()
+        {
             return false;
         }
         if self.enforce_bound().is_err() {
@@ -645,11 +654,19 @@ impl<'a> Engine<'a> {
 
     /// Applies a decision to the store (no propagation).
     fn apply(&mut self, var: usize, d: Decision) -> Result<(), Conflict> {
-        match d {
-            Decision::Assign(v) => self.store.fix(var, v),
-            Decision::AtMost(v) => self.store.set_max(var, v).map(|_| ()),
-            Decision::AtLeast(v) => self.store.set_min(var, v).map(|_| ()),
-        }
+        let x = VarId(var as u32);
+        self.decision_write(match d {
+            Decision::Assign(v) => Literal::Eq(x, v),
+            Decision::AtMost(v) => Literal::Le(x, v),
+            Decision::AtLeast(v) => Literal::Ge(x, v),
+        })
+    }
+
+    /// Makes a decision's literal true (recorded as a decision when
+    /// explaining).
+    #[inline]
+    pub(crate) fn decision_write(&mut self, lit: Literal) -> Result<(), Conflict> {
+        write_literal(&mut self.store, Cause::Decision, lit)
     }
 
     /// Restricts `var` to one half of its domain (a bisection decision),
@@ -734,6 +751,40 @@ impl<'a> Engine<'a> {
         }
         Some(values)
     }
+}
+
+/// Makes `lit` true in `store`; when explaining, records it with `cause`
+/// (and, when it would empty the domain, the failure).
+#[inline]
+pub(crate) fn write_literal(
+    store: &mut DomainStore,
+    cause: Cause,
+    lit: Literal,
+) -> Result<(), Conflict> {
+    let write = |s: &mut DomainStore| {
+        let i = lit.var().index();
+        match lit {
+            Literal::Eq(_, v) => s.fix(i, v),
+            Literal::Ne(_, v) => s.remove(i, v).map(|_| ()),
+            Literal::Ge(_, v) => s.set_min(i, v).map(|_| ()),
+            Literal::Le(_, v) => s.set_max(i, v).map(|_| ()),
+        }
+    };
+    if !store.explaining {
+        return write(store);
+    }
+    store.ex.cause = cause;
+    store.ex.lit = Some(lit);
+    let r = write(store);
+    store.ex.lit = None;
+    if r.is_err() {
+        store.ex.failure = Some(Failure {
+            prop: u32::MAX,
+            var: Some(lit.var()),
+            cause,
+        });
+    }
+    r
 }
 
 /// The random state a search with `opts` starts from.

@@ -28,7 +28,7 @@ use crate::stats::Statistics;
 
 mod bound;
 mod budget;
-mod engine;
+pub(crate) mod engine;
 mod optimize;
 mod options;
 mod prepared;
@@ -153,6 +153,14 @@ impl<'a> Search<'a> {
         self
     }
 
+    /// Explaining mode ([`SearchOptions::explain`]): every domain change is
+    /// recorded with its reason. The search visits the same nodes.
+    pub fn explaining(mut self, on: bool) -> Self {
+        self.options.explain = on;
+        self
+    }
+
+    /// Sets the limits.
     /// Sets the limits.
     pub fn limits(mut self, l: Limits) -> Self {
         self.options.limits = l;

@@ -242,4 +242,8 @@ pub struct SearchOptions {
     /// solution-returning calls always do (off by default for counting,
     /// which then builds no solution; always on in debug builds).
     pub validate: bool,
+    /// Explaining mode: every domain change is recorded with its reason on
+    /// the explanation trail (see [`crate::explain`]). Off by default; the
+    /// search tree is the same either way, only slower when on.
+    pub explain: bool,
 }

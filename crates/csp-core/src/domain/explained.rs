@@ -1,0 +1,409 @@
+//! The explanation trail: in explaining mode, every domain change in the
+//! order it happened, as a [`Literal`] with its [`Cause`] and decision level.
+//!
+//! # What is recorded
+//! The store's undo trail (`levels.rs`) only knows how to restore words; it
+//! cannot say in what order facts were inferred or why. When a search runs
+//! in explaining mode ([`SearchOptions::explain`](crate::SearchOptions::explain)),
+//! the store also appends one [`Entry`] per change, MiniSat's `trail` with
+//! Chuffed's and Pumpkin's reasons attached:
+//! * the literal that became true (`x ≠ v`, `x ≥ v`, `x ≤ v`, `x = v`): the
+//!   one the writer asserted, or, for a write that only gives new bits, the
+//!   bound or the removed values the bits show;
+//! * its cause: a given (asserted before the search), a decision, the
+//!   objective bound, or a propagation by propagator `p` with premises kept
+//!   here (eager), a code for `p` to expand later (lazy), or nothing but `p`
+//!   itself (the *scope fallback*: the domains of its scope just before the
+//!   change, which imply whatever a sound propagator removes);
+//! * the decision level.
+//!
+//! Backtracking truncates the trail with the levels. [`History`] reads the
+//! trail as of a position: a variable's domain then (the declared domain
+//! less the literals recorded before), when a literal became true, and the
+//! entries that made it true. Outside explaining mode nothing here is
+//! touched: the store's write paths test one flag.
+//!
+//! # Invariants
+//! * every value a propagator, a decision or the bound removes while
+//!   explaining is excluded by some entry of its variable (the kernel
+//!   checks the removal counts in debug builds);
+//! * an entry's eager premises were true before the entry (they are
+//!   computed before the write); lazy and fallback causes are evaluated
+//!   against the trail before the entry.
+
+use super::store::DomainStore;
+use crate::ids::{Value, VarId};
+use crate::literal::Literal;
+
+/// Why a literal on the trail became true.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Cause {
+    /// Asserted before the search, at the root (a puzzle's clue).
+    #[default]
+    Given,
+    /// A search decision (or a decision replayed for a subproblem).
+    Decision,
+    /// The objective bound of branch and bound.
+    Bound,
+    /// Inferred by a propagator (its index in the search: constraint order,
+    /// fused groups last).
+    Propagated {
+        /// The propagator.
+        prop: u32,
+        /// How its premises are found.
+        how: How,
+    },
+}
+
+/// How a propagation's premises are found (see [`Cause::Propagated`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// Premises recorded at the time: `premises[start..start + len]` of the
+    /// trail.
+    Eager {
+        /// First premise.
+        start: u32,
+        /// Number of premises.
+        len: u32,
+    },
+    /// A code the propagator turns into premises when asked
+    /// ([`Propagator::explain`](crate::propagation::Propagator::explain)).
+    Lazy(u64),
+    /// The fallback: the domains of the propagator's scope just before.
+    Scope,
+}
+
+/// One change: `lit` became true at decision level `level` because of `cause`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// What became true.
+    pub lit: Literal,
+    /// Why.
+    pub cause: Cause,
+    /// The decision level (0: the root).
+    pub level: u32,
+    /// The previous entry of the same variable (`u32::MAX`: none).
+    pub(crate) prev: u32,
+}
+
+/// A failure recorded while explaining: the propagator (`u32::MAX` for a
+/// decision or the bound), the variable a write would have emptied (`None`
+/// when it failed without a write), and the cause: of the write, whose
+/// literal that variable's domain contradicts, or of the failure itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The failing propagator (`u32::MAX`: not a propagator).
+    pub prop: u32,
+    /// The variable a write would have emptied.
+    pub var: Option<VarId>,
+    /// Why the write was attempted, or the explanation of the failure.
+    pub cause: Cause,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// The explanation trail (empty and untouched outside explaining mode).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ExplainTrail {
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) premises: Vec<Literal>,
+    /// Per variable: its last entry (`NONE`: none).
+    last: Vec<u32>,
+    /// Per open level: the lengths of `entries` and `premises` at its opening.
+    marks: Vec<(u32, u32)>,
+    /// The cause of the writes being made (set by the writer, reset after).
+    pub(crate) cause: Cause,
+    /// The literal the writer asserts, for the variable it names.
+    pub(crate) lit: Option<Literal>,
+    /// The last failure, until the next propagation starts.
+    pub(crate) failure: Option<Failure>,
+}
+
+impl ExplainTrail {
+    pub(crate) fn new(num_vars: usize) -> ExplainTrail {
+        ExplainTrail {
+            last: vec![NONE; num_vars],
+            ..ExplainTrail::default()
+        }
+    }
+
+    /// Appends `lit` with the current cause at `level`.
+    pub(crate) fn push(&mut self, lit: Literal, level: usize) {
+        let x = lit.var().index();
+        let prev = self.last[x];
+        self.last[x] = self.entries.len() as u32;
+        self.entries.push(Entry {
+            lit,
+            cause: self.cause,
+            level: level as u32,
+            prev,
+        });
+    }
+
+    /// Opens a level.
+    pub(crate) fn push_mark(&mut self) {
+        self.marks
+            .push((self.entries.len() as u32, self.premises.len() as u32));
+    }
+
+    /// Drops what levels `level..` recorded; keeps `keep_open` of them open
+    /// (1 when the level is reopened, 0 when closed).
+    pub(crate) fn undo_to(&mut self, level: usize, keep_open: bool) {
+        if let Some(&(e, p)) = self.marks.get(level) {
+            self.truncate(e as usize);
+            self.premises.truncate(p as usize);
+            self.marks.truncate(level + usize::from(keep_open));
+        }
+        self.failure = None;
+    }
+
+    fn truncate(&mut self, len: usize) {
+        while self.entries.len() > len {
+            let e = self.entries.pop().expect("an entry");
+            self.last[e.lit.var().index()] = e.prev;
+        }
+    }
+
+    /// The entries of variable `x` before position `before`, newest first.
+    pub(crate) fn entries_of(&self, x: VarId, before: usize) -> impl Iterator<Item = usize> + '_ {
+        let mut k = self.last[x.index()];
+        std::iter::from_fn(move || {
+            while k != NONE {
+                let here = k as usize;
+                k = self.entries[here].prev;
+                if here < before {
+                    return Some(here);
+                }
+            }
+            None
+        })
+    }
+}
+
+/// The trail as of one position: what the domains were just before entry
+/// `at` (or now, with `at` the trail's length).
+#[derive(Clone, Copy, Debug)]
+pub struct History<'a> {
+    pub(crate) root: &'a DomainStore,
+    pub(crate) trail: &'a ExplainTrail,
+    pub(crate) at: usize,
+}
+
+impl<'a> History<'a> {
+    /// The same trail as of position `at`.
+    pub fn at(self, at: usize) -> History<'a> {
+        History { at, ..self }
+    }
+
+    /// The position this history reads at.
+    pub fn position(&self) -> usize {
+        self.at
+    }
+
+    /// Is `v` in `x`'s domain at this point?
+    pub fn contains(&self, x: VarId, v: Value) -> bool {
+        self.root.contains(x.index(), v)
+            && self
+                .trail
+                .entries_of(x, self.at)
+                .all(|k| self.trail.entries[k].lit.admits(v))
+    }
+
+    /// The bounds `(min, max)` of `x`'s domain at this point (`None` if it
+    /// was empty, which a consistent trail never shows).
+    pub fn bounds(&self, x: VarId) -> Option<(Value, Value)> {
+        let i = x.index();
+        let (mut lo, mut hi) = (self.root.min(i), self.root.max(i));
+        for k in self.trail.entries_of(x, self.at) {
+            match self.trail.entries[k].lit {
+                Literal::Eq(_, v) => {
+                    lo = lo.max(v);
+                    hi = hi.min(v);
+                }
+                Literal::Ge(_, v) => lo = lo.max(v),
+                Literal::Le(_, v) => hi = hi.min(v),
+                Literal::Ne(..) => {}
+            }
+        }
+        // Step past values removed one by one.
+        let mut a = Some(lo).filter(|&a| a <= hi);
+        while let Some(v) = a.filter(|&v| v <= hi && !self.contains(x, v)) {
+            a = self.root.next_above(i, v);
+        }
+        let mut b = Some(hi).filter(|&b| b >= lo);
+        while let Some(v) = b.filter(|&v| v >= lo && !self.contains(x, v)) {
+            b = self.root.next_below(i, v);
+        }
+        match (a, b) {
+            (Some(a), Some(b)) if a <= b => Some((a, b)),
+            _ => None,
+        }
+    }
+
+    /// The values of `x`'s domain at this point, ascending (at most `cap`
+    /// of them).
+    pub fn values(&self, x: VarId, cap: usize) -> Vec<Value> {
+        let mut out = Vec::new();
+        let Some((lo, hi)) = self.bounds(x) else {
+            return out;
+        };
+        let mut v = Some(lo);
+        while let Some(u) = v.filter(|&u| u <= hi) {
+            if out.len() >= cap {
+                break;
+            }
+            if self.contains(x, u) {
+                out.push(u);
+            }
+            v = self.root.next_above(x.index(), u);
+        }
+        out
+    }
+
+    /// Does `lit` hold at this point (every value left admits it)?
+    pub fn holds(&self, lit: Literal) -> bool {
+        let x = lit.var();
+        let Some((lo, hi)) = self.bounds(x) else {
+            return true;
+        };
+        match lit {
+            Literal::Ge(_, v) => lo >= v,
+            Literal::Le(_, v) => hi <= v,
+            Literal::Eq(_, v) => lo == v && hi == v,
+            Literal::Ne(_, v) => !self.contains(x, v),
+        }
+    }
+
+    /// Literals that describe `x`'s domain at this point: `x = v` when
+    /// fixed, else its bounds and the holes between them (the holes are
+    /// listed up to `cap` values of span).
+    pub fn domain_literals(&self, x: VarId, out: &mut Vec<Literal>) {
+        let Some((lo, hi)) = self.bounds(x) else {
+            return;
+        };
+        if lo == hi {
+            out.push(Literal::Eq(x, lo));
+            return;
+        }
+        let (dlo, dhi) = (self.root.min(x.index()), self.root.max(x.index()));
+        if lo > dlo {
+            out.push(Literal::Ge(x, lo));
+        }
+        if hi < dhi {
+            out.push(Literal::Le(x, hi));
+        }
+        // Holes: values of the declared domain between the bounds that are gone.
+        let mut v = self.root.next_above(x.index(), lo);
+        while let Some(u) = v.filter(|&u| u < hi) {
+            if !self.contains(x, u) {
+                out.push(Literal::Ne(x, u));
+            }
+            v = self.root.next_above(x.index(), u);
+        }
+    }
+
+    /// The first position at which `lit` holds (0: it held in the declared
+    /// domain), or `None` if it does not hold at this point.
+    pub fn since(&self, lit: Literal) -> Option<usize> {
+        if !self.holds(lit) {
+            return None;
+        }
+        // The entries of the variable, oldest first; the literal became true
+        // just after one of them (or held from the start).
+        let mut ks: Vec<usize> = self.trail.entries_of(lit.var(), self.at).collect();
+        ks.reverse();
+        if self.at(0).holds(lit) {
+            return Some(0);
+        }
+        ks.into_iter()
+            .map(|k| k + 1)
+            .find(|&k| self.at(k).holds(lit))
+    }
+
+    /// The entries of `lit`'s variable before this point whose literal
+    /// excludes some value that `lit` excludes, among the values the
+    /// declared domain has: together with the declared domain they imply
+    /// `lit` whenever it holds here.
+    pub fn supports(&self, lit: Literal) -> Vec<usize> {
+        let x = lit.var();
+        // One entry that implies `lit` alone is the whole support: the
+        // first such (`x = 4` explains `x ≠ 3` without the values removed
+        // before it).
+        let mut alone = None;
+        for k in self.trail.entries_of(x, self.at) {
+            if implies(self.trail.entries[k].lit, lit) {
+                alone = Some(k);
+            }
+        }
+        if let Some(k) = alone {
+            return vec![k];
+        }
+        let mut out: Vec<usize> = Vec::new();
+        for k in self.trail.entries_of(x, self.at) {
+            let e = self.trail.entries[k].lit;
+            if excludes_some(self.root, e, lit) {
+                out.push(k);
+            }
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// Does `a` imply `b` (two literals on one variable) whatever the domain?
+fn implies(a: Literal, b: Literal) -> bool {
+    use Literal::*;
+    match (a, b) {
+        (Eq(_, v), Eq(_, u)) => v == u,
+        (Eq(_, v), Ne(_, u)) => v != u,
+        (Eq(_, v), Ge(_, u)) => v >= u,
+        (Eq(_, v), Le(_, u)) => v <= u,
+        (Ne(_, v), Ne(_, u)) => v == u,
+        (Ge(_, v), Ge(_, u)) => v >= u,
+        (Ge(_, v), Ne(_, u)) => u < v,
+        (Le(_, v), Le(_, u)) => v <= u,
+        (Le(_, v), Ne(_, u)) => u > v,
+        _ => false,
+    }
+}
+
+/// Is there a declared value of `lit`'s variable that `lit` excludes and `e`
+/// excludes too (so that `e` helps make `lit` true)?
+fn excludes_some(root: &DomainStore, e: Literal, lit: Literal) -> bool {
+    let i = lit.var().index();
+    let (dlo, dhi) = (root.min(i) as i64, root.max(i) as i64);
+    // The values lit excludes, as at most two ranges of i64.
+    let (v, ranges): (i64, [(i64, i64); 2]) = match lit {
+        Literal::Ne(_, v) => (v as i64, [(v as i64, v as i64), (1, 0)]),
+        Literal::Eq(_, v) => (v as i64, [(dlo, v as i64 - 1), (v as i64 + 1, dhi)]),
+        Literal::Ge(_, v) => (v as i64, [(dlo, v as i64 - 1), (1, 0)]),
+        Literal::Le(_, v) => (v as i64, [(v as i64 + 1, dhi), (1, 0)]),
+    };
+    let _ = v;
+    // The values e excludes, likewise.
+    let excl: [(i64, i64); 2] = match e {
+        Literal::Ne(_, u) => [(u as i64, u as i64), (1, 0)],
+        Literal::Eq(_, u) => [(dlo, u as i64 - 1), (u as i64 + 1, dhi)],
+        Literal::Ge(_, u) => [(dlo, u as i64 - 1), (1, 0)],
+        Literal::Le(_, u) => [(u as i64 + 1, dhi), (1, 0)],
+    };
+    for &(a, b) in &ranges {
+        for &(c, d) in &excl {
+            let (lo, hi) = (a.max(c).max(dlo), b.min(d).min(dhi));
+            if lo > hi {
+                continue;
+            }
+            // A declared value in lo..=hi?
+            let from = (lo - 1).clamp(i32::MIN as i64 - 1, i32::MAX as i64);
+            let first = if from < i32::MIN as i64 {
+                Some(root.min(i))
+            } else {
+                root.next_above(i, from as Value)
+            };
+            if first.is_some_and(|u| (u as i64) <= hi) {
+                return true;
+            }
+        }
+    }
+    false
+}

@@ -1,0 +1,212 @@
+//! Explanations: the harness catches a wrong reason, explaining mode does
+//! not change the search, and `why` chains on N-queens check out against
+//! an independent reading of the board.
+
+use csp_core::constraint::Premises;
+use csp_core::explain::{By, Failed};
+use csp_core::{
+    testing, Conflict, Constraint, Domain, Explainer, Literal, Model, Pruner, Search, Value, VarId,
+};
+
+/// `x < y` by bounds, with a reason that can be weakened on purpose.
+#[derive(Debug)]
+struct Less {
+    vars: [VarId; 2],
+    weaken: bool,
+}
+
+impl Less {
+    fn bounds(&self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let [x, y] = self.vars;
+        let (ymax, xmin) = (p.max(y), p.min(x));
+        let weaken = self.weaken;
+        // The right reason for `x ≤ max(y) − 1` is `y ≤ max(y)`; the weakened
+        // one drops it, which claims the constraint alone implies the bound.
+        p.set_max(x, ymax - 1, move |r: &mut Premises| {
+            if !weaken {
+                r.push(Literal::Le(y, ymax));
+            }
+        })?;
+        p.set_min(y, xmin + 1, Literal::Ge(x, xmin))?;
+        Ok(())
+    }
+}
+
+impl Constraint for Less {
+    fn scope(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn is_satisfied(&self, v: &[Value]) -> bool {
+        v[0] < v[1]
+    }
+    fn forward_check(&self, p: &mut Pruner<'_>, _: usize) -> Result<(), Conflict> {
+        self.bounds(p)
+    }
+    fn propagate(&self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        self.bounds(p)
+    }
+    fn name(&self) -> &str {
+        "less"
+    }
+}
+
+fn post_less(weaken: bool) -> impl Fn(&mut Model, &[VarId]) -> Result<(), csp_core::ModelError> {
+    move |m, v| {
+        // `y` first in the model, so the search decides it before `x`
+        // and the bound on `x` comes to depend on it.
+        m.post(Less {
+            vars: [v[1], v[0]],
+            weaken,
+        })
+        .map(|_| ())
+    }
+}
+
+#[test]
+fn the_harness_checks_user_reasons_and_catches_a_dropped_premise() {
+    let doms = [Domain::values([-1, 1, 2, 3]), Domain::range(0, 4)];
+    testing::check_constraint(&doms, post_less(false)).unwrap();
+    let err = testing::check_constraint(&doms, post_less(true)).unwrap_err();
+    assert!(err.config.starts_with("explanations"), "{err}");
+    assert!(err.detail.contains("do not imply"), "{err}");
+}
+
+#[test]
+fn a_premise_that_was_not_true_yet_is_caught() {
+    /// Claims `y ≥ min(x) + 1` because of `x ≥ min(x) + 1`, which is false.
+    #[derive(Debug)]
+    struct Early([VarId; 2]);
+    impl Constraint for Early {
+        fn scope(&self) -> &[VarId] {
+            &self.0
+        }
+        fn is_satisfied(&self, v: &[Value]) -> bool {
+            v[0] < v[1]
+        }
+        fn propagate(&self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+            let [x, y] = self.0;
+            let xmin = p.min(x);
+            p.set_min(y, xmin + 1, Literal::Ge(x, xmin + 1))?;
+            p.set_max(x, p.max(y) - 1, Literal::Le(y, p.max(y)))?;
+            Ok(())
+        }
+    }
+    let mut m = Model::new();
+    let x = m.new_var(Domain::range(0, 3)).unwrap();
+    let y = m.new_var(Domain::range(0, 3)).unwrap();
+    m.post(Early([x, y])).unwrap();
+    let err = testing::check_explanations(&m).unwrap_err();
+    assert!(err.detail.contains("did not hold yet"), "{err}");
+}
+
+fn queens(n: usize) -> (Model, Vec<VarId>) {
+    let mut m = Model::new();
+    let q: Vec<VarId> = (0..n)
+        .map(|i| {
+            m.new_var_named(&format!("q{}", i + 1), Domain::range(1, n as i32))
+                .unwrap()
+        })
+        .collect();
+    let up: Vec<i32> = (0..n as i32).collect();
+    let down: Vec<i32> = up.iter().map(|i| -i).collect();
+    m.all_different(&q).unwrap();
+    m.all_different_offset(&q, &up).unwrap();
+    m.all_different_offset(&q, &down).unwrap();
+    (m, q)
+}
+
+#[test]
+fn explaining_mode_leaves_the_search_tree_alone() {
+    let (m, _) = queens(7);
+    for inference in [
+        csp_core::Inference::None,
+        csp_core::Inference::ForwardChecking,
+        csp_core::Inference::Mac,
+    ] {
+        let plain = Search::new(&m).inference(inference).count();
+        let explained = Search::new(&m)
+            .inference(inference)
+            .explaining(true)
+            .count();
+        assert_eq!(plain.count, 40);
+        assert_eq!(explained.count, plain.count);
+        assert_eq!(explained.stats.nodes, plain.stats.nodes, "{inference:?}");
+        assert_eq!(explained.stats.failures, plain.stats.failures);
+    }
+}
+
+/// Does `(row a, column ca)` attack `(row b, column cb)`?
+fn attacks(a: usize, ca: i32, b: usize, cb: i32) -> bool {
+    ca == cb || (ca - cb).unsigned_abs() as usize == a.abs_diff(b)
+}
+
+#[test]
+fn why_chains_on_queens_rest_on_the_decisions_and_check_out() {
+    let (m, q) = queens(6);
+    let mut ex = Explainer::with_options(
+        &m,
+        csp_core::SearchOptions {
+            inference: csp_core::Inference::ForwardChecking,
+            ..Default::default()
+        },
+    );
+    ex.propagate().unwrap();
+    ex.decide(Literal::Eq(q[0], 2)).unwrap();
+    ex.decide(Literal::Eq(q[1], 4)).unwrap();
+    // Every value gone from a later row is explained by a queen placed on
+    // a square attacking it: checked here by geometry, not by the engine.
+    let mut checked = 0;
+    for (row, &x) in q.iter().enumerate().skip(2) {
+        for col in 1..=6 {
+            let lit = Literal::Ne(x, col);
+            if !ex.holds(lit) {
+                continue;
+            }
+            let why = ex.why(lit).expect("holds, so explained");
+            let last = why.steps.last().expect("a step");
+            assert_eq!(last.lit, lit, "{why}");
+            // The step's premises are placed queens that attack the square.
+            for &k in &last.from {
+                let p = why.steps[k].lit;
+                let Literal::Eq(y, c) = p else {
+                    panic!("premise {p} is not a placed queen:\n{why}");
+                };
+                let prow = q.iter().position(|&z| z == y).unwrap();
+                assert!(
+                    attacks(prow, c, row, col),
+                    "{p} does not attack {lit}:\n{why}"
+                );
+            }
+            assert!(why
+                .steps
+                .iter()
+                .all(|s| matches!(s.by, By::Decision | By::Constraints(_))));
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "only {checked} literals checked");
+}
+
+#[test]
+fn a_failure_at_the_root_names_the_conflicting_givens() {
+    // Three pairwise different variables over two values, and a fourth
+    // free one: the givens x = 1 and y = 2 leave z nothing.
+    let mut m = Model::new();
+    let x = m.new_var_named("x", Domain::range(1, 2)).unwrap();
+    let y = m.new_var_named("y", Domain::range(1, 2)).unwrap();
+    let z = m.new_var_named("z", Domain::range(1, 2)).unwrap();
+    let w = m.new_var_named("w", Domain::range(1, 9)).unwrap();
+    m.all_different(&[x, y, z]).unwrap();
+    m.not_equal(w, x, 0).unwrap();
+    let mut ex = Explainer::new(&m);
+    ex.given(Literal::Eq(x, 1)).unwrap();
+    ex.given(Literal::Eq(y, 2)).unwrap();
+    let Err(Failed::Conflict(why)) = ex.propagate() else {
+        panic!("the givens contradict the model");
+    };
+    let mut givens = why.givens();
+    givens.sort();
+    assert_eq!(givens, vec![Literal::Eq(x, 1), Literal::Eq(y, 2)], "{why}");
+    assert!(why.contradiction.is_some());
+    assert!(why.to_string().contains("contradiction"), "{why}");
+}
