@@ -9,6 +9,8 @@
 //! | the domain store and its trail | `domain/store.rs`, levels and undo in `domain/levels.rs` (large domains: `domain/large.rs`) |
 //! | the propagation queue, events, priorities | `propagation/kernel.rs` |
 //! | the propagator trait (stateful, with events) | [`propagation::Propagator`] |
+//! | reasons, the `Pruner` | `propagation/pruner.rs`, literals in `literal.rs` |
+//! | the explanation trail / `why` | `domain/explained.rs` / [`explain`] |
 //! | the constraint trait (checker path) | [`Constraint`] in `constraint/mod.rs` |
 //! | built-in constraints | `constraint/*.rs` (fused all-different: `constraint/fused.rs`) |
 //! | local search | [`local`] |
