@@ -616,11 +616,21 @@ fn owners_of(engine: &Engine<'_>, prop: u32) -> Vec<ConstraintId> {
         .collect()
 }
 
+thread_local! {
+    /// Test knob: drop the last premise of every expanded reason (see
+    /// `testing::weaken_reasons`), to check that the checks can fail.
+    pub(crate) static WEAKEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// The premises of trail entry `k` (none for givens, decisions and the bound).
 pub(crate) fn entry_premises(engine: &mut Engine<'_>, k: usize, out: &mut Vec<Literal>) {
     let e = engine.store.ex.entries[k];
     if let Cause::Propagated { prop, how } = e.cause {
+        let start = out.len();
         expand(engine, prop, how, Some(e.lit), k, out);
+        if WEAKEN.get() && out.len() > start {
+            out.pop();
+        }
     }
 }
 
@@ -634,7 +644,11 @@ pub(crate) fn failure_premises(
     out: &mut Vec<Literal>,
 ) {
     if let Cause::Propagated { prop, how } = f.cause {
+        let start = out.len();
         expand(engine, prop, how, None, at, out);
+        if WEAKEN.get() && out.len() > start {
+            out.pop();
+        }
     }
     if let Some(x) = f.var {
         let root = engine.root.as_deref().expect("explaining");

@@ -325,6 +325,15 @@ pub fn check_constraint(
     check_explanations(&m)
 }
 
+/// A knob for testing the checks themselves: while on (in this thread),
+/// every reason the explanation checks expand loses its last premise, so
+/// [`check_explanations`] must fail on a constraint whose reasons are
+/// minimal.
+#[doc(hidden)]
+pub fn weaken_reasons(on: bool) {
+    crate::explain::WEAKEN.set(on);
+}
+
 /// Nodes [`check_explanations`] visits per inference level at most.
 pub const EXPLAIN_NODES: usize = 3000;
 

@@ -210,3 +210,67 @@ fn a_failure_at_the_root_names_the_conflicting_givens() {
     assert!(why.contradiction.is_some());
     assert!(why.to_string().contains("contradiction"), "{why}");
 }
+
+/// Checks that `post` on `domains` passes the explanation checks, and fails
+/// them once every reason loses a premise.
+fn weakening_is_caught(
+    domains: &[Domain],
+    post: impl Fn(&mut Model, &[VarId]) -> Result<(), csp_core::ModelError>,
+) {
+    let mut m = Model::new();
+    let vars: Vec<VarId> = domains
+        .iter()
+        .map(|d| m.new_var(d.clone()).unwrap())
+        .collect();
+    post(&mut m, &vars).unwrap();
+    testing::check_explanations(&m).unwrap();
+    testing::weaken_reasons(true);
+    let r = testing::check_explanations(&m);
+    testing::weaken_reasons(false);
+    let err = r.expect_err("a weakened reason went unnoticed");
+    assert!(err.config.starts_with("explanations"), "{err}");
+}
+
+#[test]
+fn weakened_linear_reasons_are_caught() {
+    let d = [
+        Domain::range(0, 4),
+        Domain::range(-2, 3),
+        Domain::range(1, 5),
+    ];
+    weakening_is_caught(&d, |m, v| {
+        m.linear(
+            &[(2, v[0]), (-1, v[1]), (1, v[2])],
+            csp_core::Relation::Le,
+            4,
+        )
+        .map(|_| ())
+    });
+}
+
+#[test]
+fn weakened_all_different_reasons_are_caught() {
+    let d = [
+        Domain::range(1, 3),
+        Domain::range(1, 3),
+        Domain::range(1, 4),
+    ];
+    weakening_is_caught(&d, |m, v| m.all_different(v).map(|_| ()));
+}
+
+#[test]
+fn weakened_table_reasons_are_caught() {
+    let d = [
+        Domain::range(0, 2),
+        Domain::range(0, 2),
+        Domain::range(0, 2),
+    ];
+    let tuples = vec![
+        vec![0, 1, 2],
+        vec![1, 2, 0],
+        vec![2, 0, 1],
+        vec![0, 0, 0],
+        vec![1, 1, 2],
+    ];
+    weakening_is_caught(&d, move |m, v| m.table(v, tuples.clone()).map(|_| ()));
+}

@@ -15,6 +15,7 @@ use super::linear::{ceil_div, clamp, floor_div};
 use super::{default_forward_check, default_propagate, Constraint, Pruner, GAC_TUPLE_LIMIT};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
+use crate::literal::Literal;
 use crate::propagation::{Events, Priority, Propagator, Setup};
 
 /// The last open variable of an arithmetic constraint is filtered by its
@@ -81,12 +82,12 @@ impl Propagator for LessEqProp<'_> {
         let (mut x_max, mut y_min) = (p.max(x) as i128, p.min(y) as i128);
         let y_max = p.max(y) as i128;
         if x_max > y_max + c {
-            p.set_max(x, clamp(y_max + c), Why::Scope)?;
+            p.set_max(x, clamp(y_max + c), Literal::Le(y, y_max as Value))?;
             x_max = p.max(x) as i128;
         }
         let x_min = p.min(x) as i128;
         if y_min < x_min - c {
-            p.set_min(y, clamp(x_min - c), Why::Scope)?;
+            p.set_min(y, clamp(x_min - c), Literal::Ge(x, x_min as Value))?;
             y_min = p.min(y) as i128;
         }
         if x_max <= y_min + c {

@@ -6,8 +6,9 @@
 //! one a single bit operation. and/or/not/implies are posted as clauses.
 
 use super::linear::Linear;
-use super::Why;
-use super::{Constraint, Pruner};
+use super::{Constraint, Premises, Pruner, Why};
+use crate::literal::Literal;
+
 use crate::domain::{Conflict, Domain};
 use crate::error::ModelError;
 use crate::expr::Rel;
@@ -76,6 +77,17 @@ struct ClauseProp<'a> {
 }
 
 impl ClauseProp<'_> {
+    /// A reason: every literal but `skip` is false (`xᵢ ≠ sat(i)`).
+    fn false_but(&self, skip: Option<usize>) -> impl FnOnce(&mut Premises<'_>) + '_ {
+        move |r: &mut Premises<'_>| {
+            for (i, &x) in self.c.vars.iter().enumerate() {
+                if Some(i) != skip {
+                    r.push(Literal::Ne(x, self.c.sat(i)));
+                }
+            }
+        }
+    }
+
     /// Literal `i` can still be true.
     #[inline]
     fn open(&self, p: &Pruner<'_>, i: usize) -> bool {
@@ -94,8 +106,8 @@ impl Propagator for ClauseProp<'_> {
     fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
         let mut open = (0..self.c.vars.len()).filter(|&i| self.open(p, i));
         match (open.next(), open.next()) {
-            (None, _) => Err(Conflict),
-            (Some(i), None) => p.fix(self.c.vars[i], self.c.sat(i), Why::Scope),
+            (None, _) => Err(p.fail(self.false_but(None))),
+            (Some(i), None) => p.fix(self.c.vars[i], self.c.sat(i), self.false_but(Some(i))),
             (Some(i), Some(j)) => {
                 self.watch = [i, j];
                 Ok(())
@@ -125,7 +137,7 @@ impl Propagator for ClauseProp<'_> {
         }
         // None: the other watch must be true.
         let x = self.c.vars[other];
-        p.fix(x, self.c.sat(other), Why::Scope)?;
+        p.fix(x, self.c.sat(other), self.false_but(Some(other)))?;
         p.entail();
         Ok(false)
     }

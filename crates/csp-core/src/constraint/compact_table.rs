@@ -37,10 +37,10 @@
 //! (negative) entails the constraint.
 
 use super::distinct::subscribe_all;
-use super::Pruner;
-use super::Why;
+use super::{Premises, Pruner, Why};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
+use crate::literal::Literal;
 use crate::propagation::{Events, Priority, Propagator, Setup, StateInt, StateWords};
 
 /// The static part: the tuples' supports per position and value.
@@ -130,12 +130,22 @@ pub(crate) struct CompactTable<'a> {
     /// offset into that value's pairs (a hint).
     residue: Vec<u32>,
     mask: Vec<u64>,
+    /// The allowed tuples, flattened (positive tables; for reasons).
+    tuples: &'a [Value],
 }
 
 impl<'a> CompactTable<'a> {
-    pub(crate) fn new(vars: &'a [VarId], sup: &'a Supports, negative: bool) -> CompactTable<'a> {
+    /// `tuples`: a positive table's tuples, flattened (empty for a
+    /// negative one); only reasons read them.
+    pub(crate) fn new(
+        vars: &'a [VarId],
+        sup: &'a Supports,
+        negative: bool,
+        tuples: &'a [Value],
+    ) -> CompactTable<'a> {
         let words = sup.tuples.div_ceil(64);
         CompactTable {
+            tuples,
             vars,
             sup,
             negative,
@@ -238,7 +248,7 @@ impl<'a> CompactTable<'a> {
             let mut gone = false;
             for v in p.values(x) {
                 if !self.supported(p, pos, v) {
-                    p.remove(x, v, Why::Scope)?;
+                    p.remove(x, v, lost_supports(self.vars, self.tuples, pos, v))?;
                     gone = true;
                 }
             }
@@ -281,6 +291,44 @@ impl<'a> CompactTable<'a> {
             }
         }
         Ok(removed)
+    }
+}
+
+/// The reason `x ≠ v` for a positive table (`x` at `pos`): every tuple
+/// with `v` at `pos` has lost a value elsewhere, one `y ≠ w` per tuple
+/// (the supports that were lost). A tuple with every value still there
+/// (which the propagator never removes for) would make the reason the
+/// other domains.
+fn lost_supports<'t>(
+    vars: &'t [VarId],
+    tuples: &'t [Value],
+    pos: usize,
+    v: Value,
+) -> impl FnOnce(&mut Premises<'_>) + 't {
+    move |r: &mut Premises<'_>| {
+        let k = vars.len();
+        let mut lits: Vec<Literal> = Vec::new();
+        for row in tuples.chunks_exact(k.max(1)).filter(|row| row[pos] == v) {
+            let lost = (0..k)
+                .filter(|&q| q != pos)
+                .find(|&q| !r.contains(vars[q], row[q]));
+            match lost {
+                Some(q) => lits.push(Literal::Ne(vars[q], row[q])),
+                None => {
+                    for (q, &y) in vars.iter().enumerate() {
+                        if q != pos {
+                            r.domain(y);
+                        }
+                    }
+                    return;
+                }
+            }
+        }
+        lits.sort_unstable();
+        lits.dedup();
+        for l in lits {
+            r.push(l);
+        }
     }
 }
 

@@ -1,12 +1,12 @@
 //! Linear constraints `Σ a_i·x_i ⋈ c` with `⋈` one of `=`, `≠`, `≤`, `≥`,
 //! `<`, `>`, and their incremental propagator.
 
-use super::Why;
 use std::fmt;
 
-use super::{default_forward_check, Constraint, Pruner};
+use super::{default_forward_check, Constraint, Premises, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
+use crate::literal::Literal;
 use crate::propagation::{Event, Events, Priority, Propagator, Setup, StateInt, StateWords};
 
 /// The comparison of a linear or count constraint.
@@ -199,7 +199,7 @@ impl Linear {
             }
         }
         match open {
-            None if fixed == self.c => Err(Conflict),
+            None if fixed == self.c => Err(p.fail(fixed_terms(&self.vars, None))),
             None => Ok(()),
             Some(i) => self.forbid_last(p, i, fixed),
         }
@@ -218,13 +218,19 @@ impl Linear {
     /// one value of `vars[i]` that would make the sum `c`.
     fn forbid_last(&self, p: &mut Pruner<'_>, i: usize, fixed: i128) -> Result<(), Conflict> {
         let (rest, a) = (self.c - fixed, self.coefs[i] as i128);
+        // The reason: the values of the other (fixed) terms.
+        let others = fixed_terms(&self.vars, Some(i));
         if a == 0 {
             // The open variable does not count: the sum is `fixed`.
-            return if rest == 0 { Err(Conflict) } else { Ok(()) };
+            return if rest == 0 {
+                Err(p.fail(others))
+            } else {
+                Ok(())
+            };
         }
         if rest % a == 0 {
             if let Ok(v) = Value::try_from(rest / a) {
-                p.remove(self.vars[i], v, Why::Scope)?;
+                p.remove(self.vars[i], v, others)?;
             }
         }
         Ok(())
@@ -242,20 +248,25 @@ impl Linear {
             Relation::Ge => (false, true),
             _ => return Ok(false),
         };
-        if (need_le && lo > c) || (need_ge && hi < c) {
-            return Err(Conflict);
+        if need_le && lo > c {
+            return Err(pruner.fail(sum_reason(&self.vars, &self.coefs, None, true)));
+        }
+        if need_ge && hi < c {
+            return Err(pruner.fail(sum_reason(&self.vars, &self.coefs, None, false)));
         }
         let mut changed = false;
-        for (&x, &a) in self.vars.iter().zip(&self.coefs) {
+        for (j, (&x, &a)) in self.vars.iter().zip(&self.coefs).enumerate() {
             if a == 0 {
                 continue;
             }
             let (tmin, tmax) = term_bounds(pruner, x, a);
             if need_le {
-                changed |= at_most(pruner, x, a, c - (lo - tmin))?;
+                let why = sum_reason(&self.vars, &self.coefs, Some(j), true);
+                changed |= at_most(pruner, x, a, c - (lo - tmin), why)?;
             }
             if need_ge {
-                changed |= at_least(pruner, x, a, c - (hi - tmax))?;
+                let why = sum_reason(&self.vars, &self.coefs, Some(j), false);
+                changed |= at_least(pruner, x, a, c - (hi - tmax), why)?;
             }
         }
         Ok(changed)
@@ -273,25 +284,74 @@ fn term_bounds(p: &Pruner<'_>, x: VarId, a: i64) -> (i128, i128) {
     }
 }
 
-/// Enforces `a·x ≤ u` (a ≠ 0).
-#[inline]
-fn at_most(p: &mut Pruner<'_>, x: VarId, a: i64, u: i128) -> Result<bool, Conflict> {
-    let a = a as i128;
-    if a > 0 {
-        p.set_max(x, clamp(floor_div(u, a)), Why::Scope)
-    } else {
-        p.set_min(x, clamp(ceil_div(u, a)), Why::Scope)
+/// The reason of a bound that the sum's `≤` side (`le`) or `≥` side gives:
+/// every term but `skip` at its bound on that side (`x ≥ min(x)` for a
+/// positive coefficient under `≤`, and so on), read when it is written.
+fn sum_reason<'c>(
+    vars: &'c [VarId],
+    coefs: &'c [i64],
+    skip: Option<usize>,
+    le: bool,
+) -> impl FnOnce(&mut Premises<'_>) + 'c {
+    move |r: &mut Premises<'_>| {
+        for (i, (&y, &a)) in vars.iter().zip(coefs).enumerate() {
+            if Some(i) == skip || a == 0 {
+                continue;
+            }
+            if (a > 0) == le {
+                r.at_least(y);
+            } else {
+                r.at_most(y);
+            }
+        }
     }
 }
 
-/// Enforces `a·x ≥ l` (a ≠ 0).
+/// The reason of a `≠` sum's last step: the values of the fixed terms but
+/// `skip`.
+fn fixed_terms(vars: &[VarId], skip: Option<usize>) -> impl FnOnce(&mut Premises<'_>) + '_ {
+    move |r: &mut Premises<'_>| {
+        for (i, &y) in vars.iter().enumerate() {
+            if Some(i) != skip {
+                if let Some(v) = r.value(y) {
+                    r.push(Literal::Eq(y, v));
+                }
+            }
+        }
+    }
+}
+
+/// Enforces `a·x ≤ u` (a ≠ 0) because of `why`.
 #[inline]
-fn at_least(p: &mut Pruner<'_>, x: VarId, a: i64, l: i128) -> Result<bool, Conflict> {
+fn at_most(
+    p: &mut Pruner<'_>,
+    x: VarId,
+    a: i64,
+    u: i128,
+    why: impl FnOnce(&mut Premises<'_>),
+) -> Result<bool, Conflict> {
     let a = a as i128;
     if a > 0 {
-        p.set_min(x, clamp(ceil_div(l, a)), Why::Scope)
+        p.set_max(x, clamp(floor_div(u, a)), why)
     } else {
-        p.set_max(x, clamp(floor_div(l, a)), Why::Scope)
+        p.set_min(x, clamp(ceil_div(u, a)), why)
+    }
+}
+
+/// Enforces `a·x ≥ l` (a ≠ 0) because of `why`.
+#[inline]
+fn at_least(
+    p: &mut Pruner<'_>,
+    x: VarId,
+    a: i64,
+    l: i128,
+    why: impl FnOnce(&mut Premises<'_>),
+) -> Result<bool, Conflict> {
+    let a = a as i128;
+    if a > 0 {
+        p.set_min(x, clamp(ceil_div(l, a)), why)
+    } else {
+        p.set_max(x, clamp(floor_div(l, a)), why)
     }
 }
 
@@ -413,7 +473,7 @@ impl LinearProp<'_> {
         let open = con.vars.len() as i64 - nfixed;
         if open == 0 {
             return if fixed_sum == con.c {
-                Err(Conflict)
+                Err(p.fail(fixed_terms(&con.vars, None)))
             } else {
                 p.entail();
                 Ok(())
@@ -553,8 +613,11 @@ impl Propagator for LinearProp<'_> {
         let (lo_v, hi_v, c) = (p.get(lo), p.get(hi), con.c as i64);
         let le = matches!(con.rel, Relation::Eq | Relation::Le);
         let ge = matches!(con.rel, Relation::Eq | Relation::Ge);
-        if (le && lo_v > c) || (ge && hi_v < c) {
-            return Err(Conflict);
+        if le && lo_v > c {
+            return Err(p.fail(sum_reason(&con.vars, &con.coefs, None, true)));
+        }
+        if ge && hi_v < c {
+            return Err(p.fail(sum_reason(&con.vars, &con.coefs, None, false)));
         }
         let slack_le = if le { c - lo_v } else { i64::MAX };
         let slack_ge = if ge { hi_v - c } else { i64::MAX };
@@ -575,8 +638,11 @@ impl Propagator for LinearProp<'_> {
         let (lo, hi, c) = (p.get(lo_s), p.get(hi_s), con.c as i64);
         let le = matches!(con.rel, Relation::Eq | Relation::Le);
         let ge = matches!(con.rel, Relation::Eq | Relation::Ge);
-        if (le && lo > c) || (ge && hi < c) {
-            return Err(Conflict);
+        if le && lo > c {
+            return Err(p.fail(sum_reason(&con.vars, &con.coefs, None, true)));
+        }
+        if ge && hi < c {
+            return Err(p.fail(sum_reason(&con.vars, &con.coefs, None, false)));
         }
         if (!le || hi <= c) && (!ge || lo >= c) {
             p.entail();
@@ -589,7 +655,7 @@ impl Propagator for LinearProp<'_> {
             return Ok(());
         }
         let mut span = 0i64;
-        for (&x, &a) in con.vars.iter().zip(&con.coefs) {
+        for (j, (&x, &a)) in con.vars.iter().zip(&con.coefs).enumerate() {
             let (lo_x, hi_x) = (p.min(x) as i64, p.max(x) as i64);
             let (tmin, tmax) = if a >= 0 {
                 (lo_x * a, hi_x * a)
@@ -598,11 +664,15 @@ impl Propagator for LinearProp<'_> {
             };
             let mut width = tmax - tmin;
             if a != 0 && (width > slack_le || width > slack_ge) {
+                // The reasons read the other terms' bounds when written:
+                // at least as tight as the sums the slack came from.
                 if width > slack_le {
-                    at_most(p, x, a, (slack_le + tmin) as i128)?;
+                    let why = sum_reason(&con.vars, &con.coefs, Some(j), true);
+                    at_most(p, x, a, (slack_le + tmin) as i128, why)?;
                 }
                 if width > slack_ge {
-                    at_least(p, x, a, (tmax - slack_ge) as i128)?;
+                    let why = sum_reason(&con.vars, &con.coefs, Some(j), false);
+                    at_least(p, x, a, (tmax - slack_ge) as i128, why)?;
                 }
                 let (m, n) = (p.min(x) as i64 * a, p.max(x) as i64 * a);
                 width = (n - m).abs();

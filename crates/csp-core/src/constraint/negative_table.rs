@@ -49,7 +49,12 @@ impl Constraint for NegativeTable {
         "negative table"
     }
     fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
-        Some(Box::new(CompactTable::new(&self.vars, &self.sup, true)))
+        Some(Box::new(CompactTable::new(
+            &self.vars,
+            &self.sup,
+            true,
+            &[],
+        )))
     }
 }
 

@@ -1,9 +1,9 @@
 //! Binary constraints with an offset: `x ≠ y + c` and `x = y + c`.
 
-use super::Why;
-use super::{Constraint, Pruner};
+use super::{Constraint, Premises, Pruner, Why};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
+use crate::literal::Literal;
 
 /// `x ≠ y + c`.
 ///
@@ -26,12 +26,12 @@ impl NotEqual {
         let [x, y] = self.vars;
         if let Some(a) = pruner.value(x) {
             if let Some(v) = a.checked_sub(self.c) {
-                pruner.remove(y, v, Why::Scope)?;
+                pruner.remove(y, v, Literal::Eq(x, a))?;
             }
         }
         if let Some(b) = pruner.value(y) {
             if let Some(v) = b.checked_add(self.c) {
-                pruner.remove(x, v, Why::Scope)?;
+                pruner.remove(x, v, Literal::Eq(y, b))?;
             }
         }
         Ok(())
@@ -79,16 +79,21 @@ impl Equal {
         let [x, y] = self.vars;
         let c = self.c as i64;
         if x == y {
-            return if c == 0 { Ok(()) } else { Err(Conflict) };
+            return if c == 0 {
+                Ok(())
+            } else {
+                Err(pruner.fail(Why::Constraint))
+            };
         }
         if let (Some((bx, basex)), Some((by, basey))) = (pruner.word(x), pruner.word(y)) {
             // Value v of x stands at bit v - basex; y's value v - c at bit v - c - basey.
             let shift = basey as i64 + c - basex as i64; // y bit k <-> x bit k + shift
             let y_in_x = shift_bits(by, shift);
-            pruner.retain_word(x, y_in_x, Why::Scope)?;
+            // The reasons: the other side's domain.
+            pruner.retain_word(x, y_in_x, |r: &mut Premises| r.domain(y))?;
             let _ = bx;
             let (bx, _) = pruner.word(x).expect("x is small");
-            pruner.retain_word(y, shift_bits(bx, -shift), Why::Scope)?;
+            pruner.retain_word(y, shift_bits(bx, -shift), |r: &mut Premises| r.domain(x))?;
             return Ok(());
         }
         let xs: Vec<Value> = pruner.values(x).collect();
@@ -96,7 +101,7 @@ impl Equal {
             let w = v as i64 - c;
             let keep = Value::try_from(w).is_ok_and(|w| pruner.contains(y, w));
             if !keep {
-                pruner.remove(x, v, Why::Scope)?;
+                pruner.remove(x, v, missing(y, w))?;
             }
         }
         let ys: Vec<Value> = pruner.values(y).collect();
@@ -104,10 +109,20 @@ impl Equal {
             let v = w as i64 + c;
             let keep = Value::try_from(v).is_ok_and(|v| pruner.contains(x, v));
             if !keep {
-                pruner.remove(y, w, Why::Scope)?;
+                pruner.remove(y, w, missing(x, v))?;
             }
         }
         Ok(())
+    }
+}
+
+/// The reason a value goes from one side of `x = y + c`: its partner `w`
+/// is gone from `y` (or cannot be a value at all).
+fn missing(y: VarId, w: i64) -> impl FnOnce(&mut Premises<'_>) {
+    move |r: &mut Premises<'_>| {
+        if let Ok(w) = Value::try_from(w) {
+            r.push(Literal::Ne(y, w));
+        }
     }
 }
 

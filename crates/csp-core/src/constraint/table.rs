@@ -130,6 +130,11 @@ impl Constraint for Table {
         if self.vars.is_empty() || has_repeats(&self.vars) {
             return None;
         }
-        Some(Box::new(CompactTable::new(&self.vars, &self.sup, false)))
+        Some(Box::new(CompactTable::new(
+            &self.vars,
+            &self.sup,
+            false,
+            &self.tuples,
+        )))
     }
 }

@@ -2,8 +2,7 @@
 //! c`: differences `d = y − x`, sums `z = x + y`, and their propagator.
 
 use super::linear::clamp;
-use super::Why;
-use super::{Constraint, Pruner};
+use super::{Constraint, Premises, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
 use crate::propagation::{Events, Priority, Propagator, Setup};
@@ -40,6 +39,20 @@ pub struct TernaryEq {
 }
 
 impl TernaryEq {
+    /// A reason: every term but `skip` at its high end (`high`: `x ≤ max`
+    /// for a plus sign, `x ≥ min` for a minus) or its low end.
+    fn terms_at(&self, skip: Option<usize>, high: bool) -> impl FnOnce(&mut Premises<'_>) + '_ {
+        move |r: &mut Premises<'_>| {
+            for i in (0..3).filter(|&i| Some(i) != skip) {
+                if self.neg[i] == high {
+                    r.at_least(self.vars[i]);
+                } else {
+                    r.at_most(self.vars[i]);
+                }
+            }
+        }
+    }
+
     /// `Σ signs[i]·vars[i] = c`; each sign must be `1` or `−1` (`None`
     /// otherwise). Use [`Model::post`](crate::Model::post) to add it to a
     /// model (a repeated variable makes it checker-only there).
@@ -85,8 +98,11 @@ impl TernaryEq {
             let (sl, sh) = (lo[0] + lo[1] + lo[2], hi[0] + hi[1] + hi[2]);
             // Also keeps `c` within the sums' range before the differences
             // below, so they cannot overflow.
-            if sl > c || sh < c {
-                return Err(Conflict);
+            if sl > c {
+                return Err(p.fail(self.terms_at(None, false)));
+            }
+            if sh < c {
+                return Err(p.fail(self.terms_at(None, true)));
             }
             if sl == sh {
                 // All fixed, and the sum is `c`.
@@ -98,19 +114,23 @@ impl TernaryEq {
                 let x = self.vars[i];
                 // The other two terms' bounds leave sᵢ·xᵢ in [tl, th].
                 let (tl, th) = (c - (sh - hi[i]), c - (sl - lo[i]));
+                // The reasons: the other two terms at their high (for a
+                // new low) or low (for a new high) ends.
                 if tl > lo[i] {
+                    let why = self.terms_at(Some(i), true);
                     let changed = if self.neg[i] {
-                        p.set_max(x, clamp(-tl as i128), Why::Scope)?
+                        p.set_max(x, clamp(-tl as i128), why)?
                     } else {
-                        p.set_min(x, clamp(tl as i128), Why::Scope)?
+                        p.set_min(x, clamp(tl as i128), why)?
                     };
                     again |= changed;
                 }
                 if th < hi[i] {
+                    let why = self.terms_at(Some(i), false);
                     let changed = if self.neg[i] {
-                        p.set_min(x, clamp(-th as i128), Why::Scope)?
+                        p.set_min(x, clamp(-th as i128), why)?
                     } else {
-                        p.set_max(x, clamp(th as i128), Why::Scope)?
+                        p.set_max(x, clamp(th as i128), why)?
                     };
                     again |= changed;
                 }
