@@ -44,4 +44,6 @@ mod book {
     struct WritingAConstraint;
     #[doc = include_str!("../docs/globals.md")]
     struct Globals;
+    #[doc = include_str!("../docs/explanations.md")]
+    struct Explanations;
 }

@@ -118,6 +118,11 @@ impl Explanation {
             .collect()
     }
 
+    /// The name of variable `x` as the explanation prints it.
+    pub fn name(&self, x: VarId) -> &str {
+        &self.names[x.index()]
+    }
+
     fn lit(&self, l: Literal) -> impl fmt::Display + '_ {
         l.display_with(move |x| self.names[x.index()].clone())
     }

@@ -3,7 +3,7 @@
 use super::Why;
 use smallvec::SmallVec;
 
-use super::{Constraint, Pruner};
+use super::{Constraint, Premises, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
 use crate::literal::Literal;
@@ -161,7 +161,7 @@ impl AllDifferent {
                     pruner.remove(
                         self.vars[j],
                         (id - self.offsets[j] as i64) as Value,
-                        Why::Scope,
+                        self.holder_of(id),
                     )?;
                     changed = true;
                     hit &= hit - 1;
@@ -181,7 +181,7 @@ impl AllDifferent {
         }
         let avail: u32 = once.iter().map(|w| w.count_ones()).sum();
         if avail < k as u32 {
-            return Err(Conflict);
+            return Err(pruner.fail(self.confined(None, once, lo)));
         }
         if avail > k as u32 {
             return Ok(Some(false));
@@ -197,19 +197,69 @@ impl AllDifferent {
                 .filter(|&(_, m)| m != 0);
             let Some((w, m)) = mine.next() else { continue };
             if m.count_ones() > 1 || mine.next().is_some() {
-                return Err(Conflict);
+                return Err(pruner.fail(self.confined(None, once, lo)));
             }
             if !is_fixed {
                 let id = lo + 64 * w as i64 + m.trailing_zeros() as i64;
                 pruner.fix(
                     self.vars[j],
                     (id - self.offsets[j] as i64) as Value,
-                    Why::Scope,
+                    self.confined(Some((j, id)), once, lo),
                 )?;
                 changed = true;
             }
         }
         Ok(Some(changed))
+    }
+
+    /// The reason of a naked single: the fixed position whose id is `id`.
+    fn holder_of(&self, id: i64) -> impl FnOnce(&mut Premises<'_>) + '_ {
+        move |r: &mut Premises<'_>| {
+            for (&x, &c) in self.vars.iter().zip(&self.offsets) {
+                if let Some(v) = r.value(x) {
+                    if v as i64 + c as i64 == id {
+                        r.push(Literal::Eq(x, v));
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The reason of a hidden single `(j, id)` (or, with `None`, of the
+    /// pigeonhole failure): every position's ids lie in `once` (the ids
+    /// available, bit `k` of word `w` standing for `lo + 64·w + k`), as
+    /// its bounds and the values between them whose id is not there; and
+    /// for a hidden single, every other position has lost `id`.
+    fn confined(
+        &self,
+        single: Option<(usize, i64)>,
+        once: [u64; 4],
+        lo: i64,
+    ) -> impl FnOnce(&mut Premises<'_>) + '_ {
+        move |r: &mut Premises<'_>| {
+            let available = |id: i64| {
+                let k = id - lo;
+                (0..256).contains(&k) && once[k as usize / 64] >> (k % 64) & 1 == 1
+            };
+            for (i, (&x, &c)) in self.vars.iter().zip(&self.offsets).enumerate() {
+                let (a, b) = (r.min(x), r.max(x));
+                r.at_least(x);
+                r.at_most(x);
+                for v in a as i64 + 1..b as i64 {
+                    if !available(v + c as i64) && !r.contains(x, v as Value) {
+                        r.push(Literal::Ne(x, v as Value));
+                    }
+                }
+                if let Some((j, id)) = single {
+                    if i != j {
+                        if let Ok(v) = Value::try_from(id - c as i64) {
+                            r.push(Literal::Ne(x, v));
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Hidden singles and pigeonhole when every id fits one 64-bit window.
@@ -227,7 +277,7 @@ impl AllDifferent {
             hi = hi.max(b + 63 - bits.leading_zeros() as i64);
             words.push((bits, b));
         }
-        if hi - lo >= 64 {
+        if words.is_empty() || hi - lo >= 64 {
             return Ok(None);
         }
         let mut once = 0u64;
@@ -333,10 +383,13 @@ impl Constraint for AllDifferent {
 
     fn propagate(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
         if let Some((idx, adj)) = &self.fast {
-            if pruner
-                .store
-                .alldiff_window(idx, adj, self.window)?
-                .is_some()
+            // The store's window pass gives no reasons: explaining mode
+            // takes the word-at-a-time pass below, which does.
+            if !pruner.explaining()
+                && pruner
+                    .store
+                    .alldiff_window(idx, adj, self.window)?
+                    .is_some()
             {
                 return Ok(());
             }
