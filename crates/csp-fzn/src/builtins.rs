@@ -12,7 +12,9 @@
 
 use std::collections::HashSet;
 
-use csp_core::constraint::{Automaton, Consistency, ValuePrecede, ValuePrecedence};
+use csp_core::constraint::{
+    Automaton, Consistency, ValuePrecede, ValuePrecedence, MAX_AUTOMATON_TABLE,
+};
 use csp_core::expr::sum;
 use csp_core::{Domain, Expr, ModelError, Rel, Relation, TextError, VarId};
 
@@ -239,6 +241,19 @@ fn floor_div(k: i128, a: i128) -> i128 {
 /// ⌈k/a⌉ for any signs.
 fn ceil_div(k: i128, a: i128) -> i128 {
     -floor_div(-k, a)
+}
+
+/// The values of `set` within `lo..=hi`, ascending: a range given as a set
+/// (`-2147483648..2147483647`) is clipped before it is listed.
+fn values_within(set: &IntSet, lo: i64, hi: i64) -> Vec<i64> {
+    match set {
+        IntSet::Range(a, b) => ((*a).max(lo)..=(*b).min(hi)).collect(),
+        IntSet::Values(_) => set
+            .values()
+            .into_iter()
+            .filter(|v| (lo..=hi).contains(v))
+            .collect(),
+    }
 }
 
 /// The relation a builtin's name stem states (`int_le` → `≤`).
@@ -605,11 +620,24 @@ pub(crate) fn post(
             let d = c.ints(&args[3])?;
             let q0 = c.int(&args[4])?;
             let f = c.set(&args[5])?;
-            if q < 1 || s < 0 || d.len() as i64 != q * s {
+            if q < 1 || s < 0 {
                 return c.fail(format!(
-                    "the transition table has {} entries, not Q·S = {}",
-                    d.len(),
-                    q * s
+                    "Q = {q} states and S = {s} letters: Q must be at least 1, S at least 0"
+                ));
+            }
+            // Q·S from the input may overflow: checked, as is Q itself (a
+            // table of no letters does not bound the number of states).
+            let entries = q.checked_mul(s);
+            if entries != i64::try_from(d.len()).ok() {
+                let want = entries.map_or_else(|| format!("{q}·{s}"), |e| e.to_string());
+                return c.fail(format!(
+                    "the transition table has {} entries, not Q·S = {want}",
+                    d.len()
+                ));
+            }
+            if q > MAX_AUTOMATON_TABLE as i64 {
+                return c.fail(format!(
+                    "Q = {q} states exceed csp's limit of {MAX_AUTOMATON_TABLE}"
                 ));
             }
             // MiniZinc states are 1..Q (0 = failure); csp's are 0..Q−1.
@@ -625,10 +653,8 @@ pub(crate) fn post(
                     }
                 }
             }
-            let accepting: Vec<usize> = f
-                .values()
+            let accepting: Vec<usize> = values_within(&f, 1, q)
                 .into_iter()
-                .filter(|&v| 1 <= v && v <= q)
                 .map(|v| (v - 1) as usize)
                 .collect();
             if q0 < 1 || q0 > q {
