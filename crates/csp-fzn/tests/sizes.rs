@@ -63,3 +63,76 @@ fn regular_table_sizes_cannot_wrap() {
                solve satisfy;\n";
     assert_eq!(count(all), 3);
 }
+
+/// Array sizes: 2^63 − 1 elements panicked ("capacity overflow"), 10^9
+/// aborted on a 32 GB allocation, and index ranges whose length overflowed
+/// were read as an empty array (printed as `array1d(1..2, [])`).
+#[test]
+fn array_sizes_are_checked_before_allocating() {
+    let past = |n: &str, before: usize| {
+        format!(
+            "array 'xs' of {n} variables takes the model past csp's limit of 16777216 \
+             variables ({before} before it)"
+        )
+    };
+    assert_eq!(
+        build_error("array [1..9223372036854775807] of var 0..1: xs;\nsolve satisfy;\n"),
+        format!("1:1: {}", past("9223372036854775807", 0))
+    );
+    assert_eq!(
+        build_error("array [1..1000000000] of var 0..1: xs;\nsolve satisfy;\n"),
+        format!("1:1: {}", past("1000000000", 0))
+    );
+    // The limit is on the model: what was declared before counts.
+    assert_eq!(
+        build_error("var 0..1: y;\narray [1..16777216] of var 0..1: xs;\nsolve satisfy;\n"),
+        format!("2:1: {}", past("16777216", 1))
+    );
+    // 2^64 − 1 elements: more than 64-bit arithmetic holds, not empty.
+    assert_eq!(
+        build_error(
+            "array [-9223372036854775807..9223372036854775807] of var 0..1: xs \
+             :: output_array([1..2]);\nsolve satisfy;\n"
+        ),
+        format!("1:1: {}", past("18446744073709551615", 0))
+    );
+    assert_eq!(
+        build_error(
+            "array [-9223372036854775808..9223372036854775807] of var 0..1: xs;\n\
+             solve satisfy;\n"
+        ),
+        "1:1: array 'xs' has more elements than can be counted \
+         ([-9223372036854775808..9223372036854775807])"
+    );
+    assert_eq!(
+        build_error("array [1..4294967296, 1..4294967296] of var 0..1: xs;\nsolve satisfy;\n"),
+        "1:1: array 'xs' has more elements than can be counted \
+         ([1..4294967296, 1..4294967296])"
+    );
+    // A declared size that is not the value's, or the output's.
+    assert_eq!(
+        build_error("array [1..9223372036854775807] of int: a = [1, 2];\nsolve satisfy;\n"),
+        "1:1: array 'a' is declared with 9223372036854775807 elements but given 2"
+    );
+    assert_eq!(
+        build_error("array [1..3] of var 0..1: xs :: output_array([1..2]);\nsolve satisfy;\n"),
+        "1:1: output_array of 'xs' has index ranges for 2 elements, the array has 3"
+    );
+    assert_eq!(
+        build_error(
+            "array [1..2] of var 0..1: xs :: output_array([1..9223372036854775807, 0..9]);\n\
+             solve satisfy;\n"
+        ),
+        "1:1: output_array of 'xs' has more elements than can be counted \
+         ([1..9223372036854775807, 0..9])"
+    );
+    // Arrays within the limit, empty ones included, build as before.
+    assert_eq!(
+        count("array [1..3] of var 0..1: xs :: output_array([1..3]);\nsolve satisfy;\n"),
+        8
+    );
+    assert_eq!(
+        count("array [1..0] of var 0..1: xs :: output_array([1..0]);\nsolve satisfy;\n"),
+        1
+    );
+}
