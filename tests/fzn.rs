@@ -211,6 +211,15 @@ fn sizes_that_cannot_fit_are_positioned_errors_and_exit_2() {
     }
 }
 
+/// A set given as a huge range is not listed value by value (it aborted on
+/// a 34 GB allocation, issue 32).
+#[test]
+fn huge_set_ranges_are_kept_as_ranges() {
+    let o = fzn(&["-a", "tests/data/fzn/among_huge_range.fzn"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "n = 4;\n----------\n==========\n");
+}
+
 #[test]
 fn every_inference_finds_the_same_solutions() {
     let mut all = Vec::new();

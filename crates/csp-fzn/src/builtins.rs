@@ -243,6 +243,10 @@ fn ceil_div(k: i128, a: i128) -> i128 {
     -floor_div(-k, a)
 }
 
+/// The most values of a set given as a range that a global lists (a range
+/// of more is kept as a range: `fzn_among` then decomposes).
+const MAX_LISTED_VALUES: u64 = 1 << 16;
+
 /// The values of `set` within `lo..=hi`, ascending: a range given as a set
 /// (`-2147483648..2147483647`) is clipped before it is listed.
 fn values_within(set: &IntSet, lo: i64, hi: i64) -> Vec<i64> {
@@ -727,12 +731,41 @@ pub(crate) fn post(
             let n = c.var(&args[0])?;
             let xs = c.vars(&args[1])?;
             let s = c.set(&args[2])?;
-            let vs = s
-                .values()
-                .into_iter()
-                .map(|v| fit(v, pos))
-                .collect::<R<Vec<_>>>()?;
-            c.b.m.among(&xs, &vs, n).map(|_| ())
+            let IntSet::Range(a, b) = s else {
+                // Listed in the text: as many values as it has.
+                let vs = s
+                    .values()
+                    .into_iter()
+                    .map(|v| fit(v, pos))
+                    .collect::<R<Vec<_>>>()?;
+                return c.b.m.among(&xs, &vs, n).map(|_| ()).map_err(|e| c.model(e));
+            };
+            // A range, however long: only the values some variable can take
+            // count, so it is clipped to the variables' domains first.
+            let clip = |v: i64| v.clamp(i32::MIN.into(), i32::MAX.into()) as i32;
+            let (lo, hi) = (clip(a), clip(b));
+            let set = Domain::range(lo, hi);
+            let m = &mut c.b.m;
+            let parts: Vec<Domain> = xs.iter().map(|&x| m.domain(x).intersect(&set)).collect();
+            if parts.iter().map(Domain::size).sum::<u64>() <= MAX_LISTED_VALUES {
+                let vs: Vec<i32> = parts.iter().flat_map(Domain::iter).collect();
+                m.among(&xs, &vs, n).map(|_| ())
+            } else {
+                // Still too many to list (variables over most of `int`):
+                // n = Σ (lo ≤ xᵢ ≤ hi), each by bounds.
+                let mut decompose = || {
+                    let mut bs = Vec::with_capacity(xs.len());
+                    for &x in &xs {
+                        let r = m.new_bool()?;
+                        let above = m.reify(Expr::from(x).ge(Expr::constant(lo.into())))?;
+                        let below = m.reify(Expr::from(x).le(Expr::constant(hi.into())))?;
+                        m.and(&[above, below], r)?;
+                        bs.push(r);
+                    }
+                    m.post(sum(bs).eq(n))
+                };
+                decompose().map(|_| ())
+            }
         }
         "fzn_nvalue" => {
             arity(c, args, 2)?;

@@ -136,3 +136,44 @@ fn array_sizes_are_checked_before_allocating() {
         1
     );
 }
+
+/// `fzn_among` listed its set value by value: a set written as the range
+/// -2147483648..2147483647 aborted on a 34 GB allocation.
+#[test]
+fn among_keeps_huge_ranges_as_ranges() {
+    // Clipped to the variables' values: 4..7, all four counted.
+    let text = "var 0..4: n :: output_var;\n\
+                constraint fzn_among(n, [4, 5, 6, 7], -2147483648..2147483647);\n\
+                solve satisfy;\n";
+    assert_eq!(count(text), 1);
+    let text = "var 0..4: n :: output_var;\n\
+                constraint fzn_among(n, [4, 5, 6, 7], \
+                -9223372036854775808..9223372036854775807);\nconstraint int_eq(n, 4);\n\
+                solve satisfy;\n";
+    assert_eq!(count(text), 1);
+    // Of x and y in {-2147483600, 0, 2147483600}, only 0 is in the set:
+    // listed as the one value of the domains in the range...
+    let sparse = "{-2147483600, 0, 2147483600}";
+    let among = |n: &str, domain: &str| {
+        format!(
+            "var {n}: n :: output_var;\n\
+             var {domain}: x :: output_var;\n\
+             var {domain}: y :: output_var;\n\
+             constraint fzn_among(n, [x, y], -2000000000..2000000000);\n\
+             constraint set_in(x, {sparse});\nconstraint set_in(y, {sparse});\n\
+             solve satisfy;\n"
+        )
+    };
+    // ... and, with variables over most of int when among is posted (too
+    // many values to list), stated through bounds: n = Σ (lo ≤ xᵢ ≤ hi).
+    for domain in [sparse, "-2147483600..2147483600"] {
+        assert_eq!(count(&among("0..2", domain)), 9, "{domain}");
+        assert_eq!(count(&among("1..1", domain)), 4, "{domain}");
+        assert_eq!(count(&among("2..2", domain)), 1, "{domain}");
+        assert_eq!(count(&among("0..0", domain)), 4, "{domain}");
+    }
+    // No variables: nothing to count.
+    let none = "var 0..3: n :: output_var;\n\
+                constraint fzn_among(n, [], -2147483648..2147483647);\nsolve satisfy;\n";
+    assert_eq!(count(none), 1);
+}
