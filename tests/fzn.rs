@@ -188,6 +188,38 @@ fn bad_input_is_a_positioned_error_and_exit_2() {
     assert!(stderr(&o).contains("no model file"));
 }
 
+/// Sizes from the model's text that panicked or aborted (issue 32) are
+/// positioned errors with status 2, and nothing is printed as a solution.
+#[test]
+fn sizes_that_cannot_fit_are_positioned_errors_and_exit_2() {
+    for (file, want) in [
+        (
+            "tests/data/fzn/regular_overflow.fzn",
+            "3:1: csp_regular: the transition table has 0 entries, \
+             not Q·S = 4294967296·4294967296",
+        ),
+        (
+            "tests/data/fzn/huge_array.fzn",
+            "2:1: array 'xs' of 1000000000 variables takes the model past csp's limit \
+             of 16777216 variables (0 before it)",
+        ),
+    ] {
+        let o = fzn(&[file]);
+        assert_eq!(o.status.code(), Some(2), "{file}: {}", stderr(&o));
+        assert_eq!(stderr(&o), format!("{file}:{want}\n"));
+        assert!(o.stdout.is_empty(), "{file}: {}", stdout(&o));
+    }
+}
+
+/// A set given as a huge range is not listed value by value (it aborted on
+/// a 34 GB allocation, issue 32).
+#[test]
+fn huge_set_ranges_are_kept_as_ranges() {
+    let o = fzn(&["-a", "tests/data/fzn/among_huge_range.fzn"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "n = 4;\n----------\n==========\n");
+}
+
 #[test]
 fn every_inference_finds_the_same_solutions() {
     let mut all = Vec::new();

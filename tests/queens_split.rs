@@ -240,6 +240,33 @@ fn merge_refuses_gaps_conflicts_and_bad_lines() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// Counts whose sum does not fit in 128 bits are an error, not a total
+/// that wrapped around: two counts of 2^128 − 1 among the 45,578
+/// subproblems of n = 28 printed 45574 and exited 0 (issue 32).
+#[test]
+fn merge_refuses_a_total_that_overflows() {
+    let dir = scratch("overflow");
+    let len = split_len(28, 0);
+    let mut text = String::new();
+    for i in 0..len {
+        let count = if i == 7 || i == 9 { u128::MAX } else { 1 };
+        text.push_str(&format!("28 0 {i} {count}\n"));
+    }
+    let file = dir.join("counts");
+    std::fs::write(&file, text).unwrap();
+    let o = merge(&[&file]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: {}:8: the counts add up to more than 2^128 - 1 here (the total overflows)\n",
+            file.display()
+        )
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
 #[test]
 fn bad_split_options_are_one_line_errors() {
     for args in [

@@ -331,6 +331,7 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
             Solver::MinConflicts => SizeKind::MinConflicts,
             Solver::Genetic => SizeKind::Genetic,
             Solver::Pairwise => SizeKind::Pairwise,
+            Solver::Backtracking => SizeKind::Engine,
             _ => SizeKind::Other,
         };
         let (need, change) = memory_floor(n, kind, format == Format::Board, a.count);

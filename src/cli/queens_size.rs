@@ -13,6 +13,8 @@ pub enum SizeKind {
     Genetic,
     /// `--solver pairwise`.
     Pairwise,
+    /// `--solver backtracking`: the generic engine.
+    Engine,
     /// Any other solver (the columns only).
     Other,
 }
@@ -22,9 +24,10 @@ pub enum SizeKind {
 /// certain counts: the columns (4 bytes a row), the printed solution (its
 /// column numbers, and 2 bytes a square for a `board`), the local searches'
 /// arrays (measured 45-48 bytes a queen for min-conflicts at n = 10^6 and
-/// 4·10^6; a genetic population of 100 boards) and the pairwise model's
-/// 3n(n-1)/2 constraints. The generic engine's own domains are left to the
-/// engine.
+/// 4·10^6; a genetic population of 100 boards), the generic engine's
+/// model and search state (measured 290-310 bytes a queen for a count and
+/// 1,250 for a first solution at n = 10^6 and 4·10^6; 200 are counted) and
+/// the pairwise model's 3n(n-1)/2 constraints.
 pub fn memory_floor(
     n: usize,
     kind: SizeKind,
@@ -36,6 +39,7 @@ pub fn memory_floor(
     let per_queen: u128 = match kind {
         SizeKind::Compare | SizeKind::Genetic => 400,
         SizeKind::MinConflicts => 32,
+        SizeKind::Engine | SizeKind::Pairwise => 200,
         _ => 4,
     };
     let pairwise = matches!(kind, SizeKind::Pairwise | SizeKind::Compare);
@@ -97,6 +101,12 @@ mod tests {
         assert_eq!(
             memory_floor(usize::MAX, SizeKind::Pairwise, false, true).0,
             None
+        );
+        // The generic engine's 2^32 rows: 800 GiB at least (a 64 GiB
+        // allocation aborted past a floor of 16 GiB).
+        assert_eq!(
+            memory_floor(1 << 32, SizeKind::Engine, false, true).0,
+            Some(200 << 32)
         );
     }
 }

@@ -319,8 +319,9 @@ pub fn merge(files: &[String]) -> Result<ExitCode, CliError> {
             journal::ranges(&tally.missing)
         ));
     }
-    // The sum in index order, of the subproblems present.
-    let total = tally.total();
+    // The sum in index order, of the subproblems present; one that does
+    // not fit is no total at all.
+    let total = tally.total().map_err(|p| p.to_string())?;
     outln!("{total}");
     for p in &problems {
         errln!("error: {p}");

@@ -21,7 +21,9 @@ pub enum IntSet {
 }
 
 impl IntSet {
-    /// The values of the set, ascending and without repeats.
+    /// The values of the set, ascending and without repeats. A range is
+    /// listed value by value, however long: clip it first, or keep it as a
+    /// range, when its bounds come from the input.
     pub fn values(&self) -> Vec<i64> {
         match self {
             IntSet::Range(lo, hi) => (*lo..=*hi).collect(),

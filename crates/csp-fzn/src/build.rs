@@ -285,6 +285,9 @@ impl Builder {
                 Some(e) => self.resolve(e)?,
                 None => return err(pos, format!("parameter '{name}' has no value")),
             };
+            if let (Some(dims), Val::Array(a)) = (&ty.array, &v) {
+                declared_len(dims, a, name, pos)?;
+            }
             self.names.insert(name.to_string(), v);
             return Ok(());
         }
@@ -323,8 +326,11 @@ impl Builder {
                 }
                 Val::Var(x)
             }
-            (Some(_), Some(e)) => match self.resolve(e)? {
-                Val::Array(a) => Val::Array(a),
+            (Some(dims), Some(e)) => match self.resolve(e)? {
+                Val::Array(a) => {
+                    declared_len(dims, &a, name, pos)?;
+                    Val::Array(a)
+                }
                 _ => {
                     return err(
                         pos,
@@ -333,11 +339,26 @@ impl Builder {
                 }
             },
             (Some(dims), None) => {
-                let n = dims
-                    .iter()
-                    .map(|&(lo, hi)| (hi - lo + 1).max(0))
-                    .product::<i64>();
-                let mut a = Vec::with_capacity(n as usize);
+                // The size comes from the text alone (`array [1..1000000000]`
+                // is a short line): held to a limit before anything is made.
+                let n = array_len(dims, &format!("array '{name}'"), pos)?;
+                let before = self.m.num_vars();
+                if n > MAX_VARIABLES.saturating_sub(before) {
+                    return err(
+                        pos,
+                        format!(
+                            "array '{name}' of {n} variables takes the model past csp's \
+                             limit of {MAX_VARIABLES} variables ({before} before it)"
+                        ),
+                    );
+                }
+                let mut a = Vec::new();
+                if a.try_reserve_exact(n).is_err() {
+                    return err(
+                        pos,
+                        format!("not enough memory for the {n} variables of array '{name}'"),
+                    );
+                }
                 for i in 0..n {
                     a.push(Val::Var(self.new_var(
                         ty,
@@ -351,6 +372,56 @@ impl Builder {
         self.names.insert(name.to_string(), v);
         Ok(())
     }
+}
+
+/// The most variables a FlatZinc model may have: an array declaration's
+/// size is checked against it before the array is made (the text does not
+/// bound it: `array [1..1000000000] of var 0..1: xs;` is one short line).
+/// A variable takes about 140 bytes in the model and the search (measured
+/// with 4·10^6 of them), so a model at the limit needs about 2.3 GiB.
+pub const MAX_VARIABLES: usize = 1 << 24;
+
+/// The number of elements of index ranges `dims` (each `lo..hi`, empty
+/// when `hi < lo`), or an error at `pos` naming `what` (`array 'xs'`) when
+/// it does not fit in a `usize`.
+fn array_len(dims: &[(i64, i64)], what: &str, pos: Pos) -> Result<usize, TextError> {
+    let n = dims.iter().try_fold(1usize, |n, &(lo, hi)| {
+        let len = if hi < lo {
+            0
+        } else {
+            usize::try_from(i128::from(hi) - i128::from(lo) + 1).ok()?
+        };
+        n.checked_mul(len)
+    });
+    match n {
+        Some(n) => Ok(n),
+        None => {
+            let ranges: Vec<String> = dims.iter().map(|(lo, hi)| format!("{lo}..{hi}")).collect();
+            err(
+                pos,
+                format!(
+                    "{what} has more elements than can be counted ([{}])",
+                    ranges.join(", ")
+                ),
+            )
+        }
+    }
+}
+
+/// Checks that array `name`, declared with index ranges `dims`, is given
+/// as many elements as they hold.
+fn declared_len(dims: &[(i64, i64)], a: &[Val], name: &str, pos: Pos) -> Result<(), TextError> {
+    let n = array_len(dims, &format!("array '{name}'"), pos)?;
+    if a.len() != n {
+        return err(
+            pos,
+            format!(
+                "array '{name}' is declared with {n} elements but given {}",
+                a.len()
+            ),
+        );
+    }
+    Ok(())
 }
 
 /// The domain of a constant set (empty for `{}` or `lo..hi` with lo > hi);
@@ -553,6 +624,20 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
                         Val::Array(a) => a,
                         v => vec![v],
                     };
+                    if let Some(dims) = &dims {
+                        let what = format!("output_array of '{name}'");
+                        let n = array_len(dims, &what, *pos)?;
+                        if n != elems.len() {
+                            return err(
+                                *pos,
+                                format!(
+                                    "{what} has index ranges for {n} elements, \
+                                     the array has {}",
+                                    elems.len()
+                                ),
+                            );
+                        }
+                    }
                     outputs.push(Output {
                         name: name.clone(),
                         dims,

@@ -12,7 +12,9 @@
 
 use std::collections::HashSet;
 
-use csp_core::constraint::{Automaton, Consistency, ValuePrecede, ValuePrecedence};
+use csp_core::constraint::{
+    Automaton, Consistency, ValuePrecede, ValuePrecedence, MAX_AUTOMATON_TABLE,
+};
 use csp_core::expr::sum;
 use csp_core::{Domain, Expr, ModelError, Rel, Relation, TextError, VarId};
 
@@ -239,6 +241,23 @@ fn floor_div(k: i128, a: i128) -> i128 {
 /// ⌈k/a⌉ for any signs.
 fn ceil_div(k: i128, a: i128) -> i128 {
     -floor_div(-k, a)
+}
+
+/// The most values of a set given as a range that a global lists (a range
+/// of more is kept as a range: `fzn_among` then decomposes).
+const MAX_LISTED_VALUES: u64 = 1 << 16;
+
+/// The values of `set` within `lo..=hi`, ascending: a range given as a set
+/// (`-2147483648..2147483647`) is clipped before it is listed.
+fn values_within(set: &IntSet, lo: i64, hi: i64) -> Vec<i64> {
+    match set {
+        IntSet::Range(a, b) => ((*a).max(lo)..=(*b).min(hi)).collect(),
+        IntSet::Values(_) => set
+            .values()
+            .into_iter()
+            .filter(|v| (lo..=hi).contains(v))
+            .collect(),
+    }
 }
 
 /// The relation a builtin's name stem states (`int_le` → `≤`).
@@ -605,11 +624,24 @@ pub(crate) fn post(
             let d = c.ints(&args[3])?;
             let q0 = c.int(&args[4])?;
             let f = c.set(&args[5])?;
-            if q < 1 || s < 0 || d.len() as i64 != q * s {
+            if q < 1 || s < 0 {
                 return c.fail(format!(
-                    "the transition table has {} entries, not Q·S = {}",
-                    d.len(),
-                    q * s
+                    "Q = {q} states and S = {s} letters: Q must be at least 1, S at least 0"
+                ));
+            }
+            // Q·S from the input may overflow: checked, as is Q itself (a
+            // table of no letters does not bound the number of states).
+            let entries = q.checked_mul(s);
+            if entries != i64::try_from(d.len()).ok() {
+                let want = entries.map_or_else(|| format!("{q}·{s}"), |e| e.to_string());
+                return c.fail(format!(
+                    "the transition table has {} entries, not Q·S = {want}",
+                    d.len()
+                ));
+            }
+            if q > MAX_AUTOMATON_TABLE as i64 {
+                return c.fail(format!(
+                    "Q = {q} states exceed csp's limit of {MAX_AUTOMATON_TABLE}"
                 ));
             }
             // MiniZinc states are 1..Q (0 = failure); csp's are 0..Q−1.
@@ -625,10 +657,8 @@ pub(crate) fn post(
                     }
                 }
             }
-            let accepting: Vec<usize> = f
-                .values()
+            let accepting: Vec<usize> = values_within(&f, 1, q)
                 .into_iter()
-                .filter(|&v| 1 <= v && v <= q)
                 .map(|v| (v - 1) as usize)
                 .collect();
             if q0 < 1 || q0 > q {
@@ -701,12 +731,41 @@ pub(crate) fn post(
             let n = c.var(&args[0])?;
             let xs = c.vars(&args[1])?;
             let s = c.set(&args[2])?;
-            let vs = s
-                .values()
-                .into_iter()
-                .map(|v| fit(v, pos))
-                .collect::<R<Vec<_>>>()?;
-            c.b.m.among(&xs, &vs, n).map(|_| ())
+            let IntSet::Range(a, b) = s else {
+                // Listed in the text: as many values as it has.
+                let vs = s
+                    .values()
+                    .into_iter()
+                    .map(|v| fit(v, pos))
+                    .collect::<R<Vec<_>>>()?;
+                return c.b.m.among(&xs, &vs, n).map(|_| ()).map_err(|e| c.model(e));
+            };
+            // A range, however long: only the values some variable can take
+            // count, so it is clipped to the variables' domains first.
+            let clip = |v: i64| v.clamp(i32::MIN.into(), i32::MAX.into()) as i32;
+            let (lo, hi) = (clip(a), clip(b));
+            let set = Domain::range(lo, hi);
+            let m = &mut c.b.m;
+            let parts: Vec<Domain> = xs.iter().map(|&x| m.domain(x).intersect(&set)).collect();
+            if parts.iter().map(Domain::size).sum::<u64>() <= MAX_LISTED_VALUES {
+                let vs: Vec<i32> = parts.iter().flat_map(Domain::iter).collect();
+                m.among(&xs, &vs, n).map(|_| ())
+            } else {
+                // Still too many to list (variables over most of `int`):
+                // n = Σ (lo ≤ xᵢ ≤ hi), each by bounds.
+                let mut decompose = || {
+                    let mut bs = Vec::with_capacity(xs.len());
+                    for &x in &xs {
+                        let r = m.new_bool()?;
+                        let above = m.reify(Expr::from(x).ge(Expr::constant(lo.into())))?;
+                        let below = m.reify(Expr::from(x).le(Expr::constant(hi.into())))?;
+                        m.and(&[above, below], r)?;
+                        bs.push(r);
+                    }
+                    m.post(sum(bs).eq(n))
+                };
+                decompose().map(|_| ())
+            }
         }
         "fzn_nvalue" => {
             arity(c, args, 2)?;

@@ -16,5 +16,5 @@ mod parse;
 pub mod run;
 pub mod search;
 
-pub use build::{build, FznModel, Objective, Output, Val, INT_MAX, INT_MIN};
+pub use build::{build, FznModel, Objective, Output, Val, INT_MAX, INT_MIN, MAX_VARIABLES};
 pub use parse::parse;

@@ -90,7 +90,7 @@ fn journal_total(path: &Path, n: usize, depth: usize) -> u128 {
         "missing {}",
         journal::ranges(&t.missing)
     );
-    t.total()
+    t.total().unwrap()
 }
 
 #[test]

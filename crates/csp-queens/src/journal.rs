@@ -16,7 +16,7 @@
 //! let text = "# a comment\n8 0 0 40\n8 0 2 52\n8 0 0 40\n";
 //! let entries = journal::parse_text("f", text).unwrap();
 //! let tally = Tally::new(entries.iter().map(|e| (e.index, e.count, e.place.clone())), 3);
-//! assert_eq!(tally.total(), 92);
+//! assert_eq!(tally.total(), Ok(92));
 //! assert_eq!(tally.missing, vec![1]);
 //! assert!(tally.problems.is_empty());
 //! let err = journal::parse_text("f", "8 0 x 4\n").unwrap_err();
@@ -247,6 +247,11 @@ pub enum Problem {
         /// Where.
         place: String,
     },
+    /// The counts add up to more than `u128::MAX` (2^128 − 1).
+    Overflow {
+        /// Where the count is that took the sum past it.
+        place: String,
+    },
     /// Two different counts of one subproblem.
     Conflict {
         /// The subproblem.
@@ -268,6 +273,10 @@ impl fmt::Display for Problem {
             Problem::OutOfRange { index, len, place } => write!(
                 f,
                 "{place}: index {index} is out of range: the list has {len} subproblems"
+            ),
+            Problem::Overflow { place } => write!(
+                f,
+                "{place}: the counts add up to more than 2^128 - 1 here (the total overflows)"
             ),
             Problem::Conflict {
                 index,
@@ -324,8 +333,17 @@ impl Tally {
     }
 
     /// The sum of the counts, in index order.
-    pub fn total(&self) -> u128 {
-        self.counts.values().map(|(c, _)| c).sum()
+    ///
+    /// # Errors
+    ///
+    /// [`Problem::Overflow`] at the first count that takes the sum past
+    /// `u128::MAX`: a total that wrapped around would look like an answer.
+    pub fn total(&self) -> Result<u128, Problem> {
+        self.counts.values().try_fold(0u128, |sum, (count, place)| {
+            sum.checked_add(*count).ok_or_else(|| Problem::Overflow {
+                place: place.clone(),
+            })
+        })
     }
 }
 
@@ -387,7 +405,7 @@ mod tests {
             (9, 1, "b:3".to_string()),
         ];
         let t = Tally::new(entries, 4);
-        assert_eq!(t.total(), 12);
+        assert_eq!(t.total(), Ok(12));
         assert_eq!(t.missing, vec![1, 3]);
         let p: Vec<String> = t.problems.iter().map(|p| p.to_string()).collect();
         assert_eq!(
@@ -397,6 +415,21 @@ mod tests {
                 "b:3: index 9 is out of range: the list has 4 subproblems"
             ]
         );
+    }
+
+    /// Two counts of 2^128 − 1 added with wrap-around to 2^128 − 2, and
+    /// with other counts to any small number (issue 32).
+    #[test]
+    fn a_total_past_u128_is_an_error() {
+        let max = (0, u128::MAX, "a:1".to_string());
+        let one = (1, 1, "a:2".to_string());
+        let t = Tally::new([max.clone(), one.clone()], 2);
+        assert_eq!(
+            t.total().unwrap_err().to_string(),
+            "a:2: the counts add up to more than 2^128 - 1 here (the total overflows)"
+        );
+        assert_eq!(Tally::new([max], 2).total(), Ok(u128::MAX));
+        assert_eq!(Tally::new([one], 2).total(), Ok(1));
     }
 
     #[test]

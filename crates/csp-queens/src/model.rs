@@ -108,6 +108,14 @@ fn queens_model_with_until(
     }
 }
 
+/// The error for a board whose columns do not fit csp's 32-bit values.
+fn too_large(n: usize) -> ModelError {
+    ModelError::Invalid {
+        constraint: "queens",
+        reason: format!("n = {n} is too large"),
+    }
+}
+
 /// Builds the model: row `i` gets `first[i]`, or `rest` past the end of
 /// `first` (so the plain model needs no vector of a million equal domains).
 /// `None` when `deadline` passed (checked after each row's constraints).
@@ -118,10 +126,7 @@ fn build(
     rest: &Domain,
     deadline: Option<Instant>,
 ) -> Result<Option<QueensModel>, ModelError> {
-    let n32 = i32::try_from(n).map_err(|_| ModelError::Invalid {
-        constraint: "queens",
-        reason: format!("n = {n} is too large"),
-    })?;
+    let n32 = i32::try_from(n).map_err(|_| too_large(n))?;
     let domain = |i: usize| first.get(i).unwrap_or(rest);
     let mut model = Model::new();
     let mut rows = Vec::with_capacity(n);
@@ -189,7 +194,10 @@ pub fn count(
     }
     let start = Instant::now();
     let deadline = options.limits.time.map(|t| start + t);
-    let full = Domain::range(0, n as i32 - 1);
+    // Checked before anything of size n is made (n = 2^32 wrapped to a
+    // domain 0..-1 and asked for a 64 GiB vector of row domains).
+    let n32 = i32::try_from(n).map_err(|_| too_large(n))?;
+    let full = Domain::range(0, n32 - 1);
     let half = n / 2;
     let mut total = 0u128;
     let mut stats = Statistics::default();
@@ -202,9 +210,8 @@ pub fn count(
         ]);
     }
     for first in parts {
-        let mut doms = first.clone();
-        doms.resize(n, full.clone());
-        let Some(q) = queens_model_with_until(n, kind, &doms, deadline)? else {
+        // The first rows' domains, then `full` for the others.
+        let Some(q) = build(n, kind, &first, &full, deadline)? else {
             stop = Some(Limit::Time);
             break;
         };
@@ -266,5 +273,22 @@ mod tests {
         }
         let o = SearchOptions::default();
         assert_eq!(count(8, ModelKind::AllDifferent, &o, 2).unwrap().count, 92);
+    }
+
+    /// n = 2^32 asked for a vector of 2^32 row domains (64 GiB) before its
+    /// size was checked, and aborted (issue 32).
+    #[test]
+    fn boards_past_32_bits_are_refused_before_allocating() {
+        let o = SearchOptions::default();
+        for n in [1usize << 32, usize::MAX] {
+            for kind in [ModelKind::AllDifferent, ModelKind::Pairwise] {
+                let e = count(n, kind, &o, 1).unwrap_err();
+                assert!(matches!(e, ModelError::Invalid { .. }), "{e}");
+                assert!(
+                    e.to_string().contains(&format!("n = {n} is too large")),
+                    "{e}"
+                );
+            }
+        }
     }
 }

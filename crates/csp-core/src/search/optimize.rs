@@ -165,7 +165,8 @@ impl<'a> Search<'a> {
     /// phase 1 met it), so every subproblem before the answer is still
     /// searched to its end.
     /// Under a limit, phase 2 is skipped and the best found so far is
-    /// reported (then it may depend on timing).
+    /// reported (then it may depend on timing). The workers are capped as
+    /// [`par_count`](Search::par_count)'s are.
     ///
     /// ```
     /// use csp_core::{Domain, Model, Search};
@@ -193,6 +194,7 @@ impl<'a> Search<'a> {
 
     fn par_optimize(self, objective: VarId, minimize: bool, threads: usize) -> Optimum {
         use std::sync::atomic::{AtomicI32, Ordering};
+        let threads = self.workers(threads);
         if objective.index() >= self.model.num_vars() {
             return self.optimize(objective, minimize, |_, _| ControlFlow::Continue(()));
         }
