@@ -341,6 +341,12 @@ impl<'a> Explainer<'a> {
             let Cause::Propagated { prop, .. } = e.cause else {
                 continue;
             };
+            if prop == u32::MAX {
+                return Err(format!(
+                    "{} was written without a reason (entry {k})",
+                    e.lit
+                ));
+            }
             let mut prem = Vec::new();
             entry_premises(&mut self.engine, k, &mut prem);
             let h = self.history().at(k);
@@ -631,6 +637,9 @@ thread_local! {
 pub(crate) fn entry_premises(engine: &mut Engine<'_>, k: usize, out: &mut Vec<Literal>) {
     let e = engine.store.ex.entries[k];
     if let Cause::Propagated { prop, how } = e.cause {
+        if prop == u32::MAX {
+            return; // unexplained: the checks report it
+        }
         let start = out.len();
         expand(engine, prop, how, Some(e.lit), k, out);
         if WEAKEN.get() && out.len() > start {

@@ -308,24 +308,31 @@ impl FusedAllDifferent {
     ) -> Result<(), Conflict> {
         let w0 = self.first_word;
         let nw = self.group.pos.len().div_ceil(64);
-        let peers: Vec<usize> = set_bits(store.state_words(w0..w0 + nw)).collect();
+        // The active peers, into the propagator's own list (no allocation).
+        let mut peers = std::mem::take(&mut self.peers);
+        peers.clear();
+        peers.extend(set_bits(store.state_words(w0..w0 + nw)).map(|j| j as u32));
         let p = &self.group.pos[pos];
         let x = VarId(p.var);
         let fixed = Literal::Eq(x, store.min(p.var as usize));
-        let prop = self.prop;
-        let mut pruner = Pruner::new(store, prop);
-        for j in peers {
-            let q = &self.group.pos[j];
+        let mut pruner = Pruner::new(store, self.prop);
+        let mut r = Ok(());
+        'peers: for &j in &peers {
+            let q = &self.group.pos[j as usize];
             let (_, base) = pruner.store.small_bits(q.var as usize);
             for (&id, &adj) in ids.iter().zip(&q.adj) {
                 // Bit `id − adj` of the peer, that is the value `base + id − adj`.
                 let v = base as i64 + id - adj;
                 if let Ok(v) = crate::Value::try_from(v) {
-                    pruner.remove(VarId(q.var), v, fixed)?;
+                    if let Err(c) = pruner.remove(VarId(q.var), v, fixed) {
+                        r = Err(c);
+                        break 'peers;
+                    }
                 }
             }
         }
-        Ok(())
+        self.peers = peers;
+        r
     }
 
     /// The ids (value plus offset, per member) of the fixed position `pos`.

@@ -55,6 +55,15 @@ pub enum Cause {
     },
 }
 
+impl Cause {
+    /// The cause the store holds between writes: a change recorded with
+    /// it was made without a reason (a bug the explanation checks report).
+    pub(crate) const UNEXPLAINED: Cause = Cause::Propagated {
+        prop: u32::MAX,
+        how: How::Scope,
+    };
+}
+
 /// How a propagation's premises are found (see [`Cause::Propagated`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum How {
@@ -123,6 +132,7 @@ impl ExplainTrail {
     pub(crate) fn new(num_vars: usize) -> ExplainTrail {
         ExplainTrail {
             last: vec![NONE; num_vars],
+            cause: Cause::UNEXPLAINED,
             ..ExplainTrail::default()
         }
     }

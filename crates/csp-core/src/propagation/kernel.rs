@@ -462,6 +462,8 @@ impl<'a> Kernel<'a> {
     /// `weights` is empty otherwise), the failure's explanation when
     /// explaining (the fallback when `p` recorded none), and nothing left
     /// pending.
+    #[cold]
+    #[inline(never)]
     fn fail(&mut self, store: &mut DomainStore, weights: &mut [u32], p: u32, c: Conflict) -> Stop {
         let _ = c;
         if store.explaining && store.ex.failure.is_none_or(|f| f.prop != p) {

@@ -188,6 +188,9 @@ pub struct Pruner<'a> {
     pub(crate) prop: u32,
     /// Set by [`Pruner::entail`].
     pub(crate) entailed: bool,
+    /// The store's explaining mode, read once: a write tests this copy,
+    /// which no domain change can alias, instead of reloading the store's.
+    explaining: bool,
 }
 
 impl fmt::Debug for Pruner<'_> {
@@ -199,13 +202,12 @@ impl fmt::Debug for Pruner<'_> {
 impl<'a> Pruner<'a> {
     #[inline]
     pub(crate) fn new(store: &'a mut DomainStore, prop: u32) -> Pruner<'a> {
-        if store.explaining {
-            store.ex.cause = scope_cause(prop);
-        }
+        let explaining = store.explaining;
         Pruner {
             store,
             prop,
             entailed: false,
+            explaining,
         }
     }
 
@@ -213,14 +215,14 @@ impl<'a> Pruner<'a> {
     /// skip work that only serves explanations when it does not.
     #[inline]
     pub fn explaining(&self) -> bool {
-        self.store.explaining
+        self.explaining
     }
 
     /// A failure found without a write (for `return Err(pruner.fail(..))`):
     /// `because` lists literals true now that, with the constraint, cannot
     /// all hold.
     pub fn fail(&mut self, because: impl Because) -> Conflict {
-        if self.store.explaining {
+        if self.explaining {
             let cause = self.cause_of(because);
             self.store.ex.failure = Some(Failure {
                 prop: self.prop,
@@ -276,7 +278,7 @@ impl<'a> Pruner<'a> {
         self.store.ex.lit = lit;
         let r = write(self.store);
         self.store.ex.lit = None;
-        self.store.ex.cause = scope_cause(self.prop);
+        self.store.ex.cause = Cause::UNEXPLAINED;
         if r.is_err() {
             self.store.ex.failure = Some(Failure {
                 prop: self.prop,
@@ -390,57 +392,82 @@ impl<'a> Pruner<'a> {
 
     /// Removes `v` from `x`'s domain because of `because`; `Ok(true)` when
     /// it was there.
-    #[inline]
+    #[inline(always)]
     pub fn remove(&mut self, x: VarId, v: Value, because: impl Because) -> Result<bool, Conflict> {
-        if self.store.explaining {
-            if !self.store.contains(x.index(), v) {
-                return Ok(false);
-            }
-            let lit = Literal::Ne(x, v);
-            return self.explained(x, Some(lit), because, |s| s.remove(x.index(), v));
+        if self.explaining {
+            return self.remove_explained(x, v, because);
         }
         self.store.remove(x.index(), v)
     }
 
+    #[cold]
+    #[inline(never)]
+    fn remove_explained(
+        &mut self,
+        x: VarId,
+        v: Value,
+        because: impl Because,
+    ) -> Result<bool, Conflict> {
+        if !self.store.contains(x.index(), v) {
+            return Ok(false);
+        }
+        let lit = Literal::Ne(x, v);
+        self.explained(x, Some(lit), because, |s| s.remove(x.index(), v))
+    }
+
     /// Reduces `x`'s domain to `{v}` because of `because` (a conflict if
     /// `v` is not in it).
-    #[inline]
+    #[inline(always)]
     pub fn fix(&mut self, x: VarId, v: Value, because: impl Because) -> Result<(), Conflict> {
-        if self.store.explaining {
-            let i = x.index();
-            if self.store.contains(i, v) && !self.store.is_open(i) {
-                return Ok(());
-            }
-            let lit = Literal::Eq(x, v);
-            return self.explained(x, Some(lit), because, |s| s.fix(i, v));
+        if self.explaining {
+            return self.fix_explained(x, v, because);
         }
         self.store.fix(x.index(), v)
     }
 
+    #[cold]
+    #[inline(never)]
+    fn fix_explained(&mut self, x: VarId, v: Value, because: impl Because) -> Result<(), Conflict> {
+        let i = x.index();
+        if self.store.contains(i, v) && !self.store.is_open(i) {
+            return Ok(());
+        }
+        let lit = Literal::Eq(x, v);
+        self.explained(x, Some(lit), because, |s| s.fix(i, v))
+    }
+
     /// Removes the values below `v` because of `because`.
-    #[inline]
+    #[inline(always)]
     pub fn set_min(&mut self, x: VarId, v: Value, because: impl Because) -> Result<bool, Conflict> {
-        if self.store.explaining {
-            if v <= self.store.min(x.index()) {
-                return Ok(false);
-            }
-            let lit = Literal::Ge(x, v);
-            return self.explained(x, Some(lit), because, |s| s.set_min(x.index(), v));
+        if self.explaining {
+            return self.bound_explained(Literal::Ge(x, v), because);
         }
         self.store.set_min(x.index(), v)
     }
 
     /// Removes the values above `v` because of `because`.
-    #[inline]
+    #[inline(always)]
     pub fn set_max(&mut self, x: VarId, v: Value, because: impl Because) -> Result<bool, Conflict> {
-        if self.store.explaining {
-            if v >= self.store.max(x.index()) {
-                return Ok(false);
-            }
-            let lit = Literal::Le(x, v);
-            return self.explained(x, Some(lit), because, |s| s.set_max(x.index(), v));
+        if self.explaining {
+            return self.bound_explained(Literal::Le(x, v), because);
         }
         self.store.set_max(x.index(), v)
+    }
+
+    /// A bound change (`lit` is `x ≥ v` or `x ≤ v`) in explaining mode.
+    #[cold]
+    #[inline(never)]
+    fn bound_explained(&mut self, lit: Literal, because: impl Because) -> Result<bool, Conflict> {
+        let (x, i) = (lit.var(), lit.var().index());
+        match lit {
+            Literal::Ge(_, v) if v > self.store.min(i) => {
+                self.explained(x, Some(lit), because, |s| s.set_min(i, v))
+            }
+            Literal::Le(_, v) if v < self.store.max(i) => {
+                self.explained(x, Some(lit), because, |s| s.set_max(i, v))
+            }
+            _ => Ok(false),
+        }
     }
 
     /// Keeps the values for which `keep` is true, because of `because`
@@ -451,7 +478,7 @@ impl<'a> Pruner<'a> {
         keep: impl FnMut(Value) -> bool,
         because: impl Because,
     ) -> Result<bool, Conflict> {
-        if self.store.explaining {
+        if self.explaining {
             return self.explained(x, None, because, |s| retain_in(s, x, keep));
         }
         retain_in(self.store, x, keep)
@@ -466,21 +493,32 @@ impl<'a> Pruner<'a> {
 
     /// Keeps only the values whose bit is set in `mask` (see [`Pruner::word`]);
     /// `x`'s domain must be small.
-    #[inline]
+    #[inline(always)]
     pub fn retain_word(
         &mut self,
         x: VarId,
         mask: u64,
         because: impl Because,
     ) -> Result<bool, Conflict> {
-        if self.store.explaining {
-            let (bits, _) = self.store.small_bits(x.index());
-            if bits & !mask == 0 {
-                return Ok(false);
-            }
-            return self.explained(x, None, because, |s| s.retain_small_mask(x.index(), mask));
+        if self.explaining {
+            return self.retain_word_explained(x, mask, because);
         }
         self.store.retain_small_mask(x.index(), mask)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn retain_word_explained(
+        &mut self,
+        x: VarId,
+        mask: u64,
+        because: impl Because,
+    ) -> Result<bool, Conflict> {
+        let (bits, _) = self.store.small_bits(x.index());
+        if bits & !mask == 0 {
+            return Ok(false);
+        }
+        self.explained(x, None, because, |s| s.retain_small_mask(x.index(), mask))
     }
 }
 
@@ -515,15 +553,6 @@ impl Iterator for DomainValues {
             }
             DomainValues::List(it) => it.next(),
         }
-    }
-}
-
-/// The fallback cause of propagator `prop`'s writes.
-#[inline]
-fn scope_cause(prop: u32) -> Cause {
-    Cause::Propagated {
-        prop,
-        how: How::Scope,
     }
 }
 

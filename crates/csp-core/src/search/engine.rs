@@ -777,6 +777,7 @@ pub(crate) fn write_literal(
     store.ex.lit = Some(lit);
     let r = write(store);
     store.ex.lit = None;
+    store.ex.cause = Cause::UNEXPLAINED;
     if r.is_err() {
         store.ex.failure = Some(Failure {
             prop: u32::MAX,

@@ -1,0 +1,133 @@
+//! The cost of explaining mode: the same searches with it off and on.
+//!
+//! ```sh
+//! cargo run --release -p csp-core --example explain_cost [queens|sudoku|all] [FILE]
+//! ```
+//!
+//! `queens`: the 12-queens count (forward checking, the fused
+//! all-different); `sudoku`: every puzzle of a file, one per line
+//! (default `examples/sudoku/tests/data/top95.txt`, MAC). Prints the best
+//! of three wall-clock times with explaining off and on, and their ratio.
+//! For instruction counts, run it under `valgrind --tool=callgrind` with
+//! `off` or `on` as the last argument, which runs that mode once.
+
+use std::time::{Duration, Instant};
+
+use csp_core::{Domain, Inference, Model, Search, SearchOptions, Value, VarId, VarOrder};
+
+fn queens(n: usize) -> Model {
+    let mut m = Model::new();
+    let q = m.new_vars(n, Domain::range(0, n as Value - 1)).unwrap();
+    let up: Vec<Value> = (0..n as Value).collect();
+    let down: Vec<Value> = up.iter().map(|i| -i).collect();
+    m.all_different(&q).unwrap();
+    m.all_different_offset(&q, &up).unwrap();
+    m.all_different_offset(&q, &down).unwrap();
+    m
+}
+
+fn sudoku(line: &str) -> Option<Model> {
+    let cells: Vec<u8> = line
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| c.to_digit(10).map_or(0, |d| d as u8))
+        .collect();
+    if cells.len() != 81 {
+        return None;
+    }
+    let mut m = Model::new();
+    let x: Vec<VarId> = cells
+        .iter()
+        .map(|&v| {
+            let d = if v == 0 {
+                Domain::range(1, 9)
+            } else {
+                Domain::singleton(v as Value)
+            };
+            m.new_var(d).unwrap()
+        })
+        .collect();
+    for i in 0..9 {
+        let row: Vec<VarId> = (0..9).map(|j| x[9 * i + j]).collect();
+        let col: Vec<VarId> = (0..9).map(|j| x[9 * j + i]).collect();
+        let bx: Vec<VarId> = (0..9)
+            .map(|j| x[9 * (3 * (i / 3) + j / 3) + 3 * (i % 3) + j % 3])
+            .collect();
+        for unit in [row, col, bx] {
+            m.all_different(&unit).unwrap();
+        }
+    }
+    Some(m)
+}
+
+fn run(models: &[Model], options: &SearchOptions, explain: bool, count: bool) -> u128 {
+    let mut total = 0;
+    for m in models {
+        let s = Search::new(m).options(options.clone()).explaining(explain);
+        total += if count {
+            s.count().count
+        } else {
+            u128::from(s.solve().solution.is_some())
+        };
+    }
+    total
+}
+
+fn best(mut f: impl FnMut() -> u128) -> (Duration, u128) {
+    let mut best = Duration::MAX;
+    let mut r = 0;
+    for _ in 0..3 {
+        let t = Instant::now();
+        r = f();
+        best = best.min(t.elapsed());
+    }
+    (best, r)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let which = args.first().map_or("all", String::as_str);
+    let once = args
+        .last()
+        .map(String::as_str)
+        .filter(|a| *a == "on" || *a == "off");
+    let mut jobs: Vec<(&str, Vec<Model>, SearchOptions, bool)> = Vec::new();
+    if which == "queens" || which == "all" {
+        let fc = SearchOptions {
+            inference: Inference::ForwardChecking,
+            ..Default::default()
+        };
+        jobs.push(("12-queens count", vec![queens(12)], fc, true));
+    }
+    if which == "sudoku" || which == "all" {
+        let file = args
+            .get(1)
+            .filter(|a| *a != "on" && *a != "off")
+            .cloned()
+            .unwrap_or_else(|| "examples/sudoku/tests/data/top95.txt".into());
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let models: Vec<Model> = text.lines().filter_map(sudoku).collect();
+        let mac = SearchOptions {
+            inference: Inference::Mac,
+            var_order: VarOrder::Mrv,
+            ..Default::default()
+        };
+        jobs.push(("sudoku file", models, mac, false));
+    }
+    for (name, models, options, count) in &jobs {
+        if let Some(mode) = once {
+            let r = run(models, options, mode == "on", *count);
+            println!("{name}, explaining {mode}: {r}");
+            continue;
+        }
+        let (off, a) = best(|| run(models, options, false, *count));
+        let (on, b) = best(|| run(models, options, true, *count));
+        assert_eq!(a, b, "explaining changed the answer");
+        println!(
+            "{name}: off {:.1} ms, on {:.1} ms, ratio {:.2}",
+            off.as_secs_f64() * 1e3,
+            on.as_secs_f64() * 1e3,
+            on.as_secs_f64() / off.as_secs_f64()
+        );
+    }
+}
