@@ -57,6 +57,7 @@ use crate::literal::Literal;
 pub use crate::propagation::pruner::{Because, DomainValues, Premises, Pruner, Why};
 use crate::propagation::Propagator;
 
+pub(crate) mod adapter;
 mod all_different;
 mod alldiff_bounds;
 mod alldiff_domain;

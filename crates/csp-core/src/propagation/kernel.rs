@@ -14,11 +14,9 @@
 
 use smallvec::SmallVec;
 
-use super::{Event, Events, Propagator, Ready, Setup};
-use crate::constraint::Pruner;
+use super::{Event, Events, Inference, Propagator, Pruner, Ready, Setup};
 use crate::domain::explained::{Cause, Failure, How};
 use crate::domain::{Conflict, DomainStore};
-use crate::search::Inference;
 
 /// One subscription: propagator `prop` wants events `mask` on a variable,
 /// reported as scope position `pos`. The kernel copies in what the event

@@ -56,15 +56,31 @@ use std::fmt;
 use crate::domain::store::{EV_BOUNDS, EV_DOMAIN, EV_FIXED};
 use crate::domain::{Conflict, DomainStore};
 use crate::ids::{Value, VarId};
-use crate::search::Inference;
 
-pub(crate) mod adapter;
 pub(crate) mod kernel;
 pub(crate) mod pruner;
 
 pub use crate::domain::explained::History;
 pub use crate::literal::Literal;
 pub use pruner::{Because, DomainValues, Premises, Pruner, Why};
+
+/// How much propagation runs after each decision.
+///
+/// The levels are ordered `None < ForwardChecking < Mac` (see
+/// [`Model::cap_inference`](crate::Model::cap_inference)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Inference {
+    /// Check each constraint once all its variables are fixed; prune nothing.
+    None,
+    /// Forward checking (the default): whenever a variable becomes fixed, each
+    /// of its constraints prunes the other variables (see
+    /// [`Constraint::forward_check`](crate::Constraint::forward_check)).
+    #[default]
+    ForwardChecking,
+    /// Maintained arc consistency: every domain change re-runs the constraints
+    /// on that variable (AC-3 style, a queue of constraints) to a fixpoint.
+    Mac,
+}
 
 /// A stateful propagator: the search-time side of a constraint.
 ///

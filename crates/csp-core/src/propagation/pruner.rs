@@ -31,7 +31,7 @@ use crate::ids::{Value, VarId};
 use crate::literal::Literal;
 use crate::propagation::{StateInt, StateWords};
 
-/// A reason that is not a list of premises (see the [module documentation](self)).
+/// A reason that is not a list of premises (see [`Because`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Why {
     /// The fallback: the domains of the propagator's scope before the change.

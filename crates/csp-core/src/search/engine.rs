@@ -32,6 +32,7 @@ use std::time::Instant;
 
 use smallvec::smallvec;
 
+use crate::constraint::adapter::CheckerPath;
 use crate::constraint::fused::FusedAllDifferent;
 use crate::domain::explained::{Cause, Failure};
 use crate::domain::{Conflict, DomainStore};
@@ -40,7 +41,6 @@ use crate::limits::Limit;
 use crate::literal::Literal;
 use crate::model::Model;
 use crate::observer::SearchObserver;
-use crate::propagation::adapter::CheckerPath;
 use crate::propagation::kernel::{Kernel, Owned, Stop};
 use crate::propagation::{Priority, Propagator};
 use crate::search::{Decision, Inference, RootWeights, SearchOptions, ValOrder, VarOrder};

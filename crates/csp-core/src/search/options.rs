@@ -8,23 +8,7 @@
 use crate::ids::Value;
 use crate::limits::Limits;
 
-/// How much propagation runs after each decision.
-///
-/// The levels are ordered `None < ForwardChecking < Mac` (see
-/// [`Model::cap_inference`](crate::Model::cap_inference)).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Inference {
-    /// Check each constraint once all its variables are fixed; prune nothing.
-    None,
-    /// Forward checking (the default): whenever a variable becomes fixed, each
-    /// of its constraints prunes the other variables (see
-    /// [`Constraint::forward_check`](crate::Constraint::forward_check)).
-    #[default]
-    ForwardChecking,
-    /// Maintained arc consistency: every domain change re-runs the constraints
-    /// on that variable (AC-3 style, a queue of constraints) to a fixpoint.
-    Mac,
-}
+pub use crate::propagation::Inference;
 
 /// Which variable the search branches on next (among those with more than
 /// one value; ties go to the lowest index).

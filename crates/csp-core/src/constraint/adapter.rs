@@ -10,11 +10,10 @@
 
 use smallvec::SmallVec;
 
-use super::{Event, Events, Priority, Propagator, Setup};
-use crate::constraint::{Constraint, Pruner};
+use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::Value;
-use crate::search::Inference;
+use crate::propagation::{Event, Events, Inference, Priority, Propagator, Setup};
 
 /// A constraint propagated through its checker-path methods.
 #[derive(Debug)]
