@@ -5,7 +5,9 @@
 //! (entailment, events, every solution checked) exercised on the way.
 
 use csp_core::propagation::{Event, Events, Premises, Priority, Propagator, Setup, StateInt};
-use csp_core::{testing, Conflict, Constraint, Domain, Model, Pruner, Search, Value, VarId};
+use csp_core::{
+    testing, Conflict, Constraint, Domain, Literal, Model, Pruner, Search, Value, VarId,
+};
 
 /// `Σ xs ≤ c`.
 #[derive(Debug)]
@@ -212,4 +214,110 @@ fn a_propagator_that_misses_its_events_fails_the_harness() {
         Search::new(&m).solve().outcome,
         csp_core::Outcome::Invalid(c)
     );
+}
+
+/// `x ∉ {2, 3, 4}`, pruned only in `notify`: once `x ≥ 2`, `x ≥ 5`. It
+/// prunes the variable whose event it is being told of, which the
+/// subscribers after it must each see once.
+#[derive(Debug)]
+struct SkipsTwoToFour([VarId; 1]);
+
+impl Constraint for SkipsTwoToFour {
+    fn scope(&self) -> &[VarId] {
+        &self.0
+    }
+    fn is_satisfied(&self, v: &[Value]) -> bool {
+        !(2..=4).contains(&v[0])
+    }
+    fn name(&self) -> &str {
+        "skips 2..4"
+    }
+    fn propagator(&self) -> Option<Box<dyn csp_core::propagation::Propagator + '_>> {
+        Some(Box::new(SkipsProp(self.0[0])))
+    }
+}
+
+#[derive(Debug)]
+struct SkipsProp(VarId);
+
+impl csp_core::propagation::Propagator for SkipsProp {
+    fn setup(&mut self, setup: &mut csp_core::propagation::Setup<'_>) {
+        setup.subscribe(self.0, 0, csp_core::propagation::Events::BOUNDS);
+    }
+    fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        // The root and scheduled calls check only a fixed variable.
+        match p.value(self.0) {
+            Some(v) if (2..=4).contains(&v) => Err(p.fail(Literal::Eq(self.0, v))),
+            _ => Ok(()),
+        }
+    }
+    fn notify(
+        &mut self,
+        p: &mut Pruner<'_>,
+        _pos: usize,
+        _e: csp_core::propagation::Event,
+    ) -> Result<bool, Conflict> {
+        let x = self.0;
+        let lo = p.min(x);
+        if (2..=4).contains(&lo) {
+            p.set_min(x, 5, Literal::Ge(x, lo))?;
+        }
+        Ok(true)
+    }
+}
+
+#[test]
+fn a_notify_that_prunes_its_own_variable_is_seen_once_by_the_others() {
+    // Posted first, so it hears x's events before the sum: when y = 2 lifts
+    // x to 2, it lifts x to 5 inside its notify; the incremental sum after
+    // it must count x's minimum as 5 once, not 5 and then 3 more.
+    let mut m = Model::new();
+    let x = m.new_var_named("x", Domain::range(0, 10)).unwrap();
+    let y = m.new_var_named("y", Domain::range(0, 10)).unwrap();
+    m.post(SkipsTwoToFour([x])).unwrap();
+    m.linear(&[(1, x), (1, y)], csp_core::Relation::Le, 7)
+        .unwrap();
+    m.less_eq(y, x, 0).unwrap(); // y ≤ x
+                                 // Every search finds every solution. (Not `testing::check_model`: its
+                                 // counts take the last variable's domain size as the number of
+                                 // solutions, which needs complete forward checking, and this
+                                 // propagator prunes only by bounds.)
+    let truth = testing::brute_force(&m).unwrap();
+    for inference in [
+        csp_core::Inference::ForwardChecking,
+        csp_core::Inference::Mac,
+    ] {
+        for var_order in [csp_core::VarOrder::Input, csp_core::VarOrder::Mrv] {
+            for val_order in [
+                csp_core::ValOrder::Ascending,
+                csp_core::ValOrder::Descending,
+            ] {
+                let opts = csp_core::SearchOptions {
+                    inference,
+                    var_order,
+                    val_order,
+                    ..Default::default()
+                };
+                let mut found: Vec<Vec<Value>> = Search::new(&m)
+                    .options(opts)
+                    .solutions()
+                    .map(|s| s.values().to_vec())
+                    .collect();
+                found.sort();
+                assert_eq!(found, truth, "{inference:?} {var_order:?} {val_order:?}");
+            }
+        }
+    }
+    // (x, y) = (5, 2) is a solution, found with y decided first.
+    let opts = csp_core::SearchOptions {
+        decision_vars: vec![y, x],
+        var_order: csp_core::VarOrder::Input,
+        ..Default::default()
+    };
+    let all: Vec<(Value, Value)> = Search::new(&m)
+        .options(opts)
+        .solutions()
+        .map(|s| (s[x], s[y]))
+        .collect();
+    assert!(all.contains(&(5, 2)), "{all:?}");
 }

@@ -613,6 +613,12 @@ impl DomainStore {
         }
     }
 
+    /// Does variable `i` have pending events?
+    #[inline]
+    pub(crate) fn has_pending(&self, i: usize) -> bool {
+        self.ev[i].pending != 0
+    }
+
     /// Sets the propagator whose `propagate` runs now (`u32::MAX`: none).
     #[inline]
     pub(crate) fn set_source(&mut self, p: u32) {

@@ -150,6 +150,14 @@ pub(crate) struct Kernel<'a> {
     /// Per variable: its only subscriber and position, when a decision on
     /// it can be delivered directly (see [`Kernel::direct`]).
     direct: Vec<(u32, u32)>,
+    /// Events attributed per subscriber: when a notify changes the variable
+    /// being delivered, `x` goes back on the event list with its word
+    /// before that change, which is what the subscribers told before it
+    /// have seen; each one told after it has seen the word it was told
+    /// with, kept here as `(variable, subscription, word)` until `x` is
+    /// delivered again. (Else an incremental sum told after a notify that
+    /// pruned would count that pruning twice.)
+    seen: Vec<(u32, u32, u64)>,
     /// Propagator and notify calls, for statistics.
     pub(crate) propagations: u64,
     /// Ask the limit closure every so many propagator calls (0: never).
@@ -255,6 +263,7 @@ impl<'a> Kernel<'a> {
             entailed_at,
             any_entailed: false,
             direct,
+            seen: Vec::new(),
             propagations: 0,
             check_every: 0,
             check_countdown: 0,
@@ -365,6 +374,15 @@ impl<'a> Kernel<'a> {
         loop {
             while let Some((x, kinds, old, src)) = store.pop_event() {
                 let (a, b) = (self.start[x as usize], self.start[x as usize + 1]);
+                // What subscribers saw of `x` in a delivery that changed it
+                // (see `seen`): their `before` words for this one.
+                let prior = if self.seen.is_empty() {
+                    SmallVec::new()
+                } else {
+                    self.take_seen(x)
+                };
+                // Has a notify of this delivery changed `x` itself?
+                let mut changed = false;
                 for k in a..b {
                     let s = self.subs[k as usize];
                     if s.mask & kinds == 0 {
@@ -385,9 +403,12 @@ impl<'a> Kernel<'a> {
                     if self.is_entailed(store, s.prop) {
                         continue;
                     }
-                    let before = store
-                        .is_small(x as usize)
-                        .then(|| (old, store.small_bits(x as usize).1));
+                    let small = store.is_small(x as usize);
+                    let (word, base) = store.small_bits(x as usize);
+                    let before = small.then(|| {
+                        let seen = prior.iter().find(|&&(j, _)| j == k).map(|&(_, w)| w);
+                        (seen.unwrap_or(old), base)
+                    });
                     self.propagations += 1;
                     if self.limit_due(store.removals) && limit(store) {
                         self.clear(store);
@@ -409,6 +430,17 @@ impl<'a> Kernel<'a> {
                             }
                         }
                         Err(c) => return Err(self.fail(store, weights, s.prop, c)),
+                    }
+                    // A notify changed `x` (this one or an earlier one of
+                    // this delivery): `x` is pending again, with the word
+                    // before the first such change. The subscribers told
+                    // after that change saw more: they keep their own word.
+                    if small {
+                        if changed {
+                            self.seen.push((x, k, word));
+                        } else if store.has_pending(x as usize) {
+                            changed = true;
+                        }
                     }
                 }
             }
@@ -483,8 +515,23 @@ impl<'a> Kernel<'a> {
         Stop::Conflict
     }
 
+    /// The words the subscribers of `x` saw in its last delivery (see
+    /// `seen`), by subscription, taken out of `seen`.
+    #[cold]
+    fn take_seen(&mut self, x: u32) -> SmallVec<[(u32, u64); 4]> {
+        let mut out = SmallVec::new();
+        self.seen.retain(|&(v, k, w)| {
+            if v == x {
+                out.push((k, w));
+            }
+            v != x
+        });
+        out
+    }
+
     /// Drops every pending event and scheduled propagator.
     pub(crate) fn clear(&mut self, store: &mut DomainStore) {
+        self.seen.clear();
         if !store.events.is_empty() || !store.prunes.is_empty() {
             store.clear_events();
         }
