@@ -274,3 +274,15 @@ fn weakened_table_reasons_are_caught() {
     ];
     weakening_is_caught(&d, move |m, v| m.table(v, tuples.clone()).map(|_| ()));
 }
+
+#[test]
+fn weakened_element_reasons_are_caught() {
+    let d = [
+        Domain::range(0, 2),
+        Domain::range(0, 3),
+        Domain::range(0, 3),
+        Domain::values([1, 3]),
+        Domain::range(2, 3),
+    ];
+    weakening_is_caught(&d, |m, v| m.element(v[0], &v[2..], v[1]).map(|_| ()));
+}

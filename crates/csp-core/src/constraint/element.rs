@@ -1,9 +1,9 @@
 //! Element: `array[index] = result`, with an array of variables.
 
-use super::Why;
-use super::{Constraint, Pruner};
+use super::{Constraint, Premises, Pruner, Why};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
+use crate::literal::Literal;
 
 /// `array[index] = result`, with a 0-based `index` variable and an array of
 /// variables (a constant array is an array of fixed variables).
@@ -34,14 +34,18 @@ impl Element {
     fn prune(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
         let (index, result, array) = (self.vars[0], self.vars[1], &self.vars[2..]);
         let n = array.len() as i64;
-        pruner.retain(index, |i| (0..n).contains(&(i as i64)), Why::Scope)?;
+        pruner.retain(index, |i| (0..n).contains(&(i as i64)), Why::Constraint)?;
         // index: positions whose entry can equal the result.
         let idx: Vec<Value> = pruner.values(index).collect();
         for i in idx {
             let a = array[i as usize];
             let meets = pruner.values(a).any(|v| pruner.contains(result, v));
             if !meets {
-                pruner.remove(index, i, Why::Scope)?;
+                // array[i] and result have no value in common.
+                pruner.remove(index, i, |r: &mut Premises| {
+                    r.domain(a);
+                    r.domain(result);
+                })?;
             }
         }
         // result: values some remaining entry can take.
@@ -49,21 +53,36 @@ impl Element {
         let res: Vec<Value> = pruner.values(result).collect();
         for v in res {
             if !idx.iter().any(|&i| pruner.contains(array[i as usize], v)) {
-                pruner.remove(result, v, Why::Scope)?;
+                // No entry the index can still name can take v.
+                let idx = &idx;
+                pruner.remove(result, v, move |r: &mut Premises| {
+                    r.domain(index);
+                    for &i in idx {
+                        r.push(Literal::Ne(array[i as usize], v));
+                    }
+                })?;
             }
         }
         if let Some(i) = pruner.value(index) {
             let a = array[i as usize];
             let av: Vec<Value> = pruner.values(a).collect();
+            // With the index fixed, array[i] and result mirror each other.
+            let fixed = Literal::Eq(index, i);
             for v in av {
                 if !pruner.contains(result, v) {
-                    pruner.remove(a, v, Why::Scope)?;
+                    pruner.remove(a, v, |r: &mut Premises| {
+                        r.push(fixed);
+                        r.push(Literal::Ne(result, v));
+                    })?;
                 }
             }
             let rv: Vec<Value> = pruner.values(result).collect();
             for v in rv {
                 if !pruner.contains(a, v) {
-                    pruner.remove(result, v, Why::Scope)?;
+                    pruner.remove(result, v, |r: &mut Premises| {
+                        r.push(fixed);
+                        r.push(Literal::Ne(a, v));
+                    })?;
                 }
             }
         }
