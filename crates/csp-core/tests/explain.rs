@@ -286,3 +286,34 @@ fn weakened_element_reasons_are_caught() {
     ];
     weakening_is_caught(&d, |m, v| m.element(v[0], &v[2..], v[1]).map(|_| ()));
 }
+
+#[test]
+fn weakened_count_reasons_are_caught() {
+    let d = [
+        Domain::range(0, 2),
+        Domain::range(1, 3),
+        Domain::range(0, 3),
+        Domain::range(1, 2),
+    ];
+    weakening_is_caught(&d, |m, v| {
+        m.count(v, 1, csp_core::Relation::Eq, 2).map(|_| ())
+    });
+}
+
+#[test]
+fn reified_sums_explain_under_their_control_literal() {
+    use csp_core::Expr;
+    // b first, so that the search decides it before the sum's terms.
+    let mut m = Model::new();
+    let b = m.new_bool().unwrap();
+    let x = m.new_var(Domain::range(0, 3)).unwrap();
+    let y = m.new_var(Domain::range(-1, 3)).unwrap();
+    let z = m.new_var(Domain::range(0, 2)).unwrap();
+    let sum: Expr = 2 * x + y - z;
+    m.post(b.iff(sum.le(2))).unwrap();
+    testing::check_explanations(&m).unwrap();
+    testing::weaken_reasons(true);
+    let r = testing::check_explanations(&m);
+    testing::weaken_reasons(false);
+    assert!(r.is_err(), "a weakened reified-sum reason went unnoticed");
+}

@@ -411,6 +411,9 @@ fn reification_matches_brute_force() {
                 } else {
                     m.post(b.iff(mk(x, y))).unwrap();
                 }
+                // Every reason the reified propagators give, by brute force.
+                testing::check_explanations(&m)
+                    .unwrap_or_else(|e| panic!("{name} half={half} over {ds:?}: {e}"));
                 // The meaning, by a second model per (x, y) with the plain relation.
                 let mut expected = std::collections::BTreeSet::new();
                 for a in ds[0].iter() {

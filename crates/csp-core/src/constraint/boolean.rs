@@ -239,6 +239,16 @@ impl Constraint for ReifiedLinear {
     }
 }
 
+/// Premises: the bounds of every variable of `vars`.
+fn term_bounds(vars: &[VarId]) -> impl FnOnce(&mut Premises<'_>) + '_ {
+    move |r: &mut Premises<'_>| {
+        for &x in vars {
+            r.at_least(x);
+            r.at_most(x);
+        }
+    }
+}
+
 #[derive(Debug)]
 struct ReifiedProp<'a>(&'a ReifiedLinear);
 
@@ -255,28 +265,29 @@ impl Propagator for ReifiedProp<'_> {
     fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
         let r = self.0;
         let b = r.b();
-        p.retain(b, |v| v == 0 || v == 1, Why::Scope)?;
+        p.retain(b, |v| v == 0 || v == 1, Why::Constraint)?;
         match p.value(b) {
             Some(1) => {
-                r.pos.enforce(p)?;
+                r.pos.enforce(p, Some(Literal::Eq(b, 1)))?;
                 if r.pos.status(p) == Some(true) {
                     p.entail();
                 }
             }
             Some(_) if r.half => p.entail(),
             Some(_) => {
-                r.neg.enforce(p)?;
+                r.neg.enforce(p, Some(Literal::Eq(b, 0)))?;
                 if r.neg.status(p) == Some(true) {
                     p.entail();
                 }
             }
             None => match r.pos.status(p) {
+                // The reason: the terms' bounds, which decide the relation.
                 Some(true) if !r.half => {
-                    p.fix(b, 1, Why::Scope)?;
+                    p.fix(b, 1, term_bounds(&r.pos.vars))?;
                     p.entail();
                 }
                 Some(false) => {
-                    p.fix(b, 0, Why::Scope)?;
+                    p.fix(b, 0, term_bounds(&r.pos.vars))?;
                     p.entail();
                 }
                 _ => {}

@@ -1,9 +1,9 @@
 //! Count: how many variables take a given value, compared with a constant.
 
-use super::Why;
-use super::{Constraint, Pruner, Relation};
+use super::{Constraint, Premises, Pruner, Relation};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
+use crate::literal::Literal;
 
 /// `|{i : x_i = value}| ⋈ k`; at-most is `≤`, at-least `≥`, exactly `=`.
 ///
@@ -60,7 +60,7 @@ impl Count {
             Relation::Ne => {
                 let open = possible - sure;
                 if open == 0 && sure == self.k {
-                    return Err(Conflict);
+                    return Err(pruner.fail(decided(&self.vars, v, None)));
                 }
                 if open == 1 {
                     let x = *self
@@ -68,32 +68,73 @@ impl Count {
                         .iter()
                         .find(|&&x| pruner.contains(x, v) && !pruner.is_fixed(x))
                         .expect("one open");
+                    // The reason: every other variable is decided for `v`.
                     if sure == self.k {
-                        pruner.fix(x, v, Why::Scope)?;
+                        pruner.fix(x, v, decided(&self.vars, v, Some(x)))?;
                     } else if sure + 1 == self.k {
-                        pruner.remove(x, v, Why::Scope)?;
+                        pruner.remove(x, v, decided(&self.vars, v, Some(x)))?;
                     }
                 }
                 return Ok(());
             }
         };
-        if sure > max_ok || possible < min_ok {
-            return Err(Conflict);
+        if sure > max_ok {
+            return Err(pruner.fail(taking(&self.vars, v)));
         }
+        if possible < min_ok {
+            return Err(pruner.fail(missing(&self.vars, v)));
+        }
+        // The reasons: the variables fixed to `v` (the count is full), or
+        // those without `v` (every other one is needed).
         if sure == max_ok && possible > sure {
             for &x in &self.vars {
                 if !pruner.is_fixed(x) {
-                    pruner.remove(x, v, Why::Scope)?;
+                    pruner.remove(x, v, taking(&self.vars, v))?;
                 }
             }
         } else if possible == min_ok && possible > sure {
             for &x in &self.vars {
                 if pruner.contains(x, v) {
-                    pruner.fix(x, v, Why::Scope)?;
+                    pruner.fix(x, v, missing(&self.vars, v))?;
                 }
             }
         }
         Ok(())
+    }
+}
+
+/// Premises: the variables fixed to `v`.
+fn taking(vars: &[VarId], v: Value) -> impl FnOnce(&mut Premises<'_>) + '_ {
+    move |r: &mut Premises<'_>| {
+        for &x in vars {
+            if r.value(x) == Some(v) {
+                r.push(Literal::Eq(x, v));
+            }
+        }
+    }
+}
+
+/// Premises: the variables that have lost `v`.
+fn missing(vars: &[VarId], v: Value) -> impl FnOnce(&mut Premises<'_>) + '_ {
+    move |r: &mut Premises<'_>| {
+        for &x in vars {
+            if !r.contains(x, v) {
+                r.push(Literal::Ne(x, v));
+            }
+        }
+    }
+}
+
+/// Premises: every variable but `skip` is fixed to `v` or has lost it.
+fn decided(vars: &[VarId], v: Value, skip: Option<VarId>) -> impl FnOnce(&mut Premises<'_>) + '_ {
+    move |r: &mut Premises<'_>| {
+        for &x in vars.iter().filter(|&&x| Some(x) != skip) {
+            if r.value(x) == Some(v) {
+                r.push(Literal::Eq(x, v));
+            } else if !r.contains(x, v) {
+                r.push(Literal::Ne(x, v));
+            }
+        }
     }
 }
 

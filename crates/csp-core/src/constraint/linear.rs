@@ -111,7 +111,7 @@ impl fmt::Display for Relation {
 ///   `≤`/`≥`, 0/1 for `≠`.
 #[derive(Debug, Clone)]
 pub struct Linear {
-    vars: Vec<VarId>,
+    pub(crate) vars: Vec<VarId>,
     coefs: Vec<i64>,
     rel: Relation,
     c: i128,
@@ -184,9 +184,15 @@ impl Linear {
 
     /// Prunes as the constraint's propagator would, from scratch: bounds
     /// to a fixpoint, or for `≠` the last open variable's forbidden value.
-    pub(crate) fn enforce(&self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+    /// `given`: a literal the constraint holds under (a reified
+    /// constraint's `b = 1`), added to every reason.
+    pub(crate) fn enforce(
+        &self,
+        p: &mut Pruner<'_>,
+        given: Option<Literal>,
+    ) -> Result<(), Conflict> {
         if self.rel != Relation::Ne {
-            while self.bounds_pass(p)? {}
+            while self.bounds_pass(p, given)? {}
             return Ok(());
         }
         let mut open = None;
@@ -199,9 +205,9 @@ impl Linear {
             }
         }
         match open {
-            None if fixed == self.c => Err(p.fail(fixed_terms(&self.vars, None))),
+            None if fixed == self.c => Err(p.fail(fixed_terms(&self.vars, None, given))),
             None => Ok(()),
-            Some(i) => self.forbid_last(p, i, fixed),
+            Some(i) => self.forbid_last(p, i, fixed, given),
         }
     }
 
@@ -216,10 +222,16 @@ impl Linear {
 
     /// `≠` with every term but `i` fixed, summing to `fixed`: removes the
     /// one value of `vars[i]` that would make the sum `c`.
-    fn forbid_last(&self, p: &mut Pruner<'_>, i: usize, fixed: i128) -> Result<(), Conflict> {
+    fn forbid_last(
+        &self,
+        p: &mut Pruner<'_>,
+        i: usize,
+        fixed: i128,
+        given: Option<Literal>,
+    ) -> Result<(), Conflict> {
         let (rest, a) = (self.c - fixed, self.coefs[i] as i128);
         // The reason: the values of the other (fixed) terms.
-        let others = fixed_terms(&self.vars, Some(i));
+        let others = fixed_terms(&self.vars, Some(i), given);
         if a == 0 {
             // The open variable does not count: the sum is `fixed`.
             return if rest == 0 {
@@ -239,7 +251,11 @@ impl Linear {
     /// One pass of bounds reasoning from scratch; returns whether a bound
     /// moved. The checker path's pruning, and the propagator's on sums too
     /// wide for its `i64` state.
-    fn bounds_pass(&self, pruner: &mut Pruner<'_>) -> Result<bool, Conflict> {
+    fn bounds_pass(
+        &self,
+        pruner: &mut Pruner<'_>,
+        given: Option<Literal>,
+    ) -> Result<bool, Conflict> {
         let c = self.c;
         let (lo, hi) = self.sum_bounds(pruner);
         let (need_le, need_ge) = match self.rel {
@@ -249,10 +265,10 @@ impl Linear {
             _ => return Ok(false),
         };
         if need_le && lo > c {
-            return Err(pruner.fail(sum_reason(&self.vars, &self.coefs, None, true)));
+            return Err(pruner.fail(sum_reason(&self.vars, &self.coefs, None, true, given)));
         }
         if need_ge && hi < c {
-            return Err(pruner.fail(sum_reason(&self.vars, &self.coefs, None, false)));
+            return Err(pruner.fail(sum_reason(&self.vars, &self.coefs, None, false, given)));
         }
         let mut changed = false;
         for (j, (&x, &a)) in self.vars.iter().zip(&self.coefs).enumerate() {
@@ -261,11 +277,11 @@ impl Linear {
             }
             let (tmin, tmax) = term_bounds(pruner, x, a);
             if need_le {
-                let why = sum_reason(&self.vars, &self.coefs, Some(j), true);
+                let why = sum_reason(&self.vars, &self.coefs, Some(j), true, given);
                 changed |= at_most(pruner, x, a, c - (lo - tmin), why)?;
             }
             if need_ge {
-                let why = sum_reason(&self.vars, &self.coefs, Some(j), false);
+                let why = sum_reason(&self.vars, &self.coefs, Some(j), false, given);
                 changed |= at_least(pruner, x, a, c - (hi - tmax), why)?;
             }
         }
@@ -286,14 +302,19 @@ fn term_bounds(p: &Pruner<'_>, x: VarId, a: i64) -> (i128, i128) {
 
 /// The reason of a bound that the sum's `≤` side (`le`) or `≥` side gives:
 /// every term but `skip` at its bound on that side (`x ≥ min(x)` for a
-/// positive coefficient under `≤`, and so on), read when it is written.
+/// positive coefficient under `≤`, and so on), read when it is written,
+/// and `given` (see [`Linear::enforce`]).
 fn sum_reason<'c>(
     vars: &'c [VarId],
     coefs: &'c [i64],
     skip: Option<usize>,
     le: bool,
+    given: Option<Literal>,
 ) -> impl FnOnce(&mut Premises<'_>) + 'c {
     move |r: &mut Premises<'_>| {
+        if let Some(g) = given {
+            r.push(g);
+        }
         for (i, (&y, &a)) in vars.iter().zip(coefs).enumerate() {
             if Some(i) == skip || a == 0 {
                 continue;
@@ -308,9 +329,16 @@ fn sum_reason<'c>(
 }
 
 /// The reason of a `≠` sum's last step: the values of the fixed terms but
-/// `skip`.
-fn fixed_terms(vars: &[VarId], skip: Option<usize>) -> impl FnOnce(&mut Premises<'_>) + '_ {
+/// `skip`, and `given`.
+fn fixed_terms(
+    vars: &[VarId],
+    skip: Option<usize>,
+    given: Option<Literal>,
+) -> impl FnOnce(&mut Premises<'_>) + '_ {
     move |r: &mut Premises<'_>| {
+        if let Some(g) = given {
+            r.push(g);
+        }
         for (i, &y) in vars.iter().enumerate() {
             if Some(i) != skip {
                 if let Some(v) = r.value(y) {
@@ -401,14 +429,14 @@ impl Constraint for Linear {
         if self.rel == Relation::Ne {
             return default_forward_check(self, pruner);
         }
-        self.bounds_pass(pruner)?;
+        self.bounds_pass(pruner, None)?;
         Ok(())
     }
     fn propagate(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
         if self.rel == Relation::Ne {
             return default_forward_check(self, pruner);
         }
-        while self.bounds_pass(pruner)? {}
+        while self.bounds_pass(pruner, None)? {}
         Ok(())
     }
     fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
@@ -473,7 +501,7 @@ impl LinearProp<'_> {
         let open = con.vars.len() as i64 - nfixed;
         if open == 0 {
             return if fixed_sum == con.c {
-                Err(p.fail(fixed_terms(&con.vars, None)))
+                Err(p.fail(fixed_terms(&con.vars, None, None)))
             } else {
                 p.entail();
                 Ok(())
@@ -481,7 +509,7 @@ impl LinearProp<'_> {
         }
         if open == 1 {
             if let Some(i) = (0..con.vars.len()).find(|&i| !p.is_fixed(con.vars[i])) {
-                con.forbid_last(p, i, fixed_sum)?;
+                con.forbid_last(p, i, fixed_sum, None)?;
                 p.entail();
             }
         }
@@ -614,10 +642,10 @@ impl Propagator for LinearProp<'_> {
         let le = matches!(con.rel, Relation::Eq | Relation::Le);
         let ge = matches!(con.rel, Relation::Eq | Relation::Ge);
         if le && lo_v > c {
-            return Err(p.fail(sum_reason(&con.vars, &con.coefs, None, true)));
+            return Err(p.fail(sum_reason(&con.vars, &con.coefs, None, true, None)));
         }
         if ge && hi_v < c {
-            return Err(p.fail(sum_reason(&con.vars, &con.coefs, None, false)));
+            return Err(p.fail(sum_reason(&con.vars, &con.coefs, None, false, None)));
         }
         let slack_le = if le { c - lo_v } else { i64::MAX };
         let slack_ge = if ge { hi_v - c } else { i64::MAX };
@@ -630,7 +658,7 @@ impl Propagator for LinearProp<'_> {
             return self.not_equal_scratch(p);
         }
         if self.wide {
-            while con.bounds_pass(p)? {}
+            while con.bounds_pass(p, None)? {}
             return Ok(());
         }
         // Not wide: every sum, bound and slack fits i64 (see `NARROW`).
@@ -639,10 +667,10 @@ impl Propagator for LinearProp<'_> {
         let le = matches!(con.rel, Relation::Eq | Relation::Le);
         let ge = matches!(con.rel, Relation::Eq | Relation::Ge);
         if le && lo > c {
-            return Err(p.fail(sum_reason(&con.vars, &con.coefs, None, true)));
+            return Err(p.fail(sum_reason(&con.vars, &con.coefs, None, true, None)));
         }
         if ge && hi < c {
-            return Err(p.fail(sum_reason(&con.vars, &con.coefs, None, false)));
+            return Err(p.fail(sum_reason(&con.vars, &con.coefs, None, false, None)));
         }
         if (!le || hi <= c) && (!ge || lo >= c) {
             p.entail();
@@ -667,11 +695,11 @@ impl Propagator for LinearProp<'_> {
                 // The reasons read the other terms' bounds when written:
                 // at least as tight as the sums the slack came from.
                 if width > slack_le {
-                    let why = sum_reason(&con.vars, &con.coefs, Some(j), true);
+                    let why = sum_reason(&con.vars, &con.coefs, Some(j), true, None);
                     at_most(p, x, a, (slack_le + tmin) as i128, why)?;
                 }
                 if width > slack_ge {
-                    let why = sum_reason(&con.vars, &con.coefs, Some(j), false);
+                    let why = sum_reason(&con.vars, &con.coefs, Some(j), false, None);
                     at_least(p, x, a, (tmax - slack_ge) as i128, why)?;
                 }
                 let (m, n) = (p.min(x) as i64 * a, p.max(x) as i64 * a);
