@@ -382,21 +382,18 @@ fn implies(a: Literal, b: Literal) -> bool {
 fn excludes_some(root: &DomainStore, e: Literal, lit: Literal) -> bool {
     let i = lit.var().index();
     let (dlo, dhi) = (root.min(i) as i64, root.max(i) as i64);
-    // The values lit excludes, as at most two ranges of i64.
-    let (v, ranges): (i64, [(i64, i64); 2]) = match lit {
-        Literal::Ne(_, v) => (v as i64, [(v as i64, v as i64), (1, 0)]),
-        Literal::Eq(_, v) => (v as i64, [(dlo, v as i64 - 1), (v as i64 + 1, dhi)]),
-        Literal::Ge(_, v) => (v as i64, [(dlo, v as i64 - 1), (1, 0)]),
-        Literal::Le(_, v) => (v as i64, [(v as i64 + 1, dhi), (1, 0)]),
+    // The values a literal excludes, as at most two ranges of i64 (an
+    // empty range is (1, 0)).
+    let excluded = |l: Literal| -> [(i64, i64); 2] {
+        let v = l.value() as i64;
+        match l {
+            Literal::Ne(..) => [(v, v), (1, 0)],
+            Literal::Eq(..) => [(dlo, v - 1), (v + 1, dhi)],
+            Literal::Ge(..) => [(dlo, v - 1), (1, 0)],
+            Literal::Le(..) => [(v + 1, dhi), (1, 0)],
+        }
     };
-    let _ = v;
-    // The values e excludes, likewise.
-    let excl: [(i64, i64); 2] = match e {
-        Literal::Ne(_, u) => [(u as i64, u as i64), (1, 0)],
-        Literal::Eq(_, u) => [(dlo, u as i64 - 1), (u as i64 + 1, dhi)],
-        Literal::Ge(_, u) => [(dlo, u as i64 - 1), (1, 0)],
-        Literal::Le(_, u) => [(u as i64 + 1, dhi), (1, 0)],
-    };
+    let (ranges, excl) = (excluded(lit), excluded(e));
     for &(a, b) in &ranges {
         for &(c, d) in &excl {
             let (lo, hi) = (a.max(c).max(dlo), b.min(d).min(dhi));

@@ -382,17 +382,7 @@ impl<'a> Kernel<'a> {
                 }
                 for k in a..b {
                     let s = self.subs[k as usize];
-                    if s.mask & kinds == 0 {
-                        continue;
-                    }
-                    if s.notify & kinds == 0 {
-                        // Scheduling only: the common case under arc consistency.
-                        // (A branch-free form measured slower: 17.5 ms
-                        // against 16.9 ms for Sudoku top95.)
-                        self.schedule_for(store, s, src);
-                        continue;
-                    }
-                    if self.is_entailed(store, s.prop) {
+                    if !self.notifies(store, s, kinds, src) {
                         continue;
                     }
                     let small = store.is_small(x as usize);
@@ -486,16 +476,28 @@ impl<'a> Kernel<'a> {
         Stop::Conflict
     }
 
-    /// Schedules the subscriber of `s` for an event it is not notified of,
-    /// unless it is queued, idempotent and the event's source, or entailed.
+    /// Should subscription `s` be notified of an event of `kinds` from
+    /// `src`? Not when it did not subscribe to them, nor when its
+    /// propagator is entailed; an event it subscribed to but is not
+    /// notified of only schedules it (the common case under arc
+    /// consistency), unless it is queued, idempotent and the event's
+    /// source, or entailed. (A branch-free form measured slower: 17.5 ms
+    /// against 16.9 ms for Sudoku top95.)
     #[inline(always)]
-    fn schedule_for(&mut self, store: &DomainStore, s: Sub, src: u32) {
-        let skip = self.in_queue[s.prop as usize]
-            || (src == s.prop && s.idempotent)
-            || self.is_entailed(store, s.prop);
-        if !skip {
-            self.enqueue(s.prop, s.priority);
+    fn notifies(&mut self, store: &DomainStore, s: Sub, kinds: u8, src: u32) -> bool {
+        if s.mask & kinds == 0 {
+            return false;
         }
+        if s.notify & kinds == 0 {
+            let skip = self.in_queue[s.prop as usize]
+                || (src == s.prop && s.idempotent)
+                || self.is_entailed(store, s.prop);
+            if !skip {
+                self.enqueue(s.prop, s.priority);
+            }
+            return false;
+        }
+        !self.is_entailed(store, s.prop)
     }
 
     /// Calls the `notify` of subscription `s` with the event (`kinds`,
@@ -558,14 +560,7 @@ impl<'a> Kernel<'a> {
         let small = store.is_small(x as usize);
         for k in from..b {
             let s = self.subs[k as usize];
-            if s.mask & kinds == 0 {
-                continue;
-            }
-            if s.notify & kinds == 0 {
-                self.schedule_for(store, s, src);
-                continue;
-            }
-            if self.is_entailed(store, s.prop) {
+            if !self.notifies(store, s, kinds, src) {
                 continue;
             }
             let (word, base) = store.small_bits(x as usize);
