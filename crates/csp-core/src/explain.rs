@@ -189,6 +189,57 @@ pub enum Failed {
     Conflict(Box<Explanation>),
     /// A limit (time, cancel, memory) stopped propagation; nothing is refuted.
     Limit(Limit),
+    /// The call was wrong (nothing was changed): see [`ExplainError`].
+    Invalid(ExplainError),
+}
+
+/// A call to an [`Explainer`] that cannot be answered; the explainer is left
+/// as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExplainError {
+    /// The literal is over a variable the model does not have.
+    UnknownVariable {
+        /// The variable.
+        var: VarId,
+        /// How many variables the model has.
+        vars: usize,
+    },
+    /// [`Explainer::given`] after the first propagation: givens are root
+    /// facts and must all come first.
+    GivenAfterPropagation {
+        /// The given that came too late.
+        lit: Literal,
+    },
+    /// [`Explainer::why`] of a literal that does not hold.
+    DoesNotHold {
+        /// The literal.
+        lit: Literal,
+    },
+}
+
+impl fmt::Display for ExplainError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExplainError::UnknownVariable { var, vars } => {
+                write!(f, "variable {var} is not in the model ({vars} variables)")
+            }
+            ExplainError::GivenAfterPropagation { lit } => write!(
+                f,
+                "given {lit} comes after the first propagation; givens must come first"
+            ),
+            ExplainError::DoesNotHold { lit } => {
+                write!(f, "{lit} does not hold, so it has no explanation")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ExplainError {}
+
+impl From<ExplainError> for Failed {
+    fn from(e: ExplainError) -> Failed {
+        Failed::Invalid(e)
+    }
 }
 
 impl fmt::Display for Failed {
@@ -196,6 +247,7 @@ impl fmt::Display for Failed {
         match self {
             Failed::Conflict(e) => write!(f, "no solution:\n{e}"),
             Failed::Limit(l) => write!(f, "stopped: {l}"),
+            Failed::Invalid(e) => write!(f, "{e}"),
         }
     }
 }
@@ -221,13 +273,14 @@ impl<'a> Explainer<'a> {
     }
 
     /// Asserts `lit` as a given (a clue): at the root, before the first
-    /// propagation. Call it before [`propagate`](Self::propagate).
+    /// propagation. Call it before [`propagate`](Self::propagate); after
+    /// it, or over a variable not in the model, it fails with
+    /// [`Failed::Invalid`] and changes nothing.
     pub fn given(&mut self, lit: Literal) -> Result<(), Failed> {
-        assert!(
-            !self.propagated,
-            "Explainer::given must come before the first propagation"
-        );
-        self.check_var(lit.var());
+        if self.propagated {
+            return Err(ExplainError::GivenAfterPropagation { lit }.into());
+        }
+        self.check_var(lit.var())?;
         if write_literal(&mut self.engine.store, Cause::Given, lit).is_err() {
             self.failed = true;
             return Err(self.failure());
@@ -249,9 +302,11 @@ impl<'a> Explainer<'a> {
         self.finish(r)
     }
 
-    /// Opens a level, asserts `lit` as a decision and propagates.
+    /// Opens a level, asserts `lit` as a decision and propagates. A
+    /// literal over a variable not in the model fails with
+    /// [`Failed::Invalid`] and changes nothing.
     pub fn decide(&mut self, lit: Literal) -> Result<(), Failed> {
-        self.check_var(lit.var());
+        self.check_var(lit.var())?;
         if !self.propagated {
             self.propagate()?;
         }
@@ -287,15 +342,17 @@ impl<'a> Explainer<'a> {
     }
 
     /// The values left in `x`'s domain (ascending).
-    pub fn values(&self, x: VarId) -> Vec<Value> {
+    pub fn values(&self, x: VarId) -> Result<Vec<Value>, ExplainError> {
+        self.check_var(x)?;
         let mut v = Vec::new();
         self.engine.store.values_into(x.index(), &mut v);
-        v
+        Ok(v)
     }
 
     /// Does `lit` hold now?
-    pub fn holds(&self, lit: Literal) -> bool {
-        self.history().holds(lit)
+    pub fn holds(&self, lit: Literal) -> Result<bool, ExplainError> {
+        self.check_var(lit.var())?;
+        Ok(self.history().holds(lit))
     }
 
     /// Every literal recorded so far, in order, with its decision level.
@@ -310,14 +367,17 @@ impl<'a> Explainer<'a> {
     }
 
     /// Why `lit` holds: the steps from givens, decisions and declared
-    /// domains to it. `None` when it does not hold. A literal true in the
-    /// declared domain has an empty explanation.
-    pub fn why(&mut self, lit: Literal) -> Option<Explanation> {
-        self.check_var(lit.var());
+    /// domains to it. A literal true in the declared domain has an empty
+    /// explanation; one that does not hold is
+    /// [`ExplainError::DoesNotHold`].
+    pub fn why(&mut self, lit: Literal) -> Result<Explanation, ExplainError> {
+        self.check_var(lit.var())?;
         let h = self.history();
-        h.since(lit)?;
+        if h.since(lit).is_none() {
+            return Err(ExplainError::DoesNotHold { lit });
+        }
         let roots = h.supports(lit);
-        Some(self.chain(&roots, None))
+        Ok(self.chain(&roots, None))
     }
 
     /// The explanation of the last failure, while it stands (until the next
@@ -473,12 +533,13 @@ impl<'a> Explainer<'a> {
         }
     }
 
-    fn check_var(&self, x: VarId) {
-        assert!(
-            x.index() < self.engine.model.num_vars(),
-            "variable {x} is not in the model ({} variables)",
-            self.engine.model.num_vars()
-        );
+    fn check_var(&self, x: VarId) -> Result<(), ExplainError> {
+        let vars = self.engine.model.num_vars();
+        if x.index() < vars {
+            Ok(())
+        } else {
+            Err(ExplainError::UnknownVariable { var: x, vars })
+        }
     }
 
     fn history(&self) -> History<'_> {

@@ -145,7 +145,7 @@ pub mod text;
 pub use constraint::{Constraint, Pruner, Relation};
 pub use domain::{Conflict, Domain};
 pub use error::{ModelError, TextError};
-pub use explain::{Explainer, Explanation};
+pub use explain::{ExplainError, Explainer, Explanation};
 pub use expr::{Expr, Post, Reif, Rel};
 pub use ids::{ConstraintId, Value, VarId};
 pub use limits::{CancelToken, Limit, Limits, Outcome};

@@ -358,8 +358,12 @@ pub fn check_explanations(model: &Model) -> Result<(), Mismatch> {
         };
         let root = ex.propagate();
         ex.audit(MAX_ASSIGNMENTS).map_err(&fail)?;
-        if let Err(crate::explain::Failed::Limit(l)) = root {
-            return Err(fail(format!("root stopped by {l}")));
+        match &root {
+            Err(crate::explain::Failed::Limit(l)) => {
+                return Err(fail(format!("root stopped by {l}")))
+            }
+            Err(crate::explain::Failed::Invalid(e)) => return Err(fail(e.to_string())),
+            _ => {}
         }
         if root.is_ok() {
             let mut nodes = 0;
@@ -374,10 +378,19 @@ fn explain_dfs(
     ex: &mut crate::Explainer<'_>,
     nodes: &mut usize,
 ) -> Result<(), String> {
-    let Some(x) = model.vars().find(|&x| ex.values(x).len() > 1) else {
+    let values = |x| ex.values(x).map_err(|e| e.to_string());
+    let mut branch = None;
+    for x in model.vars() {
+        let vs = values(x)?;
+        if vs.len() > 1 {
+            branch = Some((x, vs));
+            break;
+        }
+    }
+    let Some((x, vs)) = branch else {
         return Ok(());
     };
-    for v in ex.values(x) {
+    for v in vs {
         if *nodes >= EXPLAIN_NODES {
             return Ok(());
         }

@@ -159,7 +159,7 @@ fn why_chains_on_queens_rest_on_the_decisions_and_check_out() {
     for (row, &x) in q.iter().enumerate().skip(2) {
         for col in 1..=6 {
             let lit = Literal::Ne(x, col);
-            if !ex.holds(lit) {
+            if !ex.holds(lit).unwrap() {
                 continue;
             }
             let why = ex.why(lit).expect("holds, so explained");
@@ -209,6 +209,48 @@ fn a_failure_at_the_root_names_the_conflicting_givens() {
     assert_eq!(givens, vec![Literal::Eq(x, 1), Literal::Eq(y, 2)], "{why}");
     assert!(why.contradiction.is_some());
     assert!(why.to_string().contains("contradiction"), "{why}");
+}
+
+#[test]
+fn misuse_of_the_explainer_is_a_typed_error_that_changes_nothing() {
+    use csp_core::ExplainError;
+    let mut m = Model::new();
+    let x = m.new_var_named("x", Domain::range(1, 3)).unwrap();
+    let y = m.new_var_named("y", Domain::range(1, 3)).unwrap();
+    m.not_equal(x, y, 0).unwrap();
+    // A variable of a bigger model.
+    let mut other = Model::new();
+    let far = other.new_vars(5, Domain::range(1, 3)).unwrap()[4];
+    let mut ex = Explainer::new(&m);
+    let unknown = ExplainError::UnknownVariable { var: far, vars: 2 };
+    assert!(matches!(ex.given(Literal::Eq(far, 1)), Err(Failed::Invalid(e)) if e == unknown));
+    assert_eq!(ex.values(far), Err(unknown.clone()));
+    assert_eq!(ex.holds(Literal::Ne(far, 1)), Err(unknown.clone()));
+    ex.propagate().unwrap();
+    let late = Literal::Eq(x, 1);
+    let Err(Failed::Invalid(e)) = ex.given(late) else {
+        panic!("a given after propagation is refused");
+    };
+    assert_eq!(e, ExplainError::GivenAfterPropagation { lit: late });
+    assert!(e.to_string().contains("after the first propagation"), "{e}");
+    assert_eq!(ex.values(x).unwrap(), vec![1, 2, 3], "nothing changed");
+    assert!(matches!(
+        ex.decide(Literal::Eq(far, 2)),
+        Err(Failed::Invalid(_))
+    ));
+    assert_eq!(ex.level(), 0, "no level opened");
+    assert_eq!(ex.why(Literal::Ne(far, 2)).unwrap_err(), unknown);
+    assert_eq!(
+        ex.why(Literal::Ne(y, 2)).unwrap_err(),
+        ExplainError::DoesNotHold {
+            lit: Literal::Ne(y, 2)
+        }
+    );
+    ex.decide(Literal::Eq(x, 2)).unwrap();
+    assert_eq!(
+        ex.why(Literal::Ne(y, 2)).unwrap().decisions(),
+        vec![Literal::Eq(x, 2)]
+    );
 }
 
 /// Checks that `post` on `domains` passes the explanation checks, and fails
