@@ -359,3 +359,49 @@ fn reified_sums_explain_under_their_control_literal() {
     testing::weaken_reasons(false);
     assert!(r.is_err(), "a weakened reified-sum reason went unnoticed");
 }
+
+#[test]
+fn weakened_hall_reasons_are_caught() {
+    use csp_core::constraint::Consistency;
+    let d = [
+        Domain::range(1, 2),
+        Domain::values([1, 2, 4]),
+        Domain::range(1, 4),
+        Domain::values([0, 2, 3, 5]),
+    ];
+    for level in [Consistency::Bounds, Consistency::Domain] {
+        weakening_is_caught(&d, |m, v| m.all_different_with(v, level).map(|_| ()));
+    }
+}
+
+#[test]
+fn hall_reasons_name_only_the_hall_set() {
+    use csp_core::constraint::Consistency;
+    // x, y ≤ 2 use up {1, 2}; z loses both. w's given is beside the point
+    // and must not appear in z's explanations.
+    for level in [Consistency::Bounds, Consistency::Domain] {
+        let mut m = Model::new();
+        let [x, y, z, w] =
+            ["x", "y", "z", "w"].map(|n| m.new_var_named(n, Domain::range(1, 6)).unwrap());
+        m.all_different_with(&[x, y, z, w], level).unwrap();
+        let mut ex = Explainer::new(&m);
+        for g in [Literal::Le(x, 2), Literal::Le(y, 2), Literal::Le(w, 5)] {
+            ex.given(g).unwrap();
+        }
+        ex.propagate().unwrap();
+        for lit in [Literal::Ne(z, 1), Literal::Ge(z, 3)] {
+            if !ex.holds(lit).unwrap() {
+                continue;
+            }
+            let why = ex.why(lit).unwrap();
+            let mut givens = why.givens();
+            givens.sort();
+            assert_eq!(
+                givens,
+                vec![Literal::Le(x, 2), Literal::Le(y, 2)],
+                "{level:?} {lit}:\n{why}"
+            );
+        }
+        assert!(ex.holds(Literal::Ge(z, 3)).unwrap() || ex.holds(Literal::Ne(z, 1)).unwrap());
+    }
+}

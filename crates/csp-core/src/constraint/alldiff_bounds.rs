@@ -31,11 +31,11 @@
 //! calls instead of 14,071.
 
 use super::distinct::{remove_from_others, FixedValueProp};
-use super::Why;
+use super::hall::{hall_interval, overfull_interval};
 use crate::constraint::Pruner;
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
-use crate::propagation::{Event, Events, Priority, Propagator, Setup, StateInt};
+use crate::propagation::{Event, Events, Premises, Priority, Propagator, Setup, StateInt};
 
 /// Bounds-consistent all-different over distinct variables (see
 /// [`Consistency::Bounds`](super::Consistency::Bounds)).
@@ -158,13 +158,17 @@ impl<'a> BoundsProp<'a> {
             }
             path_set(t, x + 1, z, z);
             if d[z] < b[z] - b[y] {
-                return Err(Conflict);
+                return Err(overfull(p, self.vars));
             }
             if h[x] as usize > x {
                 let w = path_max(h, h[x] as usize);
                 // Past the largest value: no room left.
-                let lo = Value::try_from(b[w]).map_err(|_| Conflict)?;
-                if p.set_min(self.vars[pos], lo, Why::Scope)? && p.min(self.vars[pos]) != lo {
+                let Ok(lo) = Value::try_from(b[w]) else {
+                    return Err(overfull(p, self.vars));
+                };
+                let vars = self.vars;
+                let why = move |r: &mut Premises| hall_interval(r, vars, pos, lo, true);
+                if p.set_min(self.vars[pos], lo, why)? && p.min(self.vars[pos]) != lo {
                     self.crossed = true;
                 }
                 path_set(h, x, w, w);
@@ -201,12 +205,16 @@ impl<'a> BoundsProp<'a> {
             }
             path_set(t, x - 1, z, z);
             if d[z] < b[y] - b[z] {
-                return Err(Conflict);
+                return Err(overfull(p, self.vars));
             }
             if (h[x] as usize) < x {
                 let w = path_min(h, h[x] as usize);
-                let hi = Value::try_from(b[w] - 1).map_err(|_| Conflict)?;
-                if p.set_max(self.vars[pos], hi, Why::Scope)? && p.max(self.vars[pos]) != hi {
+                let Ok(hi) = Value::try_from(b[w] - 1) else {
+                    return Err(overfull(p, self.vars));
+                };
+                let vars = self.vars;
+                let why = move |r: &mut Premises| hall_interval(r, vars, pos, hi, false);
+                if p.set_max(self.vars[pos], hi, why)? && p.max(self.vars[pos]) != hi {
                     self.crossed = true;
                 }
                 path_set(h, x, w, w);
@@ -219,6 +227,12 @@ impl<'a> BoundsProp<'a> {
         }
         Ok(())
     }
+}
+
+/// The failure of a pass: an interval with more variables than values.
+#[cold]
+fn overfull(p: &mut Pruner<'_>, vars: &[VarId]) -> Conflict {
+    p.fail(|r: &mut Premises| overfull_interval(r, vars))
 }
 
 /// Follows `a` upward from `i` to its root (`a[i] <= i`).

@@ -48,11 +48,12 @@
 //! the two can be read side by side.
 
 use super::distinct::subscribe_all;
+use super::hall::hall_set;
 use super::Why;
 use crate::constraint::Pruner;
 use crate::domain::{Conflict, Domain};
 use crate::ids::{Value, VarId};
-use crate::propagation::{Events, Priority, Propagator, Setup, StateInt};
+use crate::propagation::{Events, Premises, Priority, Propagator, Setup, StateInt};
 
 const NONE: u32 = u32::MAX;
 
@@ -501,7 +502,9 @@ impl<'a> DomainProp<'a> {
                     } else {
                         self.index.value(k)
                     };
-                    p.remove(self.vars[i], v, Why::Scope)?;
+                    let (vars, except) = (self.vars, self.except);
+                    let why = move |r: &mut Premises| hall_set(r, vars, except, Some((i, v)));
+                    p.remove(self.vars[i], v, why)?;
                 }
             }
         }
@@ -782,17 +785,35 @@ impl DomainProp<'_> {
         }
         let result = sm.run(open0, taken0);
         // Write back every change, even before a conflict is reported.
+        let vars = self.vars;
         let mut b = open0;
         while b != 0 {
             let i = b.trailing_zeros() as usize;
             b &= b - 1;
-            if sm.rows[i] != sm.orig[i] {
-                if let Err(c) =
-                    p.retain_word(self.vars[i], shifted(sm.rows[i], -sm.base[i]), Why::Scope)
-                {
-                    return Some(Err(c));
-                }
+            if sm.rows[i] == sm.orig[i] {
+                continue;
             }
+            let written = if p.explaining() {
+                // One write per value, each with its Hall set.
+                let mut gone = sm.orig[i] & !sm.rows[i];
+                let mut r = Ok(());
+                while gone != 0 && r.is_ok() {
+                    let v = (lo + gone.trailing_zeros() as i64) as Value;
+                    gone &= gone - 1;
+                    let why = move |r: &mut Premises| hall_set(r, vars, None, Some((i, v)));
+                    r = p.remove(vars[i], v, why).map(|_| ());
+                }
+                r
+            } else {
+                p.retain_word(vars[i], shifted(sm.rows[i], -sm.base[i]), Why::Scope)
+                    .map(|_| ())
+            };
+            if let Err(c) = written {
+                return Some(Err(c));
+            }
+        }
+        if result.is_err() {
+            return Some(Err(no_matching(p, vars, None)));
         }
         Some(result.map(|(open, now_taken)| {
             if open != open0 {
@@ -804,6 +825,13 @@ impl DomainProp<'_> {
             }
         }))
     }
+}
+
+/// The failure when no matching covers the variables: a set of variables
+/// with fewer values than variables.
+#[cold]
+fn no_matching(p: &mut Pruner<'_>, vars: &[VarId], except: Option<Value>) -> Conflict {
+    p.fail(move |r: &mut Premises| hall_set(r, vars, except, None))
 }
 
 /// ORs `bits`, whose bit 0 stands for index `off`, into `row`.
@@ -846,7 +874,7 @@ impl Propagator for DomainProp<'_> {
         self.ensure_general();
         self.load(p);
         if !self.repair_matching() {
-            return Err(Conflict);
+            return Err(no_matching(p, self.vars, self.except));
         }
         self.reach_from_free();
         self.components();

@@ -4,10 +4,10 @@
 
 use super::alldiff_bounds::BoundsProp;
 use super::alldiff_domain::{DomainProp, ValueIndex};
-use super::Why;
 use super::{AllDifferent, Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
+use crate::literal::Literal;
 use crate::propagation::{Event, Events, Propagator, Setup, StateInt};
 use crate::{Model, ModelError};
 
@@ -225,7 +225,7 @@ pub(crate) fn remove_from_others(
     }
     for (j, &y) in vars.iter().enumerate() {
         if j != pos {
-            p.remove(y, v, Why::Scope)?;
+            p.remove(y, v, Literal::Eq(vars[pos], v))?;
         }
     }
     Ok(())

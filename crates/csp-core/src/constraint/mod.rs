@@ -70,6 +70,7 @@ mod distinct;
 mod element;
 pub(crate) mod fused;
 mod gcc;
+mod hall;
 mod linear;
 mod negative_table;
 mod not_equal;

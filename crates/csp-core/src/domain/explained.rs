@@ -126,6 +126,9 @@ pub(crate) struct ExplainTrail {
     pub(crate) lit: Option<Literal>,
     /// The last failure, until the next propagation starts.
     pub(crate) failure: Option<Failure>,
+    /// The declared domains (the store before the first change), shared:
+    /// what a reason's literals narrow.
+    pub(crate) root: Option<std::sync::Arc<super::DomainStore>>,
 }
 
 impl ExplainTrail {

@@ -92,6 +92,8 @@ impl<F: FnOnce(&mut Premises<'_>)> Because for F {
 pub struct Premises<'a> {
     out: &'a mut Vec<Literal>,
     store: &'a DomainStore,
+    /// The declared domains: values never in them need no literal.
+    root: Option<&'a DomainStore>,
 }
 
 impl fmt::Debug for Premises<'_> {
@@ -129,8 +131,15 @@ impl Premises<'_> {
     }
 
     /// Adds literals that state `y`'s whole current domain: `y = v` when
-    /// fixed, else its bounds and each value missing between them.
+    /// fixed, else its bounds and each value of the declared domain missing
+    /// between them.
     pub fn domain(&mut self, y: VarId) {
+        self.domain_within(y, |_| false);
+    }
+
+    /// Like [`domain`](Self::domain), but leaves out the missing values for
+    /// which `spare` is true (values the reason does not need excluded).
+    pub fn domain_within(&mut self, y: VarId, spare: impl Fn(Value) -> bool) {
         let i = y.index();
         if !self.store.is_open(i) {
             self.out.push(Literal::Eq(y, self.store.min(i)));
@@ -139,15 +148,18 @@ impl Premises<'_> {
         let (lo, hi) = (self.store.min(i), self.store.max(i));
         self.out.push(Literal::Ge(y, lo));
         self.out.push(Literal::Le(y, hi));
-        let mut v = lo;
-        while let Some(next) = self.store.next_above(i, v) {
-            for gap in v as i64 + 1..next as i64 {
-                self.out.push(Literal::Ne(y, gap as Value));
+        // The values that could be missing: those of the declared domain
+        // (every value between the bounds without it).
+        let next = |u: Value| match self.root {
+            Some(declared) => declared.next_above(i, u),
+            None => u.checked_add(1),
+        };
+        let mut v = next(lo);
+        while let Some(u) = v.filter(|&u| u < hi) {
+            if !self.store.contains(i, u) && !spare(u) {
+                self.out.push(Literal::Ne(y, u));
             }
-            if next >= hi {
-                break;
-            }
-            v = next;
+            v = next(u);
         }
     }
 
@@ -167,6 +179,12 @@ impl Premises<'_> {
     #[inline]
     pub fn contains(&self, y: VarId, v: Value) -> bool {
         self.store.contains(y.index(), v)
+    }
+
+    /// The smallest value `> after` in `y`'s domain.
+    #[inline]
+    pub fn next_above(&self, y: VarId, after: Value) -> Option<Value> {
+        self.store.next_above(y.index(), after)
     }
 
     /// `y`'s value if it is fixed.
@@ -237,9 +255,11 @@ impl<'a> Pruner<'a> {
     fn cause_of(&mut self, because: impl Because) -> Cause {
         let mut list = std::mem::take(&mut self.store.ex.premises);
         let start = list.len();
+        let root = self.store.ex.root.clone();
         let why = because.premises(&mut Premises {
             out: &mut list,
             store: self.store,
+            root: root.as_deref(),
         });
         let end = list.len();
         self.store.ex.premises = list;

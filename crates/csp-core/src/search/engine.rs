@@ -88,7 +88,7 @@ pub(crate) struct Engine<'a> {
     pub(super) prep: Arc<Prepared>,
     pub(crate) store: DomainStore,
     /// Explaining mode: the declared domains (what the trail narrows).
-    pub(crate) root: Option<Box<DomainStore>>,
+    pub(crate) root: Option<std::sync::Arc<DomainStore>>,
     pub(crate) kernel: Kernel<'a>,
     pub(super) opts: SearchOptions,
     pub(super) frames: Vec<Frame>,
@@ -166,8 +166,9 @@ impl<'a> Engine<'a> {
         // literals narrow.
         let root = opts.explain.then(|| {
             store.start_explaining();
-            Box::new(store.clone())
+            std::sync::Arc::new(store.clone())
         });
+        store.ex.root = root.clone();
         // One propagator per constraint (the checker path unless it brings
         // its own), and one per fused group.
         // Millions of constraints take seconds: the time limit and the
