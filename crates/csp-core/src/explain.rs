@@ -765,15 +765,23 @@ fn expand(
             };
             let lit = lit.unwrap_or(Literal::Ge(VarId(0), Value::MIN));
             if !kernel.propagator_mut(prop).explain(code, lit, &h, out) {
-                scope_premises(engine, prop, at, out);
+                scope_premises(engine, prop, at, out, false);
             }
         }
-        How::Scope => scope_premises(engine, prop, at, out),
+        How::Scope => scope_premises(engine, prop, at, out, false),
+        How::Bounds => scope_premises(engine, prop, at, out, true),
     }
 }
 
-/// The fallback: the domains of the scopes of `prop`'s constraints at `at`.
-fn scope_premises(engine: &Engine<'_>, prop: u32, at: usize, out: &mut Vec<Literal>) {
+/// The fallback: the domains (or only the bounds) of the scopes of
+/// `prop`'s constraints at `at`.
+fn scope_premises(
+    engine: &Engine<'_>,
+    prop: u32,
+    at: usize,
+    out: &mut Vec<Literal>,
+    bounds_only: bool,
+) {
     let h = History {
         root: engine.root.as_deref().expect("explaining"),
         trail: &engine.store.ex,
@@ -786,6 +794,15 @@ fn scope_premises(engine: &Engine<'_>, prop: u32, at: usize, out: &mut Vec<Liter
     vars.sort_unstable();
     vars.dedup();
     for x in vars {
-        h.domain_literals(x, out);
+        if !bounds_only {
+            h.domain_literals(x, out);
+        } else if let Some((lo, hi)) = h.bounds(x) {
+            if lo == hi {
+                out.push(Literal::Eq(x, lo));
+            } else {
+                out.push(Literal::Ge(x, lo));
+                out.push(Literal::Le(x, hi));
+            }
+        }
     }
 }

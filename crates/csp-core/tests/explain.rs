@@ -405,3 +405,22 @@ fn hall_reasons_name_only_the_hall_set() {
         assert!(ex.holds(Literal::Ge(z, 3)).unwrap() || ex.holds(Literal::Ne(z, 1)).unwrap());
     }
 }
+
+#[test]
+fn weakened_counting_circuit_and_parity_reasons_are_caught() {
+    let d3 = [
+        Domain::range(0, 2),
+        Domain::range(0, 2),
+        Domain::range(0, 2),
+        Domain::range(0, 3),
+    ];
+    weakening_is_caught(&d3, |m, v| m.among(&v[..3], &[1, 2], v[3]).map(|_| ()));
+    weakening_is_caught(&d3, |m, v| m.nvalue(&v[..3], v[3]).map(|_| ()));
+    weakening_is_caught(&d3[..3], |m, v| m.circuit(v).map(|_| ()));
+    let bits = [
+        Domain::range(0, 1),
+        Domain::range(0, 1),
+        Domain::range(0, 1),
+    ];
+    weakening_is_caught(&bits, |m, v| m.xor(&v[..2], v[2]).map(|_| ()));
+}

@@ -253,10 +253,10 @@ fn b(p: &Pruner<'_>, x: VarId) -> (i128, i128) {
 /// Tightens `x` to `[lo, hi]`; returns whether it changed.
 fn tighten(p: &mut Pruner<'_>, x: VarId, lo: i128, hi: i128) -> Result<bool, Conflict> {
     if lo > hi {
-        return Err(Conflict);
+        return Err(p.fail(Why::Bounds));
     }
-    let a = p.set_min(x, clamp(lo), Why::Scope)?;
-    let c = p.set_max(x, clamp(hi), Why::Scope)?;
+    let a = p.set_min(x, clamp(lo), Why::Bounds)?;
+    let c = p.set_max(x, clamp(hi), Why::Bounds)?;
     Ok(a | c)
 }
 
@@ -297,7 +297,7 @@ fn times_inverse(p: &mut Pruner<'_>, x: VarId, y: VarId, z: VarId) -> Result<boo
     }
     match hull(sign_parts(yb).into_iter().map(|q| quotient_hull(zb, q))) {
         Some((lo, hi)) => tighten(p, x, lo, hi),
-        None => Err(Conflict), // y = 0 only, and 0 ∉ z
+        None => Err(p.fail(Why::Bounds)), // y = 0 only, and 0 ∉ z
     }
 }
 
@@ -311,8 +311,8 @@ impl ArithProp<'_> {
             ArithOp::Times => {
                 let (x, y) = (v[0], v[1]);
                 if p.min(z) > 0 || p.max(z) < 0 {
-                    moved |= p.remove(x, 0, Why::Scope)?;
-                    moved |= p.remove(y, 0, Why::Scope)?;
+                    moved |= p.remove(x, 0, Why::Bounds)?;
+                    moved |= p.remove(y, 0, Why::Bounds)?;
                 }
                 let ((a, bb), (c, d)) = (b(p, x), b(p, y));
                 let pr = [a * c, a * d, bb * c, bb * d];
@@ -323,7 +323,7 @@ impl ArithProp<'_> {
             }
             ArithOp::Div => {
                 let (x, y) = (v[0], v[1]);
-                moved |= p.remove(y, 0, Why::Scope)?;
+                moved |= p.remove(y, 0, Why::Bounds)?;
                 let (xb, yb) = (b(p, x), b(p, y));
                 let parts = sign_parts(yb);
                 let zh = hull(parts.iter().map(|&(c, d)| {
@@ -331,7 +331,7 @@ impl ArithProp<'_> {
                     (*q.iter().min().unwrap_or(&0), *q.iter().max().unwrap_or(&0))
                 }));
                 let Some((lo, hi)) = zh else {
-                    return Err(Conflict);
+                    return Err(p.fail(Why::Bounds));
                 };
                 moved |= tighten(p, z, lo, hi)?;
                 // x = z·y + r with |r| ≤ |y| − 1.
@@ -350,7 +350,7 @@ impl ArithProp<'_> {
             }
             ArithOp::Mod => {
                 let (x, y) = (v[0], v[1]);
-                moved |= p.remove(y, 0, Why::Scope)?;
+                moved |= p.remove(y, 0, Why::Bounds)?;
                 let (xb, yb) = (b(p, x), b(p, y));
                 let m = yb.0.abs().max(yb.1.abs()) - 1;
                 let lo = if xb.0 >= 0 { 0 } else { xb.0.max(-m) };
@@ -359,10 +359,10 @@ impl ArithProp<'_> {
                 // A positive remainder needs x ≥ z, a negative one x ≤ z.
                 let zb = b(p, z);
                 if zb.0 > 0 {
-                    moved |= p.set_min(x, clamp(zb.0), Why::Scope)?;
+                    moved |= p.set_min(x, clamp(zb.0), Why::Bounds)?;
                 }
                 if zb.1 < 0 {
-                    moved |= p.set_max(x, clamp(zb.1), Why::Scope)?;
+                    moved |= p.set_max(x, clamp(zb.1), Why::Bounds)?;
                 }
             }
             ArithOp::Abs => {
@@ -377,10 +377,10 @@ impl ArithProp<'_> {
                 let (zl, zh) = b(p, z);
                 moved |= tighten(p, x, -zh, zh)?;
                 if p.min(x) as i128 > -zl {
-                    moved |= p.set_min(x, clamp(zl), Why::Scope)?;
+                    moved |= p.set_min(x, clamp(zl), Why::Bounds)?;
                 }
                 if (p.max(x) as i128) < zl {
-                    moved |= p.set_max(x, clamp(-zl), Why::Scope)?;
+                    moved |= p.set_max(x, clamp(-zl), Why::Bounds)?;
                 }
             }
             ArithOp::Pow(k) => {
@@ -417,10 +417,10 @@ impl ArithProp<'_> {
                     moved |= tighten(p, x, -r, r)?;
                     let r0 = iroot_ceil(zl.max(0), k);
                     if p.min(x) as i128 > -r0 {
-                        moved |= p.set_min(x, clamp(r0), Why::Scope)?;
+                        moved |= p.set_min(x, clamp(r0), Why::Bounds)?;
                     }
                     if (p.max(x) as i128) < r0 {
-                        moved |= p.set_max(x, clamp(-r0), Why::Scope)?;
+                        moved |= p.set_max(x, clamp(-r0), Why::Bounds)?;
                     }
                 }
             }
@@ -453,17 +453,17 @@ impl ArithProp<'_> {
                 };
                 for &x in xs {
                     moved |= if min {
-                        p.set_min(x, clamp(zl), Why::Scope)?
+                        p.set_min(x, clamp(zl), Why::Bounds)?
                     } else {
-                        p.set_max(x, clamp(-zl), Why::Scope)?
+                        p.set_max(x, clamp(-zl), Why::Bounds)?
                     };
                 }
                 let mut reach = xs.iter().filter(|&&x| lo(p, x) <= zh);
                 if let (Some(&x), None) = (reach.next(), reach.next()) {
                     moved |= if min {
-                        p.set_max(x, clamp(zh), Why::Scope)?
+                        p.set_max(x, clamp(zh), Why::Bounds)?
                     } else {
-                        p.set_min(x, clamp(-zh), Why::Scope)?
+                        p.set_min(x, clamp(-zh), Why::Bounds)?
                     };
                 }
             }

@@ -185,10 +185,19 @@ impl Constraint for Xor {
                 None => return Ok(()),
             }
         }
+        // The others' values decide the last one (or refute the parity).
+        let vars = &self.vars;
+        let others = move |r: &mut Premises| {
+            for &y in vars {
+                if Some(y) != open {
+                    r.fixed(y);
+                }
+            }
+        };
         match open {
-            Some(x) => p.fix(x, parity, Why::Scope),
+            Some(x) => p.fix(x, parity, others),
             None if parity == 0 => Ok(()),
-            None => Err(Conflict),
+            None => Err(p.fail(others)),
         }
     }
 }
@@ -351,20 +360,20 @@ impl Propagator for InProp<'_> {
     fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
         let r = self.0;
         let [x, b] = r.scope;
-        p.retain(b, |v| v == 0 || v == 1, Why::Scope)?;
+        p.retain(b, |v| v == 0 || v == 1, Why::Constraint)?;
         match p.value(b) {
             Some(1) => {
                 if let (Some(lo), Some(hi)) = (r.set.min(), r.set.max()) {
-                    p.set_min(x, lo, Why::Scope)?;
-                    p.set_max(x, hi, Why::Scope)?;
+                    p.set_min(x, lo, Literal::Eq(b, 1))?;
+                    p.set_max(x, hi, Literal::Eq(b, 1))?;
                 }
-                p.retain(x, |v| r.set.contains(v), Why::Scope)?;
+                p.retain(x, |v| r.set.contains(v), Literal::Eq(b, 1))?;
                 p.entail();
             }
-            Some(_) => {
+            Some(v) => {
                 if !r.half {
-                    for v in r.set.iter() {
-                        p.remove(x, v, Why::Scope)?;
+                    for u in r.set.iter() {
+                        p.remove(x, u, Literal::Eq(b, v))?;
                     }
                 }
                 p.entail();
@@ -372,10 +381,14 @@ impl Propagator for InProp<'_> {
             None => {
                 let inside = r.set.iter().filter(|&v| p.contains(x, v)).count() as u64;
                 if inside == 0 {
-                    p.fix(b, 0, Why::Scope)?;
+                    // x has lost every value of the set.
+                    let why = |q: &mut Premises| q.domain_within(x, |u| !r.set.contains(u));
+                    p.fix(b, 0, why)?;
                     p.entail();
                 } else if inside == p.size(x) && !r.half {
-                    p.fix(b, 1, Why::Scope)?;
+                    // x has lost every value outside the set.
+                    let why = |q: &mut Premises| q.domain_within(x, |u| r.set.contains(u));
+                    p.fix(b, 1, why)?;
                     p.entail();
                 }
             }

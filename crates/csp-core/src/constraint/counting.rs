@@ -2,10 +2,11 @@
 //! and nvalue.
 
 use super::distinct::subscribe_all;
-use super::Why;
-use super::{Constraint, Pruner};
+use super::{Constraint, Premises, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
+use crate::literal::Literal;
+use crate::propagation::Because;
 use crate::propagation::{Events, Priority, Propagator, Setup};
 use crate::{Model, ModelError};
 
@@ -32,15 +33,42 @@ fn in_set(p: &Pruner<'_>, vars: &[VarId], set: &[Value]) -> (i64, i64) {
     (sure, possible)
 }
 
-/// Bounds `n` to `[lo, hi]` (as `i64`, clamped to the value range).
-fn bound(p: &mut Pruner<'_>, n: VarId, lo: i64, hi: i64) -> Result<(), Conflict> {
+/// Bounds `n` to `[lo, hi]` (as `i64`, clamped to the value range), each
+/// bound with its reason (`lo ≤ hi` always holds for the callers).
+fn bound(
+    p: &mut Pruner<'_>,
+    n: VarId,
+    (lo, why_lo): (i64, impl Because),
+    (hi, why_hi): (i64, impl Because),
+) -> Result<(), Conflict> {
     let clamp = |v: i64| v.clamp(Value::MIN as i64, Value::MAX as i64) as Value;
-    if lo > hi {
-        return Err(Conflict);
-    }
-    p.set_min(n, clamp(lo), Why::Scope)?;
-    p.set_max(n, clamp(hi), Why::Scope)?;
+    p.set_min(n, clamp(lo), why_lo)?;
+    p.set_max(n, clamp(hi), why_hi)?;
     Ok(())
+}
+
+/// Does every value of `x` satisfy `pred`?
+fn all_values(r: &Premises<'_>, x: VarId, pred: impl Fn(Value) -> bool) -> bool {
+    let mut v = Some(r.min(x));
+    while let Some(u) = v {
+        if !pred(u) {
+            return false;
+        }
+        v = r.next_above(x, u);
+    }
+    true
+}
+
+/// Pushes why the variables of `vars` (but `skip`) that are settled with
+/// respect to `set` are so: inside it when `inside`, else outside it (the
+/// values each has lost on the other side).
+fn settled(r: &mut Premises<'_>, vars: &[VarId], set: &[Value], inside: bool, skip: Option<VarId>) {
+    let side = |u: Value| set.binary_search(&u).is_ok() == inside;
+    for &x in vars {
+        if Some(x) != skip && all_values(r, x, side) {
+            r.domain_within(x, side);
+        }
+    }
 }
 
 /// `n = |{i : vars[i] ∈ set}|` (Beldiceanu and Contejean's among; with a
@@ -106,15 +134,32 @@ impl Propagator for AmongProp<'_> {
     fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
         let c = self.0;
         let (sure, possible) = in_set(p, c.vars(), &c.set);
-        bound(p, c.n(), sure, possible)?;
-        let (lo, hi) = (p.min(c.n()) as i64, p.max(c.n()) as i64);
+        let (xs, set, n) = (c.vars(), &c.set[..], c.n());
+        bound(
+            p,
+            n,
+            (sure, |r: &mut Premises| settled(r, xs, set, true, None)),
+            (possible, |r: &mut Premises| {
+                settled(r, xs, set, false, None)
+            }),
+        )?;
+        let (lo, hi) = (p.min(n) as i64, p.max(n) as i64);
         if hi == sure || lo == possible {
-            // Undecided variables go out of the set (hi = sure) or into it.
+            // Undecided variables go out of the set (hi = sure: the count
+            // is reached) or into it (lo = possible: every one is needed).
             let into = hi != sure;
-            for &x in c.vars() {
-                let (inside, meets) = in_set(p, &[x], &c.set);
+            for &x in xs {
+                let (inside, meets) = in_set(p, &[x], set);
                 if meets == 1 && inside == 0 {
-                    p.retain(x, |v| c.set.binary_search(&v).is_ok() == into, Why::Scope)?;
+                    let why = |r: &mut Premises| {
+                        r.push(if into {
+                            Literal::Ge(n, lo as Value)
+                        } else {
+                            Literal::Le(n, hi as Value)
+                        });
+                        settled(r, xs, set, !into, Some(x));
+                    };
+                    p.retain(x, |v| set.binary_search(&v).is_ok() == into, why)?;
                 }
             }
         }
@@ -256,16 +301,52 @@ impl Propagator for NValueProp<'_> {
         let f = fixed.len() as i64;
         let lo = f.max(i64::from(!xs.is_empty()));
         let hi = (f + unfixed).min(union.len() as i64);
-        bound(p, n, lo, hi)?;
-        if unfixed > 0 {
-            if p.max(n) as i64 == f {
-                for &x in xs {
-                    p.retain(x, |v| fixed.binary_search(&v).is_ok(), Why::Scope)?;
+        // The fixed variables, all of them (`all`) or one per value taken.
+        let fixed_vars = move |r: &mut Premises, all: bool| {
+            let mut seen: Vec<Value> = Vec::new();
+            for &x in xs {
+                if let Some(v) = r.value(x) {
+                    if all || !seen.contains(&v) {
+                        seen.push(v);
+                        r.push(Literal::Eq(x, v));
+                    }
                 }
-            } else if p.min(n) as i64 == f + unfixed {
+            }
+        };
+        let by_union = (union.len() as i64) < f + unfixed;
+        let why_hi = move |r: &mut Premises| {
+            if by_union {
+                xs.iter().for_each(|&x| r.domain(x));
+            } else {
+                fixed_vars(r, true);
+            }
+        };
+        bound(
+            p,
+            n,
+            (lo, |r: &mut Premises| fixed_vars(r, false)),
+            (hi, why_hi),
+        )?;
+        if unfixed > 0 {
+            let (nmin, nmax) = (p.min(n), p.max(n));
+            if nmax as i64 == f {
+                // No room for a new value: every variable takes a fixed one.
+                let why = |r: &mut Premises| {
+                    r.push(Literal::Le(n, nmax));
+                    fixed_vars(r, false);
+                };
+                for &x in xs {
+                    p.retain(x, |v| fixed.binary_search(&v).is_ok(), why)?;
+                }
+            } else if nmin as i64 == f + unfixed {
+                // Every open variable must bring a new value.
+                let why = |r: &mut Premises| {
+                    r.push(Literal::Ge(n, nmin));
+                    fixed_vars(r, true);
+                };
                 for &x in xs {
                     if !p.is_fixed(x) {
-                        p.retain(x, |v| fixed.binary_search(&v).is_err(), Why::Scope)?;
+                        p.retain(x, |v| fixed.binary_search(&v).is_err(), why)?;
                     }
                 }
             }

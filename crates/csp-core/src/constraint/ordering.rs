@@ -6,6 +6,7 @@ use super::Why;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
+use crate::literal::Literal;
 use crate::propagation::{Events, Priority, Propagator, Setup};
 use crate::{Model, ModelError};
 
@@ -96,7 +97,7 @@ impl Propagator for LexProp<'_> {
             if a == n {
                 // Equal sequences.
                 return if self.c.strict {
-                    Err(Conflict)
+                    Err(p.fail(Why::Bounds))
                 } else {
                     p.entail();
                     Ok(())
@@ -104,10 +105,14 @@ impl Propagator for LexProp<'_> {
             }
             // x_a ≤ y_a, strictly when the rest cannot follow equality.
             let gap = Value::from(!self.feasible[a + 1]);
-            let top = p.max(y[a]).checked_sub(gap).ok_or(Conflict)?;
-            p.set_max(x[a], top, Why::Scope)?;
-            let bottom = p.min(x[a]).checked_add(gap).ok_or(Conflict)?;
-            p.set_min(y[a], bottom, Why::Scope)?;
+            let Some(top) = p.max(y[a]).checked_sub(gap) else {
+                return Err(p.fail(Why::Bounds));
+            };
+            p.set_max(x[a], top, Why::Bounds)?;
+            let Some(bottom) = p.min(x[a]).checked_add(gap) else {
+                return Err(p.fail(Why::Bounds));
+            };
+            p.set_min(y[a], bottom, Why::Bounds)?;
             if p.max(x[a]) < p.min(y[a]) {
                 // Any values below here will do.
                 p.entail();
@@ -183,12 +188,18 @@ impl Propagator for IncreasingProp<'_> {
     fn propagate(&mut self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
         let (v, step) = (&self.0.vars, Value::from(self.0.strict));
         for w in v.windows(2) {
-            let lo = p.min(w[0]).checked_add(step).ok_or(Conflict)?;
-            p.set_min(w[1], lo, Why::Scope)?;
+            let (low, m) = (w[0], p.min(w[0]));
+            let Some(lo) = m.checked_add(step) else {
+                return Err(p.fail(Literal::Ge(low, m)));
+            };
+            p.set_min(w[1], lo, Literal::Ge(low, m))?;
         }
         for w in v.windows(2).rev() {
-            let hi = p.max(w[1]).checked_sub(step).ok_or(Conflict)?;
-            p.set_max(w[0], hi, Why::Scope)?;
+            let (high, m) = (w[1], p.max(w[1]));
+            let Some(hi) = m.checked_sub(step) else {
+                return Err(p.fail(Literal::Le(high, m)));
+            };
+            p.set_max(w[0], hi, Literal::Le(high, m))?;
         }
         Ok(())
     }

@@ -7,6 +7,7 @@ use super::Why;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
+use crate::literal::Literal;
 use crate::propagation::{Events, Priority, Propagator, Setup};
 use crate::{Model, ModelError};
 
@@ -264,7 +265,7 @@ impl DisjunctiveProp<'_> {
                 false => p.next_above(x, first),
             };
             while let Some(w) = v.filter(|&w| (w as i64) < hi) {
-                p.remove(x, w, Why::Scope)?;
+                p.remove(x, w, Literal::Eq(c.starts[j], sj))?;
                 v = p.next_above(x, w);
             }
         }
@@ -293,10 +294,10 @@ impl Propagator for DisjunctiveProp<'_> {
             s.dur[k] = c.durations[t];
             s.lct[k] = p.max(x) as i64 + s.dur[k];
         }
-        s.forward()?;
+        s.forward().map_err(|_| p.fail(Why::Bounds))?;
         for (k, &t) in self.tasks.iter().enumerate() {
             if s.bound[k] > s.est[k] {
-                p.set_min(c.starts[t], clamp(s.bound[k] as i128), Why::Scope)?;
+                p.set_min(c.starts[t], clamp(s.bound[k] as i128), Why::Bounds)?;
             }
         }
         // Backward: the same rules on the mirrored schedule (time runs
@@ -306,14 +307,14 @@ impl Propagator for DisjunctiveProp<'_> {
             s.est[k] = -(p.max(x) as i64 + s.dur[k]);
             s.lct[k] = -(p.min(x) as i64);
         }
-        s.forward()?;
+        s.forward().map_err(|_| p.fail(Why::Bounds))?;
         for (k, &t) in self.tasks.iter().enumerate() {
             if s.bound[k] > s.est[k] {
                 // Mirrored start ≥ b means the real end ≤ −b.
                 p.set_max(
                     c.starts[t],
                     clamp((-s.bound[k] - s.dur[k]) as i128),
-                    Why::Scope,
+                    Why::Bounds,
                 )?;
             }
         }

@@ -7,7 +7,8 @@ use super::Why;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
-use crate::propagation::{Events, Priority, Propagator, Setup};
+use crate::literal::Literal;
+use crate::propagation::{Events, Premises, Priority, Propagator, Setup};
 use crate::{Model, ModelError};
 
 /// The successor variables `succ` (node `i` goes to node `succ[i]`, 0-based)
@@ -98,6 +99,23 @@ impl CircuitProp<'_> {
     }
 }
 
+/// Pushes the fixed successors of the chain (or cycle) from `s`:
+/// `succ[k] = next` for each node until an open one or a repeat.
+fn chain(r: &mut Premises<'_>, succ: &[VarId], s: usize) {
+    let mut seen = vec![false; succ.len()];
+    let mut at = s;
+    while !seen[at] {
+        seen[at] = true;
+        match r.value(succ[at]) {
+            Some(j) if j as usize != at => {
+                r.push(Literal::Eq(succ[at], j));
+                at = j as usize;
+            }
+            _ => break,
+        }
+    }
+}
+
 impl Propagator for CircuitProp<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
         subscribe_all(setup, &self.c.succ, Events::FIXED);
@@ -115,10 +133,10 @@ impl Propagator for CircuitProp<'_> {
         }
         let top = (n - 1) as Value;
         for (i, &x) in succ.iter().enumerate() {
-            p.set_min(x, 0, Why::Scope)?;
-            p.set_max(x, top, Why::Scope)?;
+            p.set_min(x, 0, Why::Constraint)?;
+            p.set_max(x, top, Why::Constraint)?;
             if !self.c.sub && n > 1 {
-                p.remove(x, i as Value, Why::Scope)?;
+                p.remove(x, i as Value, Why::Constraint)?;
             }
         }
         // Fixed successors that are not self-loops form chains and cycles.
@@ -145,14 +163,35 @@ impl Propagator for CircuitProp<'_> {
             while let Some(j) = fixed_next(p, e) {
                 e = j;
                 if self.seen[e] {
-                    return Err(Conflict); // two chains meet: not a permutation
+                    // Two chains meet: two fixed successors name `e`.
+                    let meet = |r: &mut Premises| {
+                        for (k, &x) in succ.iter().enumerate() {
+                            if k != e && r.value(x) == Some(e as Value) {
+                                r.push(Literal::Eq(x, e as Value));
+                            }
+                        }
+                    };
+                    return Err(p.fail(meet));
                 }
                 self.seen[e] = true;
                 in_chain[e] = true;
                 len += 1;
             }
             if len < n && !(self.c.sub && self.rest_can_loop(p, &in_chain)) {
-                p.remove(succ[e], s as Value, Why::Scope)?;
+                // Closing the chain makes a short cycle; with subcircuit,
+                // one that leaves out a node that cannot point to itself.
+                let sub = self.c.sub;
+                let why = |r: &mut Premises| {
+                    chain(r, succ, s);
+                    if sub {
+                        let out =
+                            (0..n).find(|&i| !in_chain[i] && !r.contains(succ[i], i as Value));
+                        if let Some(i) = out {
+                            r.push(Literal::Ne(succ[i], i as Value));
+                        }
+                    }
+                };
+                p.remove(succ[e], s as Value, why)?;
             }
         }
         // Nodes not reached: on cycles of fixed successors.
@@ -169,17 +208,19 @@ impl Propagator for CircuitProp<'_> {
                 len += 1;
                 match fixed_next(p, at) {
                     Some(j) => at = j,
-                    None => return Err(Conflict),
+                    None => return Err(p.fail(Why::Scope)),
                 }
             }
             if len < n {
+                // A cycle of fixed successors shorter than n.
+                let cycle = |r: &mut Premises| chain(r, succ, s);
                 if !self.c.sub {
-                    return Err(Conflict);
+                    return Err(p.fail(cycle));
                 }
                 // The other nodes must all point to themselves.
                 for (i, &x) in succ.iter().enumerate() {
                     if !in_chain[i] {
-                        p.fix(x, i as Value, Why::Scope)?;
+                        p.fix(x, i as Value, cycle)?;
                     }
                 }
             }
@@ -260,21 +301,22 @@ impl Propagator for InverseProp<'_> {
         }
         let top = (n - 1) as Value;
         for &x in &self.0.scope {
-            p.set_min(x, 0, Why::Scope)?;
-            p.set_max(x, top, Why::Scope)?;
+            p.set_min(x, 0, Why::Constraint)?;
+            p.set_max(x, top, Why::Constraint)?;
         }
         for (a, b) in [(f, g), (g, f)] {
             for (i, &x) in a.iter().enumerate() {
                 // f[i] = j fixed: g[j] = i.
                 if let Some(j) = p.value(x) {
-                    p.fix(b[j as usize], i as Value, Why::Scope)?;
+                    p.fix(b[j as usize], i as Value, Literal::Eq(x, j))?;
                 }
                 let drop: smallvec::SmallVec<[Value; 16]> = p
                     .values(x)
                     .filter(|&j| !p.contains(b[j as usize], i as Value))
                     .collect();
                 for j in drop {
-                    p.remove(x, j, Why::Scope)?;
+                    // f[i] = j needs g[j] = i, which is gone.
+                    p.remove(x, j, Literal::Ne(b[j as usize], i as Value))?;
                 }
             }
         }

@@ -80,6 +80,8 @@ pub enum How {
     Lazy(u64),
     /// The fallback: the domains of the propagator's scope just before.
     Scope,
+    /// The bounds of the propagator's scope just before.
+    Bounds,
 }
 
 /// One change: `lit` became true at decision level `level` because of `cause`.

@@ -36,6 +36,10 @@ use crate::propagation::{StateInt, StateWords};
 pub enum Why {
     /// The fallback: the domains of the propagator's scope before the change.
     Scope,
+    /// The bounds of the propagator's scope before the change: the reason
+    /// of a propagator that reads only bounds (arithmetic, sums, ordering).
+    /// Expanded when asked, so it costs nothing up front.
+    Bounds,
     /// A code that [`Propagator::explain`](super::Propagator::explain) turns
     /// into premises on demand.
     Lazy(u64),
@@ -269,6 +273,7 @@ impl<'a> Pruner<'a> {
                 len: (end - start) as u32,
             },
             Some(Why::Scope) => How::Scope,
+            Some(Why::Bounds) => How::Bounds,
             Some(Why::Lazy(code)) => How::Lazy(code),
             Some(Why::Constraint) => How::Eager {
                 start: start as u32,
