@@ -122,7 +122,9 @@ impl AllDifferent {
     fn singles_wide(&self, pruner: &mut Pruner<'_>) -> Result<Option<bool>, Conflict> {
         let k = self.vars.len();
         // Per position: its domain over the id window, and whether it is fixed.
-        let mut doms: SmallVec<[([u64; 4], bool); 128]> = SmallVec::with_capacity(k);
+        // (Sixteen inline: a bigger inline array costs a copy of its whole
+        // size on every call.)
+        let mut doms: SmallVec<[([u64; 4], bool); 16]> = SmallVec::with_capacity(k);
         let (mut lo, mut hi) = (i64::MAX, i64::MIN);
         for (&x, &c) in self.vars.iter().zip(&self.offsets) {
             let (a, b) = (pruner.min(x), pruner.max(x));
@@ -212,6 +214,123 @@ impl AllDifferent {
         Ok(Some(changed))
     }
 
+    /// Naked and hidden singles and the pigeonhole check when every domain
+    /// is one word and every id fits one 64-bit window (Sudoku, Latin
+    /// squares up to order 64): the explaining twin of the store's window
+    /// pass, with a reason on every write. `None` when it does not fit.
+    fn singles_word(&self, pruner: &mut Pruner<'_>) -> Result<Option<bool>, Conflict> {
+        let k = self.vars.len();
+        if k == 0 || k > 64 {
+            return Ok(None);
+        }
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for (&x, &c) in self.vars.iter().zip(&self.offsets) {
+            let Some((bits, base)) = pruner.word(x).filter(|w| w.0 != 0) else {
+                return Ok(None);
+            };
+            let b = base as i64 + c as i64;
+            lo = lo.min(b + bits.trailing_zeros() as i64);
+            hi = hi.max(b + 63 - bits.leading_zeros() as i64);
+        }
+        if hi - lo >= 64 {
+            return Ok(None);
+        }
+        // Each position's ids, bit `i` standing for `lo + i` (a plain
+        // array: a small vector would be copied whole when made).
+        let mut all = [0u64; 64];
+        let ids = &mut all[..k];
+        for ((w, &x), &c) in ids.iter_mut().zip(&self.vars).zip(&self.offsets) {
+            let (bits, base) = pruner.word(x).unwrap_or_default();
+            *w = shift(bits, base as i64 + c as i64 - lo);
+        }
+        let mut changed = false;
+        // Naked singles, to a fixpoint within the call; `holder[b]`: the
+        // position fixed to id `lo + b`.
+        let mut fixed = 0u64;
+        let mut holder = [0u8; 64];
+        loop {
+            let mut newly = 0u64;
+            for (j, &w) in ids.iter().enumerate() {
+                if w & w.wrapping_sub(1) == 0 && fixed & w == 0 {
+                    if newly & w != 0 {
+                        let id = lo + w.trailing_zeros() as i64;
+                        return Err(pruner.fail(self.holders_of(id)));
+                    }
+                    newly |= w;
+                    holder[w.trailing_zeros() as usize] = j as u8;
+                }
+            }
+            if newly == 0 {
+                break;
+            }
+            fixed |= newly;
+            for (j, w) in ids.iter_mut().enumerate() {
+                let mut hit = *w & fixed;
+                if *w & w.wrapping_sub(1) == 0 || hit == 0 {
+                    continue;
+                }
+                *w &= !fixed;
+                while hit != 0 {
+                    let b = hit.trailing_zeros() as usize;
+                    hit &= hit - 1;
+                    let id = lo + b as i64;
+                    let h = holder[b] as usize;
+                    let held = Literal::Eq(self.vars[h], (id - self.offsets[h] as i64) as Value);
+                    let v = (id - self.offsets[j] as i64) as Value;
+                    pruner.remove(self.vars[j], v, held)?;
+                }
+                changed = true;
+            }
+        }
+        // Hidden singles and the pigeonhole check.
+        let (mut once, mut twice) = (0u64, 0u64);
+        for &w in ids.iter() {
+            twice |= once & w;
+            once |= w;
+        }
+        let avail = once.count_ones();
+        let window = [once, 0, 0, 0];
+        if avail < k as u32 {
+            return Err(pruner.fail(self.confined(None, window, lo)));
+        }
+        let single = once & !twice;
+        if avail > k as u32 || single == 0 {
+            return Ok(Some(changed));
+        }
+        for (j, &w) in ids.iter().enumerate() {
+            let mine = w & single;
+            if mine == 0 {
+                continue;
+            }
+            if mine.count_ones() > 1 {
+                return Err(pruner.fail(self.confined(None, window, lo)));
+            }
+            if w.count_ones() > 1 {
+                let id = lo + mine.trailing_zeros() as i64;
+                pruner.fix(
+                    self.vars[j],
+                    (id - self.offsets[j] as i64) as Value,
+                    self.confined(Some((j, id)), window, lo),
+                )?;
+                changed = true;
+            }
+        }
+        Ok(Some(changed))
+    }
+
+    /// The reason two fixed positions clash: both hold `id`.
+    fn holders_of(&self, id: i64) -> impl FnOnce(&mut Premises<'_>) + '_ {
+        move |r: &mut Premises<'_>| {
+            for (&x, &c) in self.vars.iter().zip(&self.offsets) {
+                if let Some(v) = r.value(x) {
+                    if v as i64 + c as i64 == id {
+                        r.push(Literal::Eq(x, v));
+                    }
+                }
+            }
+        }
+    }
+
     /// The reason of a naked single: the fixed position whose id is `id`.
     fn holder_of(&self, id: i64) -> impl FnOnce(&mut Premises<'_>) + '_ {
         move |r: &mut Premises<'_>| {
@@ -242,18 +361,34 @@ impl AllDifferent {
                 let k = id - lo;
                 (0..256).contains(&k) && once[k as usize / 64] >> (k % 64) & 1 == 1
             };
+            // The window of available ids, from its first to its last.
+            let first = (0..4).find(|&w| once[w] != 0);
+            let last = (0..4).rev().find(|&w| once[w] != 0);
+            let (Some(fw), Some(lw)) = (first, last) else {
+                return;
+            };
+            let first = lo + 64 * fw as i64 + once[fw].trailing_zeros() as i64;
+            let last = lo + 64 * lw as i64 + 63 - once[lw].leading_zeros() as i64;
             for (i, (&x, &c)) in self.vars.iter().zip(&self.offsets).enumerate() {
-                let (a, b) = (r.min(x), r.max(x));
-                r.at_least(x);
-                r.at_most(x);
-                for v in a as i64 + 1..b as i64 {
-                    if !available(v + c as i64) && !r.contains(x, v as Value) {
-                        r.push(Literal::Ne(x, v as Value));
+                // x's ids lie in the window: its bounds there, and the ids
+                // the window lacks (a value outside `i32` needs no literal).
+                let c = c as i64;
+                if let Ok(a) = Value::try_from(first - c) {
+                    r.push(Literal::Ge(x, a));
+                }
+                if let Ok(b) = Value::try_from(last - c) {
+                    r.push(Literal::Le(x, b));
+                }
+                for id in first + 1..last {
+                    if !available(id) {
+                        if let Ok(v) = Value::try_from(id - c) {
+                            r.push(Literal::Ne(x, v));
+                        }
                     }
                 }
                 if let Some((j, id)) = single {
                     if i != j {
-                        if let Ok(v) = Value::try_from(id - c as i64) {
+                        if let Ok(v) = Value::try_from(id - c) {
                             r.push(Literal::Ne(x, v));
                         }
                     }
@@ -392,6 +527,15 @@ impl Constraint for AllDifferent {
                     .is_some()
             {
                 return Ok(());
+            }
+        }
+        if pruner.explaining() {
+            loop {
+                match self.singles_word(pruner)? {
+                    Some(true) => continue,
+                    Some(false) => return Ok(()),
+                    None => break,
+                }
             }
         }
         // Ids within 256 values (Latin squares up to order 256): naked and

@@ -317,18 +317,20 @@ impl FusedAllDifferent {
         let fixed = Literal::Eq(x, store.min(p.var as usize));
         let mut pruner = Pruner::new(store, self.prop);
         let mut r = Ok(());
-        'peers: for &j in &peers {
+        for &j in &peers {
             let q = &self.group.pos[j as usize];
-            let (_, base) = pruner.store.small_bits(q.var as usize);
+            // Bit `id − adj` of the peer stands for the value `base + id −
+            // adj`: the peer's ids, all gone for one reason, in one write.
+            let mut gone = 0u64;
             for (&id, &adj) in ids.iter().zip(&q.adj) {
-                // Bit `id − adj` of the peer, that is the value `base + id − adj`.
-                let v = base as i64 + id - adj;
-                if let Ok(v) = crate::Value::try_from(v) {
-                    if let Err(c) = pruner.remove(VarId(q.var), v, fixed) {
-                        r = Err(c);
-                        break 'peers;
-                    }
+                let k = id - adj;
+                if (0..64).contains(&k) {
+                    gone |= 1 << k;
                 }
+            }
+            if let Err(c) = pruner.retain_word(VarId(q.var), !gone, fixed) {
+                r = Err(c);
+                break;
             }
         }
         self.peers = peers;

@@ -301,20 +301,27 @@ impl DomainStore {
 
     /// ORs into `out` the values of `i` in `base..base + 64·out.len()`,
     /// value `base + k` as bit `k % 64` of word `k / 64`.
+    #[inline]
     pub(crate) fn bits_into(&self, i: usize, base: Value, out: &mut [u64]) {
         let li = self.large_idx[i];
         if li != NOT_LARGE {
             return self.large_bits_into(li as usize, base, out);
         }
-        let end = base as i64 + 64 * out.len() as i64;
-        let mut bits = self.words[i];
-        while bits != 0 {
-            let v = self.base[i] as i64 + i64::from(bits.trailing_zeros());
-            if (base as i64..end).contains(&v) {
-                let k = (v - base as i64) as usize;
-                out[k / 64] |= 1u64 << (k % 64);
-            }
-            bits &= bits - 1;
+        // The word shifted into place: bit 0 of `words[i]` is `off` bits
+        // into `out`; bits outside `out` drop off either end.
+        let bits = self.words[i];
+        let off = self.base[i] as i64 - base as i64;
+        if bits == 0 || off >= 64 * out.len() as i64 || off <= -64 {
+            return;
+        }
+        if off < 0 {
+            out[0] |= bits >> -off;
+            return;
+        }
+        let (w, s) = ((off / 64) as usize, (off % 64) as u32);
+        out[w] |= bits << s;
+        if s > 0 && w + 1 < out.len() {
+            out[w + 1] |= bits >> (64 - s);
         }
     }
 
@@ -531,8 +538,7 @@ impl DomainStore {
 
     /// Records the change of variable `i` (its word was `old` if small) on
     /// the explanation trail: the writer's literal when it named one for
-    /// `i`, else what the new bits show (a bound, a value, or each value
-    /// removed).
+    /// `i`, else each value removed.
     #[cold]
     #[inline(never)]
     fn log_change(&mut self, i: usize, old: u64) {
@@ -552,24 +558,15 @@ impl DomainStore {
             self.ex.push(Literal::Le(x, hi), level);
             return;
         }
+        // A word write without a literal: each value it removed, which is
+        // exactly what its reason implies (a derived `x = v` or `x ≥ v`
+        // would also rest on the values removed before).
         let (new, base) = (self.words[i], self.base[i]);
-        let gone = old & !new;
-        let val = |k: u32| base + k as Value;
-        if new & (new - 1) == 0 {
-            self.ex
-                .push(Literal::Eq(x, val(new.trailing_zeros())), level);
-        } else if gone >> new.trailing_zeros() == 0 {
-            self.ex
-                .push(Literal::Ge(x, val(new.trailing_zeros())), level);
-        } else if gone & (!0u64 >> new.leading_zeros()) == 0 {
-            self.ex
-                .push(Literal::Le(x, val(63 - new.leading_zeros())), level);
-        } else {
-            let mut g = gone;
-            while g != 0 {
-                self.ex.push(Literal::Ne(x, val(g.trailing_zeros())), level);
-                g &= g - 1;
-            }
+        let mut gone = old & !new;
+        while gone != 0 {
+            let v = base + gone.trailing_zeros() as Value;
+            self.ex.push(Literal::Ne(x, v), level);
+            gone &= gone - 1;
         }
     }
 

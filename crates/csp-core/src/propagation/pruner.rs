@@ -259,11 +259,11 @@ impl<'a> Pruner<'a> {
     fn cause_of(&mut self, because: impl Because) -> Cause {
         let mut list = std::mem::take(&mut self.store.ex.premises);
         let start = list.len();
-        let root = self.store.ex.root.clone();
+        let store: &DomainStore = self.store;
         let why = because.premises(&mut Premises {
             out: &mut list,
-            store: self.store,
-            root: root.as_deref(),
+            store,
+            root: store.ex.root.as_deref(),
         });
         let end = list.len();
         self.store.ex.premises = list;
@@ -405,8 +405,13 @@ impl<'a> Pruner<'a> {
     /// bitset starting at `base` (a range domain over at most 65,536
     /// values), so a propagator over domains wider than one word can work
     /// a word at a time.
+    #[inline]
     pub fn bits(&self, x: VarId, base: Value, out: &mut [u64]) {
-        out.fill(0);
+        // A loop, not `fill`: the slices are a few words, shorter than a
+        // call to `memset`.
+        for w in out.iter_mut() {
+            *w = 0;
+        }
         self.store.bits_into(x.index(), base, out);
     }
 
