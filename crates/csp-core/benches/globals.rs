@@ -127,9 +127,15 @@ fn others() -> Vec<(&'static str, Model)> {
 }
 
 fn run(m: &Model) -> (u128, u64) {
+    run_mode(m, false)
+}
+
+/// The count, with explaining mode on or off (same tree either way).
+fn run_mode(m: &Model, explain: bool) -> (u128, u64) {
     let r = Search::new(m)
         .inference(Inference::Mac)
         .var_order(VarOrder::Mrv)
+        .explaining(explain)
         .count();
     (r.count, r.stats.propagations)
 }
@@ -171,6 +177,28 @@ fn bench(c: &mut Criterion) {
         let (count, calls) = run(&m);
         eprintln!("{name}: {count} solutions, {calls} propagator calls");
         g.bench_function(name, |b| b.iter(|| run(&m)));
+    }
+    g.finish();
+    // The same workloads with explaining mode on: the cost of each
+    // propagator's reasons and of the trail (compare with the groups
+    // above; the trees are the same).
+    let mut g = c.benchmark_group("explaining");
+    g.sample_size(10);
+    let mut cases: Vec<(String, Model)> = Vec::new();
+    for level in [Consistency::Value, Consistency::Bounds, Consistency::Domain] {
+        cases.push((format!("latin-5/{level}"), latin(5, level)));
+    }
+    cases.push(("25000-tuples/positive".into(), table(50, false)));
+    cases.push(("25000-tuples/negative".into(), table(50, true)));
+    cases.push(("nonogram-30".into(), nonogram_line(30, &[3, 2, 5, 1, 4])));
+    cases.extend(others().into_iter().map(|(n, m)| (n.to_string(), m)));
+    for (name, m) in &cases {
+        assert_eq!(
+            run_mode(m, true),
+            run(m),
+            "{name}: explaining changed the search"
+        );
+        g.bench_function(name.as_str(), |b| b.iter(|| run_mode(m, true)));
     }
     g.finish();
 }

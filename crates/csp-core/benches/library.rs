@@ -124,19 +124,35 @@ fn bench(c: &mut Criterion) {
         ("disjunctive_count", one_machine(), None),
         ("ternary_difference_count", difference(), None),
     ];
-    for (name, m, limit) in &cases {
-        let search = || Search::new(m).var_order(VarOrder::DomWdeg);
-        let r = match limit {
-            Some(k) => search().count_up_to(*k),
-            None => search().count(),
-        };
-        eprintln!("{name}: {} solutions, {}", r.count, r.stats);
-        g.bench_function(*name, |b| {
-            b.iter(|| match limit {
-                Some(k) => search().count_up_to(*k).count,
-                None => search().count().count,
-            })
-        });
+    for explain in [false, true] {
+        if explain {
+            // The same workloads with explaining mode on (same trees): the
+            // cost of each propagator's reasons and of the trail.
+            g.finish();
+            g = c.benchmark_group("library_explaining");
+            g.sample_size(10);
+        }
+        for (name, m, limit) in &cases {
+            let search = || {
+                Search::new(m)
+                    .var_order(VarOrder::DomWdeg)
+                    .explaining(explain)
+            };
+            let r = match limit {
+                Some(k) => search().count_up_to(*k),
+                None => search().count(),
+            };
+            eprintln!(
+                "{name} (explaining {explain}): {} solutions, {}",
+                r.count, r.stats
+            );
+            g.bench_function(*name, |b| {
+                b.iter(|| match limit {
+                    Some(k) => search().count_up_to(*k).count,
+                    None => search().count().count,
+                })
+            });
+        }
     }
     g.finish();
 }
