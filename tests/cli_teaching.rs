@@ -355,3 +355,94 @@ fn trace_tree_as_json_and_dot() {
         Some(2)
     );
 }
+
+/// Flags that would be ignored or contradict each other are refused with
+/// status 2 and a message naming the flag.
+#[test]
+fn conflicting_or_ignored_flags_are_errors_naming_the_flag() {
+    for (args, flag) in [
+        (&["queens", "8", "--count", "--all"][..], "--all"),
+        (
+            &["queens", "8", "--count", "--format", "json"],
+            "--format json",
+        ),
+        (
+            &["queens", "8", "--solver", "teach-fc", "--inference", "none"],
+            "--inference",
+        ),
+        (
+            &["queens", "8", "--solver", "bitboard", "--var-order", "mrv"],
+            "--var-order",
+        ),
+        (&["queens", "4", "--trace", "--format", "a1"], "--format a1"),
+        (
+            &["queens", "--compare", "4..5", "--solver", "teach-fc"],
+            "--solver",
+        ),
+    ] {
+        let o = csp(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert!(
+            e.starts_with("error: ") && e.contains(flag),
+            "{args:?}: {e}"
+        );
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+    // The engine's settings alone choose the engine (not the constellation
+    // counter, which would ignore them): its statistics line says so.
+    let o = csp(&["queens", "8", "--count", "--inference", "none", "--stats"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "92\n");
+    assert!(
+        stderr(&o).contains("solver: backtracking"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Without propagation a refuted node is explained by two queens that
+/// attack each other (checked here), never by an emptied domain.
+#[test]
+fn domains_without_inference_name_the_attacking_queens() {
+    let o = csp(&[
+        "queens",
+        "6",
+        "--trace",
+        "--domains",
+        "--inference",
+        "none",
+        "--all",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(!out.contains("propagation"), "{out}");
+    let mut refuted = 0;
+    for line in out.lines().filter(|l| l.contains(") x ")) {
+        refuted += 1;
+        // `(1 3 2 * * *) x   q2 = 3 attacks q3 = 2`
+        let why = line.split(") x").nth(1).unwrap().trim();
+        let w: Vec<&str> = why.split_whitespace().collect();
+        assert_eq!(w.len(), 7, "{line}");
+        let row = |q: &str| q[1..].parse::<i64>().unwrap();
+        let (r1, c1, r2, c2) = (
+            row(w[0]),
+            w[2].parse::<i64>().unwrap(),
+            row(w[4]),
+            w[6].parse::<i64>().unwrap(),
+        );
+        assert!(c1 == c2 || (c1 - c2).abs() == (r1 - r2).abs(), "{line}");
+        // The two queens are those of the placement.
+        let placement: Vec<&str> = line
+            .trim_start()
+            .trim_start_matches('(')
+            .split(')')
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        assert_eq!(placement[r1 as usize - 1], w[2], "{line}");
+        assert_eq!(placement[r2 as usize - 1], w[6], "{line}");
+    }
+    assert!(refuted > 100, "{refuted} refuted nodes");
+}

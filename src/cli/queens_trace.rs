@@ -114,7 +114,8 @@ pub(super) fn trace(
             };
             let r = if domains {
                 let mut d = DomainTracer::new(n, |l: &str| emit_node(None, Some(l)))
-                    .ok_or_else(|| format!("--trace --domains: n = {n} is too large"))?;
+                    .ok_or_else(|| format!("--trace --domains: n = {n} is too large"))?
+                    .propagating(job.options.inference != csp_core::Inference::None);
                 let r = search(&mut d);
                 d.finish();
                 r
@@ -202,7 +203,9 @@ pub(super) fn trace(
     }
     .map_err(|e| format!("writing the trace: {e}"))?;
     if count {
-        writeln!(out, "{solutions}").map_err(|e| e.to_string())?;
+        // A count cut short is a lower bound.
+        let bound = if note.is_some() { ">=" } else { "" };
+        writeln!(out, "{bound}{solutions}").map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())?;
     if let Some(why) = &note {

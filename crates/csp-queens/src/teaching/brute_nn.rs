@@ -15,7 +15,7 @@ use super::{attack, Run};
 pub fn solve(n: usize, run: &mut Run) {
     let mut cols = vec![0u32; n]; // every wheel at column 0
     loop {
-        if !run.node() {
+        if !run.node_costing((n * n) as u64) {
             return;
         }
         if no_attacks(&cols) && !run.solution(&cols) {

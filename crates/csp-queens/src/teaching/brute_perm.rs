@@ -13,7 +13,7 @@ use super::{attack, Run};
 pub fn solve(n: usize, run: &mut Run) {
     let mut cols: Vec<u32> = (0..n as u32).collect(); // the first permutation
     loop {
-        if !run.node() {
+        if !run.node_costing((n * n) as u64) {
             return;
         }
         let diagonals_free = (0..n).all(|r| (0..r).all(|s| !attack(s, cols[s], r, cols[r])));

@@ -41,7 +41,7 @@ fn search(
         return run.solution(cols); // no open row left
     };
     for &x in here {
-        if !run.node() {
+        if !run.node_costing((n * n) as u64) {
             return false;
         }
         // Forward check: strike what the queen on (x, row) attacks below.

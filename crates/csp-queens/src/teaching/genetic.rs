@@ -22,7 +22,7 @@ pub fn solve(n: usize, seed: u64, max_generations: u64, run: &mut Run) -> bool {
     for _ in 0..max_generations {
         let mut scored: Vec<(usize, Vec<u32>)> = Vec::with_capacity(POPULATION);
         for p in people {
-            if !run.node() {
+            if !run.node_costing((n * n) as u64) {
                 return false;
             }
             scored.push((attacking_pairs(&p), p));

@@ -22,7 +22,7 @@ pub fn solve(n: usize, seed: u64, max_steps: u64, run: &mut Run) -> bool {
             .count()
     };
     for step in 0..max_steps {
-        if !run.node() {
+        if !run.node_costing((n * n) as u64) {
             return false;
         }
         if step % (10 * n as u64 + 50) == 0 {

@@ -42,6 +42,10 @@ pub mod stack;
 /// The largest board [`bits`] handles: one bit per column in a `u64`.
 pub const BITS_MAX_N: usize = 64;
 
+/// How much work (elementary steps) a [`Run`] does between two readings of
+/// the clock: a few microseconds.
+pub const CLOCK_EVERY: u64 = 4096;
+
 /// What a [`Run`] does with each solution: `Break` stops the search.
 pub type OnSolution<'a> = Box<dyn FnMut(&[u32]) -> ControlFlow<()> + 'a>;
 
@@ -51,6 +55,10 @@ pub struct Run<'a> {
     nodes: u64,
     solutions: u128,
     deadline: Option<Instant>,
+    /// Work done so far, in rough elementary steps (see [`Run::node_costing`]).
+    work: u64,
+    /// The work at which the clock is read next.
+    next_clock: u64,
     /// Set when the deadline passed before the search was done.
     timed_out: bool,
     /// Set when the caller's callback asked to stop.
@@ -69,6 +77,8 @@ impl<'a> Run<'a> {
             nodes: 0,
             solutions: 0,
             deadline,
+            work: 0,
+            next_clock: CLOCK_EVERY,
             timed_out: false,
             halted: false,
             on_solution: Box::new(on_solution),
@@ -80,12 +90,27 @@ impl<'a> Run<'a> {
         Run::new(None, |_| ControlFlow::Continue(()))
     }
 
-    /// Counts one node. Returns `false` when the search must stop (the
-    /// deadline passed; the clock is read every 4096 nodes).
+    /// Counts one node that took about one elementary step. Returns
+    /// `false` when the search must stop (the deadline passed, or the
+    /// caller has seen enough).
     pub fn node(&mut self) -> bool {
+        self.node_costing(1)
+    }
+
+    /// Counts one node that took about `work` elementary steps (a look at
+    /// one square, one pair of queens compared). The clock is read every
+    /// [`CLOCK_EVERY`] steps of work, not every so many nodes: a node of
+    /// min-conflicts on 2000 queens costs millions of steps, one of the
+    /// bitboard a handful, and both must notice the deadline soon after it
+    /// passes.
+    pub fn node_costing(&mut self, work: u64) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(4096) && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.timed_out = true;
+        self.work = self.work.saturating_add(work);
+        if self.work >= self.next_clock {
+            self.next_clock = self.work.saturating_add(CLOCK_EVERY);
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.timed_out = true;
+            }
         }
         !self.timed_out && !self.halted
     }
