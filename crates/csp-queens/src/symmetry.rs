@@ -203,6 +203,7 @@ pub(crate) fn apply_into(sym: Symmetry, p: &[u32], out: &mut [u32]) {
         return;
     };
     let m32 = m as u32;
+    // ANCHOR: apply
     for (r, &c) in p.iter().enumerate() {
         let r32 = r as u32;
         let cu = c as usize;
@@ -217,6 +218,7 @@ pub(crate) fn apply_into(sym: Symmetry, p: &[u32], out: &mut [u32]) {
             Symmetry::AntiTranspose => out[m - cu] = m32 - r32,
         }
     }
+    // ANCHOR_END: apply
 }
 
 /// Whether the permutation `p` is the lexicographically smallest of its eight
@@ -275,6 +277,7 @@ pub struct Orbit {
 /// assert_eq!(o.size, 2);
 /// assert_eq!(o.images.len(), 8);
 /// ```
+// ANCHOR: orbit
 pub fn orbit(cols: &[u32]) -> Result<Orbit, SymmetryError> {
     let representative = canonical(cols)?;
     let images = images(&representative)?;
@@ -288,6 +291,7 @@ pub fn orbit(cols: &[u32]) -> Result<Orbit, SymmetryError> {
         size,
     })
 }
+// ANCHOR_END: orbit
 
 /// The lexicographically smallest of the eight images of `cols` (comparing
 /// row 0's column first). Two placements are equivalent under the symmetries

@@ -36,6 +36,7 @@ fn search(
     if columns == all {
         return run.solution(cols); // a queen in every column: a solution
     }
+    // ANCHOR: lowest_bit
     let mut free = all & !(columns | left | right);
     while free != 0 {
         let bit = free & free.wrapping_neg(); // the lowest free square
@@ -59,5 +60,6 @@ fn search(
             return false;
         }
     }
+    // ANCHOR_END: lowest_bit
     true
 }

@@ -12,6 +12,7 @@ use super::{attack, Run};
 
 /// Tests every placement of `n` queens, one per row, handing each solution
 /// to `run` (in lexicographic order).
+// ANCHOR: odometer
 pub fn solve(n: usize, run: &mut Run) {
     let mut cols = vec![0u32; n]; // every wheel at column 0
     loop {
@@ -36,6 +37,7 @@ pub fn solve(n: usize, run: &mut Run) {
         }
     }
 }
+// ANCHOR_END: odometer
 
 /// Whether no two queens of a complete placement attack each other.
 pub fn no_attacks(cols: &[u32]) -> bool {

@@ -10,6 +10,7 @@ use super::{attack, Run};
 
 /// Tests every permutation of `n` columns, handing each solution to `run`
 /// (in lexicographic order).
+// ANCHOR: permutations
 pub fn solve(n: usize, run: &mut Run) {
     let mut cols: Vec<u32> = (0..n as u32).collect(); // the first permutation
     loop {
@@ -25,9 +26,11 @@ pub fn solve(n: usize, run: &mut Run) {
         }
     }
 }
+// ANCHOR_END: permutations
 
 /// Turns `p` into the next permutation in lexicographic order; `false`
 /// when `p` was the last (descending) one.
+// ANCHOR: next_permutation
 pub fn next_permutation(p: &mut [u32]) -> bool {
     // The longest descending tail cannot grow; the entry before it must.
     let Some(i) = (1..p.len()).rev().find(|&i| p[i - 1] < p[i]) else {
@@ -41,3 +44,4 @@ pub fn next_permutation(p: &mut [u32]) -> bool {
     p[i..].reverse();
     true
 }
+// ANCHOR_END: next_permutation

@@ -40,6 +40,7 @@ fn search(
     let Some((here, below)) = domains.split_first() else {
         return run.solution(cols); // no open row left
     };
+    // ANCHOR: forward_check
     for &x in here {
         if !run.node_costing((n * n) as u64) {
             return false;
@@ -70,6 +71,7 @@ fn search(
             return false;
         }
     }
+    // ANCHOR_END: forward_check
     if let Some(show) = show.as_mut() {
         show(&line(n, cols, Mark::Backtrack), domains);
     }

@@ -16,6 +16,7 @@ pub const POPULATION: usize = 100;
 
 /// Evolves at most `max_generations` generations looking for one solution
 /// of `n` queens; hands it to `run` when found. Returns whether one was found.
+// ANCHOR: generation
 pub fn solve(n: usize, seed: u64, max_generations: u64, run: &mut Run) -> bool {
     let mut rng = Rng::new(seed);
     let mut people: Vec<Vec<u32>> = (0..POPULATION).map(|_| shuffled(n, &mut rng)).collect();
@@ -53,6 +54,7 @@ pub fn solve(n: usize, seed: u64, max_generations: u64, run: &mut Run) -> bool {
     }
     false
 }
+// ANCHOR_END: generation
 
 /// A random permutation of `0..n` (Fisher–Yates shuffle).
 fn shuffled(n: usize, rng: &mut Rng) -> Vec<u32> {

@@ -12,6 +12,7 @@ use super::{attack, Rng, Run};
 
 /// Looks for one solution of `n` queens in at most `max_steps` moves; hands
 /// it to `run` when found. Returns whether one was found.
+// ANCHOR: min_conflicts
 pub fn solve(n: usize, seed: u64, max_steps: u64, run: &mut Run) -> bool {
     let mut rng = Rng::new(seed);
     let mut cols = Vec::new();
@@ -50,3 +51,4 @@ pub fn solve(n: usize, seed: u64, max_steps: u64, run: &mut Run) -> bool {
     }
     false
 }
+// ANCHOR_END: min_conflicts

@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use super::Run;
 
 /// The ids taken by the queens on the board.
+// ANCHOR: taken
 #[derive(Default)]
 struct Taken {
     columns: HashSet<i64>,
@@ -37,6 +38,7 @@ impl Taken {
         self.diffs.remove(&(x - y));
     }
 }
+// ANCHOR_END: taken
 
 /// Finds the solutions of `n` queens in lexicographic order, handing each
 /// to `run`.
@@ -46,6 +48,7 @@ pub fn solve(n: usize, run: &mut Run) {
 
 /// Places a queen on row `cols.len()` in every free column in turn.
 /// Returns `false` when the search must stop.
+// ANCHOR: place_row
 fn place_row(n: usize, cols: &mut Vec<u32>, taken: &mut Taken, run: &mut Run) -> bool {
     if cols.len() == n {
         return run.solution(cols); // every row has its queen
@@ -69,3 +72,4 @@ fn place_row(n: usize, cols: &mut Vec<u32>, taken: &mut Taken, run: &mut Run) ->
     }
     true
 }
+// ANCHOR_END: place_row

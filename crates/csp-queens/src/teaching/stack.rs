@@ -33,6 +33,7 @@ pub fn solve(n: usize, run: &mut Run, mut show: Option<&mut dyn FnMut(&TraceLine
         run.solution(&[]);
         return;
     }
+    // ANCHOR: stack_loop
     let mut cols: Vec<u32> = Vec::with_capacity(n); // the queens placed, row by row
     let mut next: Vec<u32> = vec![0]; // per open row, the next column to try
     while let Some(top) = next.last_mut() {
@@ -64,4 +65,5 @@ pub fn solve(n: usize, run: &mut Run, mut show: Option<&mut dyn FnMut(&TraceLine
         }
         cols.pop();
     }
+    // ANCHOR_END: stack_loop
 }
