@@ -92,7 +92,8 @@ pub struct Args {
     stats: bool,
     /// Print the search tree, one node per line, to the first solution
     /// (with --all or --count: to the end; --count then prints the number
-    /// of solutions, --stats the statistics).
+    /// of solutions, --stats the statistics); for teach-min-conflicts each
+    /// move, for teach-genetic each generation.
     #[arg(long)]
     trace: bool,
     /// With --trace: show the domains of the open rows at every node, a
@@ -192,6 +193,8 @@ impl Solver {
                 | Solver::Permutation
                 | Solver::Teach(Teach::Stack)
                 | Solver::Teach(Teach::Fc)
+                | Solver::Teach(Teach::MinConflicts)
+                | Solver::Teach(Teach::Genetic)
         )
     }
     pub(super) fn kind(self) -> ModelKind {
@@ -571,17 +574,7 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
             )?;
             // An exact search that ran to the end without one has shown that
             // there is none; a local search has not.
-            let note = match () {
-                _ if found.is_some() => None,
-                _ if r.timed_out => Some("stopped by the time limit".to_string()),
-                _ if t.exact() => None,
-                _ => Some(format!(
-                    "{} gave up after {} {} (a local search cannot show that there is no solution)",
-                    t.name(),
-                    r.nodes,
-                    t.node()
-                )),
-            };
+            let note = r.no_solution_note(t, found.is_some());
             (found, note, r.stats_line(t))
         }
         Solver::Constellation => {

@@ -4,6 +4,7 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
+use csp_queens::render::columns;
 use csp_queens::teaching::{
     bits, brute_nn, brute_perm, forward, genetic, min_conflicts, sets, stack, Run, BITS_MAX_N,
 };
@@ -111,6 +112,24 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Why a run of `t` that was after one solution has none to show
+    /// (`None` when it found one, or when `t` is exact and ran to the end:
+    /// then there is none). A local search that gives up has not shown
+    /// that there is no solution.
+    pub fn no_solution_note(&self, t: Teach, found: bool) -> Option<String> {
+        match () {
+            _ if found => None,
+            _ if self.timed_out => Some("stopped by the time limit".to_string()),
+            _ if t.exact() => None,
+            _ => Some(format!(
+                "{} gave up after {} {} (a local search cannot show that there is no solution)",
+                t.name(),
+                self.nodes,
+                t.node()
+            )),
+        }
+    }
+
     /// The statistics line: `solutions: S, nodes: N (what a node is)`.
     pub fn stats_line(&self, t: Teach) -> String {
         format!(
@@ -155,4 +174,97 @@ pub fn run(
         solutions: run.solutions(),
         timed_out: run.timed_out(),
     })
+}
+
+/// Runs the local search `t` (min-conflicts or the genetic algorithm) on
+/// `n` queens within `deadline`, writing one line per step to `emit`, in
+/// the student's terms (rows and columns from 1): min-conflicts each start
+/// and each move, with the attackers of every square of the row it moved
+/// a queen in (its old square in brackets) and the attacking pairs left;
+/// the genetic search each generation's best and mean number of attacking
+/// pairs, with the best individual. Returns the tally and the solution.
+pub fn watch_local(
+    t: Teach,
+    n: usize,
+    seed: u64,
+    deadline: Option<Instant>,
+    emit: &mut dyn FnMut(&str),
+) -> Result<(Tally, Option<Vec<u32>>), CliError> {
+    t.check_n(n)?;
+    let mut found = None;
+    let mut run = Run::new(deadline, |c: &[u32]| {
+        found = Some(c.to_vec());
+        ControlFlow::Break(())
+    });
+    let pairs = |k: usize| match k {
+        1 => "1 attacking pair".to_string(),
+        _ => format!("{k} attacking pairs"),
+    };
+    match t {
+        Teach::MinConflicts => {
+            let mut moves = 0u64;
+            let mut watch = |s: min_conflicts::Step| match s {
+                min_conflicts::Step::Start { cols, pairs: k } => {
+                    emit(&format!("start: {} ({})", one_line(cols), pairs(k)));
+                }
+                min_conflicts::Step::Move {
+                    row,
+                    from,
+                    to,
+                    attackers,
+                    pairs: k,
+                } => {
+                    moves += 1;
+                    let counts: Vec<String> = attackers
+                        .iter()
+                        .enumerate()
+                        .map(|(x, a)| {
+                            if x as u32 == from {
+                                format!("[{a}]")
+                            } else {
+                                a.to_string()
+                            }
+                        })
+                        .collect();
+                    emit(&format!(
+                        "move {moves}: row {} from column {} to {}; attackers by column: {}; {} left",
+                        row + 1,
+                        from + 1,
+                        to + 1,
+                        counts.join(" "),
+                        pairs(k)
+                    ));
+                }
+            };
+            min_conflicts::solve_watched(n, seed, MIN_CONFLICTS_STEPS, &mut run, Some(&mut watch));
+        }
+        Teach::Genetic => {
+            let mut watch = |g: genetic::Generation| {
+                emit(&format!(
+                    "generation {}: best {} ({}), mean {:.2}",
+                    g.number,
+                    pairs(g.best_pairs),
+                    one_line(g.best),
+                    g.mean_pairs
+                ));
+            };
+            genetic::solve_watched(n, seed, GENETIC_GENERATIONS, &mut run, Some(&mut watch));
+        }
+        _ => return Err(format!("'{}' is not a local search", t.name())),
+    }
+    let tally = Tally {
+        nodes: run.nodes(),
+        solutions: run.solutions(),
+        timed_out: run.timed_out(),
+    };
+    drop(run);
+    if let Some(c) = &found {
+        emit(&format!("solution: {}", one_line(c)));
+    }
+    Ok((tally, found))
+}
+
+/// A placement as `--format columns` prints it, without the newline.
+fn one_line(cols: &[u32]) -> String {
+    columns(cols).trim_end().to_string()
 }

@@ -39,7 +39,7 @@ pub(super) fn trace(
     }
     if !job.solver.can_trace() {
         return Err(format!(
-            "--trace needs a solver that shows its tree (backtracking, pairwise, permutation, teach-stack or teach-fc), not '{}'",
+            "--trace needs a solver that shows its steps (backtracking, pairwise, permutation, teach-stack, teach-fc, teach-min-conflicts or teach-genetic), not '{}'",
             job.solver.name()
         ));
     }
@@ -154,6 +154,20 @@ pub(super) fn trace(
             ))
             .then(|| r.status.to_string());
             (note, r.to_string())
+        }
+        Solver::Teach(teach @ (Teach::MinConflicts | Teach::Genetic)) => {
+            if tree.is_some() {
+                return Err(format!(
+                    "--trace shows the steps of {} as text; --format dot and json draw search trees",
+                    teach.name()
+                ));
+            }
+            let mut show = |l: &str| emit_node(None, Some(l));
+            let (r, found) =
+                queens_teach::watch_local(teach, n, job.seed, deadline(job), &mut show)?;
+            solutions = r.solutions;
+            let note = r.no_solution_note(teach, found.is_some());
+            (note, r.stats_line(teach))
         }
         Solver::Teach(teach) => {
             let deadline = deadline(job);

@@ -1,0 +1,203 @@
+//! `--trace` of the local teaching searches: min-conflicts prints every
+//! start and move, the genetic search every generation. The lines are
+//! replayed here against a board kept by the test: the attackers of every
+//! square, the attacking pairs, the moves' choices and the final solution
+//! are all counted again.
+
+use std::process::Output;
+
+mod common;
+use common::{csp, text};
+
+/// Whether the queens of rows `r1` and `r2` (columns `c1`, `c2`) attack
+/// each other.
+fn attack(r1: usize, c1: u32, r2: usize, c2: u32) -> bool {
+    c1 == c2 || c1.abs_diff(c2) as usize == r1.abs_diff(r2)
+}
+
+fn pairs(cols: &[u32]) -> usize {
+    let mut k = 0;
+    for i in 0..cols.len() {
+        for j in 0..i {
+            k += usize::from(attack(i, cols[i], j, cols[j]));
+        }
+    }
+    k
+}
+
+fn numbers(s: &str) -> Vec<u32> {
+    s.split_whitespace().map(|t| t.parse().unwrap()).collect()
+}
+
+/// `3 attacking pairs` or `1 attacking pair` → 3 or 1.
+fn pair_count(s: &str) -> usize {
+    let s = s.trim().trim_start_matches('(').trim_end_matches(')');
+    s.strip_suffix(" attacking pairs")
+        .or_else(|| s.strip_suffix(" attacking pair"))
+        .unwrap_or_else(|| panic!("{s}"))
+        .parse()
+        .unwrap()
+}
+
+fn traced(solver: &str, n: usize, seed: u64) -> (Output, String) {
+    let (ns, seed) = (n.to_string(), seed.to_string());
+    let o = csp(&[
+        "queens", &ns, "--solver", solver, "--trace", "--seed", &seed, "--stats",
+    ]);
+    let out = text(&o.stdout);
+    (o, out)
+}
+
+/// The nodes of the statistics line.
+fn nodes(o: &Output) -> u64 {
+    let err = text(&o.stderr);
+    let at = err.find("nodes: ").unwrap() + "nodes: ".len();
+    err[at..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn min_conflicts_moves_replay_on_the_board() {
+    for (n, seed) in [(4, 1), (6, 1), (8, 1), (8, 2), (8, 3), (12, 7), (30, 1)] {
+        let (o, out) = traced("teach-min-conflicts", n, seed);
+        assert_eq!(o.status.code(), Some(0), "n={n} seed {seed}");
+        let mut board: Vec<u32> = Vec::new(); // 1-based columns
+        let mut moves = 0u64;
+        let mut solution = None;
+        for line in out.lines() {
+            if let Some(rest) = line.strip_prefix("start: ") {
+                let (cols, count) = rest.split_once(" (").unwrap();
+                board = numbers(cols);
+                assert_eq!(board.len(), n);
+                assert_eq!(pairs(&board), pair_count(count), "{line}");
+            } else if let Some(rest) = line.strip_prefix("move ") {
+                moves += 1;
+                // move 5: row 2 from column 5 to 3; attackers by column: 2 3 0 2 [1] 3; 2 attacking pairs left
+                let (k, rest) = rest.split_once(": row ").unwrap();
+                assert_eq!(k.parse::<u64>().unwrap(), moves, "{line}");
+                let parts: Vec<&str> = rest.split("; ").collect();
+                assert_eq!(parts.len(), 3, "{line}");
+                let w: Vec<&str> = parts[0].split_whitespace().collect();
+                let (row, from, to): (usize, u32, u32) = (
+                    w[0].parse().unwrap(),
+                    w[3].parse().unwrap(),
+                    w[5].parse().unwrap(),
+                );
+                assert_eq!(board[row - 1], from, "{line}: the queen's column");
+                // The attackers of every square of the row, counted here.
+                let listed = parts[1].strip_prefix("attackers by column: ").unwrap();
+                let counted: Vec<String> = (1..=n as u32)
+                    .map(|x| {
+                        let a = (0..n)
+                            .filter(|&r| r != row - 1 && attack(r, board[r], row - 1, x))
+                            .count();
+                        if x == from {
+                            format!("[{a}]")
+                        } else {
+                            a.to_string()
+                        }
+                    })
+                    .collect();
+                assert_eq!(listed, counted.join(" "), "{line}");
+                // The queen was attacked, and moves to a least attacked
+                // other square.
+                let a = |x: u32| {
+                    (0..n)
+                        .filter(|&r| r != row - 1 && attack(r, board[r], row - 1, x))
+                        .count()
+                };
+                assert!(a(from) > 0, "{line}: the queen was not attacked");
+                let least = (1..=n as u32).filter(|&x| x != from).map(a).min().unwrap();
+                assert!(to != from && a(to) == least, "{line}");
+                board[row - 1] = to;
+                let left = parts[2].strip_suffix(" left").unwrap();
+                assert_eq!(pairs(&board), pair_count(left), "{line}");
+            } else if let Some(rest) = line.strip_prefix("solution: ") {
+                solution = Some(numbers(rest));
+            } else {
+                panic!("unexpected line: {line}");
+            }
+        }
+        let solution = solution.expect("a solution line");
+        assert_eq!(solution, board, "n={n}: the moves end on the solution");
+        assert_eq!(pairs(&solution), 0);
+        // One node a move, and the last look at a board with no attack.
+        assert_eq!(nodes(&o), moves + 1, "n={n} seed {seed}");
+        // Watched or not, the same search.
+        let (ns, s) = (n.to_string(), seed.to_string());
+        let plain = csp(&[
+            "queens",
+            &ns,
+            "--solver",
+            "teach-min-conflicts",
+            "--seed",
+            &s,
+            "--format",
+            "columns",
+        ]);
+        assert_eq!(numbers(&text(&plain.stdout)), solution);
+    }
+}
+
+#[test]
+fn genetic_generations_report_their_best_and_mean() {
+    for (n, seed) in [(6, 1), (8, 1), (8, 2), (8, 3), (10, 1)] {
+        let (o, out) = traced("teach-genetic", n, seed);
+        assert_eq!(o.status.code(), Some(0), "n={n} seed {seed}");
+        let mut last_best = usize::MAX;
+        let mut generations = 0u64;
+        let mut best_cols = Vec::new();
+        let mut solution = None;
+        for line in out.lines() {
+            if let Some(rest) = line.strip_prefix("generation ") {
+                // generation 3: best 0 attacking pairs (5 1 4 6 8 2 7 3), mean 3.71
+                generations += 1;
+                let (k, rest) = rest.split_once(": best ").unwrap();
+                assert_eq!(k.parse::<u64>().unwrap(), generations, "{line}");
+                let (count, rest) = rest.split_once(" (").unwrap();
+                let (cols, mean) = rest.split_once("), mean ").unwrap();
+                let best = pair_count(count);
+                best_cols = numbers(cols);
+                let mut sorted = best_cols.clone();
+                sorted.sort_unstable();
+                assert_eq!(sorted, (1..=n as u32).collect::<Vec<_>>(), "a permutation");
+                assert_eq!(pairs(&best_cols), best, "{line}: the best recounted");
+                // The best tenth is kept: the best never gets worse.
+                assert!(best <= last_best, "{line}");
+                last_best = best;
+                let mean: f64 = mean.parse().unwrap();
+                assert!(mean + 0.005 >= best as f64, "{line}");
+            } else if let Some(rest) = line.strip_prefix("solution: ") {
+                solution = Some(numbers(rest));
+            } else {
+                panic!("unexpected line: {line}");
+            }
+        }
+        assert_eq!(last_best, 0, "n={n}");
+        assert_eq!(solution, Some(best_cols), "n={n}");
+        // 100 individuals scored a generation.
+        assert_eq!(nodes(&o), 100 * generations, "n={n} seed {seed}");
+    }
+}
+
+#[test]
+fn local_traces_are_text_only() {
+    for solver in ["teach-min-conflicts", "teach-genetic"] {
+        for format in ["dot", "json"] {
+            let o = csp(&[
+                "queens", "8", "--solver", solver, "--trace", "--format", format,
+            ]);
+            assert_eq!(o.status.code(), Some(2), "{solver} {format}");
+            assert!(text(&o.stderr).contains("--format"), "{}", text(&o.stderr));
+        }
+    }
+    // A search that gives up says so, after its steps.
+    let o = csp(&["queens", "3", "--solver", "teach-genetic", "--trace"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stdout).starts_with("generation 1: best "));
+    assert!(text(&o.stderr).contains("gave up"), "{}", text(&o.stderr));
+}
