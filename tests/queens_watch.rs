@@ -186,7 +186,7 @@ fn genetic_generations_report_their_best_and_mean() {
 
 #[test]
 fn local_traces_are_text_only() {
-    for solver in ["teach-min-conflicts", "teach-genetic"] {
+    for solver in ["teach-min-conflicts", "teach-genetic", "teach-bits"] {
         for format in ["dot", "json"] {
             let o = csp(&[
                 "queens", "8", "--solver", solver, "--trace", "--format", format,
@@ -200,4 +200,89 @@ fn local_traces_are_text_only() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stdout).starts_with("generation 1: best "));
     assert!(text(&o.stderr).contains("gave up"), "{}", text(&o.stderr));
+}
+
+/// A binary mask of `n` digits, column a the lowest bit (on the right).
+fn mask(s: &str) -> u64 {
+    u64::from_str_radix(s, 2).unwrap()
+}
+
+#[test]
+fn bitboard_masks_match_the_board() {
+    const COUNTS: [usize; 9] = [1, 1, 0, 0, 2, 10, 4, 40, 92];
+    for (n, &count) in COUNTS.iter().enumerate().skip(1) {
+        let ns = n.to_string();
+        let o = csp(&["queens", &ns, "--solver", "teach-bits", "--trace", "--all"]);
+        assert_eq!(o.status.code(), Some(0), "n={n}");
+        let out = text(&o.stdout);
+        let mut lines = out.lines();
+        assert!(lines.next().unwrap().starts_with("masks in binary"));
+        // The queens placed (0-based columns) and, per row, the free
+        // squares not tried yet.
+        let mut placed: Vec<u32> = Vec::new();
+        let mut untried: Vec<u64> = vec![0; n];
+        let mut solutions = 0;
+        for line in lines {
+            let t = line.trim_start();
+            let indent = line.len() - t.len();
+            if let Some(rest) = t.strip_prefix("solution: ") {
+                assert_eq!((placed.len(), indent), (n, 2 * n), "{line}");
+                let cols: Vec<u32> = rest.split(' ').map(|c| c.parse().unwrap()).collect();
+                assert_eq!(cols, placed.iter().map(|c| c + 1).collect::<Vec<_>>());
+                assert_eq!(pairs(&placed), 0, "{line}");
+                solutions += 1;
+                continue;
+            }
+            let (row, rest) = t.strip_prefix("row ").unwrap().split_once(": ").unwrap();
+            let row: usize = row.parse::<usize>().unwrap() - 1;
+            assert_eq!(indent, 2 * row, "{line}: indented by its row");
+            if let Some(rest) = rest.strip_prefix("queen on ") {
+                // `queen on c2, bit 0100 = free & -free`
+                placed.truncate(row);
+                let (square, rest) = rest.split_once(", bit ").unwrap();
+                let col = u32::from(square.as_bytes()[0] - b'a');
+                assert_eq!(&square[1..], (row + 1).to_string(), "{line}");
+                let bit = mask(rest.split_whitespace().next().unwrap());
+                assert_eq!(bit, 1 << col, "{line}");
+                // The lowest free square not tried yet.
+                let lowest = untried[row] & untried[row].wrapping_neg();
+                assert_eq!(bit, lowest, "{line}");
+                untried[row] ^= bit;
+                placed.push(col);
+                continue;
+            }
+            // `row 3: columns 0101  left 0010  right 1100  free 0000  dead end`
+            placed.truncate(row);
+            let w: Vec<&str> = rest.split_whitespace().collect();
+            let (columns, left, right, free) = (mask(w[1]), mask(w[3]), mask(w[5]), mask(w[7]));
+            // The same masks, from the queens on the board.
+            let (mut c, mut l, mut r) = (0u64, 0u64, 0u64);
+            for (qr, &qc) in placed.iter().enumerate() {
+                let d = (row - qr) as u32;
+                c |= 1 << qc;
+                if qc >= d {
+                    l |= 1 << (qc - d);
+                }
+                if qc + d < n as u32 {
+                    r |= 1 << (qc + d);
+                }
+            }
+            assert_eq!(
+                (columns, left, right),
+                (c, l, r),
+                "{line}: n={n} {placed:?}"
+            );
+            let all = (1u64 << n) - 1;
+            assert_eq!(free, all & !(c | l | r), "{line}");
+            assert_eq!(w.len() > 8, free == 0, "{line}: dead end");
+            // Every free square of the row before was tried.
+            assert_eq!(untried[row], 0, "{line}");
+            untried[row] = free;
+        }
+        assert_eq!(solutions, count, "n={n}");
+        assert!(
+            untried.iter().all(|&u| u == 0),
+            "n={n}: squares left untried"
+        );
+    }
 }

@@ -92,8 +92,9 @@ pub struct Args {
     stats: bool,
     /// Print the search tree, one node per line, to the first solution
     /// (with --all or --count: to the end; --count then prints the number
-    /// of solutions, --stats the statistics); for teach-min-conflicts each
-    /// move, for teach-genetic each generation.
+    /// of solutions, --stats the statistics); for teach-bits the masks at
+    /// each row, for teach-min-conflicts each move, for teach-genetic each
+    /// generation.
     #[arg(long)]
     trace: bool,
     /// With --trace: show the domains of the open rows at every node, a
@@ -192,6 +193,7 @@ impl Solver {
                 | Solver::Pairwise
                 | Solver::Permutation
                 | Solver::Teach(Teach::Stack)
+                | Solver::Teach(Teach::Bits)
                 | Solver::Teach(Teach::Fc)
                 | Solver::Teach(Teach::MinConflicts)
                 | Solver::Teach(Teach::Genetic)

@@ -268,3 +268,71 @@ pub fn watch_local(
 fn one_line(cols: &[u32]) -> String {
     columns(cols).trim_end().to_string()
 }
+
+/// Runs the teaching bitboard on `n` queens within `deadline`, handing
+/// every solution to `on_solution` (which breaks to stop) and writing one
+/// line per step to `emit`: at each row its three masks and the free
+/// squares in binary (column a the lowest bit, on the right), each queen
+/// with the bit `free & -free` that placed it, each solution.
+pub fn watch_bits(
+    n: usize,
+    deadline: Option<Instant>,
+    on_solution: impl FnMut(&[u32]) -> ControlFlow<()>,
+    emit: &mut dyn FnMut(&str),
+) -> Result<Tally, CliError> {
+    Teach::Bits.check_n(n)?;
+    let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let binary = |mask: u64| format!("{:0n$b}", mask & all);
+    let indent = |row: usize| "  ".repeat(row);
+    emit(
+        "masks in binary, column a the lowest bit (on the right); a row down: \
+         columns | bit, (left | bit) >> 1, (right | bit) << 1; free = all & !(columns | left | right)",
+    );
+    let mut placed: Vec<u32> = Vec::with_capacity(n);
+    let mut watch = |step: bits::Step| match step {
+        bits::Step::Row {
+            row,
+            columns,
+            left,
+            right,
+            free,
+        } => {
+            placed.truncate(row);
+            let end = if free == 0 { "  dead end" } else { "" };
+            emit(&format!(
+                "{}row {}: columns {}  left {}  right {}  free {}{end}",
+                indent(row),
+                row + 1,
+                binary(columns),
+                binary(left),
+                binary(right),
+                binary(free)
+            ));
+        }
+        bits::Step::Place { row, bit } => {
+            placed.truncate(row);
+            placed.push(bit.trailing_zeros());
+            emit(&format!(
+                "{}row {}: queen on {}, bit {} = free & -free",
+                indent(row),
+                row + 1,
+                csp_queens::render::square_name(row, bit.trailing_zeros()),
+                binary(bit)
+            ));
+        }
+        bits::Step::Solution => {
+            emit(&format!(
+                "{}solution: {}",
+                indent(placed.len()),
+                one_line(&placed)
+            ));
+        }
+    };
+    let mut run = Run::new(deadline, on_solution);
+    bits::solve_watched(n, &mut run, Some(&mut watch));
+    Ok(Tally {
+        nodes: run.nodes(),
+        solutions: run.solutions(),
+        timed_out: run.timed_out(),
+    })
+}

@@ -39,7 +39,7 @@ pub(super) fn trace(
     }
     if !job.solver.can_trace() {
         return Err(format!(
-            "--trace needs a solver that shows its steps (backtracking, pairwise, permutation, teach-stack, teach-fc, teach-min-conflicts or teach-genetic), not '{}'",
+            "--trace needs a solver that shows its steps (backtracking, pairwise, permutation, teach-stack, teach-bits, teach-fc, teach-min-conflicts or teach-genetic), not '{}'",
             job.solver.name()
         ));
     }
@@ -154,6 +154,18 @@ pub(super) fn trace(
             ))
             .then(|| r.status.to_string());
             (note, r.to_string())
+        }
+        Solver::Teach(Teach::Bits) => {
+            if tree.is_some() {
+                return Err(
+                    "--trace shows the masks of teach-bits as text; --format dot and json draw search trees"
+                        .into(),
+                );
+            }
+            let mut show = |l: &str| emit_node(None, Some(l));
+            let r = queens_teach::watch_bits(n, deadline(job), &mut on_solution, &mut show)?;
+            let note = r.timed_out.then(|| "stopped by the time limit".to_string());
+            (note, r.stats_line(Teach::Bits))
         }
         Solver::Teach(teach @ (Teach::MinConflicts | Teach::Genetic)) => {
             if tree.is_some() {
