@@ -286,3 +286,68 @@ fn bitboard_masks_match_the_board() {
         );
     }
 }
+
+fn trace_lines(solver: &str, n: usize) -> Vec<String> {
+    let ns = n.to_string();
+    let o = csp(&["queens", &ns, "--solver", solver, "--trace", "--all"]);
+    assert_eq!(o.status.code(), Some(0), "{solver} n={n}");
+    text(&o.stdout).lines().map(str::to_string).collect()
+}
+
+/// teach-sets puts a queen only on free squares: its tree is teach-stack's
+/// (checked against the engine's elsewhere) without the attacked squares
+/// the stack tries and refutes (`x`).
+#[test]
+fn the_sets_tree_is_the_stack_tree_without_attacked_squares() {
+    for n in 1..=7 {
+        let stack: Vec<String> = trace_lines("teach-stack", n)
+            .into_iter()
+            .filter(|l| !l.ends_with(") x"))
+            .collect();
+        let sets = trace_lines("teach-sets", n);
+        assert_eq!(sets, stack, "n={n}");
+    }
+}
+
+/// The brute-force traces list every placement they test, in order, under
+/// the empty board, each marked by the test's own check.
+#[test]
+fn brute_force_traces_list_every_placement_tested() {
+    for n in 1..=5usize {
+        for solver in ["teach-nn", "teach-perm"] {
+            let lines = trace_lines(solver, n);
+            assert_eq!(lines[0], format!("({})", vec!["*"; n].join(" ")));
+            let tested: Vec<(Vec<u32>, bool)> = lines[1..]
+                .iter()
+                .map(|l| {
+                    let l = l.strip_prefix("  (").expect(l);
+                    let (cols, mark) = l.split_once(')').unwrap();
+                    let cols: Vec<u32> = numbers(cols).iter().map(|c| c - 1).collect();
+                    (cols, mark == " solution")
+                })
+                .collect();
+            // Every candidate, in lexicographic order.
+            let mut all: Vec<Vec<u32>> = vec![vec![]];
+            for _ in 0..n {
+                all = all
+                    .into_iter()
+                    .flat_map(|p| {
+                        (0..n as u32).map(move |c| {
+                            let mut q = p.clone();
+                            q.push(c);
+                            q
+                        })
+                    })
+                    .collect();
+            }
+            if solver == "teach-perm" {
+                all.retain(|p| (0..n as u32).all(|c| p.contains(&c)));
+            }
+            let listed: Vec<Vec<u32>> = tested.iter().map(|t| t.0.clone()).collect();
+            assert_eq!(listed, all, "{solver} n={n}");
+            for (cols, solution) in &tested {
+                assert_eq!(*solution, pairs(cols) == 0, "{solver} {cols:?}");
+            }
+        }
+    }
+}

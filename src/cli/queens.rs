@@ -189,14 +189,7 @@ impl Solver {
     pub(super) fn can_trace(self) -> bool {
         matches!(
             self,
-            Solver::Backtracking
-                | Solver::Pairwise
-                | Solver::Permutation
-                | Solver::Teach(Teach::Stack)
-                | Solver::Teach(Teach::Bits)
-                | Solver::Teach(Teach::Fc)
-                | Solver::Teach(Teach::MinConflicts)
-                | Solver::Teach(Teach::Genetic)
+            Solver::Backtracking | Solver::Pairwise | Solver::Permutation | Solver::Teach(_)
         )
     }
     pub(super) fn kind(self) -> ModelKind {

@@ -143,7 +143,8 @@ impl Tally {
 
 /// Runs `t` on `n` queens within `deadline`, handing every solution to
 /// `on_solution` (which breaks to stop), and every node to `show` (the
-/// stack solver's tree) or `show_domains` (forward checking's domains).
+/// tree of teach-sets, teach-stack, teach-nn and teach-perm) or
+/// `show_domains` (forward checking's domains).
 pub fn run(
     t: Teach,
     n: usize,
@@ -156,11 +157,11 @@ pub fn run(
     t.check_n(n)?;
     let mut run = Run::new(deadline, on_solution);
     match t {
-        Teach::Sets => sets::solve(n, &mut run),
+        Teach::Sets => sets::solve_watched(n, &mut run, show),
         Teach::Stack => stack::solve(n, &mut run, show),
         Teach::Bits => bits::solve(n, &mut run),
-        Teach::Nn => brute_nn::solve(n, &mut run),
-        Teach::Perm => brute_perm::solve(n, &mut run),
+        Teach::Nn => brute_nn::solve_watched(n, &mut run, show),
+        Teach::Perm => brute_perm::solve_watched(n, &mut run, show),
         Teach::Fc => forward::solve(n, &mut run, show_domains),
         Teach::MinConflicts => {
             min_conflicts::solve(n, seed, MIN_CONFLICTS_STEPS, &mut run);

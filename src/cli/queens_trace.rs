@@ -39,7 +39,7 @@ pub(super) fn trace(
     }
     if !job.solver.can_trace() {
         return Err(format!(
-            "--trace needs a solver that shows its steps (backtracking, pairwise, permutation, teach-stack, teach-bits, teach-fc, teach-min-conflicts or teach-genetic), not '{}'",
+            "--trace needs a solver that shows its steps (backtracking, pairwise, permutation or a teach-* solver), not '{}'",
             job.solver.name()
         ));
     }
@@ -183,7 +183,7 @@ pub(super) fn trace(
         }
         Solver::Teach(teach) => {
             let deadline = deadline(job);
-            let r = if teach == Teach::Stack {
+            let r = if teach != Teach::Fc {
                 let mut show = |l: &TraceLine| emit_node(Some(l), None);
                 queens_teach::run(
                     teach,

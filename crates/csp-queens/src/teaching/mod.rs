@@ -30,6 +30,8 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
+use crate::trace::{Mark, TraceLine};
+
 pub mod bits;
 pub mod brute_nn;
 pub mod brute_perm;
@@ -164,6 +166,30 @@ impl Rng {
     pub fn below(&mut self, k: usize) -> usize {
         (self.next_u64() % k as u64) as usize
     }
+}
+
+/// What a teaching search shows of its tree, if anyone watches: one
+/// [`TraceLine`] a node.
+pub type Show<'a> = Option<&'a mut dyn FnMut(&TraceLine)>;
+
+/// The trace line of the partial placement `cols` (0-based columns) of an
+/// `n`-queens board at depth `cols.len()`.
+pub(crate) fn trace_line(n: usize, cols: &[u32], mark: Mark) -> TraceLine {
+    let mut placement: Vec<Option<u32>> = cols.iter().map(|&c| Some(c + 1)).collect();
+    placement.resize(n, None);
+    TraceLine {
+        depth: cols.len(),
+        placement,
+        mark,
+    }
+}
+
+/// The trace line of a complete placement tested by brute force: one
+/// level under the empty board, refuted (`x`) or a solution.
+pub(crate) fn tested(n: usize, cols: &[u32], good: bool) -> TraceLine {
+    let mut line = trace_line(n, cols, if good { Mark::Solution } else { Mark::Failed });
+    line.depth = 1;
+    line
 }
 
 /// Whether two queens, on rows `r1`, `r2` and columns `c1`, `c2`, attack
