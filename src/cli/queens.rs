@@ -105,6 +105,11 @@ pub struct Args {
     /// included, e.g. 4..14), and print a comparison.
     #[arg(long, value_name = "A..B", num_args = 0..=1, default_missing_value = "")]
     compare: Option<String>,
+    /// With --compare: the solvers to run, by name, comma-separated
+    /// (e.g. teach-sets,teach-fc,backtracking), or `ladder` (the teaching
+    /// ladder, the default of --format svg) or `all` (the default else).
+    #[arg(long, value_name = "A,B,...")]
+    solvers: Option<String>,
     /// Read placements from stdin, one a line, in `columns`, `a1` or `json`
     /// format, and check each.
     #[arg(long)]
@@ -243,6 +248,7 @@ pub fn run_default() -> Result<ExitCode, CliError> {
         trace: false,
         domains: false,
         compare: None,
+        solvers: None,
         verify: false,
         split: None,
         slice: None,
@@ -264,6 +270,9 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
     let time_limit = a.time_limit.as_deref().map(parse_seconds).transpose()?;
     if let Some(range) = a.compare.as_deref() {
         return compare(&a, range, time_limit);
+    }
+    if a.solvers.is_some() {
+        return Err("--solvers chooses the solvers of --compare (--solver names one)".into());
     }
     let n = parse_n(a.n.as_deref())?;
     let enumerate = a.count || a.all || a.unique || a.orbits;
@@ -931,7 +940,8 @@ fn compare(a: &Args, range: &str, time_limit: Option<Duration>) -> Result<ExitCo
         super::available_memory(),
         change,
     )?;
-    super::queens_compare::compare(lo, hi, single, format, time_limit, a.seed)
+    let rows = super::queens_compare::select(a.solvers.as_deref(), format)?;
+    super::queens_compare::compare(lo, hi, single, format, time_limit, a.seed, rows)
 }
 
 fn verify_stdin() -> Result<ExitCode, CliError> {

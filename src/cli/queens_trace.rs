@@ -37,12 +37,6 @@ pub(super) fn trace(
     if domains && tree.is_some() {
         return Err("--domains prints text; --format dot|json draws the tree without them".into());
     }
-    if !job.solver.can_trace() {
-        return Err(format!(
-            "--trace needs a solver that shows its steps (backtracking, pairwise, permutation or a teach-* solver), not '{}'",
-            job.solver.name()
-        ));
-    }
     let engine = matches!(job.solver, Solver::Backtracking | Solver::Pairwise);
     if engine && job.options.val_order.splits() {
         return Err(
@@ -53,6 +47,12 @@ pub(super) fn trace(
     if domains && !engine && job.solver != Solver::Teach(Teach::Fc) {
         return Err(format!(
             "--domains shows the domains of the generic engine (backtracking, pairwise) or of teach-fc, not '{}'",
+            job.solver.name()
+        ));
+    }
+    if !job.solver.can_trace() {
+        return Err(format!(
+            "--trace needs a solver that shows its steps (backtracking, pairwise, permutation or a teach-* solver), not '{}'",
             job.solver.name()
         ));
     }
