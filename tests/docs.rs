@@ -33,7 +33,11 @@
 //! folder links every top-level entry of the repository (`examples/`,
 //! `docs/`, ...), and `../shared` beside it links the repository's
 //! `../shared` when there is one, so the pages' relative paths are those of
-//! a reader at the repository root. Each command has 60 seconds.
+//! a reader at the repository root. Each command has 60 seconds. Since
+//! `docs/` there is the repository's own, a session that writes a picture
+//! into `docs/pictures/` (as the N-queens chapter does) regenerates the
+//! picture the book shows on every run, so it cannot go stale (a change
+//! shows up in `git status`).
 //!
 //! `DOCS_BLESS=1 cargo test --test docs` writes the actual output into the
 //! pages instead of failing, keeping each `[..]` line that still matches;

@@ -7,7 +7,7 @@
 use std::process::Output;
 
 mod common;
-use common::{csp, text};
+use common::{csp, text, xml_roots};
 
 /// Whether the queens of rows `r1` and `r2` (columns `c1`, `c2`) attack
 /// each other.
@@ -185,7 +185,7 @@ fn genetic_generations_report_their_best_and_mean() {
 }
 
 #[test]
-fn local_traces_are_text_only() {
+fn local_traces_are_not_trees() {
     for solver in ["teach-min-conflicts", "teach-genetic", "teach-bits"] {
         for format in ["dot", "json"] {
             let o = csp(&[
@@ -350,4 +350,69 @@ fn brute_force_traces_list_every_placement_tested() {
             }
         }
     }
+}
+
+/// The figures a chart line carries, by its name.
+fn chart_values(svg: &str, name: &str) -> Vec<f64> {
+    let line = svg
+        .lines()
+        .find(|l| l.contains("<polyline") && l.contains(&format!("<title>{name}</title>")))
+        .unwrap_or_else(|| panic!("no line {name}"));
+    let values = line.split("data-values=\"").nth(1).unwrap();
+    let values = &values[..values.find('"').unwrap()];
+    values.split(' ').map(|v| v.parse().unwrap()).collect()
+}
+
+/// `--trace --format svg` charts a local search: one SVG document whose
+/// lines carry the figures the text trace prints, point for point.
+#[test]
+fn local_search_charts_draw_the_traced_figures() {
+    let svg_of = |solver: &str, n: &str| {
+        let o = csp(&[
+            "queens", n, "--solver", solver, "--trace", "--format", "svg",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{solver}");
+        let svg = text(&o.stdout);
+        assert_eq!(xml_roots(&svg), Ok(vec!["svg".to_string()]), "{solver}");
+        svg
+    };
+    // The genetic search: best and mean per generation.
+    let svg = svg_of("teach-genetic", "12");
+    let (_, out) = traced("teach-genetic", 12, 1);
+    let (mut best, mut mean) = (Vec::new(), Vec::new());
+    for line in out.lines().filter(|l| l.starts_with("generation ")) {
+        let count = line
+            .split(": best ")
+            .nth(1)
+            .unwrap()
+            .split(" (")
+            .next()
+            .unwrap();
+        best.push(pair_count(count) as f64);
+        mean.push(line.rsplit("mean ").next().unwrap().parse::<f64>().unwrap());
+    }
+    assert!(best.len() > 1);
+    assert_eq!(chart_values(&svg, "best"), best);
+    assert_eq!(chart_values(&svg, "mean"), mean);
+    assert!(
+        best.windows(2).all(|w| w[1] <= w[0]),
+        "the best never worsens"
+    );
+    // Min-conflicts: the attacking pairs after each start and move.
+    let svg = svg_of("teach-min-conflicts", "10");
+    let (_, out) = traced("teach-min-conflicts", 10, 1);
+    let left: Vec<f64> = out
+        .lines()
+        .filter(|l| !l.starts_with("solution"))
+        .map(|l| {
+            let tail = l.rsplit("; ").next().unwrap();
+            let tail = tail.rsplit(" (").next().unwrap();
+            pair_count(tail.trim_end_matches(" left")) as f64
+        })
+        .collect();
+    assert_eq!(chart_values(&svg, "attacking pairs"), left);
+    assert_eq!(left.last(), Some(&0.0));
+    // Other solvers draw trees, not charts.
+    let o = csp(&["queens", "8", "--trace", "--format", "svg"]);
+    assert_eq!(o.status.code(), Some(2));
 }

@@ -337,10 +337,11 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
     let tree = match (a.trace, a.format.as_deref()) {
         (true, Some("dot")) => Some(TreeFormat::Dot),
         (true, Some("json")) => Some(TreeFormat::Json),
+        (true, Some("svg")) => Some(TreeFormat::Chart),
         (true, Some(f)) if f != "html" => {
             return Err(format!(
-                "--trace prints its tree as text, or with --format dot or json; \
-                 --format {f} is a format for solutions"
+                "--trace prints its tree as text, or with --format dot or json \
+                 (svg: the chart of a local search); --format {f} is a format for solutions"
             ))
         }
         (false, Some("dot")) => return Err("--format dot draws the tree of --trace".into()),

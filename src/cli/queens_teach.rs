@@ -183,15 +183,18 @@ pub fn run(
 /// and each move, with the attackers of every square of the row it moved
 /// a queen in (its old square in brackets) and the attacking pairs left;
 /// the genetic search each generation's best and mean number of attacking
-/// pairs, with the best individual. Returns the tally and the solution.
+/// pairs, with the best individual. Returns the tally, the solution and
+/// the figures for a chart: min-conflicts' attacking pairs after each
+/// start and move, the genetic search's best and mean a generation.
 pub fn watch_local(
     t: Teach,
     n: usize,
     seed: u64,
     deadline: Option<Instant>,
     emit: &mut dyn FnMut(&str),
-) -> Result<(Tally, Option<Vec<u32>>), CliError> {
+) -> Result<Watched, CliError> {
     t.check_n(n)?;
+    let mut series: Vec<(&'static str, Vec<f64>)> = Vec::new();
     let mut found = None;
     let mut run = Run::new(deadline, |c: &[u32]| {
         found = Some(c.to_vec());
@@ -204,8 +207,10 @@ pub fn watch_local(
     match t {
         Teach::MinConflicts => {
             let mut moves = 0u64;
+            let mut left = Vec::new();
             let mut watch = |s: min_conflicts::Step| match s {
                 min_conflicts::Step::Start { cols, pairs: k } => {
+                    left.push(k as f64);
                     emit(&format!("start: {} ({})", one_line(cols), pairs(k)));
                 }
                 min_conflicts::Step::Move {
@@ -216,6 +221,7 @@ pub fn watch_local(
                     pairs: k,
                 } => {
                     moves += 1;
+                    left.push(k as f64);
                     let counts: Vec<String> = attackers
                         .iter()
                         .enumerate()
@@ -238,9 +244,13 @@ pub fn watch_local(
                 }
             };
             min_conflicts::solve_watched(n, seed, MIN_CONFLICTS_STEPS, &mut run, Some(&mut watch));
+            series.push(("attacking pairs", left));
         }
         Teach::Genetic => {
+            let (mut best, mut mean) = (Vec::new(), Vec::new());
             let mut watch = |g: genetic::Generation| {
+                best.push(g.best_pairs as f64);
+                mean.push(g.mean_pairs);
                 emit(&format!(
                     "generation {}: best {} ({}), mean {:.2}",
                     g.number,
@@ -250,6 +260,8 @@ pub fn watch_local(
                 ));
             };
             genetic::solve_watched(n, seed, GENETIC_GENERATIONS, &mut run, Some(&mut watch));
+            series.push(("best", best));
+            series.push(("mean", mean));
         }
         _ => return Err(format!("'{}' is not a local search", t.name())),
     }
@@ -262,7 +274,92 @@ pub fn watch_local(
     if let Some(c) = &found {
         emit(&format!("solution: {}", one_line(c)));
     }
-    Ok((tally, found))
+    Ok(Watched {
+        tally,
+        found,
+        series,
+    })
+}
+
+/// What [`watch_local`] saw.
+pub struct Watched {
+    /// Nodes, solutions, whether the deadline stopped it.
+    pub tally: Tally,
+    /// The solution, if found.
+    pub found: Option<Vec<u32>>,
+    /// Named figures, one a step, for [`chart`].
+    pub series: Vec<(&'static str, Vec<f64>)>,
+}
+
+/// A line chart of `series` (one value a step, steps along x from 1, the
+/// values on a linear y axis from 0) as one SVG document, each line named
+/// in a legend and carrying its figures in a `data-values` attribute.
+pub fn chart(title: &str, x_label: &str, series: &[(&str, Vec<f64>)]) -> String {
+    const W: f64 = 560.0; // plot width
+    const H: f64 = 300.0; // plot height
+    const ML: f64 = 50.0; // left margin
+    const MT: f64 = 40.0; // top margin
+    const COLORS: [&str; 3] = ["#0067a5", "#f38400", "#be0032"];
+    let steps = series
+        .iter()
+        .map(|(_, v)| v.len())
+        .max()
+        .unwrap_or(0)
+        .max(2);
+    let top = series
+        .iter()
+        .flat_map(|(_, v)| v.iter().copied())
+        .fold(1.0f64, f64::max)
+        .ceil();
+    let x_of = |i: usize| ML + W * i as f64 / (steps - 1) as f64;
+    let y_of = |v: f64| MT + H * (1.0 - v / top);
+    let (width, height) = (ML + W + 30.0, MT + H + 60.0 + 16.0 * series.len() as f64);
+    let mut s = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\" font-size=\"11\">\n  <title>{title}</title>\n  <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n  <text x=\"{:.1}\" y=\"22\" text-anchor=\"middle\" font-size=\"13\">{title}</text>\n  <rect x=\"{ML}\" y=\"{MT}\" width=\"{W}\" height=\"{H}\" fill=\"none\" stroke=\"#000000\"/>\n",
+        ML + W / 2.0
+    );
+    for k in 0..=4 {
+        let v = top * f64::from(k) / 4.0;
+        let y = y_of(v);
+        s.push_str(&format!(
+            "  <line x1=\"{ML}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#dddddd\"/>\n  <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{v}</text>\n",
+            ML + W,
+            ML - 4.0,
+            y + 4.0
+        ));
+    }
+    s.push_str(&format!(
+        "  <text x=\"{ML}\" y=\"{:.1}\">1</text>\n  <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{steps}</text>\n  <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{x_label}</text>\n",
+        MT + H + 14.0,
+        ML + W,
+        MT + H + 14.0,
+        ML + W / 2.0,
+        MT + H + 28.0
+    ));
+    for (k, (name, values)) in series.iter().enumerate() {
+        let color = COLORS[k % COLORS.len()];
+        let points: Vec<String> = values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| format!("{:.1},{:.1}", x_of(i), y_of(v)))
+            .collect();
+        let figures: Vec<String> = values.iter().map(|v| format!("{v:.2}")).collect();
+        s.push_str(&format!(
+            "  <polyline fill=\"none\" stroke=\"{color}\" stroke-width=\"1.5\" points=\"{}\" data-values=\"{}\"><title>{name}</title></polyline>\n",
+            points.join(" "),
+            figures.join(" ")
+        ));
+        let y = MT + H + 50.0 + 16.0 * k as f64;
+        s.push_str(&format!(
+            "  <line x1=\"{ML}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"{color}\" stroke-width=\"2\"/>\n  <text x=\"{:.1}\" y=\"{y:.1}\">{name}</text>\n",
+            y - 4.0,
+            ML + 24.0,
+            y - 4.0,
+            ML + 30.0
+        ));
+    }
+    s.push_str("</svg>\n");
+    s
 }
 
 /// A placement as `--format columns` prints it, without the newline.

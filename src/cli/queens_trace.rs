@@ -21,6 +21,8 @@ use super::{CliError, Status};
 pub(super) enum TreeFormat {
     Dot,
     Json,
+    /// `--format svg`: the chart of a local teaching search.
+    Chart,
 }
 
 /// `--trace`: the search tree, one node per line (with `domains`, the
@@ -34,6 +36,16 @@ pub(super) fn trace(
     tree: Option<TreeFormat>,
 ) -> Result<ExitCode, CliError> {
     let n = job.n;
+    let local = matches!(
+        job.solver,
+        Solver::Teach(Teach::MinConflicts | Teach::Genetic)
+    );
+    if tree == Some(TreeFormat::Chart) && !local {
+        return Err(format!(
+            "--trace --format svg charts the local searches (teach-min-conflicts, teach-genetic); '{}' draws its tree with --format dot",
+            job.solver.name()
+        ));
+    }
     if domains && tree.is_some() {
         return Err("--domains prints text; --format dot|json draws the tree without them".into());
     }
@@ -86,6 +98,8 @@ pub(super) fn trace(
         },
     };
     let mut solutions = 0u128;
+    // The chart of a local search (--format svg).
+    let mut chart: Option<String> = None;
     let mut on_solution = |_: &[u32]| {
         solutions += 1;
         if all {
@@ -168,18 +182,34 @@ pub(super) fn trace(
             (note, r.stats_line(Teach::Bits))
         }
         Solver::Teach(teach @ (Teach::MinConflicts | Teach::Genetic)) => {
-            if tree.is_some() {
+            if matches!(tree, Some(TreeFormat::Dot | TreeFormat::Json)) {
                 return Err(format!(
-                    "--trace shows the steps of {} as text; --format dot and json draw search trees",
+                    "--trace shows the steps of {} as text or, with --format svg, as a chart; --format dot and json draw search trees",
                     teach.name()
                 ));
             }
-            let mut show = |l: &str| emit_node(None, Some(l));
-            let (r, found) =
-                queens_teach::watch_local(teach, n, job.seed, deadline(job), &mut show)?;
-            solutions = r.solutions;
-            let note = r.no_solution_note(teach, found.is_some());
-            (note, r.stats_line(teach))
+            let mut show = |l: &str| {
+                if tree.is_none() {
+                    emit_node(None, Some(l))
+                }
+            };
+            let w = queens_teach::watch_local(teach, n, job.seed, deadline(job), &mut show)?;
+            if tree == Some(TreeFormat::Chart) {
+                let (title, steps) = match teach {
+                    Teach::Genetic => (
+                        format!("{n}-queens, teach-genetic: attacking pairs per generation"),
+                        "generation",
+                    ),
+                    _ => (
+                        format!("{n}-queens, teach-min-conflicts: attacking pairs after each start and move"),
+                        "start or move",
+                    ),
+                };
+                chart = Some(queens_teach::chart(&title, steps, &w.series));
+            }
+            solutions = w.tally.solutions;
+            let note = w.tally.no_solution_note(teach, w.found.is_some());
+            (note, w.tally.stats_line(teach))
         }
         Solver::Teach(teach) => {
             let deadline = deadline(job);
@@ -225,6 +255,7 @@ pub(super) fn trace(
     match tree {
         Some(TreeFormat::Dot) => write!(out, "{}", csp_queens::tree::to_dot(&kept)),
         Some(TreeFormat::Json) => write!(out, "{}", csp_queens::tree::to_json(&kept)),
+        Some(TreeFormat::Chart) => write!(out, "{}", chart.unwrap_or_default()),
         None => Ok(()),
     }
     .map_err(|e| format!("writing the trace: {e}"))?;
