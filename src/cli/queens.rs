@@ -55,8 +55,10 @@ pub struct Args {
     #[arg(long)]
     orbits: bool,
     /// board, a1, columns, json or svg (default: board up to n = 64, columns
-    /// above); with --trace: dot or json (the tree); html (implies --trace):
-    /// a page that replays the search; with --compare: table, csv, json or svg.
+    /// above); with --trace: dot or json (the tree), svg (the chart of
+    /// teach-min-conflicts or teach-genetic); html (implies --trace): a page
+    /// that replays the search; with --orbits: columns, a1, json or svg;
+    /// with --compare: table, csv, json or svg.
     #[arg(long)]
     format: Option<String>,
     /// Generic solvers: none, fc or mac (default fc; given alone, it
