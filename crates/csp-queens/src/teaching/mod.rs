@@ -16,8 +16,12 @@
 //! | [`genetic`] | a genetic algorithm over permutations | one individual evaluated |
 //!
 //! They share [`Run`]: it counts nodes and solutions, hands each solution
-//! to the caller and stops the search at a deadline or when the caller has
-//! seen enough. A placement is, as everywhere in this crate, the 0-based
+//! to the caller and stops the search at a deadline (read by the work
+//! done, see [`Run::node_costing`]) or when the caller has seen enough.
+//! Each can also be watched: a `solve_watched` (or, for the stack and
+//! forward checking, `solve` itself) shows its steps to an observer, as
+//! `csp queens --trace` prints them — the tree, the bitboard's masks,
+//! min-conflicts' moves, the genetic search's generations. A placement is, as everywhere in this crate, the 0-based
 //! column of the queen of each row.
 //!
 //! ```
