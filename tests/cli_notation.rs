@@ -153,5 +153,5 @@ fn trace_picks_a_solver_and_honours_count_and_stats() {
     // A solver that cannot trace is refused, naming those that can.
     let o = csp(&["queens", "6", "--trace", "--solver", "bitboard"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("teach-stack"));
+    assert!(stderr(&o).contains("permutation or a teach-* solver"));
 }

@@ -239,7 +239,15 @@ fn compare_json_and_svg() {
     assert!(text.starts_with("{\"time_limit_s\":10,\"rows\":["));
     assert!(text.contains("{\"n\":6,\"solver\":\"teach-bits\",\"exact\":true,\"solutions\":4,\"complete\":true,\"nodes\":152,"));
     assert!(text.trim_end().ends_with("]}"));
-    let o = csp(&["queens", "--compare", "4..7", "--format", "svg"]);
+    let o = csp(&[
+        "queens",
+        "--compare",
+        "4..7",
+        "--format",
+        "svg",
+        "--solvers",
+        "all",
+    ]);
     assert_eq!(o.status.code(), Some(0));
     let svg = stdout(&o);
     assert!(svg.starts_with("<?xml") && svg.ends_with("</svg>\n"));
@@ -354,4 +362,212 @@ fn trace_tree_as_json_and_dot() {
             .code(),
         Some(2)
     );
+}
+
+/// Flags that would be ignored or contradict each other are refused with
+/// status 2 and a message naming the flag.
+#[test]
+fn conflicting_or_ignored_flags_are_errors_naming_the_flag() {
+    for (args, flag) in [
+        (&["queens", "8", "--count", "--all"][..], "--all"),
+        (
+            &["queens", "8", "--count", "--format", "json"],
+            "--format json",
+        ),
+        (
+            &["queens", "8", "--solver", "teach-fc", "--inference", "none"],
+            "--inference",
+        ),
+        (
+            &["queens", "8", "--solver", "bitboard", "--var-order", "mrv"],
+            "--var-order",
+        ),
+        (&["queens", "4", "--trace", "--format", "a1"], "--format a1"),
+        (
+            &["queens", "--compare", "4..5", "--solver", "teach-fc"],
+            "--solver",
+        ),
+    ] {
+        let o = csp(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert!(
+            e.starts_with("error: ") && e.contains(flag),
+            "{args:?}: {e}"
+        );
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+    // The engine's settings alone choose the engine (not the constellation
+    // counter, which would ignore them): its statistics line says so.
+    let o = csp(&["queens", "8", "--count", "--inference", "none", "--stats"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "92\n");
+    assert!(
+        stderr(&o).contains("solver: backtracking"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Without propagation a refuted node is explained by two queens that
+/// attack each other (checked here), never by an emptied domain.
+#[test]
+fn domains_without_inference_name_the_attacking_queens() {
+    let o = csp(&[
+        "queens",
+        "6",
+        "--trace",
+        "--domains",
+        "--inference",
+        "none",
+        "--all",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(!out.contains("propagation"), "{out}");
+    let mut refuted = 0;
+    for line in out.lines().filter(|l| l.contains(") x ")) {
+        refuted += 1;
+        // `(1 3 2 * * *) x   q2 = 3 attacks q3 = 2`
+        let why = line.split(") x").nth(1).unwrap().trim();
+        let w: Vec<&str> = why.split_whitespace().collect();
+        assert_eq!(w.len(), 7, "{line}");
+        let row = |q: &str| q[1..].parse::<i64>().unwrap();
+        let (r1, c1, r2, c2) = (
+            row(w[0]),
+            w[2].parse::<i64>().unwrap(),
+            row(w[4]),
+            w[6].parse::<i64>().unwrap(),
+        );
+        assert!(c1 == c2 || (c1 - c2).abs() == (r1 - r2).abs(), "{line}");
+        // The two queens are those of the placement.
+        let placement: Vec<&str> = line
+            .trim_start()
+            .trim_start_matches('(')
+            .split(')')
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        assert_eq!(placement[r1 as usize - 1], w[2], "{line}");
+        assert_eq!(placement[r2 as usize - 1], w[6], "{line}");
+    }
+    assert!(refuted > 100, "{refuted} refuted nodes");
+}
+
+/// `--solvers` chooses the rows of `--compare`; the chart shows the
+/// teaching ladder unless told otherwise, each line in its own colour and
+/// labelled at its end.
+#[test]
+fn compare_solvers_choose_the_rows_and_the_chart_shows_the_ladder() {
+    let o = csp(&[
+        "queens",
+        "--compare",
+        "4..5",
+        "--solvers",
+        "teach-sets,backtracking",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let solvers: Vec<String> = stdout(&o)
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().to_string())
+        .collect();
+    let want: Vec<&str> = [
+        "backtracking (none)",
+        "backtracking (fc)",
+        "backtracking (mac)",
+        "teach-sets",
+    ]
+    .iter()
+    .flat_map(|s| [*s, *s])
+    .collect();
+    assert_eq!(solvers, want);
+    // The chart: the ladder by default.
+    let o = csp(&["queens", "--compare", "4..6", "--format", "svg"]);
+    assert_eq!(o.status.code(), Some(0));
+    let svg = stdout(&o);
+    let lines: Vec<(&str, &str)> = svg
+        .lines()
+        .filter(|l| l.contains("<polyline"))
+        .map(|l| {
+            let color = l
+                .split("stroke=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            let name = l
+                .split("<title>")
+                .nth(1)
+                .unwrap()
+                .split('<')
+                .next()
+                .unwrap();
+            (name, color)
+        })
+        .collect();
+    let mut names: Vec<&str> = lines.iter().map(|l| l.0).collect();
+    names.sort_unstable();
+    names.dedup();
+    // The teaching solvers (the exact ones of EXACT, and the two local
+    // searches), and the engine, symmetry and tuned-counter rungs.
+    let mut ladder: Vec<&str> = EXACT.to_vec();
+    ladder.extend([
+        "teach-min-conflicts (one)",
+        "teach-genetic (one)",
+        "backtracking (fc)",
+        "bitboard (8-fold symmetry)",
+        "constellation",
+    ]);
+    ladder.sort_unstable();
+    assert_eq!(names, ladder);
+    // Every solver its own colour, the same in both plots.
+    let mut colors: Vec<(&str, &str)> = lines.clone();
+    colors.sort();
+    colors.dedup();
+    let mut distinct: Vec<&str> = colors.iter().map(|c| c.1).collect();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(colors.len(), names.len());
+    assert_eq!(distinct.len(), names.len());
+    // A label at the end of every line.
+    assert_eq!(svg.matches("class=\"end-label\"").count(), lines.len());
+    // Every solver of the full chart in its own colour too.
+    let all = stdout(&csp(&[
+        "queens",
+        "--compare",
+        "4..5",
+        "--format",
+        "svg",
+        "--solvers",
+        "all",
+    ]));
+    let mut colors: Vec<&str> = all
+        .lines()
+        .filter(|l| l.contains("<polyline"))
+        .map(|l| {
+            l.split("stroke=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+        })
+        .collect();
+    colors.sort();
+    colors.dedup();
+    assert_eq!(colors.len(), 21);
+    // Unknown names and --solvers without --compare are bad input.
+    for args in [
+        &["queens", "--compare", "4..5", "--solvers", "nope"][..],
+        &["queens", "8", "--solvers", "teach-sets"],
+    ] {
+        let o = csp(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("--solvers"), "{}", stderr(&o));
+    }
 }

@@ -19,6 +19,12 @@
 //!   `console` fails the test, so that a session cannot escape it by its
 //!   info string.
 //!
+//! * A table whose header has a `rung` and a `command` column (the
+//!   teaching ladder) lists commands shown without output; each is run
+//!   and must exit with 0.
+//! * `{{#include FILE:ANCHOR}}` (mdBook) must name a file, relative to the
+//!   page, with `// ANCHOR: name` … `// ANCHOR_END: name` around code.
+//!
 //! # How the sessions run
 //!
 //! Each page's sessions run in order, in one scratch folder of the page
@@ -27,7 +33,11 @@
 //! folder links every top-level entry of the repository (`examples/`,
 //! `docs/`, ...), and `../shared` beside it links the repository's
 //! `../shared` when there is one, so the pages' relative paths are those of
-//! a reader at the repository root. Each command has 60 seconds.
+//! a reader at the repository root. Each command has 60 seconds. Since
+//! `docs/` there is the repository's own, a session that writes a picture
+//! into `docs/pictures/` (as the N-queens chapter does) regenerates the
+//! picture the book shows on every run, so it cannot go stale (a change
+//! shows up in `git status`).
 //!
 //! `DOCS_BLESS=1 cargo test --test docs` writes the actual output into the
 //! pages instead of failing, keeping each `[..]` line that still matches;
@@ -496,4 +506,154 @@ fn masks_match_only_the_text_they_stand_for() {
         blessed(&v(&["n: 1, t: [..]", "old"]), &v(&["n: 1, t: 5", "new"])),
         v(&["n: 1, t: [..]", "new"])
     );
+}
+
+/// The cells of a Markdown table row `| a | b |`, trimmed.
+fn cells(line: &str) -> Vec<String> {
+    let inner = line.trim().trim_start_matches('|').trim_end_matches('|');
+    inner.split('|').map(|c| c.trim().to_string()).collect()
+}
+
+/// The commands of the ladder tables, whose header has a `rung` and a
+/// `command` column: each row's inline code there that starts with `csp `,
+/// with its page line. (Other tables with commands, such as the
+/// benchmarks', record runs of other versions and files.)
+fn table_commands(text: &str) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut fenced = false;
+    let mut column: Option<usize> = None;
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced || !line.starts_with('|') {
+            column = None;
+            continue;
+        }
+        let row = cells(line);
+        if column.is_none() {
+            // A header is followed by its `|---|` line.
+            if lines
+                .get(i + 1)
+                .is_some_and(|l| l.starts_with("|-") || l.starts_with("| -"))
+            {
+                let ladder = row.iter().any(|c| c.eq_ignore_ascii_case("rung"));
+                column = row
+                    .iter()
+                    .position(|c| c.eq_ignore_ascii_case("command"))
+                    .filter(|_| ladder);
+            }
+            continue;
+        }
+        let Some(cell) = column.and_then(|k| row.get(k)) else {
+            continue;
+        };
+        for (k, part) in cell.split('`').enumerate() {
+            if k % 2 == 1 && part.starts_with("csp ") {
+                out.push((i + 1, part.to_string()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn ladder_commands_are_found_in_ladder_tables_only() {
+    let page = "| rung | command |\n|---|---|\n| 1 | `csp queens 4` and `ls` |\n\n\
+                | other | x |\n|---|---|\n| `csp no` | `csp no` |\n\n\
+                | command | time |\n|---|---|\n| `csp no` | 1 s |\n";
+    assert_eq!(table_commands(page), vec![(3, "csp queens 4".to_string())]);
+}
+
+/// A command of a ladder table (the teaching ladder of the README and the
+/// N-queens chapter) runs as written and exits with 0.
+#[test]
+fn every_command_of_a_ladder_table_runs() {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for page in pages() {
+        let text = fs::read_to_string(Path::new(ROOT).join(&page)).unwrap();
+        let commands = table_commands(&text);
+        if commands.is_empty() {
+            continue;
+        }
+        let (cwd, bin) = scratch(&Path::new("tables").join(&page));
+        for (line, command) in commands {
+            ran += 1;
+            match run(&format!("{command}\necho \"[exit $?]\""), &cwd, &bin) {
+                Ok(out) if out.last().map(String::as_str) == Some("[exit 0]") => {}
+                Ok(out) => failures.push(format!(
+                    "{}:{line}: `{command}` printed\n{}",
+                    page.display(),
+                    out.join("\n")
+                )),
+                Err(e) => failures.push(format!("{}:{line}: `{command}`: {e}", page.display())),
+            }
+        }
+    }
+    assert!(ran > 0, "no ladder table found");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The `{{#include FILE:ANCHOR}}` lines of a page: its line, the file
+/// (relative to the page) and the anchor, if any.
+fn includes(text: &str) -> Vec<(usize, String, Option<String>)> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let mut rest = line;
+        while let Some(at) = rest.find("{{#include ") {
+            rest = &rest[at + "{{#include ".len()..];
+            let Some(end) = rest.find("}}") else { break };
+            let target = rest[..end].trim();
+            let (file, anchor) = match target.rsplit_once(':') {
+                Some((f, a)) if !a.chars().all(|c| c.is_ascii_digit() || c == ':') => {
+                    (f.to_string(), Some(a.to_string()))
+                }
+                _ => (target.to_string(), None),
+            };
+            out.push((i + 1, file, anchor));
+            rest = &rest[end..];
+        }
+    }
+    out
+}
+
+/// Every `{{#include}}` of the book names a file that exists and, when it
+/// names an anchor, a file with `ANCHOR: name` and then `ANCHOR_END: name`
+/// around at least one line of code: the code the book shows is the code
+/// that runs.
+#[test]
+fn every_included_file_and_anchor_exists() {
+    let mut problems = Vec::new();
+    let mut seen = 0;
+    for page in pages() {
+        let text = fs::read_to_string(Path::new(ROOT).join(&page)).unwrap();
+        for (line, file, anchor) in includes(&text) {
+            seen += 1;
+            let path = Path::new(ROOT).join(page.parent().unwrap()).join(&file);
+            let Ok(source) = fs::read_to_string(&path) else {
+                problems.push(format!("{}:{line}: {file}: no such file", page.display()));
+                continue;
+            };
+            let Some(anchor) = anchor else { continue };
+            let lines: Vec<&str> = source.lines().collect();
+            let start = lines
+                .iter()
+                .position(|l| l.trim() == format!("// ANCHOR: {anchor}"));
+            let end = lines
+                .iter()
+                .position(|l| l.trim() == format!("// ANCHOR_END: {anchor}"));
+            match (start, end) {
+                (Some(s), Some(e)) if e > s + 1 => {}
+                _ => problems.push(format!(
+                    "{}:{line}: {file}: no anchor `{anchor}` around code",
+                    page.display()
+                )),
+            }
+        }
+    }
+    assert!(seen > 0, "no {{{{#include}}}} in the book");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -402,7 +402,10 @@ fn queens_page_replays_the_engine_search() {
     check_step_and_tree(dom, fail, &nodes);
     let board = cells(dom);
     for &(row, col) in &nodes[fail].path {
-        let c = &board[row * n + col as usize];
+        let c = board
+            .iter()
+            .find(|c| (c.num("data-row"), c.num("data-col")) == (row + 1, col as usize + 1))
+            .unwrap();
         assert!(c.has("queen") && c.has("decided"), "{c:?}");
     }
     assert!(text_of(dom, "text").contains("; failure: "));
@@ -433,6 +436,47 @@ fn queens_page_replays_the_engine_search() {
         format!("Result: a solution, at step {last}.")
     );
     assert!(text_of(dom, "text").ends_with("solution"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The queens board reads like the terminal's chess diagram: rank n at the
+/// top and rank 1 at the bottom, file a on the left, a1 dark and the
+/// squares alternating, the ranks on the left and the files below.
+#[test]
+fn queens_page_is_a_chess_diagram() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch("queens-diagram");
+    let page = write_page(&dir, "q8.html", &csp(&["queens", "8", "--format", "html"]));
+    let dom = dump_dom(&browser, &page, "step=0", 1000);
+    let board = cells(&dom);
+    assert_eq!(board.len(), 64);
+    // In reading order: rank 8 first, file a first in every rank.
+    let order: Vec<(usize, usize)> = board
+        .iter()
+        .map(|c| (c.num("data-row"), c.num("data-col")))
+        .collect();
+    let want: Vec<(usize, usize)> = (1..=8)
+        .rev()
+        .flat_map(|r| (1..=8).map(move |f| (r, f)))
+        .collect();
+    assert_eq!(order, want);
+    for c in &board {
+        let (r, f) = (c.num("data-row"), c.num("data-col"));
+        // a1 is dark, and so is every square of even rank + file.
+        assert_eq!(c.has("dark"), (r + f) % 2 == 0, "{c:?}");
+    }
+    // The coordinates: the rank before each row, the files below.
+    let at = dom.find("id=\"board\"").unwrap();
+    let board_html = &dom[at..at + dom[at..].find("id=\"domains\"").unwrap()];
+    let coords: Vec<&str> = board_html
+        .split("<div class=\"coord\">")
+        .skip(1)
+        .map(|s| &s[..s.find('<').unwrap()])
+        .collect();
+    let mut expect: Vec<String> = (1..=8).rev().map(|r| r.to_string()).collect();
+    expect.push(String::new());
+    expect.extend("abcdefgh".chars().map(String::from));
+    assert_eq!(coords, expect);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -26,6 +26,7 @@ pub mod puzzles;
 pub mod queens;
 pub mod queens_compare;
 pub mod queens_local;
+pub mod queens_orbits;
 pub mod queens_size;
 pub mod queens_split;
 pub mod queens_teach;

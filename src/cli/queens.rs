@@ -49,23 +49,31 @@ pub struct Args {
     /// Count or list solutions up to the 8 rotations and reflections.
     #[arg(long)]
     unique: bool,
+    /// List the classes of solutions under the 8 rotations and
+    /// reflections: each representative with its eight images and the size
+    /// of its class (--format columns, a1, json or svg).
+    #[arg(long)]
+    orbits: bool,
     /// board, a1, columns, json or svg (default: board up to n = 64, columns
-    /// above); with --trace: dot or json (the tree); html (implies --trace):
-    /// a page that replays the search; with --compare: table, csv, json or svg.
+    /// above); with --trace: dot or json (the tree), svg (the chart of
+    /// teach-min-conflicts or teach-genetic); html (implies --trace): a page
+    /// that replays the search; with --orbits: columns, a1, json or svg;
+    /// with --compare: table, csv, json or svg.
     #[arg(long)]
     format: Option<String>,
-    /// Generic solvers: none, fc or mac.
-    #[arg(long, default_value = "fc")]
-    inference: String,
+    /// Generic solvers: none, fc or mac (default fc; given alone, it
+    /// selects --solver backtracking).
+    #[arg(long)]
+    inference: Option<String>,
     /// Generic solvers: input, mrv, dom-deg, dom-wdeg, smallest or largest
     /// (default: mrv for --count, input otherwise, so that solutions come
     /// in lexicographic order).
     #[arg(long = "var-order")]
     var_order: Option<String>,
     /// Generic solvers: asc, desc, middle, random, split, reverse-split,
-    /// binary-min or binary-max.
-    #[arg(long = "val-order", default_value = "asc")]
-    val_order: String,
+    /// binary-min or binary-max (default asc).
+    #[arg(long = "val-order")]
+    val_order: Option<String>,
     /// Worker threads (default and 0: all cores; at most 4 per core, more is
     /// clamped with a note); output does not depend on it.
     #[arg(long)]
@@ -86,7 +94,9 @@ pub struct Args {
     stats: bool,
     /// Print the search tree, one node per line, to the first solution
     /// (with --all or --count: to the end; --count then prints the number
-    /// of solutions, --stats the statistics).
+    /// of solutions, --stats the statistics); for teach-bits the masks at
+    /// each row, for teach-min-conflicts each move, for teach-genetic each
+    /// generation.
     #[arg(long)]
     trace: bool,
     /// With --trace: show the domains of the open rows at every node, a
@@ -97,6 +107,11 @@ pub struct Args {
     /// included, e.g. 4..14), and print a comparison.
     #[arg(long, value_name = "A..B", num_args = 0..=1, default_missing_value = "")]
     compare: Option<String>,
+    /// With --compare: the solvers to run, by name, comma-separated
+    /// (e.g. teach-sets,teach-fc,backtracking), or `ladder` (the teaching
+    /// ladder, the default of --format svg) or `all` (the default else).
+    #[arg(long, value_name = "A,B,...")]
+    solvers: Option<String>,
     /// Read placements from stdin, one a line, in `columns`, `a1` or `json`
     /// format, and check each.
     #[arg(long)]
@@ -181,11 +196,7 @@ impl Solver {
     pub(super) fn can_trace(self) -> bool {
         matches!(
             self,
-            Solver::Backtracking
-                | Solver::Pairwise
-                | Solver::Permutation
-                | Solver::Teach(Teach::Stack)
-                | Solver::Teach(Teach::Fc)
+            Solver::Backtracking | Solver::Pairwise | Solver::Permutation | Solver::Teach(_)
         )
     }
     pub(super) fn kind(self) -> ModelKind {
@@ -226,10 +237,11 @@ pub fn run_default() -> Result<ExitCode, CliError> {
         count: false,
         all: false,
         unique: false,
+        orbits: false,
         format: None,
-        inference: "fc".into(),
+        inference: None,
         var_order: None,
-        val_order: "asc".into(),
+        val_order: None,
         threads: None,
         seed: 1,
         time_limit: None,
@@ -238,6 +250,7 @@ pub fn run_default() -> Result<ExitCode, CliError> {
         trace: false,
         domains: false,
         compare: None,
+        solvers: None,
         verify: false,
         split: None,
         slice: None,
@@ -260,17 +273,48 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
     if let Some(range) = a.compare.as_deref() {
         return compare(&a, range, time_limit);
     }
+    if a.solvers.is_some() {
+        return Err("--solvers chooses the solvers of --compare (--solver names one)".into());
+    }
     let n = parse_n(a.n.as_deref())?;
-    let enumerate = a.count || a.all || a.unique;
+    let enumerate = a.count || a.all || a.unique || a.orbits;
     // `--format html` is a trace: a page that replays the search.
     let html = a.format.as_deref() == Some("html");
     if a.domains && !a.trace && !html {
         return Err("--domains shows the domains at every node of --trace".into());
     }
+    if a.orbits {
+        let other = [
+            ("--count", a.count),
+            ("--all", a.all),
+            ("--unique", a.unique),
+            ("--trace", a.trace || html),
+        ];
+        if let Some((flag, _)) = other.iter().find(|(_, given)| *given) {
+            return Err(format!(
+                "--orbits lists every class of solutions with its images; drop {flag}"
+            ));
+        }
+    }
+    if a.count && a.all && !a.trace && !html {
+        return Err(
+            "give --count (the number of solutions) or --all (every solution), not both".into(),
+        );
+    }
+    // The settings of the generic engine, by the flag that gave them.
+    let engine_flags: Vec<&str> = [
+        ("--inference", a.inference.is_some()),
+        ("--var-order", a.var_order.is_some()),
+        ("--val-order", a.val_order.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(flag, given)| given.then_some(flag))
+    .collect();
     let solver = match &a.solver {
         Some(s) => Solver::parse(s)?,
-        // A trace needs a solver that can show its tree.
-        None if a.trace || html => Solver::Backtracking,
+        // A trace needs a solver that can show its tree, and the engine's
+        // settings the engine.
+        None if a.trace || html || !engine_flags.is_empty() => Solver::Backtracking,
         None if a.count && !a.unique && n <= constellation::MAX_N => Solver::Constellation,
         None if enumerate => {
             if n <= bitboard::MAX_N {
@@ -282,13 +326,35 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         None if n <= 20 => Solver::Backtracking,
         None => Solver::MinConflicts,
     };
+    if let Some(flag) = engine_flags.first() {
+        if !matches!(solver, Solver::Backtracking | Solver::Pairwise) {
+            return Err(format!(
+                "{flag} sets the generic engine (--solver backtracking or pairwise); \
+                 '{}' has no such setting",
+                solver.name()
+            ));
+        }
+    }
     // With --trace, `--format dot|json` is the tree's format.
     let tree = match (a.trace, a.format.as_deref()) {
         (true, Some("dot")) => Some(TreeFormat::Dot),
         (true, Some("json")) => Some(TreeFormat::Json),
+        (true, Some("svg")) => Some(TreeFormat::Chart),
+        (true, Some(f)) if f != "html" => {
+            return Err(format!(
+                "--trace prints its tree as text, or with --format dot or json \
+                 (svg: the chart of a local search); --format {f} is a format for solutions"
+            ))
+        }
         (false, Some("dot")) => return Err("--format dot draws the tree of --trace".into()),
         _ => None,
     };
+    if let (true, false, false, Some(f)) = (a.count, a.trace, html, a.format.as_deref()) {
+        return Err(format!(
+            "--count prints one number; --format {f} is a format for solutions \
+             (drop one of them)"
+        ));
+    }
     let format = match &a.format {
         Some(_) if tree.is_some() || html => Format::Board,
         Some(f) => f.parse::<Format>().map_err(|e| e.to_string())?,
@@ -306,13 +372,15 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
             "input".into()
         }
     });
+    let inference = a.inference.as_deref().unwrap_or("fc");
+    let val_order = a.val_order.as_deref().unwrap_or("asc");
     let mut limits = Limits::none();
     limits.time = time_limit;
     limits.memory = super::memory_limit(a.memory_limit.as_deref())?;
     let options = SearchOptions {
-        inference: parse_inference(&a.inference)?,
+        inference: parse_inference(inference)?,
         var_order: parse_var_order(&var_order)?,
-        val_order: parse_val_order(&a.val_order, a.seed)?,
+        val_order: parse_val_order(val_order, a.seed)?,
         limits,
         ..Default::default()
     };
@@ -350,7 +418,7 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
     if html {
         let settings = format!(
             "--inference {} --var-order {} --val-order {}",
-            a.inference, var_order, a.val_order
+            inference, var_order, val_order
         );
         return html_page(&job, a.all, a.count || a.unique, &settings);
     }
@@ -373,6 +441,10 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
             job.threads,
             job.time_limit,
         );
+    }
+    if a.orbits {
+        let given = a.format.as_deref().map(|_| format);
+        return super::queens_orbits::orbits(&job, given);
     }
     if a.count {
         return count(&job, a.unique);
@@ -509,17 +581,7 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
             )?;
             // An exact search that ran to the end without one has shown that
             // there is none; a local search has not.
-            let note = match () {
-                _ if found.is_some() => None,
-                _ if r.timed_out => Some("stopped by the time limit".to_string()),
-                _ if t.exact() => None,
-                _ => Some(format!(
-                    "{} gave up after {} {} (a local search cannot show that there is no solution)",
-                    t.name(),
-                    r.nodes,
-                    t.node()
-                )),
-            };
+            let note = r.no_solution_note(t, found.is_some());
             (found, note, r.stats_line(t))
         }
         Solver::Constellation => {
@@ -680,7 +742,12 @@ fn count(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
         }
     };
     drop(_p);
-    outln!("{total}");
+    // A count cut short is a lower bound, and says so (as --compare does).
+    if note.is_some() {
+        outln!(">={total}");
+    } else {
+        outln!("{total}");
+    }
     if let Some(why) = &note {
         errln!("warning: incomplete count: {why}");
     }
@@ -702,9 +769,16 @@ fn list(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
     let mut err = None;
     let mut k = 0u128;
     let format = job.format;
+    // Several pictures make one SVG document, a grid of boards, written
+    // once the list is done.
+    let mut pictures: Vec<(Vec<u32>, String)> = Vec::new();
     let (note, line) = enumerate(job, unique, |c| {
         debug_assert!(verify::check(c).is_solution());
         k += 1;
+        if format == Format::Svg {
+            pictures.push((c.to_vec(), k.to_string()));
+            return ControlFlow::Continue(());
+        }
         let r = if format == Format::Board && k > 1 {
             out.write_all(b"\n").and_then(|_| emit(&mut out, c, format))
         } else {
@@ -727,6 +801,15 @@ fn list(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
     // A search stopped by a limit has not shown that there is none.
     if k == 0 && note.is_none() {
         writeln!(out, "no solution").map_err(|e| e.to_string())?;
+    } else if format == Format::Svg {
+        let what = if unique {
+            "unique solutions"
+        } else {
+            "solutions"
+        };
+        let title = format!("{}-queens: {k} {what}", job.n);
+        let grid = render::svg_grid(&title, &pictures, 8);
+        out.write_all(grid.as_bytes()).map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())?;
     if let Some(why) = &note {
@@ -755,7 +838,7 @@ fn list(job: &Job, unique: bool) -> Result<ExitCode, CliError> {
 
 /// Enumerates solutions (canonical representatives only when `unique`) in
 /// the solver's order; returns a note when a limit stopped it, and a stats line.
-fn enumerate(
+pub(super) fn enumerate(
     job: &Job,
     unique: bool,
     mut f: impl FnMut(&[u32]) -> ControlFlow<()>,
@@ -837,6 +920,21 @@ fn compare(a: &Args, range: &str, time_limit: Option<Duration>) -> Result<ExitCo
         let (lo, hi) = parse_range(range)?;
         (lo, hi, !range.contains(".."))
     };
+    let ignored = [
+        ("--solver", a.solver.is_some()),
+        ("--count", a.count),
+        ("--all", a.all),
+        ("--unique", a.unique),
+        ("--trace", a.trace),
+        ("--inference", a.inference.is_some()),
+        ("--var-order", a.var_order.is_some()),
+        ("--val-order", a.val_order.is_some()),
+    ];
+    if let Some((flag, _)) = ignored.iter().find(|(_, given)| *given) {
+        return Err(format!(
+            "--compare runs every solver with its own settings and counts all solutions; drop {flag}"
+        ));
+    }
     let format = CompareFormat::parse(a.format.as_deref())?;
     let (need, change) = memory_floor(hi, SizeKind::Compare, false, true);
     super::check_memory(
@@ -845,7 +943,8 @@ fn compare(a: &Args, range: &str, time_limit: Option<Duration>) -> Result<ExitCo
         super::available_memory(),
         change,
     )?;
-    super::queens_compare::compare(lo, hi, single, format, time_limit, a.seed)
+    let rows = super::queens_compare::select(a.solvers.as_deref(), format)?;
+    super::queens_compare::compare(lo, hi, single, format, time_limit, a.seed, rows)
 }
 
 fn verify_stdin() -> Result<ExitCode, CliError> {

@@ -81,7 +81,7 @@ pub fn parse_range(s: &str) -> Result<(usize, usize), CliError> {
 
 /// A solver as the comparison runs it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Which {
+pub(super) enum Which {
     Engine(ModelKind, Inference),
     Permutation,
     BruteForce,
@@ -121,6 +121,69 @@ fn solvers() -> Vec<(Which, &'static str)> {
         v.push((Which::Teach(t), label));
     }
     v
+}
+
+/// The rows of the teaching ladder (docs/queens.md): the teaching solvers,
+/// then symmetry, the tuned counter and the engine.
+fn on_the_ladder(which: Which) -> bool {
+    matches!(
+        which,
+        Which::Teach(_)
+            | Which::BitboardSymmetry
+            | Which::Constellation
+            | Which::Engine(ModelKind::AllDifferent, Inference::ForwardChecking)
+    )
+}
+
+/// A compared solver: what runs, and its label.
+pub(super) type Row = (Which, &'static str);
+
+/// The solvers `--solvers` names (comma-separated: a `--solver` name
+/// selects all its rows, `backtracking` the three inference levels; a full
+/// label such as `backtracking (fc)` one row; `ladder` the teaching ladder;
+/// `all` every solver), in the table's order. Without `--solvers`, the
+/// ladder for the chart (`--format svg`) and every solver otherwise.
+pub(super) fn select(names: Option<&str>, format: CompareFormat) -> Result<Vec<Row>, CliError> {
+    let all = solvers();
+    let Some(names) = names else {
+        return Ok(if format == CompareFormat::Svg {
+            all.into_iter().filter(|(w, _)| on_the_ladder(*w)).collect()
+        } else {
+            all
+        });
+    };
+    let mut keep = vec![false; all.len()];
+    for name in names.split(',').map(str::trim) {
+        let hits: Vec<usize> = (0..all.len())
+            .filter(|&i| {
+                let (which, label) = all[i];
+                match name {
+                    "all" => true,
+                    "ladder" => on_the_ladder(which),
+                    _ => label == name || label.split(" (").next() == Some(name),
+                }
+            })
+            .collect();
+        if hits.is_empty() {
+            let mut known: Vec<&str> = all
+                .iter()
+                .map(|(_, l)| l.split(" (").next().unwrap_or(l))
+                .collect();
+            known.dedup();
+            return Err(format!(
+                "--solvers: unknown solver '{name}' (expected ladder, all or some of: {})",
+                known.join(", ")
+            ));
+        }
+        for i in hits {
+            keep[i] = true;
+        }
+    }
+    Ok(all
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(row, k)| k.then_some(row))
+        .collect())
 }
 
 impl Which {
@@ -255,9 +318,14 @@ impl Results {
     }
 }
 
-fn run_all(sizes: Vec<usize>, limit: Duration, seed: u64) -> Result<Results, CliError> {
+fn run_all(
+    sizes: Vec<usize>,
+    limit: Duration,
+    seed: u64,
+    chosen: Vec<Row>,
+) -> Result<Results, CliError> {
     let mut rows = Vec::new();
-    for (which, label) in solvers() {
+    for (which, label) in chosen {
         let mut cells = Vec::with_capacity(sizes.len());
         let mut stopped = false;
         for &n in &sizes {
@@ -278,16 +346,17 @@ fn run_all(sizes: Vec<usize>, limit: Duration, seed: u64) -> Result<Results, Cli
 
 /// Runs the comparison for `lo..=hi` and prints it; `single` keeps the
 /// one-board table of `csp queens N --compare`.
-pub fn compare(
+pub(super) fn compare(
     lo: usize,
     hi: usize,
     single: bool,
     format: CompareFormat,
     time_limit: Option<Duration>,
     seed: u64,
+    rows: Vec<Row>,
 ) -> Result<ExitCode, CliError> {
     let limit = time_limit.unwrap_or(Duration::from_secs(10));
-    let r = run_all((lo..=hi).collect(), limit, seed)?;
+    let r = run_all((lo..=hi).collect(), limit, seed, rows)?;
     let text = match format {
         CompareFormat::Table if single => single_table(&r),
         CompareFormat::Table => range_table(&r),
@@ -545,13 +614,17 @@ fn svg(r: &Results) -> String {
     const PH: f64 = 300.0; // plot height
     const ML: f64 = 60.0; // left margin (axis labels)
     const MT: f64 = 40.0; // top margin (titles)
-    const COLORS: [&str; 10] = [
-        "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-        "#bcbd22", "#17becf",
+    const ML2: f64 = 120.0; // right of each plot: the labels at the lines' ends
+                            // Kelly's colours of maximum contrast (white left out) and black: one
+                            // for each of the 21 solvers, none repeated.
+    const COLORS: [&str; 21] = [
+        "#222222", "#f3c300", "#875692", "#f38400", "#a1caf1", "#be0032", "#c2b280", "#848482",
+        "#008856", "#e68fac", "#0067a5", "#f99379", "#604e97", "#f6a600", "#b3446c", "#dcd300",
+        "#882d17", "#8db600", "#654522", "#e25822", "#2b3d26",
     ];
     let (lo, hi) = (r.sizes[0], r.sizes[r.sizes.len() - 1]);
     let legend_rows = r.rows.len().div_ceil(3);
-    let width = 2.0 * (ML + PW) + 40.0;
+    let width = 2.0 * (ML + PW + ML2);
     let height = MT + PH + 50.0 + 18.0 * legend_rows as f64;
     let mut s = String::new();
     let _ = writeln!(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
@@ -579,7 +652,7 @@ fn svg(r: &Results) -> String {
         ("time (s)", &|c: &Cell| Some(c.seconds)),
     ];
     for (p, (title, value)) in panels.iter().enumerate() {
-        let left = ML + p as f64 * (ML + PW + 20.0);
+        let left = ML + p as f64 * (ML + PW + ML2);
         let values: Vec<f64> = r
             .rows
             .iter()
@@ -652,11 +725,20 @@ fn svg(r: &Results) -> String {
                 continue;
             }
             let dash = dash(*which);
+            let color = COLORS[i % COLORS.len()];
             let _ = writeln!(
                 s,
-                "  <polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"{dash} points=\"{}\"><title>{label}</title></polyline>",
-                COLORS[i % COLORS.len()],
+                "  <polyline fill=\"none\" stroke=\"{color}\" stroke-width=\"1.5\"{dash} points=\"{}\"><title>{label}</title></polyline>",
                 points.join(" ")
+            );
+            // The label at the end of the line, where the eye follows it.
+            let end = points[points.len() - 1]
+                .split_once(',')
+                .unwrap_or(("0", "0"));
+            let _ = writeln!(
+                s,
+                "  <text class=\"end-label\" x=\"{}\" y=\"{}\" dx=\"4\" dy=\"3\" font-size=\"9\" fill=\"{color}\">{label}</text>",
+                end.0, end.1
             );
         }
     }

@@ -21,6 +21,8 @@ use super::{CliError, Status};
 pub(super) enum TreeFormat {
     Dot,
     Json,
+    /// `--format svg`: the chart of a local teaching search.
+    Chart,
 }
 
 /// `--trace`: the search tree, one node per line (with `domains`, the
@@ -34,14 +36,18 @@ pub(super) fn trace(
     tree: Option<TreeFormat>,
 ) -> Result<ExitCode, CliError> {
     let n = job.n;
-    if domains && tree.is_some() {
-        return Err("--domains prints text; --format dot|json draws the tree without them".into());
-    }
-    if !job.solver.can_trace() {
+    let local = matches!(
+        job.solver,
+        Solver::Teach(Teach::MinConflicts | Teach::Genetic)
+    );
+    if tree == Some(TreeFormat::Chart) && !local {
         return Err(format!(
-            "--trace needs a solver that shows its tree (backtracking, pairwise, permutation, teach-stack or teach-fc), not '{}'",
+            "--trace --format svg charts the local searches (teach-min-conflicts, teach-genetic); '{}' draws its tree with --format dot",
             job.solver.name()
         ));
+    }
+    if domains && tree.is_some() {
+        return Err("--domains prints text; --format dot|json draws the tree without them".into());
     }
     let engine = matches!(job.solver, Solver::Backtracking | Solver::Pairwise);
     if engine && job.options.val_order.splits() {
@@ -53,6 +59,12 @@ pub(super) fn trace(
     if domains && !engine && job.solver != Solver::Teach(Teach::Fc) {
         return Err(format!(
             "--domains shows the domains of the generic engine (backtracking, pairwise) or of teach-fc, not '{}'",
+            job.solver.name()
+        ));
+    }
+    if !job.solver.can_trace() {
+        return Err(format!(
+            "--trace needs a solver that shows its steps (backtracking, pairwise, permutation or a teach-* solver), not '{}'",
             job.solver.name()
         ));
     }
@@ -86,6 +98,8 @@ pub(super) fn trace(
         },
     };
     let mut solutions = 0u128;
+    // The chart of a local search (--format svg).
+    let mut chart: Option<String> = None;
     let mut on_solution = |_: &[u32]| {
         solutions += 1;
         if all {
@@ -114,7 +128,8 @@ pub(super) fn trace(
             };
             let r = if domains {
                 let mut d = DomainTracer::new(n, |l: &str| emit_node(None, Some(l)))
-                    .ok_or_else(|| format!("--trace --domains: n = {n} is too large"))?;
+                    .ok_or_else(|| format!("--trace --domains: n = {n} is too large"))?
+                    .propagating(job.options.inference != csp_core::Inference::None);
                 let r = search(&mut d);
                 d.finish();
                 r
@@ -154,9 +169,51 @@ pub(super) fn trace(
             .then(|| r.status.to_string());
             (note, r.to_string())
         }
+        Solver::Teach(Teach::Bits) => {
+            if tree.is_some() {
+                return Err(
+                    "--trace shows the masks of teach-bits as text; --format dot and json draw search trees"
+                        .into(),
+                );
+            }
+            let mut show = |l: &str| emit_node(None, Some(l));
+            let r = queens_teach::watch_bits(n, deadline(job), &mut on_solution, &mut show)?;
+            let note = r.timed_out.then(|| "stopped by the time limit".to_string());
+            (note, r.stats_line(Teach::Bits))
+        }
+        Solver::Teach(teach @ (Teach::MinConflicts | Teach::Genetic)) => {
+            if matches!(tree, Some(TreeFormat::Dot | TreeFormat::Json)) {
+                return Err(format!(
+                    "--trace shows the steps of {} as text or, with --format svg, as a chart; --format dot and json draw search trees",
+                    teach.name()
+                ));
+            }
+            let mut show = |l: &str| {
+                if tree.is_none() {
+                    emit_node(None, Some(l))
+                }
+            };
+            let w = queens_teach::watch_local(teach, n, job.seed, deadline(job), &mut show)?;
+            if tree == Some(TreeFormat::Chart) {
+                let (title, steps) = match teach {
+                    Teach::Genetic => (
+                        format!("{n}-queens, teach-genetic: attacking pairs per generation"),
+                        "generation",
+                    ),
+                    _ => (
+                        format!("{n}-queens, teach-min-conflicts: attacking pairs after each start and move"),
+                        "start or move",
+                    ),
+                };
+                chart = Some(queens_teach::chart(&title, steps, &w.series));
+            }
+            solutions = w.tally.solutions;
+            let note = w.tally.no_solution_note(teach, w.found.is_some());
+            (note, w.tally.stats_line(teach))
+        }
         Solver::Teach(teach) => {
             let deadline = deadline(job);
-            let r = if teach == Teach::Stack {
+            let r = if teach != Teach::Fc {
                 let mut show = |l: &TraceLine| emit_node(Some(l), None);
                 queens_teach::run(
                     teach,
@@ -198,11 +255,14 @@ pub(super) fn trace(
     match tree {
         Some(TreeFormat::Dot) => write!(out, "{}", csp_queens::tree::to_dot(&kept)),
         Some(TreeFormat::Json) => write!(out, "{}", csp_queens::tree::to_json(&kept)),
+        Some(TreeFormat::Chart) => write!(out, "{}", chart.unwrap_or_default()),
         None => Ok(()),
     }
     .map_err(|e| format!("writing the trace: {e}"))?;
     if count {
-        writeln!(out, "{solutions}").map_err(|e| e.to_string())?;
+        // A count cut short is a lower bound.
+        let bound = if note.is_some() { ">=" } else { "" };
+        writeln!(out, "{bound}{solutions}").map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())?;
     if let Some(why) = &note {

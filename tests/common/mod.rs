@@ -35,3 +35,87 @@ pub fn csp_stdin(args: &[&str], input: &str) -> Output {
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
+
+/// The elements of a well-formed XML document, by the names of the roots
+/// (an error says what is wrong). Checks: one prolog at most, at the
+/// start; balanced tags; quoted attributes; text without `<` and with
+/// known entities only; nothing but blanks outside the root.
+pub fn xml_roots(doc: &str) -> Result<Vec<String>, String> {
+    let mut rest = doc;
+    if let Some(r) = rest.strip_prefix("<?xml") {
+        rest = &r[r.find("?>").ok_or("unterminated prolog")? + 2..];
+    }
+    let mut stack: Vec<String> = Vec::new();
+    let mut roots = Vec::new();
+    loop {
+        let lt = rest.find('<').unwrap_or(rest.len());
+        let text = &rest[..lt];
+        if stack.is_empty() && !text.trim().is_empty() {
+            return Err(format!("text outside the root: {text:?}"));
+        }
+        let mut t = text;
+        while let Some(amp) = t.find('&') {
+            let semi = t[amp..].find(';').ok_or("bare &")?;
+            let entity = &t[amp + 1..amp + semi];
+            if !["lt", "gt", "amp", "quot", "apos"].contains(&entity) && !entity.starts_with('#') {
+                return Err(format!("unknown entity &{entity};"));
+            }
+            t = &t[amp + semi..];
+        }
+        if lt == rest.len() {
+            break;
+        }
+        rest = &rest[lt + 1..];
+        if let Some(r) = rest.strip_prefix("!--") {
+            rest = &r[r.find("-->").ok_or("unterminated comment")? + 3..];
+            continue;
+        }
+        let gt = rest.find('>').ok_or("unterminated tag")?;
+        let tag = &rest[..gt];
+        rest = &rest[gt + 1..];
+        if let Some(name) = tag.strip_prefix('/') {
+            match stack.pop() {
+                Some(open) if open == name.trim() => continue,
+                other => return Err(format!("</{name}> closes {other:?}")),
+            }
+        }
+        let (body, closed) = match tag.strip_suffix('/') {
+            Some(b) => (b, true),
+            None => (tag, false),
+        };
+        let name_end = body.find(char::is_whitespace).unwrap_or(body.len());
+        let name = &body[..name_end];
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '-' || c == ':')
+        {
+            return Err(format!("bad tag name in <{tag}>"));
+        }
+        // Attributes: name="value", separated by blanks.
+        let mut attrs = body[name_end..].trim();
+        while !attrs.is_empty() {
+            let eq = attrs
+                .find("=\"")
+                .ok_or(format!("unquoted attribute in <{tag}>"))?;
+            let value = &attrs[eq + 2..];
+            let close = value
+                .find('"')
+                .ok_or(format!("unterminated value in <{tag}>"))?;
+            if value[..close].contains('<') {
+                return Err(format!("< in an attribute of <{tag}>"));
+            }
+            attrs = value[close + 1..].trim_start();
+        }
+        if stack.is_empty() {
+            roots.push(name.to_string());
+        }
+        if !closed {
+            stack.push(name.to_string());
+        }
+    }
+    if let Some(open) = stack.last() {
+        return Err(format!("<{open}> is never closed"));
+    }
+    Ok(roots)
+}

@@ -151,11 +151,13 @@ fn build(
     }
     match kind {
         ModelKind::AllDifferent => {
-            let up: Vec<i32> = (0..n32).collect();
-            let down: Vec<i32> = up.iter().map(|i| -i).collect();
-            model.all_different(&rows)?;
-            model.all_different_offset(&rows, &up)?;
-            model.all_different_offset(&rows, &down)?;
+            // ANCHOR: ids
+            let up: Vec<i32> = (0..n32).collect(); // offsets +y
+            let down: Vec<i32> = up.iter().map(|i| -i).collect(); // offsets −y
+            model.all_different(&rows)?; // x
+            model.all_different_offset(&rows, &up)?; // x + y
+            model.all_different_offset(&rows, &down)?; // x − y
+                                                       // ANCHOR_END: ids
         }
         ModelKind::Pairwise => {
             for i in 0..n {

@@ -14,7 +14,7 @@
 //! | `a1`      | `b1 d2 a3 c4` (file letter = column, rank = 1-based row) |
 //! | `columns` | `2 4 1 3` (1-based columns; read back by [`crate::verify::parse_columns_line`]) |
 //! | `json`    | `{"n":4,"columns":[2,4,1,3]}` (1-based columns) |
-//! | `svg`     | a standalone SVG picture of the checkered board with round queens |
+//! | `svg`     | a standalone SVG picture of the checkered board with round queens ([`svg_grid`]: several boards in one picture) |
 //!
 //! Columns are not required to form a solution. If some column is `n` or more
 //! the pictures (`board`, `svg`) are widened to show it.
@@ -327,21 +327,98 @@ pub fn svg(cols: &[u32]) -> String {
     let n = cols.len();
     let width = picture_width(cols).max(1);
     let height = n.max(1);
-    let pixels_per_square = (800 / width.max(height)).clamp(1, 48);
     let mut out = String::with_capacity(400 + 60 * n);
-    out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    out.push_str("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"");
-    push_number(&mut out, (width * pixels_per_square) as u64);
-    out.push_str("\" height=\"");
-    push_number(&mut out, (height * pixels_per_square) as u64);
-    out.push_str("\" viewBox=\"0 0 ");
-    push_number(&mut out, width as u64 * 10);
-    out.push(' ');
-    push_number(&mut out, height as u64 * 10);
-    out.push_str("\">\n");
+    push_svg_start(&mut out, width * 10, height * 10, width.max(height));
     out.push_str("  <title>");
     push_number(&mut out, n as u64);
     out.push_str("-queens placement</title>\n");
+    push_checker(&mut out, height);
+    push_board(&mut out, cols, width, height);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// Several placements of one board size as one SVG document: a grid of
+/// boards drawn as [`svg`] draws one, `per_row` to a row, each with its
+/// caption under it (a `<text>`, escaped), and the document's `title`.
+/// Browsers and XML tools take it as one picture, as they do not a list of
+/// documents.
+///
+/// ```
+/// use csp_queens::render::svg_grid;
+/// let s = svg_grid("two", &[(vec![1, 3, 0, 2], "1".into()), (vec![2, 0, 3, 1], "2".into())], 8);
+/// assert_eq!(s.matches("<svg").count(), 1);
+/// assert_eq!(s.matches("<circle").count(), 8);
+/// ```
+pub fn svg_grid(title: &str, boards: &[(Vec<u32>, String)], per_row: usize) -> String {
+    let per_row = per_row.max(1);
+    let width = boards
+        .iter()
+        .map(|(c, _)| picture_width(c))
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let height = boards
+        .iter()
+        .map(|(c, _)| c.len())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    // Each board is 10 units a square, with a square's margin around it
+    // and a line for its caption below.
+    let (cell_w, cell_h) = (width * 10 + 10, height * 10 + 20);
+    let columns = boards.len().clamp(1, per_row);
+    let rows = boards.len().div_ceil(per_row).max(1);
+    let mut out = String::with_capacity(400 + boards.len() * (200 + 90 * height));
+    push_svg_start(
+        &mut out,
+        columns * cell_w + 10,
+        rows * cell_h + 10,
+        width.max(height),
+    );
+    out.push_str("  <title>");
+    push_escaped(&mut out, title);
+    out.push_str("</title>\n");
+    push_checker(&mut out, height);
+    for (k, (cols, caption)) in boards.iter().enumerate() {
+        let (x, y) = (10 + (k % per_row) * cell_w, 10 + (k / per_row) * cell_h);
+        out.push_str("  <g transform=\"translate(");
+        push_number(&mut out, x as u64);
+        out.push(' ');
+        push_number(&mut out, y as u64);
+        out.push_str(")\">\n");
+        push_board(&mut out, cols, width, height);
+        out.push_str("  <text x=\"");
+        push_number(&mut out, width as u64 * 5);
+        out.push_str("\" y=\"");
+        push_number(&mut out, height as u64 * 10 + 8);
+        out.push_str("\" font-family=\"sans-serif\" font-size=\"7\" text-anchor=\"middle\">");
+        push_escaped(&mut out, caption);
+        out.push_str("</text>\n  </g>\n");
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The XML declaration and the opening `<svg>` of a picture `w` × `h`
+/// units, scaled so that a square (10 units) of a board of `side` squares
+/// is at most 48 pixels and the board about 800.
+fn push_svg_start(out: &mut String, w: usize, h: usize, side: usize) {
+    let pixels_per_square = (800 / side.max(1)).clamp(1, 48);
+    out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    out.push_str("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"");
+    push_number(out, (w * pixels_per_square / 10) as u64);
+    out.push_str("\" height=\"");
+    push_number(out, (h * pixels_per_square / 10) as u64);
+    out.push_str("\" viewBox=\"0 0 ");
+    push_number(out, w as u64);
+    out.push(' ');
+    push_number(out, h as u64);
+    out.push_str("\">\n");
+}
+
+/// The checkered pattern of a board `height` squares high, `a1` dark.
+fn push_checker(out: &mut String, height: usize) {
     out.push_str(concat!(
         "  <defs>\n",
         "    <pattern id=\"checker\" width=\"20\" height=\"20\" patternUnits=\"userSpaceOnUse\"",
@@ -359,17 +436,37 @@ pub fn svg(cols: &[u32]) -> String {
         "      <rect x=\"10\" y=\"10\" width=\"10\" height=\"10\" fill=\"#b58863\"/>\n",
         "    </pattern>\n",
         "  </defs>\n",
-        "  <rect width=\"100%\" height=\"100%\" fill=\"url(#checker)\"/>\n",
     ));
+}
+
+/// One board at the origin of the current user space: the squares, then
+/// a disc for every queen (row 0 at the bottom).
+fn push_board(out: &mut String, cols: &[u32], width: usize, height: usize) {
+    out.push_str("  <rect width=\"");
+    push_number(out, width as u64 * 10);
+    out.push_str("\" height=\"");
+    push_number(out, height as u64 * 10);
+    out.push_str("\" fill=\"url(#checker)\"/>\n");
     for (row, &col) in cols.iter().enumerate() {
         out.push_str("  <circle cx=\"");
-        push_number(&mut out, u64::from(col) * 10 + 5);
+        push_number(out, u64::from(col) * 10 + 5);
         out.push_str("\" cy=\"");
-        push_number(&mut out, (height - 1 - row) as u64 * 10 + 5);
+        push_number(out, (height - 1 - row) as u64 * 10 + 5);
         out.push_str("\" r=\"3.5\" fill=\"#1a1a1a\" stroke=\"#ffffff\" stroke-width=\"0.6\"/>\n");
     }
-    out.push_str("</svg>\n");
-    out
+}
+
+/// Appends `text` with the characters XML reserves escaped.
+fn push_escaped(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -88,6 +88,26 @@ impl Symmetry {
     }
 }
 
+impl Symmetry {
+    /// A short name as csp draws boards (row 0 at the bottom, as rank 1
+    /// of a chess diagram, where the formulas above put it at the top, so
+    /// a quarter turn clockwise there is one to the left on the picture
+    /// and the two diagonals swap): `identity`, `turn left`, `half turn`,
+    /// `turn right`, `mirror |`, `mirror -`, `mirror /`, `mirror \\`.
+    pub fn short_name(self) -> &'static str {
+        match self {
+            Symmetry::Identity => "identity",
+            Symmetry::Rotate90 => "turn left",
+            Symmetry::Rotate180 => "half turn",
+            Symmetry::Rotate270 => "turn right",
+            Symmetry::FlipLeftRight => "mirror |",
+            Symmetry::FlipTopBottom => "mirror -",
+            Symmetry::Transpose => "mirror /",
+            Symmetry::AntiTranspose => "mirror \\",
+        }
+    }
+}
+
 impl fmt::Display for Symmetry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = match self {
@@ -183,6 +203,7 @@ pub(crate) fn apply_into(sym: Symmetry, p: &[u32], out: &mut [u32]) {
         return;
     };
     let m32 = m as u32;
+    // ANCHOR: apply
     for (r, &c) in p.iter().enumerate() {
         let r32 = r as u32;
         let cu = c as usize;
@@ -197,6 +218,7 @@ pub(crate) fn apply_into(sym: Symmetry, p: &[u32], out: &mut [u32]) {
             Symmetry::AntiTranspose => out[m - cu] = m32 - r32,
         }
     }
+    // ANCHOR_END: apply
 }
 
 /// Whether the permutation `p` is the lexicographically smallest of its eight
@@ -224,6 +246,52 @@ pub fn images(cols: &[u32]) -> Result<Vec<(Symmetry, Vec<u32>)>, SymmetryError> 
         })
         .collect())
 }
+
+/// A class of placements under the eight symmetries of the square: its
+/// representative (the lexicographically smallest member, as
+/// [`canonical`] gives it), its eight images (some equal when the
+/// placement is symmetric) and the number of distinct ones.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Orbit {
+    /// The smallest member of the class.
+    pub representative: Vec<u32>,
+    /// The representative under each symmetry, in the order of
+    /// [`Symmetry::ALL`] (the identity first).
+    pub images: Vec<(Symmetry, Vec<u32>)>,
+    /// How many of the images differ: 1, 2, 4 or 8.
+    pub size: u32,
+}
+
+/// The class of `cols` under the eight symmetries.
+///
+/// # Errors
+///
+/// [`SymmetryError`] if `cols` is not a permutation.
+///
+/// ```
+/// use csp_queens::symmetry::orbit;
+/// // 4-queens has one class of two solutions: a quarter turn maps each
+/// // onto itself, a mirror onto the other.
+/// let o = orbit(&[2, 0, 3, 1]).unwrap();
+/// assert_eq!(o.representative, vec![1, 3, 0, 2]);
+/// assert_eq!(o.size, 2);
+/// assert_eq!(o.images.len(), 8);
+/// ```
+// ANCHOR: orbit
+pub fn orbit(cols: &[u32]) -> Result<Orbit, SymmetryError> {
+    let representative = canonical(cols)?;
+    let images = images(&representative)?;
+    let mut distinct: Vec<&Vec<u32>> = images.iter().map(|(_, image)| image).collect();
+    distinct.sort();
+    distinct.dedup();
+    let size = distinct.len() as u32;
+    Ok(Orbit {
+        representative,
+        images,
+        size,
+    })
+}
+// ANCHOR_END: orbit
 
 /// The lexicographically smallest of the eight images of `cols` (comparing
 /// row 0's column first). Two placements are equivalent under the symmetries

@@ -227,12 +227,32 @@ pub fn render_with_domains(line: &TraceLine, domains: &str) -> String {
         .to_string()
 }
 
+/// Names two placed queens of `placement` (1-based columns) that attack
+/// each other, `q1 = 1 attacks q2 = 2`, or says that none do.
+fn attacking_pair(placement: &[Option<u32>]) -> String {
+    let placed: Vec<(usize, u32)> = placement
+        .iter()
+        .enumerate()
+        .filter_map(|(r, c)| c.map(|c| (r, c)))
+        .collect();
+    for (k, &(r2, c2)) in placed.iter().enumerate() {
+        for &(r1, c1) in &placed[..k] {
+            if c1 == c2 || c1.abs_diff(c2) as usize == r2 - r1 {
+                return format!("q{} = {c1} attacks q{} = {c2}", r1 + 1, r2 + 1);
+            }
+        }
+    }
+    "refuted (no two placed queens attack each other)".to_string()
+}
+
 /// A [`SearchObserver`] that prints the tree like [`Tracer`], each node
 /// followed by the domains of the rows the search has not decided: what
 /// propagation left them after the node's decision, read from the
 /// engine's `on_prune` events (boards up to 64 rows: one bit per column).
 /// A refuted node says `propagation emptied a domain` instead: the engine
-/// reports no removals for a propagation that failed.
+/// reports no removals for a propagation that failed. Without propagation
+/// (see [`DomainTracer::propagating`]) a node is refuted only because its
+/// new queen attacks one already placed, and the line names the two.
 #[derive(Debug)]
 pub struct DomainTracer<F: FnMut(&str)> {
     n: usize,
@@ -243,10 +263,20 @@ pub struct DomainTracer<F: FnMut(&str)> {
     /// `saved[d]`: the domains when the decision at depth `d + 1` was made.
     saved: Vec<Vec<u64>>,
     pending: Option<TraceLine>,
+    /// Whether the search propagates (forward checking or more).
+    propagates: bool,
     emit: F,
 }
 
 impl<F: FnMut(&str)> DomainTracer<F> {
+    /// Says whether the search propagates (the default) or only checks the
+    /// constraints once their rows are decided (`--inference none`), so
+    /// that a refuted node is explained by what refuted it.
+    pub fn propagating(mut self, propagates: bool) -> Self {
+        self.propagates = propagates;
+        self
+    }
+
     /// The largest board it follows.
     pub const MAX_N: usize = 64;
 
@@ -267,6 +297,7 @@ impl<F: FnMut(&str)> DomainTracer<F> {
                 placement: vec![None; n],
                 mark: Mark::None,
             }),
+            propagates: true,
             emit,
         })
     }
@@ -274,8 +305,14 @@ impl<F: FnMut(&str)> DomainTracer<F> {
     fn line(&mut self, line: &TraceLine) {
         if line.mark == Mark::Failed {
             // The engine stops propagating at the first empty domain, and
-            // does not report the removals of a failed propagation.
-            let text = render_with_domains(line, "propagation emptied a domain");
+            // does not report the removals of a failed propagation. Without
+            // propagation, the new queen attacks one already placed.
+            let why = if self.propagates {
+                "propagation emptied a domain".to_string()
+            } else {
+                attacking_pair(&line.placement)
+            };
+            let text = render_with_domains(line, &why);
             (self.emit)(&text);
             return;
         }

@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 use csp_core::{Inference, Search, SearchOptions, VarOrder};
 use csp_queens::model::{self, queens_model, ModelKind};
 use csp_queens::teaching::{
-    bits, brute_nn, brute_perm, forward, genetic, min_conflicts, sets, stack, Run,
+    bits, brute_nn, brute_perm, forward, genetic, min_conflicts, sets, stack, Run, CLOCK_EVERY,
 };
 use csp_queens::trace::{TraceLine, Tracer};
 use csp_queens::verify;
@@ -124,7 +124,17 @@ fn a_deadline_stops_a_search_and_says_so() {
     let mut run = Run::new(Some(past), |_| ControlFlow::Continue(()));
     brute_nn::solve(10, &mut run);
     assert!(run.timed_out());
-    assert_eq!(run.nodes(), 4096, "the clock is read every 4096 nodes");
+    // The clock is read every CLOCK_EVERY steps of work: a placement of
+    // 10 queens costs 10² steps to test, a bitboard node one.
+    assert_eq!(
+        run.nodes(),
+        CLOCK_EVERY.div_ceil(100),
+        "brute force reads the clock by the work it has done"
+    );
+    let mut run = Run::new(Some(past), |_| ControlFlow::Continue(()));
+    bits::solve(14, &mut run);
+    assert!(run.timed_out());
+    assert_eq!(run.nodes(), CLOCK_EVERY, "one step a bitboard node");
 }
 
 #[test]

@@ -84,10 +84,15 @@ impl Puzzle {
         }
     }
 
-    /// `row 3 := column 5` or `r3c5 := 7` (values as shown, from 1).
+    /// `row 3 := column 5 (e3)` or `r3c5 := 7` (values as shown, from 1;
+    /// a queen's square also named as the terminal names it).
     fn assign(&self, x: usize, v: u32) -> String {
         match self {
-            Puzzle::Queens { .. } => format!("row {} := column {v}", x + 1),
+            Puzzle::Queens { .. } => format!(
+                "row {} := column {v} ({})",
+                x + 1,
+                csp_queens::render::square_name(x, v.saturating_sub(1))
+            ),
             Puzzle::Sudoku { .. } => format!("{} := {v}", self.short(x)),
         }
     }
@@ -761,6 +766,7 @@ pub fn record(
 ) -> Result<Recorded, super::CliError> {
     use std::io::Write as _;
     use std::ops::ControlFlow;
+    let row_by_row = options.var_order != csp_core::VarOrder::Mrv;
     let mut rec = Recorder::new(puzzle, model, vars)?;
     let steps = rec.cap;
     let cap = steps as u64;
@@ -784,7 +790,14 @@ pub fn record(
         }
         Outcome::LimitReached(csp_core::Limit::Nodes) => Some(format!(
             "the page records at most {steps} nodes: the search was stopped there, \
-             before it finished"
+             before it finished{}",
+            // Row by row, a large board's first solution lies deep in the
+            // tree; the smallest domain first reaches one in a few nodes.
+            if solutions == 0 && row_by_row && matches!(rec.puzzle, Puzzle::Queens { .. }) {
+                "; --var-order mrv (the row with the fewest columns first) reaches a solution in far fewer nodes"
+            } else {
+                ""
+            }
         )),
         Outcome::LimitReached(l) => Some(format!(
             "the search was stopped by the {l}",
@@ -859,18 +872,18 @@ mod tests {
         assert_eq!(s.domains, [0b0001, 0b1100, 0b1010, 0b0110]);
         assert_eq!(
             s.text,
-            "row 1 := column 1; propagation removes 6 columns from 3 rows"
+            "row 1 := column 1 (a1); propagation removes 6 columns from 3 rows"
         );
         let s = &rec.steps()[2];
         assert_eq!((s.culprit, s.domains[2]), (Some(2), 0));
         assert_eq!(
             s.text,
-            "row 2 := column 3; failure: row 3 has no column left"
+            "row 2 := column 3 (c2); failure: row 3 has no column left"
         );
         let s = &rec.steps()[4];
         assert_eq!(s.forced, [1, 2, 3]);
         assert!(
-            s.text.ends_with("row 4 := column 3 — solution"),
+            s.text.ends_with("row 4 := column 3 (c4) — solution"),
             "{}",
             s.text
         );

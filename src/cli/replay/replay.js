@@ -38,27 +38,62 @@ const cells = []; // cells[v][k]: the square for value k+1 of variable v (queens
 
 function buildBoard() {
   const board = $("board");
+  if (data.puzzle === "queens") {
+    buildChessBoard(board);
+    return;
+  }
   board.style.gridTemplateColumns = `repeat(${side}, var(--cell))`;
   for (let r = 0; r < side; r++) {
-    if (data.puzzle === "queens") cells.push([]);
     for (let c = 0; c < side; c++) {
       const el = document.createElement("div");
       el.className = "cell";
-      if (data.puzzle === "sudoku") {
-        // Thick lines between the boxes.
-        if (c % data.box === 0 && c > 0) el.classList.add("box-left");
-        if (r % data.box === 0 && r > 0) el.classList.add("box-top");
-        el.dataset.var = String(r * side + c);
-        cells.push(el);
-      } else {
-        if ((r + c) % 2) el.classList.add("dark");
-        el.dataset.row = String(r + 1);
-        el.dataset.col = String(c + 1);
-        cells[r].push(el);
-      }
+      // Thick lines between the boxes.
+      if (c % data.box === 0 && c > 0) el.classList.add("box-left");
+      if (r % data.box === 0 && r > 0) el.classList.add("box-top");
+      el.dataset.var = String(r * side + c);
+      cells.push(el);
       board.appendChild(el);
     }
   }
+}
+
+// The file letters of column c (0-based): a ... z, aa, ab, ... as the
+// terminal prints them.
+function file(c) {
+  let name = "";
+  for (let k = c + 1; k > 0; k = Math.floor((k - 1) / 26)) {
+    name = String.fromCharCode(97 + ((k - 1) % 26)) + name;
+  }
+  return name;
+}
+
+// Queens: a chess diagram, as the terminal draws it: rank 1 (row 1) at the
+// bottom, file a on the left, a1 dark, the ranks on the left and the files
+// below.
+function buildChessBoard(board) {
+  board.style.gridTemplateColumns = `var(--label) repeat(${side}, var(--cell))`;
+  const label = (text) => {
+    const el = document.createElement("div");
+    el.className = "coord";
+    el.textContent = text;
+    board.appendChild(el);
+  };
+  for (let r = 0; r < side; r++) cells.push([]);
+  for (let r = side - 1; r >= 0; r--) {
+    label(String(r + 1));
+    for (let c = 0; c < side; c++) {
+      const el = document.createElement("div");
+      el.className = "cell";
+      if ((r + c) % 2 === 0) el.classList.add("dark");
+      el.dataset.row = String(r + 1);
+      el.dataset.col = String(c + 1);
+      el.title = file(c) + String(r + 1);
+      cells[r][c] = el;
+      board.appendChild(el);
+    }
+  }
+  label("");
+  for (let c = 0; c < side; c++) label(file(c));
 }
 
 // Queens: a queen where a row's domain is one column (decided: dark, forced

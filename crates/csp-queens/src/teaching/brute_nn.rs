@@ -8,17 +8,33 @@
 //! or on one diagonal). Nothing is pruned: this is the baseline the other
 //! techniques are measured against (8⁸ = 16,777,216 tests for 92 solutions).
 
-use super::{attack, Run};
+use super::{attack, tested, trace_line, Run, Show};
+use crate::trace::Mark;
 
 /// Tests every placement of `n` queens, one per row, handing each solution
 /// to `run` (in lexicographic order).
 pub fn solve(n: usize, run: &mut Run) {
+    solve_watched(n, run, None);
+}
+
+/// [`solve`], showing the empty board and then every placement tested to
+/// `show`, as a child of the empty board: `x` when two queens attack each
+/// other, `solution` otherwise.
+pub fn solve_watched(n: usize, run: &mut Run, mut show: Show) {
+    if let Some(show) = show.as_mut() {
+        show(&trace_line(n, &[], Mark::None));
+    }
+    // ANCHOR: odometer
     let mut cols = vec![0u32; n]; // every wheel at column 0
     loop {
-        if !run.node() {
+        if !run.node_costing((n * n) as u64) {
             return;
         }
-        if no_attacks(&cols) && !run.solution(&cols) {
+        let solved = no_attacks(&cols);
+        if let Some(show) = show.as_mut() {
+            show(&tested(n, &cols, solved));
+        }
+        if solved && !run.solution(&cols) {
             return;
         }
         // Turn the odometer by one.
@@ -35,6 +51,7 @@ pub fn solve(n: usize, run: &mut Run) {
             cols[row] = 0; // this wheel wraps around and carries to the row above
         }
     }
+    // ANCHOR_END: odometer
 }
 
 /// Whether no two queens of a complete placement attack each other.

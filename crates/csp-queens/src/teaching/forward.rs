@@ -11,7 +11,7 @@
 //! `show`, when given, receives every node with the domains of the rows
 //! still open, so the pruning can be watched ([`describe_domains`]).
 
-use super::Run;
+use super::{trace_line, Run};
 use crate::trace::{Mark, TraceLine};
 
 /// What `show` receives: the node, and the domain (0-based columns) of each
@@ -23,7 +23,7 @@ pub type Show<'a> = &'a mut dyn FnMut(&TraceLine, &[Vec<u32>]);
 pub fn solve(n: usize, run: &mut Run, mut show: Option<Show>) {
     let domains: Vec<Vec<u32>> = vec![(0..n as u32).collect(); n];
     if let Some(show) = show.as_mut() {
-        show(&line(n, &[], Mark::None), &domains);
+        show(&trace_line(n, &[], Mark::None), &domains);
     }
     search(n, &domains, &mut Vec::with_capacity(n), run, &mut show);
 }
@@ -40,8 +40,9 @@ fn search(
     let Some((here, below)) = domains.split_first() else {
         return run.solution(cols); // no open row left
     };
+    // ANCHOR: forward_check
     for &x in here {
-        if !run.node() {
+        if !run.node_costing((n * n) as u64) {
             return false;
         }
         // Forward check: strike what the queen on (x, row) attacks below.
@@ -62,7 +63,7 @@ fn search(
             _ => Mark::None,
         };
         if let Some(show) = show.as_mut() {
-            show(&line(n, cols, mark), &below);
+            show(&trace_line(n, cols, mark), &below);
         }
         let go_on = wiped_out || search(n, &below, cols, run, show);
         cols.pop();
@@ -70,21 +71,11 @@ fn search(
             return false;
         }
     }
+    // ANCHOR_END: forward_check
     if let Some(show) = show.as_mut() {
-        show(&line(n, cols, Mark::Backtrack), domains);
+        show(&trace_line(n, cols, Mark::Backtrack), domains);
     }
     true
-}
-
-/// The trace line of the partial placement `cols`.
-fn line(n: usize, cols: &[u32], mark: Mark) -> TraceLine {
-    let mut placement: Vec<Option<u32>> = cols.iter().map(|&c| Some(c + 1)).collect();
-    placement.resize(n, None);
-    TraceLine {
-        depth: cols.len(),
-        placement,
-        mark,
-    }
 }
 
 /// The domains of the open rows `first_row + 1, …` (1-based), as printed

@@ -14,20 +14,56 @@ use super::{attack, Rng, Run};
 /// Individuals per generation.
 pub const POPULATION: usize = 100;
 
+/// What [`solve_watched`] shows a watcher after scoring each generation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Generation<'a> {
+    /// 1 for the first.
+    pub number: u64,
+    /// The fittest individual (fewest attacking pairs; the first of them
+    /// in the sorted population).
+    pub best: &'a [u32],
+    /// Its attacking pairs.
+    pub best_pairs: usize,
+    /// The mean number of attacking pairs over the population.
+    pub mean_pairs: f64,
+}
+
 /// Evolves at most `max_generations` generations looking for one solution
 /// of `n` queens; hands it to `run` when found. Returns whether one was found.
 pub fn solve(n: usize, seed: u64, max_generations: u64, run: &mut Run) -> bool {
+    solve_watched(n, seed, max_generations, run, None)
+}
+
+/// [`solve`], showing every generation to `watch` once it is scored (the
+/// search is the same, watched or not).
+pub fn solve_watched(
+    n: usize,
+    seed: u64,
+    max_generations: u64,
+    run: &mut Run,
+    mut watch: Option<&mut dyn FnMut(Generation)>,
+) -> bool {
+    // ANCHOR: generation
     let mut rng = Rng::new(seed);
     let mut people: Vec<Vec<u32>> = (0..POPULATION).map(|_| shuffled(n, &mut rng)).collect();
-    for _ in 0..max_generations {
+    for number in 1..=max_generations {
         let mut scored: Vec<(usize, Vec<u32>)> = Vec::with_capacity(POPULATION);
         for p in people {
-            if !run.node() {
+            if !run.node_costing((n * n) as u64) {
                 return false;
             }
             scored.push((attacking_pairs(&p), p));
         }
         scored.sort(); // the fittest (fewest attacking pairs) first
+        if let Some(watch) = watch.as_mut() {
+            let total: usize = scored.iter().map(|(pairs, _)| pairs).sum();
+            watch(Generation {
+                number,
+                best: &scored[0].1,
+                best_pairs: scored[0].0,
+                mean_pairs: total as f64 / POPULATION as f64,
+            });
+        }
         if scored[0].0 == 0 {
             run.solution(&scored[0].1);
             return true;
@@ -52,6 +88,7 @@ pub fn solve(n: usize, seed: u64, max_generations: u64, run: &mut Run) -> bool {
         }
     }
     false
+    // ANCHOR_END: generation
 }
 
 /// A random permutation of `0..n` (Fisher–Yates shuffle).

@@ -16,8 +16,12 @@
 //! | [`genetic`] | a genetic algorithm over permutations | one individual evaluated |
 //!
 //! They share [`Run`]: it counts nodes and solutions, hands each solution
-//! to the caller and stops the search at a deadline or when the caller has
-//! seen enough. A placement is, as everywhere in this crate, the 0-based
+//! to the caller and stops the search at a deadline (read by the work
+//! done, see [`Run::node_costing`]) or when the caller has seen enough.
+//! Each can also be watched: a `solve_watched` (or, for the stack and
+//! forward checking, `solve` itself) shows its steps to an observer, as
+//! `csp queens --trace` prints them — the tree, the bitboard's masks,
+//! min-conflicts' moves, the genetic search's generations. A placement is, as everywhere in this crate, the 0-based
 //! column of the queen of each row.
 //!
 //! ```
@@ -29,6 +33,8 @@
 
 use std::ops::ControlFlow;
 use std::time::Instant;
+
+use crate::trace::{Mark, TraceLine};
 
 pub mod bits;
 pub mod brute_nn;
@@ -42,6 +48,10 @@ pub mod stack;
 /// The largest board [`bits`] handles: one bit per column in a `u64`.
 pub const BITS_MAX_N: usize = 64;
 
+/// How much work (elementary steps) a [`Run`] does between two readings of
+/// the clock: a few microseconds.
+pub const CLOCK_EVERY: u64 = 4096;
+
 /// What a [`Run`] does with each solution: `Break` stops the search.
 pub type OnSolution<'a> = Box<dyn FnMut(&[u32]) -> ControlFlow<()> + 'a>;
 
@@ -51,6 +61,10 @@ pub struct Run<'a> {
     nodes: u64,
     solutions: u128,
     deadline: Option<Instant>,
+    /// Work done so far, in rough elementary steps (see [`Run::node_costing`]).
+    work: u64,
+    /// The work at which the clock is read next.
+    next_clock: u64,
     /// Set when the deadline passed before the search was done.
     timed_out: bool,
     /// Set when the caller's callback asked to stop.
@@ -69,6 +83,8 @@ impl<'a> Run<'a> {
             nodes: 0,
             solutions: 0,
             deadline,
+            work: 0,
+            next_clock: CLOCK_EVERY,
             timed_out: false,
             halted: false,
             on_solution: Box::new(on_solution),
@@ -80,12 +96,27 @@ impl<'a> Run<'a> {
         Run::new(None, |_| ControlFlow::Continue(()))
     }
 
-    /// Counts one node. Returns `false` when the search must stop (the
-    /// deadline passed; the clock is read every 4096 nodes).
+    /// Counts one node that took about one elementary step. Returns
+    /// `false` when the search must stop (the deadline passed, or the
+    /// caller has seen enough).
     pub fn node(&mut self) -> bool {
+        self.node_costing(1)
+    }
+
+    /// Counts one node that took about `work` elementary steps (a look at
+    /// one square, one pair of queens compared). The clock is read every
+    /// [`CLOCK_EVERY`] steps of work, not every so many nodes: a node of
+    /// min-conflicts on 2000 queens costs millions of steps, one of the
+    /// bitboard a handful, and both must notice the deadline soon after it
+    /// passes.
+    pub fn node_costing(&mut self, work: u64) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(4096) && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.timed_out = true;
+        self.work = self.work.saturating_add(work);
+        if self.work >= self.next_clock {
+            self.next_clock = self.work.saturating_add(CLOCK_EVERY);
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.timed_out = true;
+            }
         }
         !self.timed_out && !self.halted
     }
@@ -139,6 +170,30 @@ impl Rng {
     pub fn below(&mut self, k: usize) -> usize {
         (self.next_u64() % k as u64) as usize
     }
+}
+
+/// What a teaching search shows of its tree, if anyone watches: one
+/// [`TraceLine`] a node.
+pub type Show<'a> = Option<&'a mut dyn FnMut(&TraceLine)>;
+
+/// The trace line of the partial placement `cols` (0-based columns) of an
+/// `n`-queens board at depth `cols.len()`.
+pub(crate) fn trace_line(n: usize, cols: &[u32], mark: Mark) -> TraceLine {
+    let mut placement: Vec<Option<u32>> = cols.iter().map(|&c| Some(c + 1)).collect();
+    placement.resize(n, None);
+    TraceLine {
+        depth: cols.len(),
+        placement,
+        mark,
+    }
+}
+
+/// The trace line of a complete placement tested by brute force: one
+/// level under the empty board, refuted (`x`) or a solution.
+pub(crate) fn tested(n: usize, cols: &[u32], good: bool) -> TraceLine {
+    let mut line = trace_line(n, cols, if good { Mark::Solution } else { Mark::Failed });
+    line.depth = 1;
+    line
 }
 
 /// Whether two queens, on rows `r1`, `r2` and columns `c1`, `c2`, attack

@@ -10,9 +10,11 @@
 
 use std::collections::HashSet;
 
-use super::Run;
+use super::{trace_line, Run, Show};
+use crate::trace::Mark;
 
 /// The ids taken by the queens on the board.
+// ANCHOR: taken
 #[derive(Default)]
 struct Taken {
     columns: HashSet<i64>,
@@ -37,16 +39,37 @@ impl Taken {
         self.diffs.remove(&(x - y));
     }
 }
+// ANCHOR_END: taken
 
 /// Finds the solutions of `n` queens in lexicographic order, handing each
 /// to `run`.
 pub fn solve(n: usize, run: &mut Run) {
-    place_row(n, &mut Vec::with_capacity(n), &mut Taken::default(), run);
+    solve_watched(n, run, None);
+}
+
+/// [`solve`], showing every node of the tree to `show`: each queen put on
+/// a free square, each solution, and each return to the row above once a
+/// row has tried all its columns (`backtrack`). Attacked squares are
+/// skipped by the set look-ups, so they are not nodes and not shown.
+pub fn solve_watched(n: usize, run: &mut Run, mut show: Show) {
+    if let Some(show) = show.as_mut() {
+        let mark = if n == 0 { Mark::Solution } else { Mark::None };
+        show(&trace_line(n, &[], mark));
+    }
+    let cols = &mut Vec::with_capacity(n);
+    place_row(n, cols, &mut Taken::default(), run, &mut show);
 }
 
 /// Places a queen on row `cols.len()` in every free column in turn.
 /// Returns `false` when the search must stop.
-fn place_row(n: usize, cols: &mut Vec<u32>, taken: &mut Taken, run: &mut Run) -> bool {
+// ANCHOR: place_row
+fn place_row(
+    n: usize,
+    cols: &mut Vec<u32>,
+    taken: &mut Taken,
+    run: &mut Run,
+    show: &mut Show,
+) -> bool {
     if cols.len() == n {
         return run.solution(cols); // every row has its queen
     }
@@ -60,12 +83,24 @@ fn place_row(n: usize, cols: &mut Vec<u32>, taken: &mut Taken, run: &mut Run) ->
         }
         taken.put(x, y);
         cols.push(x as u32);
-        let go_on = place_row(n, cols, taken, run);
+        if let Some(show) = show.as_mut() {
+            let mark = if cols.len() == n {
+                Mark::Solution
+            } else {
+                Mark::None
+            };
+            show(&trace_line(n, cols, mark));
+        }
+        let go_on = place_row(n, cols, taken, run, show);
         cols.pop();
         taken.take_back(x, y);
         if !go_on {
             return false;
         }
     }
+    if let Some(show) = show.as_mut() {
+        show(&trace_line(n, cols, Mark::Backtrack)); // back to the row above
+    }
     true
 }
+// ANCHOR_END: place_row

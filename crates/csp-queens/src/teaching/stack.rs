@@ -11,7 +11,7 @@
 //! `show`, when given, receives every node in the notation of
 //! [`crate::trace`], so the loop prints the classic search-tree figure.
 
-use super::{attack, Run};
+use super::{attack, trace_line, Run};
 use crate::trace::{Mark, TraceLine};
 
 /// Finds the solutions of `n` queens in lexicographic order, handing each
@@ -19,13 +19,7 @@ use crate::trace::{Mark, TraceLine};
 pub fn solve(n: usize, run: &mut Run, mut show: Option<&mut dyn FnMut(&TraceLine)>) {
     let mut line = |cols: &[u32], mark: Mark| {
         if let Some(show) = show.as_mut() {
-            let mut placement: Vec<Option<u32>> = cols.iter().map(|&c| Some(c + 1)).collect();
-            placement.resize(n, None);
-            show(&TraceLine {
-                depth: cols.len(),
-                placement,
-                mark,
-            });
+            show(&trace_line(n, cols, mark));
         }
     };
     line(&[], if n == 0 { Mark::Solution } else { Mark::None });
@@ -33,6 +27,7 @@ pub fn solve(n: usize, run: &mut Run, mut show: Option<&mut dyn FnMut(&TraceLine
         run.solution(&[]);
         return;
     }
+    // ANCHOR: stack_loop
     let mut cols: Vec<u32> = Vec::with_capacity(n); // the queens placed, row by row
     let mut next: Vec<u32> = vec![0]; // per open row, the next column to try
     while let Some(top) = next.last_mut() {
@@ -64,4 +59,5 @@ pub fn solve(n: usize, run: &mut Run, mut show: Option<&mut dyn FnMut(&TraceLine
         }
         cols.pop();
     }
+    // ANCHOR_END: stack_loop
 }
