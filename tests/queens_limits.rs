@@ -1,9 +1,12 @@
 //! `--time-limit` is honoured by every `csp queens` solver: each one runs on
 //! a board it cannot finish (or can only just finish) within a short limit,
 //! and must be back within twice the limit plus a generous slack for
-//! starting the process and building the model on a busy machine. This is
-//! the one kind of timing check in the suite: an upper bound on a limit
-//! being honoured, not a measure of speed.
+//! starting the process and building the model on a busy machine (a run
+//! past the bound is tried once more before it counts: CI machines are
+//! shared, and a load of 20 on two cores stretches every start-up). This
+//! is the one kind of timing check in the suite: an upper bound on a limit
+//! being honoured, not a measure of speed; the bug it guards against ran
+//! past a minute.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -11,7 +14,7 @@ use std::time::{Duration, Instant};
 /// The limit given to every run.
 const LIMIT: f64 = 1.0;
 /// What the bound allows beyond twice the limit.
-const SLACK: Duration = Duration::from_secs(3);
+const SLACK: Duration = Duration::from_secs(10);
 
 /// Every solver of `csp queens --solver`, with a run it cannot finish in
 /// time: a count on a large board for the exact ones, one solution on a
@@ -47,12 +50,18 @@ fn every_solver_stops_within_twice_its_time_limit() {
         let limit = LIMIT.to_string();
         let mut args = vec!["queens", "--solver", solver, "--time-limit", &limit];
         args.extend(rest.split_whitespace());
-        let start = Instant::now();
-        let o = Command::new(env!("CARGO_BIN_EXE_csp"))
-            .args(&args)
-            .output()
-            .expect("run csp");
-        let took = start.elapsed();
+        let run = || {
+            let start = Instant::now();
+            let o = Command::new(env!("CARGO_BIN_EXE_csp"))
+                .args(&args)
+                .output()
+                .expect("run csp");
+            (o, start.elapsed())
+        };
+        let (mut o, mut took) = run();
+        if took > bound {
+            (o, took) = run();
+        }
         let err = String::from_utf8_lossy(&o.stderr);
         let out = String::from_utf8_lossy(&o.stdout);
         // Done (0) or stopped by the limit (1), never an error.

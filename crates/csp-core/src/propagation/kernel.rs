@@ -140,6 +140,9 @@ pub(crate) struct Kernel<'a> {
     /// CSR subscriptions by variable.
     start: Vec<u32>,
     subs: Vec<Sub>,
+    /// Per variable: does a subscription ask for `notify` on it (else its
+    /// events only schedule, and the word before is never read)?
+    notified: Vec<bool>,
     queues: Queues,
     in_queue: Vec<bool>,
     /// First state word of the entailment bits (a bit per propagator).
@@ -252,12 +255,21 @@ impl<'a> Kernel<'a> {
             }
         }
         let np = props.len();
+        let notified = start
+            .windows(2)
+            .map(|w| {
+                subs[w[0] as usize..w[1] as usize]
+                    .iter()
+                    .any(|s| s.notify != 0)
+            })
+            .collect();
         Kernel {
             priority,
             props,
             owners,
             start,
             subs,
+            notified,
             queues: Queues::new(np),
             in_queue: vec![false; np],
             entailed_at,
@@ -380,19 +392,25 @@ impl<'a> Kernel<'a> {
                     self.deliver_tracked(store, weights, limit, (x, kinds, old, src), a, false)?;
                     continue;
                 }
+                // The word before the change, for one-word domains, read
+                // once per event where some subscriber is notified (the
+                // others only schedule).
+                let (small, before) = if self.notified[x as usize] {
+                    let small = store.is_small(x as usize);
+                    (small, small.then(|| (old, store.small_bits(x as usize).1)))
+                } else {
+                    (false, None)
+                };
                 for k in a..b {
                     let s = self.subs[k as usize];
                     if !self.notifies(store, s, kinds, src) {
                         continue;
                     }
-                    let small = store.is_small(x as usize);
-                    let before = small.then(|| (old, store.small_bits(x as usize).1));
-                    let removals = store.removals;
                     self.notify_one(store, weights, limit, s, kinds, before, src)?;
-                    // A notify that changed `x` itself (no removal, no
-                    // change: one comparison in the common case): the
-                    // subscribers after it are told out of line.
-                    if store.removals != removals && small && store.has_pending(x as usize) {
+                    // A notify that changed `x` itself (a new event pending
+                    // on it, since this one was taken): the subscribers
+                    // after it are told out of line.
+                    if small && store.has_pending(x as usize) {
                         self.deliver_tracked(
                             store,
                             weights,
