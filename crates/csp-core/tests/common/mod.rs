@@ -1,0 +1,37 @@
+//! Helpers shared by the test files of issue 29 (`cumulative.rs`,
+//! `bin_packing.rs`): a seeded generator and random small domains.
+
+#![allow(dead_code)]
+
+use csp_core::Domain;
+
+/// A xorshift generator: `next(m)` is in `0..m`, the same on every run.
+pub fn rng(mut s: u64) -> impl FnMut(u64) -> u64 {
+    move |m: u64| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s % m
+    }
+}
+
+/// `n` random domains from `lo` in `base..base + spread` with up to
+/// `width` more values; with `holes`, every value ≡ 1 (mod 3) but the
+/// last is left out.
+pub fn domains(
+    next: &mut impl FnMut(u64) -> u64,
+    n: usize,
+    (base, spread, width): (i32, u64, u64),
+    holes: bool,
+) -> Vec<Domain> {
+    (0..n)
+        .map(|_| {
+            let lo = base + next(spread) as i32;
+            let hi = lo + next(width) as i32;
+            match holes {
+                true => Domain::values((lo..=hi).filter(|&v| v.rem_euclid(3) != 1 || v == hi)),
+                false => Domain::range(lo, hi),
+            }
+        })
+        .collect()
+}
