@@ -10,7 +10,7 @@ use csp_core::{
 };
 
 mod common;
-use common::{domains, rng};
+use common::{conflict_rests_on, domains, rng};
 
 /// Domains for `n` items then `m` loads, drawn as `items` and `loads`
 /// say (see `common::domains`), and sizes from 0 to 3.
@@ -237,4 +237,25 @@ fn bin_packing_bad_arguments_are_errors() {
     // An item larger than the capacity: no solution, no panic.
     m.bin_packing(3, &x, &[1, 4]).unwrap();
     assert!(Search::new(&m).solve().solution.is_none());
+}
+
+/// The L2 bound: three items of 3 cannot go two by two into bins of at
+/// most 5, though their volume (9) fits in 10 and no item is placed yet.
+/// Fails at the root; after decisions that cap the loads, the failure is
+/// explained by those caps.
+#[test]
+fn bin_packing_l2_fails_at_the_root_and_explains() {
+    let mut m = Model::new();
+    let bin = m.new_vars(3, Domain::range(0, 1)).unwrap();
+    let load = m.new_vars(2, Domain::range(0, 5)).unwrap();
+    m.bin_packing_load(&load, &bin, &[3, 3, 3]).unwrap();
+    let r = Search::new(&m).solve();
+    assert!(r.solution.is_none());
+    assert_eq!(r.stats.nodes, 0);
+
+    let mut m = Model::new();
+    let bin = m.new_vars(3, Domain::range(0, 1)).unwrap();
+    let load = m.new_vars(2, Domain::range(0, 9)).unwrap();
+    m.bin_packing_load(&load, &bin, &[3, 3, 3]).unwrap();
+    conflict_rests_on(&m, &[Literal::Le(load[0], 5), Literal::Le(load[1], 5)]);
 }

@@ -15,7 +15,7 @@ const STRENGTHS: [CumulativeStrength; 2] =
     [CumulativeStrength::TimeTable, CumulativeStrength::Energetic];
 
 mod common;
-use common::{domains, rng};
+use common::{conflict_rests_on, domains, rng};
 
 /// A random instance: domains, durations, demands, capacity.
 type Instance = (Vec<Domain>, Vec<i32>, Vec<i32>, i32);
@@ -259,23 +259,13 @@ fn energetic_failure_is_explained_by_the_window() {
         CumulativeStrength::Energetic,
     )
     .unwrap();
-    let mut ex = Explainer::new(&m);
-    ex.propagate().unwrap();
-    ex.decide(Literal::Le(s[0], 3)).unwrap();
-    ex.decide(Literal::Le(s[1], 3)).unwrap();
-    assert!(ex.decide(Literal::Le(s[2], 3)).is_err());
-    ex.audit(testing::MAX_ASSIGNMENTS).unwrap();
-    let why = ex.conflict().expect("a conflict");
-    let mut decisions = why.decisions();
-    decisions.sort();
-    assert_eq!(
-        decisions,
-        vec![
+    conflict_rests_on(
+        &m,
+        &[
             Literal::Le(s[0], 3),
             Literal::Le(s[1], 3),
-            Literal::Le(s[2], 3)
+            Literal::Le(s[2], 3),
         ],
-        "{why}"
     );
 }
 

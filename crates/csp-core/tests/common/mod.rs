@@ -35,3 +35,24 @@ pub fn domains(
         })
         .collect()
 }
+
+/// Decides `decisions` in order with an [`Explainer`](csp_core::Explainer)
+/// on `m`: all but the last succeed and the last fails, every reason
+/// recorded passes the audit, and the failure is explained by exactly
+/// those decisions.
+pub fn conflict_rests_on(m: &csp_core::Model, decisions: &[csp_core::Literal]) {
+    let mut ex = csp_core::Explainer::new(m);
+    ex.propagate().unwrap();
+    let (last, first) = decisions.split_last().expect("a decision");
+    for &d in first {
+        ex.decide(d).unwrap();
+    }
+    assert!(ex.decide(*last).is_err(), "{last} does not fail");
+    ex.audit(csp_core::testing::MAX_ASSIGNMENTS).unwrap();
+    let why = ex.conflict().expect("a conflict");
+    let mut found = why.decisions();
+    found.sort();
+    let mut expected = decisions.to_vec();
+    expected.sort();
+    assert_eq!(found, expected, "{why}");
+}
