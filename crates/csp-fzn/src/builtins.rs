@@ -8,7 +8,7 @@
 //! | `array_[var_]int_element`, `array_[var_]bool_element` | [`Model::element_offset`] / [`Model::element_const_offset`] (1-based) |
 //! | `bool_clause`, `array_bool_and/or/xor`, `bool_and/or/xor/not/eq/ne/le/lt` (+ reified), `bool2int`, `bool_lin_eq/le` | [`Model::clause`], [`Model::and`], [`Model::or`], [`Model::xor`], relations |
 //! | `set_in`, `set_in_reif`, `set_in_imp` | [`Model::reify_in`] / [`Model::half_reify_in`] |
-//! | `fzn_all_different_int`, `fzn_alldifferent_except_0`, `csp_table_int/bool`, `csp_regular`, `csp_circuit`, `csp_subcircuit`, `csp_inverse`, `fzn_global_cardinality`, `fzn_count_eq`, `fzn_among`, `fzn_nvalue`, `fzn_lex_less(eq)_int/bool`, `fzn_increasing_int/bool`, `csp_value_precede_chain` (from `seq_precede_chain`, used by `value_precede_chain`), `csp_value_precede` (from `value_precede`), `csp_disjunctive` (from `disjunctive` and `disjunctive_strict` with known durations) | the globals of `csp_core::constraint` |
+//! | `fzn_all_different_int`, `fzn_alldifferent_except_0`, `csp_table_int/bool`, `csp_regular`, `csp_circuit`, `csp_subcircuit`, `csp_inverse`, `fzn_global_cardinality`, `fzn_count_eq`, `fzn_among`, `fzn_nvalue`, `fzn_lex_less(eq)_int/bool`, `fzn_increasing_int/bool`, `csp_value_precede_chain` (from `seq_precede_chain`, used by `value_precede_chain`), `csp_value_precede` (from `value_precede`), `csp_disjunctive` (from `disjunctive` and `disjunctive_strict` with known durations), `csp_cumulative` (from `cumulative` with known durations, demands and capacity), `csp_bin_packing` and `csp_bin_packing_load` (from `bin_packing`, `bin_packing_capa`, `bin_packing_load`) | the globals of `csp_core::constraint` |
 
 use std::collections::HashSet;
 
@@ -810,6 +810,33 @@ pub(crate) fn post(
             let starts = c.vars(&args[0])?;
             let durations = c.values(&args[1])?;
             c.b.m.disjunctive(&starts, &durations).map(|_| ())
+        }
+        "csp_cumulative" => {
+            // csp_cumulative(s, d, r, b): tasks starting at s, lasting d,
+            // using r of a resource of b (constants, at least 0).
+            arity(c, args, 4)?;
+            let starts = c.vars(&args[0])?;
+            let (d, r) = (c.values(&args[1])?, c.values(&args[2])?);
+            let b = fit(c.int(&args[3])?, pos)?;
+            c.b.m.cumulative(&starts, &d, &r, b).map(|_| ())
+        }
+        "csp_bin_packing" => {
+            // csp_bin_packing(c, bin, w): each bin holds at most c.
+            arity(c, args, 3)?;
+            let cap = fit(c.int(&args[0])?, pos)?;
+            let (bins, w) = (c.vars(&args[1])?, c.values(&args[2])?);
+            c.b.m.bin_packing(cap, &bins, &w).map(|_| ())
+        }
+        "csp_bin_packing_load" => {
+            // csp_bin_packing_load(load, bin, w, first): bin b's load is
+            // load[b − first + 1].
+            arity(c, args, 4)?;
+            let (load, bins) = (c.vars(&args[0])?, c.vars(&args[1])?);
+            let w = c.values(&args[2])?;
+            let first = fit(c.int(&args[3])?, pos)?;
+            c.b.m
+                .bin_packing_load_from(first, &load, &bins, &w)
+                .map(|_| ())
         }
         _ => return c.fail("unsupported constraint (not a FlatZinc builtin csp knows)"),
     };

@@ -519,3 +519,48 @@ fn errors_name_the_builtin_and_its_position() {
     let e = build(&parse("var 1..9999999999: x;\nsolve satisfy;").unwrap()).unwrap_err();
     assert!(e.to_string().contains("does not fit"), "{e}");
 }
+
+/// The natives of issue 29: `csp_cumulative`, `csp_bin_packing` and
+/// `csp_bin_packing_load` (bins numbered from the given first one).
+#[test]
+fn cumulative_and_bin_packing() {
+    // Tasks at x, y, z lasting 2, 0, 1 with demands 2, 3, 1 on a
+    // resource of 2, and a constant task at 2 lasting 1 with demand 1.
+    let sched = vec![int("x", 0, 4), int("y", 0, 3), int("z", 1, 5)];
+    check(
+        &sched,
+        "csp_cumulative([x, y, z, 2], [2, 0, 1, 1], [2, 3, 1, 1], 2)",
+        &|v| {
+            let t = [(v[0], 2, 2), (v[1], 0, 3), (v[2], 1, 1), (2, 1, 1)];
+            t.iter().all(|&(at, _, _)| {
+                let load: i64 = t
+                    .iter()
+                    .filter(|&&(s, d, _)| s <= at && at < s + d)
+                    .map(|e| e.2)
+                    .sum();
+                load <= 2
+            })
+        },
+    );
+    // Items of sizes 2, 1, 2 into bins of capacity 3 (any value a bin).
+    check(&sched, "csp_bin_packing(3, [x, y, z], [2, 1, 2])", &|v| {
+        v[0] != v[2]
+    });
+    // Loads of bins 1 and 2: x, y, z in {1, 2} with sizes 1, 2, 3.
+    let packed = vec![
+        int("x", 0, 3),
+        int("y", 1, 2),
+        int("z", 1, 3),
+        int("a", 0, 6),
+        int("b", 0, 6),
+    ];
+    check(
+        &packed,
+        "csp_bin_packing_load([a, b], [x, y, z], [1, 2, 3], 1)",
+        &|v| {
+            let load =
+                |b: i64| -> i64 { (0..3).filter(|&i| v[i] == b).map(|i| [1, 2, 3][i]).sum() };
+            v[..3].iter().all(|&b| (1..=2).contains(&b)) && v[3] == load(1) && v[4] == load(2)
+        },
+    );
+}

@@ -1,0 +1,58 @@
+//! Helpers shared by the test files of issue 29 (`cumulative.rs`,
+//! `bin_packing.rs`): a seeded generator and random small domains.
+
+#![allow(dead_code)]
+
+use csp_core::Domain;
+
+/// A xorshift generator: `next(m)` is in `0..m`, the same on every run.
+pub fn rng(mut s: u64) -> impl FnMut(u64) -> u64 {
+    move |m: u64| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s % m
+    }
+}
+
+/// `n` random domains from `lo` in `base..base + spread` with up to
+/// `width` more values; with `holes`, every value ≡ 1 (mod 3) but the
+/// last is left out.
+pub fn domains(
+    next: &mut impl FnMut(u64) -> u64,
+    n: usize,
+    (base, spread, width): (i32, u64, u64),
+    holes: bool,
+) -> Vec<Domain> {
+    (0..n)
+        .map(|_| {
+            let lo = base + next(spread) as i32;
+            let hi = lo + next(width) as i32;
+            match holes {
+                true => Domain::values((lo..=hi).filter(|&v| v.rem_euclid(3) != 1 || v == hi)),
+                false => Domain::range(lo, hi),
+            }
+        })
+        .collect()
+}
+
+/// Decides `decisions` in order with an [`Explainer`](csp_core::Explainer)
+/// on `m`: all but the last succeed and the last fails, every reason
+/// recorded passes the audit, and the failure is explained by exactly
+/// those decisions.
+pub fn conflict_rests_on(m: &csp_core::Model, decisions: &[csp_core::Literal]) {
+    let mut ex = csp_core::Explainer::new(m);
+    ex.propagate().unwrap();
+    let (last, first) = decisions.split_last().expect("a decision");
+    for &d in first {
+        ex.decide(d).unwrap();
+    }
+    assert!(ex.decide(*last).is_err(), "{last} does not fail");
+    ex.audit(csp_core::testing::MAX_ASSIGNMENTS).unwrap();
+    let why = ex.conflict().expect("a conflict");
+    let mut found = why.decisions();
+    found.sort();
+    let mut expected = decisions.to_vec();
+    expected.sort();
+    assert_eq!(found, expected, "{why}");
+}
