@@ -291,7 +291,7 @@ fn time_table_push_is_explained_by_the_profile() {
     ex.decide(Literal::Eq(big, 3)).unwrap();
     ex.audit(testing::MAX_ASSIGNMENTS).unwrap();
     // small cannot start in [0, 5] (it would overlap [3, 6)).
-    assert!(ex.holds(Literal::Ge(small, 6)));
+    assert!(ex.holds(Literal::Ge(small, 6)).unwrap());
     let why = ex.why(Literal::Ge(small, 6)).unwrap();
     assert_eq!(why.decisions(), vec![Literal::Eq(big, 3)], "{why}");
 }
