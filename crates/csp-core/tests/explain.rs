@@ -424,3 +424,20 @@ fn weakened_counting_circuit_and_parity_reasons_are_caught() {
     ];
     weakening_is_caught(&bits, |m, v| m.xor(&v[..2], v[2]).map(|_| ()));
 }
+
+#[test]
+fn weakened_precedence_reasons_are_caught() {
+    use csp_core::constraint::{ValuePrecede, ValuePrecedence};
+    let d = [
+        Domain::range(0, 2),
+        Domain::range(0, 2),
+        Domain::range(0, 2),
+        Domain::range(0, 2),
+    ];
+    weakening_is_caught(&d, |m, v| {
+        m.post(ValuePrecedence::new(v.to_vec(), 0)).map(|_| ())
+    });
+    weakening_is_caught(&d, |m, v| {
+        m.post(ValuePrecede::new(v.to_vec(), 0, 1)).map(|_| ())
+    });
+}

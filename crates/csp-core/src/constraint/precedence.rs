@@ -13,10 +13,29 @@
 //! with the public [`Constraint`] API only, like a user constraint would be.
 
 use super::Why;
-use super::{Constraint, Pruner};
+use super::{Constraint, Premises, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
+use crate::literal::Literal;
 use crate::propagation::{Event, Events, Propagator, Setup, StateWords};
+
+/// Pushes `x_j ≠ v` for every position `j < i` but `except`: no earlier
+/// position can hold `v` (each literal holds where a reason uses it).
+fn lacks_before(r: &mut Premises<'_>, vars: &[VarId], i: usize, v: Value, except: Option<usize>) {
+    for (j, &x) in vars[..i.min(vars.len())].iter().enumerate() {
+        if Some(j) != except {
+            r.push(Literal::Ne(x, v));
+        }
+    }
+}
+
+/// Pushes the domains of the positions before `i`: what the upper bound of
+/// `x_i` rests on (values become available one position at a time).
+fn prefix_domains(r: &mut Premises<'_>, vars: &[VarId], i: usize) {
+    for &x in &vars[..i.min(vars.len())] {
+        r.domain(x);
+    }
+}
 
 /// `x_0, x_1, ...` use the values `start, start + 1, ...` in order of first use:
 /// every `x_i >= start` and `x_i <= 1 + max(start − 1, x_0, ..., x_{i−1})`.
@@ -139,12 +158,16 @@ impl ValuePrecedence {
     fn bound(&self, p: &mut Pruner<'_>, top: VarId) -> Result<bool, Conflict> {
         let mut changed = false;
         let hi = p.max(top);
-        let mut lo = p.min(top);
+        let mut lo = (p.min(top), None);
         for &x in &self.vars {
-            changed |= p.set_max(x, hi, Why::Scope)?;
-            lo = lo.max(p.min(x));
+            changed |= p.set_max(x, hi, Literal::Le(top, hi))?;
+            if p.min(x) > lo.0 {
+                lo = (p.min(x), Some(x));
+            }
         }
-        changed |= p.set_min(top, lo, Why::Scope)?;
+        if let (m, Some(x)) = lo {
+            changed |= p.set_min(top, m, Literal::Ge(x, m))?;
+        }
         Ok(changed)
     }
 
@@ -162,12 +185,14 @@ impl ValuePrecedence {
         };
         // Pass 1: upper bounds. `b` = number of values start.. available before i.
         let mut b: i64 = 0;
-        for &x in &self.vars {
-            changed |= p.set_min(x, self.start, Why::Scope)?;
+        let vars = &self.vars;
+        for (i, &x) in vars.iter().enumerate() {
+            changed |= p.set_min(x, self.start, Why::Constraint)?;
             let bound = start + b;
             if bound < i64::from(p.max(x)) {
                 // bound < max(x) <= Value::MAX, so it fits.
-                changed |= p.set_max(x, bound as Value, Why::Scope)?;
+                let why = |r: &mut Premises| prefix_domains(r, vars, i);
+                changed |= p.set_max(x, bound as Value, why)?;
             }
             if Value::try_from(bound).is_ok_and(|v| p.contains(x, v)) {
                 b += 1;
@@ -189,14 +214,22 @@ impl ValuePrecedence {
         let mut first: Vec<Option<usize>> = vec![None; tracked];
         let mut second: Vec<bool> = vec![false; tracked];
         let mut covered = 0usize;
-        let mut forced: Vec<(usize, Value)> = Vec::new();
+        let mut forced: Vec<(usize, Value, usize, Value)> = Vec::new();
         for (i, &x) in self.vars.iter().enumerate() {
             let m = (i64::from(p.min(x)) - start).max(0) as usize;
             if m > covered {
                 for c in covered..m.min(tracked) {
+                    let v = (start + c as i64) as Value;
                     match (first[c], second[c]) {
-                        (None, _) => return Err(Conflict),
-                        (Some(j), false) => forced.push((j, (start + c as i64) as Value)),
+                        (None, _) => {
+                            // x_i > v needs v before i, where no one holds it.
+                            let (lo, vars) = (p.min(x), &self.vars);
+                            return Err(p.fail(|r: &mut Premises| {
+                                r.push(Literal::Ge(x, lo));
+                                lacks_before(r, vars, i, v, None);
+                            }));
+                        }
+                        (Some(j), false) => forced.push((j, v, i, p.min(x))),
                         (Some(_), true) => {}
                     }
                 }
@@ -214,11 +247,16 @@ impl ValuePrecedence {
                 }
             }
         }
-        for (j, v) in forced {
+        for (j, v, i, lo) in forced {
             if !p.is_fixed(self.vars[j]) {
                 changed = true;
             }
-            p.fix(self.vars[j], v, Why::Scope)?;
+            // x_i ≥ lo > v needs v before i, and only x_j can hold it.
+            let (vars, xi) = (&self.vars, self.vars[i]);
+            p.fix(self.vars[j], v, |r: &mut Premises| {
+                r.push(Literal::Ge(xi, lo));
+                lacks_before(r, vars, i, v, Some(j));
+            })?;
         }
         Ok(changed)
     }
@@ -364,7 +402,7 @@ impl Propagator for PrecedenceProp<'_> {
         if root {
             // The first call: every value at least `start`.
             for &x in vars {
-                p.set_min(x, self.c.start, Why::Scope)?;
+                p.set_min(x, self.c.start, Why::Constraint)?;
             }
         }
         if let Some(top) = self.c.top {
@@ -374,18 +412,18 @@ impl Propagator for PrecedenceProp<'_> {
             let hi = p.max(top);
             if i64::from(hi) < p.state_word(self.top_max, 0) as i64 {
                 for &x in vars {
-                    p.set_max(x, hi, Why::Scope)?;
+                    p.set_max(x, hi, Literal::Le(top, hi))?;
                 }
                 p.set_state_word(self.top_max, 0, hi as u64);
             }
             if root {
                 for &x in vars {
-                    p.set_min(top, p.min(x), Why::Scope)?;
+                    p.set_min(top, p.min(x), Literal::Ge(x, p.min(x)))?;
                 }
             } else {
                 for &d in &self.dirty {
                     if let Some(&x) = vars.get(d as usize) {
-                        p.set_min(top, p.min(x), Why::Scope)?;
+                        p.set_min(top, p.min(x), Literal::Ge(x, p.min(x)))?;
                     }
                 }
             }
@@ -403,7 +441,11 @@ impl Propagator for PrecedenceProp<'_> {
             }
             if j != old {
                 for i in old.max(prev) + 1..=j.min(n - 1) {
-                    p.set_max(vars[i as usize], v, Why::Scope)?;
+                    // No earlier position can hold v, so none can exceed it.
+                    let i = i as usize;
+                    p.set_max(vars[i], v, |r: &mut Premises| {
+                        lacks_before(r, vars, i, v, None)
+                    })?;
                 }
                 Self::put(p, self.first, c, j);
             }
@@ -427,8 +469,14 @@ impl Propagator for PrecedenceProp<'_> {
             if j != old {
                 Self::put(p, self.second, c, j);
             }
-            if (from..j).any(|i| self.above(p, c, i)) {
-                p.fix(vars[pc as usize], v, Why::Scope)?;
+            if let Some(i) = (from..j).find(|&i| self.above(p, c, i)) {
+                // x_i > v needs v before i, where only x_pc can hold it.
+                let (i, pc) = (i as usize, pc as usize);
+                let lo = p.min(vars[i]);
+                p.fix(vars[pc], v, |r: &mut Premises| {
+                    r.push(Literal::Ge(vars[i], lo));
+                    lacks_before(r, vars, i, v, Some(pc));
+                })?;
             }
         }
         // Positions whose minimum may have risen since the last call.
@@ -442,7 +490,13 @@ impl Propagator for PrecedenceProp<'_> {
             for c in 0..(m.max(0) as usize).min(top) {
                 let pc = Self::get(p, self.first, c);
                 if pc < pos && pos < Self::get(p, self.second, c) {
-                    p.fix(vars[pc as usize], (start + c as i64) as Value, Why::Scope)?;
+                    let v = (start + c as i64) as Value;
+                    let (i, pc) = (d as usize, pc as usize);
+                    let lo = p.min(vars[i]);
+                    p.fix(vars[pc], v, |r: &mut Premises| {
+                        r.push(Literal::Ge(vars[i], lo));
+                        lacks_before(r, vars, i, v, Some(pc));
+                    })?;
                 }
             }
         }
@@ -534,7 +588,7 @@ impl Constraint for ValuePrecede {
         let (s, t) = (self.s, self.t);
         if s == t {
             for &x in &self.vars {
-                p.remove(x, t, Why::Scope)?;
+                p.remove(x, t, Why::Constraint)?;
             }
             return Ok(());
         }
@@ -549,18 +603,24 @@ impl Constraint for ValuePrecede {
             .iter()
             .position(|&x| p.value(x) == Some(t))
             .unwrap_or(n);
+        let vars = &self.vars;
         if gamma < alpha {
-            return Err(Conflict);
+            // x_gamma = t with no s before it.
+            return Err(p.fail(|r: &mut Premises| {
+                r.push(Literal::Eq(vars[gamma], t));
+                lacks_before(r, vars, gamma, s, None);
+            }));
         }
-        for &x in &self.vars[..(alpha + 1).min(n)] {
-            p.remove(x, t, Why::Scope)?;
+        for (i, &x) in vars[..(alpha + 1).min(n)].iter().enumerate() {
+            // No s before i: no t at i.
+            p.remove(x, t, |r: &mut Premises| lacks_before(r, vars, i, s, None))?;
         }
-        if gamma < n
-            && !self.vars[alpha + 1..gamma]
-                .iter()
-                .any(|&x| p.contains(x, s))
-        {
-            p.fix(self.vars[alpha], s, Why::Scope)?;
+        if gamma < n && !vars[alpha + 1..gamma].iter().any(|&x| p.contains(x, s)) {
+            // x_gamma = t needs an s before it, and only x_alpha can be one.
+            p.fix(vars[alpha], s, |r: &mut Premises| {
+                r.push(Literal::Eq(vars[gamma], t));
+                lacks_before(r, vars, gamma, s, Some(alpha));
+            })?;
         }
         Ok(())
     }
