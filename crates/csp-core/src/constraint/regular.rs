@@ -4,7 +4,7 @@
 
 use super::distinct::subscribe_all;
 use super::Why;
-use super::{Constraint, Pruner};
+use super::{Constraint, Premises, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
 use crate::propagation::{Events, Priority, Propagator, Setup};
@@ -274,7 +274,7 @@ impl Propagator for RegularProp<'_> {
                 match self.dfa.alphabet.binary_search(&v) {
                     Ok(a) => letters.push((a as u32, v, false)),
                     Err(_) => {
-                        p.remove(self.vars[i], v, Why::Scope)?;
+                        p.remove(self.vars[i], v, Why::Constraint)?;
                     }
                 }
             }
@@ -325,10 +325,20 @@ impl Propagator for RegularProp<'_> {
         if self.bwd[self.dfa.start / 64] >> (self.dfa.start % 64) & 1 == 0 {
             return Err(Conflict);
         }
+        let vars = self.vars;
         for i in 0..n {
             for &(_, v, ok) in &self.letters[i] {
                 if !ok {
-                    p.remove(self.vars[i], v, Why::Scope)?;
+                    // Whether a path takes v at i depends only on the
+                    // other positions' domains.
+                    let others = |r: &mut Premises| {
+                        for (j, &y) in vars.iter().enumerate() {
+                            if j != i {
+                                r.domain(y);
+                            }
+                        }
+                    };
+                    p.remove(vars[i], v, others)?;
                 }
             }
         }
