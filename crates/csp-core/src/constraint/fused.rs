@@ -33,7 +33,7 @@ use crate::domain::{Conflict, DomainStore};
 use crate::ids::VarId;
 use crate::literal::Literal;
 use crate::model::{Model, Posted};
-use crate::propagation::{Event, Events, Priority, Propagator, Ready, Setup};
+use crate::propagation::{Event, Events, Inference, Priority, Propagator, Ready, Setup};
 
 /// A group of all-different constraints over one variable list (shared by
 /// every search of a model; the per-search state is in the propagator).
@@ -99,6 +99,42 @@ pub(crate) fn find_groups(model: &Model, eligible: impl Fn(usize) -> bool) -> Ve
         }
     }
     groups
+}
+
+/// A propagator that several posted constraints share, found once per
+/// model and built once per search engine (parallel engines share what
+/// was found). The search builds these without knowing what they are;
+/// today the only kind is the fused all-different group of forward
+/// checking ([`combine`]).
+pub(crate) trait Combined: Send + Sync + std::fmt::Debug {
+    /// The model's constraints it stands for (their own propagators are
+    /// not built).
+    fn members(&self) -> &[u32];
+    /// Its propagator for one search.
+    fn build(self: Arc<Self>, simd: Simd) -> Box<dyn Propagator>;
+    /// The inference level it runs at.
+    fn level(&self) -> Inference;
+}
+
+impl Combined for FusedGroup {
+    fn members(&self) -> &[u32] {
+        &self.members
+    }
+    fn build(self: Arc<Self>, simd: Simd) -> Box<dyn Propagator> {
+        Box::new(FusedAllDifferent::new(self, simd))
+    }
+    fn level(&self) -> Inference {
+        Inference::ForwardChecking
+    }
+}
+
+/// The combined propagators of a model, among the constraints `eligible`
+/// accepts (those forward-checked): the fused all-different groups.
+pub(crate) fn combine(model: &Model, eligible: impl Fn(usize) -> bool) -> Vec<Arc<dyn Combined>> {
+    find_groups(model, eligible)
+        .into_iter()
+        .map(|g| Arc::new(g) as Arc<dyn Combined>)
+        .collect()
 }
 
 /// The propagator of a [`FusedGroup`] for one search.

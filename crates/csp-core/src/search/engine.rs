@@ -33,7 +33,6 @@ use std::time::Instant;
 use smallvec::smallvec;
 
 use crate::constraint::adapter::CheckerPath;
-use crate::constraint::fused::FusedAllDifferent;
 use crate::domain::explained::{Cause, Failure};
 use crate::domain::{Conflict, DomainStore};
 use crate::ids::{Value, VarId};
@@ -194,9 +193,9 @@ impl<'a> Engine<'a> {
         }
         for g in &prep.groups {
             props.push((
-                Box::new(FusedAllDifferent::new(Arc::clone(g), prep.simd)),
-                g.members.clone(),
-                Inference::ForwardChecking,
+                Arc::clone(g).build(prep.simd),
+                g.members().into(),
+                g.level(),
             ));
         }
         let kernel = Kernel::new(&mut store, props);

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use crate::constraint::fused::{find_groups, FusedGroup};
+use crate::constraint::fused::{combine, Combined};
 use crate::domain::words::Simd;
 use crate::model::Model;
 use crate::search::Inference;
@@ -17,9 +17,9 @@ pub(crate) struct Prepared {
     /// constraints it appears in.
     pub(super) start: Vec<u32>,
     pub(super) watch: Vec<u32>,
-    /// Forward checking's fused all-different groups, and per constraint
-    /// whether a group took it.
-    pub(super) groups: Vec<Arc<FusedGroup>>,
+    /// Propagators that several constraints share (forward checking's
+    /// fused all-different groups), and per constraint whether one took it.
+    pub(super) groups: Vec<Arc<dyn Combined>>,
     pub(super) in_group: Vec<bool>,
     pub(super) simd: Simd,
     /// Per constraint, its inference level (the search's, or lower where
@@ -54,13 +54,10 @@ impl Prepared {
         // Forward-checked all-different constraints over the same variables
         // are fused (all of them when the search forward-checks, the capped
         // ones under MAC).
-        let groups = find_groups(model, |ci| levels[ci] == Inference::ForwardChecking)
-            .into_iter()
-            .map(Arc::new)
-            .collect::<Vec<_>>();
+        let groups = combine(model, |ci| levels[ci] == Inference::ForwardChecking);
         let mut in_group = vec![false; posted.len()];
         for g in &groups {
-            for &c in &g.members {
+            for &c in g.members() {
                 in_group[c as usize] = true;
             }
         }
