@@ -455,6 +455,51 @@ fn reification_matches_brute_force() {
             },
         );
         ok(r, &format!("b <=> x in S (half={half})"), &[]);
+        // Range sets: inside the domain, and covering either end of it.
+        for (lo, hi) in [(-1, 2), (-9, 0), (2, 9), (-9, 9)] {
+            let r = testing::check_constraint(
+                &[Domain::values([-3, -1, 0, 2, 5]), Domain::range(0, 1)],
+                |m, v| {
+                    let set = Domain::range(lo, hi);
+                    if half {
+                        m.half_reify_in(v[0], set, v[1]).map(|_| ())
+                    } else {
+                        m.reify_in(v[0], set, v[1]).map(|_| ())
+                    }
+                },
+            );
+            ok(r, &format!("b <=> x in {lo}..={hi} (half={half})"), &[]);
+        }
+    }
+}
+
+#[test]
+fn membership_over_the_whole_value_range_is_decided_by_bounds() {
+    let nodes = |n| csp_core::Limits {
+        nodes: Some(n),
+        ..Default::default()
+    };
+    // b <=> x in [0, i32::MAX] with x over all of i32: walking the set
+    // (2^31 values) never returned; the bounds decide it at once.
+    let mut m = Model::new();
+    let x = m.new_var(Domain::range(i32::MIN, i32::MAX)).unwrap();
+    let b = m.new_var(Domain::range(0, 1)).unwrap();
+    m.reify_in(x, Domain::range(0, i32::MAX), b).unwrap();
+    m.post(b.eq(0)).unwrap();
+    let s = Search::new(&m).limits(nodes(100)).solve();
+    let sol = s.solution.expect("x < 0 is a solution");
+    assert!(sol[x] < 0, "x = {}", sol[x]);
+    // And b is decided by x's bounds alone, both ways.
+    for (d, want) in [
+        (Domain::range(5, i32::MAX), 1),
+        (Domain::range(i32::MIN, -1), 0),
+    ] {
+        let mut m = Model::new();
+        let x = m.new_var(d).unwrap();
+        let b = m.new_var(Domain::range(0, 1)).unwrap();
+        m.reify_in(x, Domain::range(0, i32::MAX), b).unwrap();
+        let s = Search::new(&m).limits(nodes(100)).solve();
+        assert_eq!(s.solution.expect("a solution")[b], want);
     }
 }
 

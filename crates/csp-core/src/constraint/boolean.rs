@@ -345,6 +345,51 @@ impl Constraint for ReifiedIn {
     }
 }
 
+/// The values of `x`'s domain that lie in `set`, found by walking the
+/// smaller of the two (a set or a domain may span the whole `i32` range;
+/// the walk over the other stays within the set's bounds).
+fn in_both(p: &Pruner<'_>, x: VarId, set: &Domain) -> Vec<Value> {
+    let (Some(lo), Some(hi)) = (set.min(), set.max()) else {
+        return Vec::new();
+    };
+    if set.size() <= p.size(x) {
+        return set.iter().filter(|&v| p.contains(x, v)).collect();
+    }
+    let mut out = Vec::new();
+    let mut v = if p.contains(x, lo) {
+        Some(lo)
+    } else {
+        p.next_above(x, lo)
+    };
+    while let Some(u) = v.filter(|&u| u <= hi) {
+        if set.contains(u) {
+            out.push(u);
+        }
+        v = p.next_above(x, u);
+    }
+    out
+}
+
+/// Does `x`'s domain meet `set`, and does it lie within it? Without
+/// walking a range set, and otherwise walking the smaller side.
+fn meets_within(p: &Pruner<'_>, x: VarId, set: &Domain) -> (bool, bool) {
+    let (Some(lo), Some(hi)) = (set.min(), set.max()) else {
+        return (false, false);
+    };
+    let (a, z) = (p.min(x), p.max(x));
+    if set.is_range() {
+        let first = if p.contains(x, lo) {
+            Some(lo)
+        } else {
+            p.next_above(x, lo)
+        };
+        return (first.is_some_and(|f| f <= hi), lo <= a && z <= hi);
+    }
+    let meets = !in_both(p, x, set).is_empty();
+    let within = p.size(x) <= set.size() && p.values(x).all(|v| set.contains(v));
+    (meets, within)
+}
+
 #[derive(Debug)]
 struct InProp<'a>(&'a ReifiedIn);
 
@@ -372,20 +417,38 @@ impl Propagator for InProp<'_> {
             }
             Some(v) => {
                 if !r.half {
-                    for u in r.set.iter() {
-                        p.remove(x, u, Literal::Eq(b, v))?;
+                    let why = Literal::Eq(b, v);
+                    match (r.set.is_range(), r.set.min(), r.set.max()) {
+                        // A range at either end of x's domain: one bound.
+                        (true, Some(lo), Some(hi)) if p.min(x) >= lo => {
+                            let Some(above) = hi.checked_add(1) else {
+                                return Err(p.fail(why));
+                            };
+                            p.set_min(x, above, why)?;
+                        }
+                        (true, Some(lo), Some(hi)) if p.max(x) <= hi => {
+                            let Some(below) = lo.checked_sub(1) else {
+                                return Err(p.fail(why));
+                            };
+                            p.set_max(x, below, why)?;
+                        }
+                        _ => {
+                            for u in in_both(p, x, &r.set) {
+                                p.remove(x, u, why)?;
+                            }
+                        }
                     }
                 }
                 p.entail();
             }
             None => {
-                let inside = r.set.iter().filter(|&v| p.contains(x, v)).count() as u64;
-                if inside == 0 {
+                let (meets, within) = meets_within(p, x, &r.set);
+                if !meets {
                     // x has lost every value of the set.
                     let why = |q: &mut Premises| q.domain_within(x, |u| !r.set.contains(u));
                     p.fix(b, 0, why)?;
                     p.entail();
-                } else if inside == p.size(x) && !r.half {
+                } else if within && !r.half {
                     // x has lost every value outside the set.
                     let why = |q: &mut Premises| q.domain_within(x, |u| r.set.contains(u));
                     p.fix(b, 1, why)?;
