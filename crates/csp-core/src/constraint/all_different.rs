@@ -318,26 +318,24 @@ impl AllDifferent {
         Ok(Some(changed))
     }
 
-    /// The reason two fixed positions clash: both hold `id`.
-    fn holders_of(&self, id: i64) -> impl FnOnce(&mut Premises<'_>) + '_ {
-        move |r: &mut Premises<'_>| {
-            for (&x, &c) in self.vars.iter().zip(&self.offsets) {
-                if let Some(v) = r.value(x) {
-                    if v as i64 + c as i64 == id {
-                        r.push(Literal::Eq(x, v));
-                    }
-                }
-            }
-        }
-    }
-
     /// The reason of a naked single: the fixed position whose id is `id`.
     fn holder_of(&self, id: i64) -> impl FnOnce(&mut Premises<'_>) + '_ {
-        move |r: &mut Premises<'_>| {
-            for (&x, &c) in self.vars.iter().zip(&self.offsets) {
-                if let Some(v) = r.value(x) {
-                    if v as i64 + c as i64 == id {
-                        r.push(Literal::Eq(x, v));
+        move |r: &mut Premises<'_>| self.holders(r, id, true)
+    }
+
+    /// The reason two fixed positions clash: both hold `id`.
+    fn holders_of(&self, id: i64) -> impl FnOnce(&mut Premises<'_>) + '_ {
+        move |r: &mut Premises<'_>| self.holders(r, id, false)
+    }
+
+    /// Pushes `x = v` for the fixed positions whose id is `id` (the first
+    /// one only, with `first`).
+    fn holders(&self, r: &mut Premises<'_>, id: i64, first: bool) {
+        for (&x, &c) in self.vars.iter().zip(&self.offsets) {
+            if let Some(v) = r.value(x) {
+                if v as i64 + c as i64 == id {
+                    r.push(Literal::Eq(x, v));
+                    if first {
                         return;
                     }
                 }

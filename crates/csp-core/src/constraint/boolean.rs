@@ -345,28 +345,42 @@ impl Constraint for ReifiedIn {
     }
 }
 
-/// The values of `x`'s domain that lie in `set`, found by walking the
+/// Calls `f` on the values of `x`'s domain that lie in `set`, walking the
 /// smaller of the two (a set or a domain may span the whole `i32` range;
-/// the walk over the other stays within the set's bounds).
-fn in_both(p: &Pruner<'_>, x: VarId, set: &Domain) -> Vec<Value> {
+/// the walk over the domain stays within the set's bounds), until `f`
+/// returns false.
+fn walk_both(p: &Pruner<'_>, x: VarId, set: &Domain, mut f: impl FnMut(Value) -> bool) {
     let (Some(lo), Some(hi)) = (set.min(), set.max()) else {
-        return Vec::new();
+        return;
     };
     if set.size() <= p.size(x) {
-        return set.iter().filter(|&v| p.contains(x, v)).collect();
+        for v in set.iter().filter(|&v| p.contains(x, v)) {
+            if !f(v) {
+                return;
+            }
+        }
+        return;
     }
-    let mut out = Vec::new();
     let mut v = if p.contains(x, lo) {
         Some(lo)
     } else {
         p.next_above(x, lo)
     };
     while let Some(u) = v.filter(|&u| u <= hi) {
-        if set.contains(u) {
-            out.push(u);
+        if set.contains(u) && !f(u) {
+            return;
         }
         v = p.next_above(x, u);
     }
+}
+
+/// The values of `x`'s domain that lie in `set` (see [`walk_both`]).
+fn in_both(p: &Pruner<'_>, x: VarId, set: &Domain) -> Vec<Value> {
+    let mut out = Vec::new();
+    walk_both(p, x, set, |v| {
+        out.push(v);
+        true
+    });
     out
 }
 
@@ -385,7 +399,11 @@ fn meets_within(p: &Pruner<'_>, x: VarId, set: &Domain) -> (bool, bool) {
         };
         return (first.is_some_and(|f| f <= hi), lo <= a && z <= hi);
     }
-    let meets = !in_both(p, x, set).is_empty();
+    let mut meets = false;
+    walk_both(p, x, set, |_| {
+        meets = true;
+        false
+    });
     let within = p.size(x) <= set.size() && p.values(x).all(|v| set.contains(v));
     (meets, within)
 }

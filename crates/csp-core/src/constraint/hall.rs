@@ -79,7 +79,7 @@ pub(crate) fn hall_set(
             hall.sort_unstable();
             hall.dedup();
             for &i in &set {
-                inside(r, vars[i], &hall);
+                r.domain_within(vars[i], |u| hall.binary_search(&u).is_ok());
             }
             return;
         }
@@ -133,12 +133,6 @@ fn augment(
         }
     }
     Err((queue, parent.into_keys().collect()))
-}
-
-/// Pushes literals saying `y`'s domain lies inside the sorted values `h`:
-/// its bounds, and each value between them that is missing from both.
-fn inside(r: &mut Premises<'_>, y: VarId, h: &[Value]) {
-    r.domain_within(y, |u| h.binary_search(&u).is_ok());
 }
 
 /// Pushes the reason why `vars[pos]` has a bound past a Hall interval:
