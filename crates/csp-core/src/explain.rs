@@ -751,6 +751,7 @@ fn expand(
             let (s, l) = (start as usize, len as usize);
             out.extend_from_slice(&engine.store.ex.premises[s..s + l]);
         }
+        How::One(l) => out.push(l),
         How::Lazy(code) => {
             let Engine {
                 root,

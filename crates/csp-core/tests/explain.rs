@@ -441,3 +441,53 @@ fn weakened_precedence_reasons_are_caught() {
         m.post(ValuePrecede::new(v.to_vec(), 0, 1)).map(|_| ())
     });
 }
+
+#[test]
+fn queens_failures_name_givens_that_admit_no_solution() {
+    // The fused all-different's explaining pass: every pair of queens in
+    // the first two rows of 6-queens whose forward check fails is blamed
+    // on givens that, checked by brute force, leave no solution.
+    let n = 6;
+    let (m, q) = queens(n);
+    let mut failures = 0;
+    for a in 1..=n as i32 {
+        for b in 1..=n as i32 {
+            let mut ex = Explainer::with_options(
+                &m,
+                csp_core::SearchOptions {
+                    inference: csp_core::Inference::ForwardChecking,
+                    ..Default::default()
+                },
+            );
+            ex.given(Literal::Eq(q[0], a)).unwrap();
+            ex.given(Literal::Eq(q[1], b)).unwrap();
+            let Err(Failed::Conflict(why)) = ex.propagate() else {
+                continue;
+            };
+            failures += 1;
+            // Sharp: the failure rests on the emptied row's domain and the
+            // queen that took its last values, not on the whole board.
+            let (_, on) = why.contradiction.clone().expect("a contradiction");
+            let mut rows: Vec<VarId> = on.iter().map(|&k| why.steps[k].lit.var()).collect();
+            rows.sort();
+            rows.dedup();
+            assert!(rows.len() <= 2, "{why}");
+            let givens = why.givens();
+            assert!(!givens.is_empty(), "{why}");
+            // Independently: the model with only those givens has no
+            // solution (a search without explanations, by enumeration).
+            let (mut m2, _) = queens(n);
+            for g in &givens {
+                let Literal::Eq(x, v) = *g else {
+                    panic!("{g} is not a given");
+                };
+                m2.restrict(x, &Domain::singleton(v)).unwrap();
+            }
+            let count = Search::new(&m2)
+                .inference(csp_core::Inference::None)
+                .count();
+            assert_eq!(count.count, 0, "{why}");
+        }
+    }
+    assert!(failures > 3, "only {failures} failing pairs");
+}

@@ -28,6 +28,7 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use super::Pruner;
+use crate::domain::explained::{Cause, How};
 use crate::domain::words::{set_bits, DenseGroup, FusedPos, Ids, Simd};
 use crate::domain::{Conflict, DomainStore};
 use crate::ids::VarId;
@@ -272,10 +273,14 @@ impl FusedAllDifferent {
             return Ok(());
         }
         store.set_word(w, word & !bit);
-        let ids = self.ids::<G>(store, pos);
         if store.explaining {
+            if self.plain {
+                return self.check_explained::<G>(store, pos);
+            }
+            let ids = self.ids::<G>(store, pos);
             return self.remove_explained::<G>(store, pos, ids);
         }
+        let ids = self.ids::<G>(store, pos);
         if !self.plain {
             let peers = &mut self.peers;
             peers.clear();
@@ -332,9 +337,64 @@ impl FusedAllDifferent {
         Ok(())
     }
 
+    /// Explaining mode with the fast passes: the forward check of
+    /// [`check_body`](Self::check_body), one fixed position a pass (a wave
+    /// would mix the reasons), each pass followed by the trail entries of
+    /// the values it removed, with the reason `x_q = v` of the position
+    /// `q` whose ids they were (kept in the cause: no premise list). The
+    /// fixpoint, and so the search tree, is the one waves reach. Inlined
+    /// into the vector builds: their `popcnt` and `tzcnt` count the bits.
+    #[inline(always)]
+    fn check_explained<const G: usize>(
+        &mut self,
+        store: &mut DomainStore,
+        pos: usize,
+    ) -> Result<(), Conflict> {
+        let w0 = self.first_word;
+        let nw = self.group.pos.len().div_ceil(64);
+        let queue = !self.closed;
+        let mut todo = std::mem::take(&mut self.peers);
+        todo.clear();
+        todo.push(pos as u32);
+        let mut r = Ok(());
+        while let Some(q) = todo.pop() {
+            let q = q as usize;
+            let (w, bit) = (w0 + q / 64, 1u64 << (q % 64));
+            store.set_word(w, store.word(w) & !bit);
+            let ids = self.ids::<G>(store, q);
+            let p = &self.group.pos[q];
+            let cause = Cause::Propagated {
+                prop: self.prop,
+                how: How::One(Literal::Eq(VarId(p.var), store.min(p.var as usize))),
+            };
+            let pass = store.remove_ids_small_logged::<G>(
+                &self.group.pos,
+                w0..w0 + nw,
+                ids,
+                &mut self.newly_fixed,
+                queue,
+                cause,
+            );
+            if let Err(c) = pass {
+                r = Err(c);
+                break;
+            }
+            for (wi, &a) in self.newly_fixed.iter().enumerate() {
+                let mut a = a;
+                while a != 0 {
+                    todo.push((wi * 64) as u32 + a.trailing_zeros());
+                    a &= a - 1;
+                }
+            }
+        }
+        self.peers = todo;
+        r
+    }
+
     /// Explaining mode: removes the ids of the fixed position `pos` from
-    /// every active peer through the [`Pruner`], each removal with the
-    /// reason `x_pos = v`; the peers it fixes come back as events.
+    /// every active peer, a word write per peer, each removal recorded with
+    /// the reason `x_pos = v` (kept in the cause, no premise list); the
+    /// peers it fixes come back as events.
     #[cold]
     fn remove_explained<const G: usize>(
         &mut self,
@@ -344,32 +404,17 @@ impl FusedAllDifferent {
     ) -> Result<(), Conflict> {
         let w0 = self.first_word;
         let nw = self.group.pos.len().div_ceil(64);
-        // The active peers, into the propagator's own list (no allocation).
-        let mut peers = std::mem::take(&mut self.peers);
+        let p = &self.group.pos[pos];
+        let fixed = Literal::Eq(VarId(p.var), store.min(p.var as usize));
+        let peers = &mut self.peers;
         peers.clear();
         peers.extend(set_bits(store.state_words(w0..w0 + nw)).map(|j| j as u32));
-        let p = &self.group.pos[pos];
-        let x = VarId(p.var);
-        let fixed = Literal::Eq(x, store.min(p.var as usize));
-        let mut pruner = Pruner::new(store, self.prop);
-        let mut r = Ok(());
-        for &j in &peers {
-            let q = &self.group.pos[j as usize];
-            // Bit `id − adj` of the peer stands for the value `base + id −
-            // adj`: the peer's ids, all gone for one reason, in one write.
-            let mut gone = 0u64;
-            for (&id, &adj) in ids.iter().zip(&q.adj) {
-                let k = id - adj;
-                if (0..64).contains(&k) {
-                    gone |= 1 << k;
-                }
-            }
-            if let Err(c) = pruner.retain_word(VarId(q.var), !gone, fixed) {
-                r = Err(c);
-                break;
-            }
-        }
-        self.peers = peers;
+        store.ex.cause = Cause::Propagated {
+            prop: self.prop,
+            how: How::One(fixed),
+        };
+        let r = store.remove_ids_small::<G>(&self.group.pos, peers, ids);
+        store.ex.cause = Cause::UNEXPLAINED;
         r
     }
 
@@ -433,7 +478,10 @@ impl Propagator for FusedAllDifferent {
         self.closed = vars().all(|x| ready.alone_on(x));
         self.plain =
             ready.plain_small_updates() && vars().all(|x| Events::FIXED.contains(ready.others(x)));
-        self.one_word = self.plain && self.group.dense.as_ref().is_some_and(|d| d.len <= 64);
+        // The one-word pass writes no trail: not when explaining.
+        self.one_word = self.plain
+            && !ready.explaining()
+            && self.group.dense.as_ref().is_some_and(|d| d.len <= 64);
     }
 
     fn notify(

@@ -75,6 +75,9 @@ pub enum How {
         /// Number of premises.
         len: u32,
     },
+    /// One premise, kept in the cause itself (no premise list to write):
+    /// the common reason of a value taken by a fixed peer.
+    One(Literal),
     /// A code the propagator turns into premises when asked
     /// ([`Propagator::explain`](crate::propagation::Propagator::explain)).
     Lazy(u64),
@@ -144,12 +147,18 @@ impl ExplainTrail {
 
     /// Appends `lit` with the current cause at `level`.
     pub(crate) fn push(&mut self, lit: Literal, level: usize) {
+        self.push_as(lit, self.cause, level);
+    }
+
+    /// Appends `lit` with `cause` at `level`.
+    #[inline]
+    pub(crate) fn push_as(&mut self, lit: Literal, cause: Cause, level: usize) {
         let x = lit.var().index();
         let prev = self.last[x];
         self.last[x] = self.entries.len() as u32;
         self.entries.push(Entry {
             lit,
-            cause: self.cause,
+            cause,
             level: level as u32,
             prev,
         });

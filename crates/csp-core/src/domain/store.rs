@@ -525,7 +525,7 @@ impl DomainStore {
     /// recorded.
     #[inline]
     pub(crate) fn plain_small_updates(&self) -> bool {
-        self.snapshot && !self.track_prunes && !self.explaining
+        self.snapshot && !self.track_prunes
     }
 
     /// Turns explaining mode on (before the first level): from now on every
@@ -566,6 +566,40 @@ impl DomainStore {
         while gone != 0 {
             let v = base + gone.trailing_zeros() as Value;
             self.ex.push(Literal::Ne(x, v), level);
+            gone &= gone - 1;
+        }
+    }
+
+    /// Explaining mode: records that a write with the current cause would
+    /// have emptied variable `i` (a write made without the [`Pruner`],
+    /// which records its own failures).
+    ///
+    /// [`Pruner`]: crate::propagation::Pruner
+    #[cold]
+    pub(crate) fn note_failed_write(&mut self, i: usize, cause: super::explained::Cause) {
+        use super::explained::{Cause, Failure};
+        let prop = match cause {
+            Cause::Propagated { prop, .. } => prop,
+            _ => u32::MAX,
+        };
+        self.ex.failure = Some(Failure {
+            prop,
+            var: Some(crate::ids::VarId(i as u32)),
+            cause,
+        });
+    }
+
+    /// Explaining mode: records that the values `gone` (bits of small
+    /// variable `i`'s word) are about to be removed because of `cause`,
+    /// by a write that makes no entries itself (a pass over words).
+    #[inline]
+    pub(crate) fn log_removed(&mut self, i: usize, mut gone: u64, cause: super::explained::Cause) {
+        let level = self.marks.len();
+        let (x, base) = (crate::ids::VarId(i as u32), self.base[i]);
+        while gone != 0 {
+            let v = base + gone.trailing_zeros() as Value;
+            self.ex
+                .push_as(crate::literal::Literal::Ne(x, v), cause, level);
             gone &= gone - 1;
         }
     }
@@ -744,6 +778,9 @@ impl DomainStore {
         let off = v as i64 - self.base[i] as i64;
         let bits = self.words[i];
         if !(0..64).contains(&off) || bits >> off & 1 == 0 {
+            if self.explaining {
+                self.note_failed_write(i, super::explained::Cause::Decision);
+            }
             return Err(Conflict);
         }
         let new = 1u64 << off;
@@ -751,6 +788,12 @@ impl DomainStore {
             self.removals += u64::from(bits.count_ones() - 1);
             self.words[i] = new;
             self.unfixed -= 1;
+            if self.explaining {
+                let lit = crate::literal::Literal::Eq(crate::ids::VarId(i as u32), v);
+                let level = self.marks.len();
+                self.ex
+                    .push_as(lit, super::explained::Cause::Decision, level);
+            }
         }
         Ok(())
     }

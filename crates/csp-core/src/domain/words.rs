@@ -239,6 +239,9 @@ impl DomainStore {
             let new = bits & !m;
             if new == 0 {
                 self.removals += u64::from(removed);
+                if self.explaining {
+                    self.note_failed_write(i, self.ex.cause);
+                }
                 return Err(Conflict);
             }
             if self.track_prunes {
@@ -286,6 +289,54 @@ impl DomainStore {
             }),
         };
         self.account_pass(r, fixed, queue, |j| pos[j].var)
+    }
+
+    /// Explaining mode's pass: [`remove_ids_small_plain`](Self::remove_ids_small_plain)
+    /// for the ids of one fixed position, each value removed recorded on
+    /// the explanation trail with `cause`; a peer the ids would empty is
+    /// left as it is and named as the failure's variable. Inlined into the
+    /// fused propagator's vector builds (their `popcnt`).
+    #[inline(always)]
+    pub(crate) fn remove_ids_small_logged<const G: usize>(
+        &mut self,
+        pos: &[FusedPos],
+        active: std::ops::Range<usize>,
+        ids: [i64; G],
+        fixed: &mut [u64],
+        queue: bool,
+        cause: super::explained::Cause,
+    ) -> Result<usize, Conflict> {
+        let (mut removed, mut count) = (0u32, 0usize);
+        // State word `k` is `words[num_vars + k]` (see `remove_ids_small_plain`).
+        let (first, n) = (active.start, self.num_vars);
+        for (k, out) in active.zip(fixed.iter_mut()) {
+            let mut a = self.words[n + k];
+            let mut newly = 0u64;
+            while a != 0 {
+                let b = a.trailing_zeros();
+                a &= a - 1;
+                let p = &pos[(k - first) * 64 + b as usize];
+                let i = p.var as usize;
+                let bits = self.words[i];
+                let gone = bits & id_mask(&ids, &p.adj);
+                if gone == 0 {
+                    continue;
+                }
+                let new = bits & !gone;
+                if new == 0 {
+                    self.removals += u64::from(removed);
+                    self.note_failed_write(i, cause);
+                    return Err(Conflict);
+                }
+                self.log_removed(i, gone, cause);
+                self.words[i] = new;
+                removed += gone.count_ones();
+                newly |= u64::from(new & (new - 1) == 0) << b;
+            }
+            *out = newly;
+            count += newly.count_ones() as usize;
+        }
+        self.account_pass(Ok((count, removed)), fixed, queue, |j| pos[j].var)
     }
 
     /// The bookkeeping after a pass `r` (peers fixed, values removed):

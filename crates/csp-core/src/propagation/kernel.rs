@@ -243,6 +243,7 @@ impl<'a> Kernel<'a> {
                 start: &start,
                 subs: &subs,
                 plain,
+                explaining: store.explaining,
             });
         }
         let mut direct = vec![(NO_PROP, 0); n];

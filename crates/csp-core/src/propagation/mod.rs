@@ -365,6 +365,7 @@ pub struct Ready<'a> {
     pub(crate) start: &'a [u32],
     pub(crate) subs: &'a [kernel::Sub],
     pub(crate) plain: bool,
+    pub(crate) explaining: bool,
 }
 
 impl fmt::Debug for Ready<'_> {
@@ -395,5 +396,10 @@ impl Ready<'_> {
     /// removals (the fused all-different's fast passes need it).
     pub(crate) fn plain_small_updates(&self) -> bool {
         self.plain
+    }
+
+    /// Does the search record reasons (explaining mode)?
+    pub(crate) fn explaining(&self) -> bool {
+        self.explaining
     }
 }

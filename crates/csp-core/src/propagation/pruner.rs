@@ -53,6 +53,14 @@ pub trait Because {
     /// Pushes the premises onto `out` and returns `None` (an eager reason),
     /// or returns the [`Why`] that stands for them.
     fn premises(self, out: &mut Premises<'_>) -> Option<Why>;
+
+    /// The reason when it is one literal known without reading the
+    /// domains: recorded in the cause itself, without a premise list.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn single(&self) -> Option<Literal> {
+        None
+    }
 }
 
 impl Because for Why {
@@ -70,6 +78,11 @@ impl Because for Literal {
     fn premises(self, out: &mut Premises<'_>) -> Option<Why> {
         out.push(self);
         None
+    }
+
+    #[inline(always)]
+    fn single(&self) -> Option<Literal> {
+        Some(*self)
     }
 }
 
@@ -257,6 +270,12 @@ impl<'a> Pruner<'a> {
 
     /// The cause that `because` stands for (explaining mode).
     fn cause_of(&mut self, because: impl Because) -> Cause {
+        if let Some(lit) = because.single() {
+            return Cause::Propagated {
+                prop: self.prop,
+                how: How::One(lit),
+            };
+        }
         let mut list = std::mem::take(&mut self.store.ex.premises);
         let start = list.len();
         let store: &DomainStore = self.store;
