@@ -103,4 +103,14 @@ impl Propagator for CheckerPath<'_> {
     fn name(&self) -> &str {
         self.c.name()
     }
+
+    fn explain(
+        &mut self,
+        code: u64,
+        lit: crate::literal::Literal,
+        history: &crate::propagation::History<'_>,
+        out: &mut Vec<crate::literal::Literal>,
+    ) -> bool {
+        self.c.explain(code, lit, history, out)
+    }
 }

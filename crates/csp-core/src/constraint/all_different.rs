@@ -354,41 +354,50 @@ impl AllDifferent {
         once: [u64; 4],
         lo: i64,
     ) -> impl FnOnce(&mut Premises<'_>) + '_ {
-        move |r: &mut Premises<'_>| {
-            let available = |id: i64| {
-                let k = id - lo;
-                (0..256).contains(&k) && once[k as usize / 64] >> (k % 64) & 1 == 1
-            };
-            // The window of available ids, from its first to its last.
-            let first = (0..4).find(|&w| once[w] != 0);
-            let last = (0..4).rev().find(|&w| once[w] != 0);
-            let (Some(fw), Some(lw)) = (first, last) else {
-                return;
-            };
-            let first = lo + 64 * fw as i64 + once[fw].trailing_zeros() as i64;
-            let last = lo + 64 * lw as i64 + 63 - once[lw].leading_zeros() as i64;
-            for (i, (&x, &c)) in self.vars.iter().zip(&self.offsets).enumerate() {
-                // x's ids lie in the window: its bounds there, and the ids
-                // the window lacks (a value outside `i32` needs no literal).
-                let c = c as i64;
-                if let Ok(a) = Value::try_from(first - c) {
-                    r.push(Literal::Ge(x, a));
-                }
-                if let Ok(b) = Value::try_from(last - c) {
-                    r.push(Literal::Le(x, b));
-                }
-                for id in first + 1..last {
-                    if !available(id) {
-                        if let Ok(v) = Value::try_from(id - c) {
-                            r.push(Literal::Ne(x, v));
-                        }
+        move |r: &mut Premises<'_>| self.confined_lits(single, once, lo, &mut |l| r.push(l))
+    }
+
+    /// The literals of [`confined`](Self::confined), each given to `push`.
+    fn confined_lits(
+        &self,
+        single: Option<(usize, i64)>,
+        once: [u64; 4],
+        lo: i64,
+        push: &mut dyn FnMut(Literal),
+    ) {
+        let available = |id: i64| {
+            let k = id - lo;
+            (0..256).contains(&k) && once[k as usize / 64] >> (k % 64) & 1 == 1
+        };
+        // The window of available ids, from its first to its last.
+        let first = (0..4).find(|&w| once[w] != 0);
+        let last = (0..4).rev().find(|&w| once[w] != 0);
+        let (Some(fw), Some(lw)) = (first, last) else {
+            return;
+        };
+        let first = lo + 64 * fw as i64 + once[fw].trailing_zeros() as i64;
+        let last = lo + 64 * lw as i64 + 63 - once[lw].leading_zeros() as i64;
+        for (i, (&x, &c)) in self.vars.iter().zip(&self.offsets).enumerate() {
+            // x's ids lie in the window: its bounds there, and the ids
+            // the window lacks (a value outside `i32` needs no literal).
+            let c = c as i64;
+            if let Ok(a) = Value::try_from(first - c) {
+                push(Literal::Ge(x, a));
+            }
+            if let Ok(b) = Value::try_from(last - c) {
+                push(Literal::Le(x, b));
+            }
+            for id in first + 1..last {
+                if !available(id) {
+                    if let Ok(v) = Value::try_from(id - c) {
+                        push(Literal::Ne(x, v));
                     }
                 }
-                if let Some((j, id)) = single {
-                    if i != j {
-                        if let Ok(v) = Value::try_from(id - c) {
-                            r.push(Literal::Ne(x, v));
-                        }
+            }
+            if let Some((j, id)) = single {
+                if i != j {
+                    if let Ok(v) = Value::try_from(id - c) {
+                        push(Literal::Ne(x, v));
                     }
                 }
             }
@@ -498,6 +507,43 @@ impl Constraint for AllDifferent {
         "all-different"
     }
 
+    /// The lazy reason of a hidden single found by the store's window pass
+    /// (code: its position): the window reason of
+    /// [`confined`](Self::confined), from the domains at `history`.
+    fn explain(
+        &self,
+        code: u64,
+        lit: Literal,
+        history: &crate::propagation::History<'_>,
+        out: &mut Vec<Literal>,
+    ) -> bool {
+        let (j, Literal::Eq(_, v)) = (code as usize, lit) else {
+            return false;
+        };
+        if j >= self.vars.len() {
+            return false;
+        }
+        // The ids every position had then, from the lowest.
+        let mut ids: SmallVec<[i64; 64]> = SmallVec::new();
+        for (&x, &c) in self.vars.iter().zip(&self.offsets) {
+            ids.extend(history.values(x, 256).iter().map(|&u| u as i64 + c as i64));
+        }
+        let Some(&lo) = ids.iter().min() else {
+            return false;
+        };
+        let mut once = [0u64; 4];
+        for id in ids {
+            let k = id - lo;
+            if k >= 256 {
+                return false;
+            }
+            once[k as usize / 64] |= 1 << (k % 64);
+        }
+        let id = v as i64 + self.offsets[j] as i64;
+        self.confined_lits(Some((j, id)), once, lo, &mut |l| out.push(l));
+        true
+    }
+
     fn is_consistent_partial(&self, values: &[Option<Value>]) -> bool {
         let ids: SmallVec<[i64; 32]> = values
             .iter()
@@ -528,6 +574,14 @@ impl Constraint for AllDifferent {
             }
         }
         if pruner.explaining() {
+            // The store's window pass, logging as it goes; on a failure
+            // (or ids wider than a word) the pass below finds and explains it.
+            if let Some((idx, adj)) = &self.fast {
+                let prop = pruner.prop;
+                if pruner.store.alldiff_window_logged(idx, adj, prop).is_some() {
+                    return Ok(());
+                }
+            }
             loop {
                 match self.singles_word(pruner)? {
                     Some(true) => continue,

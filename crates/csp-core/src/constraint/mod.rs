@@ -126,6 +126,23 @@ pub trait Constraint: Send + Sync + fmt::Debug {
         "constraint"
     }
 
+    /// Expands a lazy reason ([`Why::Lazy`]`(code)`) this constraint gave
+    /// for `lit`: pushes onto `out` literals that held at `history` (just
+    /// before `lit` was recorded) and, with the constraint, imply `lit`.
+    /// Returns `false` when it gives no lazy reasons (the default): the
+    /// scope fallback ([`Why::Scope`]) is used instead. See
+    /// [`Propagator::explain`](crate::propagation::Propagator::explain).
+    fn explain(
+        &self,
+        code: u64,
+        lit: crate::literal::Literal,
+        history: &crate::propagation::History<'_>,
+        out: &mut Vec<crate::literal::Literal>,
+    ) -> bool {
+        let _ = (code, lit, history, out);
+        false
+    }
+
     /// Inference level "none": can a partial assignment (`None` for the
     /// positions not fixed yet) still be extended? The search rejects the
     /// newest assignment when this says no. The default answers `true` until

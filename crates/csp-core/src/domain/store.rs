@@ -624,6 +624,19 @@ impl DomainStore {
         self.record_event(i, kinds, old, self.source);
     }
 
+    /// [`set_small`](Self::set_small) for a writer that has logged the
+    /// change on the explanation trail itself.
+    pub(crate) fn set_small_unlogged(&mut self, i: usize, new: u64) {
+        let old = self.words[i];
+        debug_assert!(new & !old == 0 && new != 0 && new != old);
+        self.write_small(i, old, new);
+        let kinds = small_kinds(old, new);
+        if kinds & EV_FIXED != 0 {
+            self.unfixed -= 1;
+        }
+        self.record_event(i, kinds, old, self.source);
+    }
+
     /// Adds `kinds` (those someone subscribed to) to `i`'s pending events:
     /// the first pending event puts `i` on the list and keeps its word
     /// before the change (`old`) and its source; a second source makes the
@@ -734,6 +747,15 @@ impl DomainStore {
             // A wipe-out leaves the domain as it was: domains are never empty.
             return Err(Conflict);
         }
+        self.write_small(i, old, new);
+        self.note_change(i, old, small_kinds(old, new));
+        Ok(())
+    }
+
+    /// Writes small variable `i`'s word `old → new` (fewer values, not
+    /// none) with its bookkeeping but the events and the trail entries.
+    #[inline(always)]
+    fn write_small(&mut self, i: usize, old: u64, new: u64) {
         let gone = old & !new;
         if self.track_prunes {
             self.log_small_prunes(i, gone);
@@ -741,8 +763,6 @@ impl DomainStore {
         self.removals += u64::from(gone.count_ones());
         self.save_word(i);
         self.words[i] = new;
-        self.note_change(i, old, small_kinds(old, new));
-        Ok(())
     }
 
     #[cold]

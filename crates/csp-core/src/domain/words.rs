@@ -454,6 +454,19 @@ impl DomainStore {
         }
     }
 
+    /// The lowest id of the variables `vars` (bit `b` of `vars[j]` is id
+    /// `adj[j] + b`) when all their ids fit one 64-bit window from it.
+    #[inline(always)]
+    fn id_window(&self, vars: &[u32], adj: &[i64]) -> Option<i64> {
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for (&v, &a) in vars.iter().zip(adj) {
+            let bits = self.words[v as usize];
+            lo = lo.min(a + bits.trailing_zeros() as i64);
+            hi = hi.max(a + 63 - bits.leading_zeros() as i64);
+        }
+        (hi - lo < 64).then_some(lo)
+    }
+
     /// The fixpoint of [`alldiff_window`](Self::alldiff_window) over ids
     /// from `lo`; `UP`: every `adj[j] − lo` is in `0..64`.
     #[inline(always)]
@@ -528,6 +541,102 @@ impl DomainStore {
             self.set_small(vars[j] as usize, to_bits(masks[j], adj[j] - lo))?;
         }
         Ok(Some(changed != 0))
+    }
+
+    /// Explaining mode's [`alldiff_window`](Self::alldiff_window) for
+    /// propagator `prop`: the same fixpoint, a round at a time, each change
+    /// logged as it is written. A value a fixed position's id takes is
+    /// explained by that position (`x_h = v`, kept in the cause); a hidden
+    /// single `x_j = v` by the lazy code `j`, which the all-different turns
+    /// into its window reason when asked. `None` when the ids do not fit
+    /// one window or a round would fail: the caller's explaining pass then
+    /// finds the failure and explains it.
+    pub(crate) fn alldiff_window_logged(
+        &mut self,
+        vars: &[u32],
+        adj: &[i64],
+        prop: u32,
+    ) -> Option<bool> {
+        use super::explained::{Cause, How};
+        use crate::ids::VarId;
+        use crate::literal::Literal;
+        let k = vars.len();
+        if k == 0 || k > 64 {
+            return (k == 0).then_some(false);
+        }
+        let adj = &adj[..k];
+        let lo = self.id_window(vars, adj)?;
+        // The value of id `lo + b` at position `j`.
+        let value = |s: &Self, j: usize, b: u32| {
+            s.base[vars[j] as usize] + (lo + b as i64 - adj[j]) as crate::ids::Value
+        };
+        let mut masks = [0u64; 64];
+        let masks = &mut masks[..k];
+        let mut sum = WindowSummary::default();
+        for j in 0..k {
+            masks[j] = shift_ids(self.words[vars[j] as usize], adj[j] - lo);
+            sum.add(masks[j]);
+        }
+        let (mut changed, mut holder, mut news) = (false, [0u8; 64], [0u64; 64]);
+        let level = self.marks.len();
+        loop {
+            let avail = sum.once.count_ones() as usize;
+            if sum.clash != 0 || avail < k {
+                return None;
+            }
+            let hidden = if avail == k {
+                sum.once & !sum.twice & !sum.fixed
+            } else {
+                0
+            };
+            if sum.twice & sum.fixed == 0 && hidden == 0 {
+                break;
+            }
+            // The round, checked before anything is written.
+            let (fixed, mut next, mut singles) = (sum.fixed, WindowSummary::default(), 0u64);
+            for (j, &old) in masks.iter().enumerate() {
+                if old & old.wrapping_sub(1) == 0 {
+                    holder[old.trailing_zeros() as usize] = j as u8;
+                }
+                let kept = old & (!fixed | single_mask(old));
+                let h = kept & hidden;
+                let new = if h != 0 { h } else { kept };
+                if h & h.wrapping_sub(1) != 0 || new == 0 {
+                    return None;
+                }
+                singles |= u64::from(h != 0) << j;
+                news[j] = new;
+                next.add(new);
+            }
+            for j in 0..k {
+                let (old, new) = (masks[j], news[j]);
+                if old == new {
+                    continue;
+                }
+                let x = VarId(vars[j]);
+                if singles >> j & 1 == 1 {
+                    let lit = Literal::Eq(x, value(self, j, new.trailing_zeros()));
+                    let how = How::Lazy(j as u64);
+                    self.ex.push_as(lit, Cause::Propagated { prop, how }, level);
+                } else {
+                    let mut gone = old & !new;
+                    while gone != 0 {
+                        let b = gone.trailing_zeros();
+                        gone &= gone - 1;
+                        let h = holder[b as usize] as usize;
+                        let by = Literal::Eq(VarId(vars[h]), value(self, h, b));
+                        let how = How::One(by);
+                        let lit = Literal::Ne(x, value(self, j, b));
+                        self.ex.push_as(lit, Cause::Propagated { prop, how }, level);
+                    }
+                }
+                self.set_small_unlogged(vars[j] as usize, shift_ids(new, lo - adj[j]));
+                masks[j] = new;
+            }
+            changed = true;
+            sum = next;
+        }
+        Some(changed)
     }
 
     /// All-different forward checking on one-word domains: for every position
