@@ -557,6 +557,34 @@ impl DomainStore {
         adj: &[i64],
         prop: u32,
     ) -> Option<bool> {
+        #[cfg(target_arch = "x86_64")]
+        if self.simd != Simd::Portable {
+            // SAFETY: as in `alldiff_window`.
+            return unsafe { self.alldiff_window_logged_v3(vars, adj, prop) };
+        }
+        self.alldiff_window_logged_body(vars, adj, prop)
+    }
+
+    /// [`alldiff_window_logged`](Self::alldiff_window_logged) compiled for
+    /// x86-64-v3.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    unsafe fn alldiff_window_logged_v3(
+        &mut self,
+        vars: &[u32],
+        adj: &[i64],
+        prop: u32,
+    ) -> Option<bool> {
+        self.alldiff_window_logged_body(vars, adj, prop)
+    }
+
+    #[inline(always)]
+    fn alldiff_window_logged_body(
+        &mut self,
+        vars: &[u32],
+        adj: &[i64],
+        prop: u32,
+    ) -> Option<bool> {
         use super::explained::{Cause, How};
         use crate::ids::VarId;
         use crate::literal::Literal;
