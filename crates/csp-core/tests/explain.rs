@@ -2,6 +2,8 @@
 //! not change the search, and `why` chains on N-queens check out against
 //! an independent reading of the board.
 
+mod common;
+
 use csp_core::constraint::Premises;
 use csp_core::explain::{By, Failed};
 use csp_core::{
@@ -440,4 +442,111 @@ fn weakened_precedence_reasons_are_caught() {
     weakening_is_caught(&d, |m, v| {
         m.post(ValuePrecede::new(v.to_vec(), 0, 1)).map(|_| ())
     });
+}
+
+#[test]
+fn weakened_global_cardinality_reasons_are_caught() {
+    // Values 1 and 2 at most once each and 3 at least once: every kind
+    // of cut (a full Hall set, values at their lower bounds, the counts'
+    // bounds from the flow) has work to do.
+    let d = [
+        Domain::range(1, 2),
+        Domain::values([1, 2, 3]),
+        Domain::range(1, 4),
+        Domain::values([0, 2, 3]),
+        Domain::range(0, 1),
+        Domain::range(0, 1),
+        Domain::range(1, 3),
+    ];
+    weakening_is_caught(&d, |m, v| {
+        m.global_cardinality(&v[..4], &[1, 2, 3], &v[4..])
+            .map(|_| ())
+    });
+}
+
+#[test]
+fn global_cardinality_reasons_check_out_on_random_instances() {
+    // Random instances with holes, unlisted values and counts reaching
+    // past 0 and n: every reason is checked by brute force.
+    let mut below = common::rng(0x2545_F491_4F6C_DD1D);
+    for case in 0..100 {
+        let n = 2 + below(3) as usize;
+        let mut doms: Vec<Domain> = (0..n)
+            .map(|_| {
+                let vals: Vec<i32> = (-1..=3).filter(|_| below(3) != 0).collect();
+                if vals.is_empty() {
+                    Domain::singleton(below(4) as i32)
+                } else {
+                    Domain::values(vals)
+                }
+            })
+            .collect();
+        let values: Vec<i32> = (0..=2).filter(|_| below(4) != 0).collect();
+        for _ in &values {
+            let a = below(n as u64 + 3) as i32 - 1;
+            doms.push(Domain::range(a, a + below(n as u64) as i32));
+        }
+        let mut m = Model::new();
+        let v: Vec<VarId> = doms.iter().map(|d| m.new_var(d.clone()).unwrap()).collect();
+        m.global_cardinality(&v[..n], &values, &v[n..]).unwrap();
+        testing::check_explanations(&m)
+            .unwrap_or_else(|e| panic!("case {case}: {doms:?} {values:?}: {e}"));
+    }
+}
+
+#[test]
+fn global_cardinality_reasons_name_only_the_cut() {
+    // x and y lie in {1, 2}, which hold one variable each: z loses 1 and
+    // 2 because of them and those two counts. The givens on w and on the
+    // other counts are beside the point.
+    let mut m = Model::new();
+    let [x, y, z, w] =
+        ["x", "y", "z", "w"].map(|n| m.new_var_named(n, Domain::range(1, 4)).unwrap());
+    let c = ["c1", "c2", "c3", "c4"].map(|n| m.new_var_named(n, Domain::range(0, 4)).unwrap());
+    m.global_cardinality(&[x, y, z, w], &[1, 2, 3, 4], &c)
+        .unwrap();
+    let mut ex = Explainer::new(&m);
+    let relevant = [
+        Literal::Le(x, 2),
+        Literal::Le(y, 2),
+        Literal::Le(c[0], 1),
+        Literal::Le(c[1], 1),
+    ];
+    for g in relevant
+        .into_iter()
+        .chain([Literal::Le(w, 3), Literal::Ge(c[2], 1)])
+    {
+        ex.given(g).unwrap();
+    }
+    ex.propagate().unwrap();
+    assert_eq!(ex.values(z).unwrap(), vec![3, 4]);
+    for lit in [Literal::Ne(z, 1), Literal::Ne(z, 2)] {
+        let why = ex.why(lit).unwrap();
+        let mut givens = why.givens();
+        givens.sort();
+        let mut want = relevant.to_vec();
+        want.sort();
+        assert_eq!(givens, want, "{lit}:\n{why}");
+    }
+    // A failure: three variables within {1, 2}, which hold two. The
+    // failure names the three and the two counts, not w.
+    let mut ex = Explainer::new(&m);
+    let three = [
+        Literal::Le(x, 2),
+        Literal::Le(y, 2),
+        Literal::Le(z, 2),
+        Literal::Le(c[0], 1),
+        Literal::Le(c[1], 1),
+    ];
+    for g in three.into_iter().chain([Literal::Le(w, 3)]) {
+        ex.given(g).unwrap();
+    }
+    let Err(Failed::Conflict(why)) = ex.propagate() else {
+        panic!("three variables, two places");
+    };
+    let mut givens = why.givens();
+    givens.sort();
+    let mut want = three.to_vec();
+    want.sort();
+    assert_eq!(givens, want, "{why}");
 }
