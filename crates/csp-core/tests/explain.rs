@@ -444,6 +444,15 @@ fn weakened_precedence_reasons_are_caught() {
     });
 }
 
+/// Checks that `why` rests on exactly the givens `want`, in any order.
+fn rests_on_givens(why: &csp_core::Explanation, want: &[Literal]) {
+    let mut givens = why.givens();
+    givens.sort();
+    let mut want = want.to_vec();
+    want.sort();
+    assert_eq!(givens, want, "{why}");
+}
+
 #[test]
 fn weakened_global_cardinality_reasons_are_caught() {
     // Values 1 and 2 at most once each and 3 at least once: every kind
@@ -522,11 +531,7 @@ fn global_cardinality_reasons_name_only_the_cut() {
     assert_eq!(ex.values(z).unwrap(), vec![3, 4]);
     for lit in [Literal::Ne(z, 1), Literal::Ne(z, 2)] {
         let why = ex.why(lit).unwrap();
-        let mut givens = why.givens();
-        givens.sort();
-        let mut want = relevant.to_vec();
-        want.sort();
-        assert_eq!(givens, want, "{lit}:\n{why}");
+        rests_on_givens(&why, &relevant);
     }
     // A failure: three variables within {1, 2}, which hold two. The
     // failure names the three and the two counts, not w.
@@ -544,9 +549,48 @@ fn global_cardinality_reasons_name_only_the_cut() {
     let Err(Failed::Conflict(why)) = ex.propagate() else {
         panic!("three variables, two places");
     };
-    let mut givens = why.givens();
-    givens.sort();
-    let mut want = three.to_vec();
-    want.sort();
-    assert_eq!(givens, want, "{why}");
+    rests_on_givens(&why, &three);
+}
+
+#[test]
+fn weakened_disjunctive_reasons_are_caught() {
+    let d = [
+        Domain::range(0, 4),
+        Domain::range(0, 4),
+        Domain::values([0, 2, 3]),
+        Domain::range(0, 9),
+    ];
+    weakening_is_caught(&d, |m, v| m.disjunctive(v, &[2, 2, 2, 3]).map(|_| ()));
+}
+
+#[test]
+fn disjunctive_reasons_name_only_the_tasks_that_cause_them() {
+    // Three tasks of 2 that must start by 4 fill 0..6, so a task of 3
+    // starts at 6 or later (edge finding); a fifth task, given a late
+    // start, has nothing to do with it.
+    let mut m = Model::new();
+    let tight = ["a", "b", "c"].map(|n| m.new_var_named(n, Domain::range(0, 30)).unwrap());
+    let late = m.new_var_named("late", Domain::range(0, 30)).unwrap();
+    let far = m.new_var_named("far", Domain::range(0, 30)).unwrap();
+    let starts = [tight[0], tight[1], tight[2], late, far];
+    m.disjunctive(&starts, &[2, 2, 2, 3, 1]).unwrap();
+    let mut ex = Explainer::new(&m);
+    let relevant = tight.map(|t| Literal::Le(t, 4));
+    for g in relevant.into_iter().chain([Literal::Ge(far, 25)]) {
+        ex.given(g).unwrap();
+    }
+    ex.propagate().unwrap();
+    let why = ex.why(Literal::Ge(late, 6)).unwrap();
+    rests_on_givens(&why, &relevant);
+    // Overload: the three cannot all end by 5. The failure names them
+    // only, not the far task.
+    let mut ex = Explainer::new(&m);
+    let three = tight.map(|t| Literal::Le(t, 3));
+    for g in three.into_iter().chain([Literal::Ge(far, 25)]) {
+        ex.given(g).unwrap();
+    }
+    let Err(Failed::Conflict(why)) = ex.propagate() else {
+        panic!("six units of work in five");
+    };
+    rests_on_givens(&why, &three);
 }
