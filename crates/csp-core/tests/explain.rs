@@ -594,3 +594,52 @@ fn disjunctive_reasons_name_only_the_tasks_that_cause_them() {
     };
     rests_on_givens(&why, &three);
 }
+
+/// Words over {0, 1} with no two 1s in a row (state 1: just read a 1).
+fn no_two_ones() -> csp_core::constraint::Automaton {
+    csp_core::constraint::Automaton::new(2, 0, &[0, 1], &[(0, 0, 0), (0, 1, 1), (1, 0, 0)]).unwrap()
+}
+
+#[test]
+fn weakened_regular_reasons_are_caught() {
+    let d = [
+        Domain::range(0, 1),
+        Domain::range(0, 2),
+        Domain::range(0, 1),
+        Domain::values([1]),
+        Domain::range(0, 1),
+    ];
+    weakening_is_caught(&d, |m, v| m.regular(v, &no_two_ones()).map(|_| ()));
+}
+
+#[test]
+fn regular_reasons_name_only_the_cut() {
+    // x2 = 1 takes the 1 from x3; x5 = 0 is beside the point (the
+    // positions after x3 can finish from any state).
+    let mut m = Model::new();
+    let x: Vec<VarId> = (1..=5)
+        .map(|i| {
+            m.new_var_named(&format!("x{i}"), Domain::range(0, 1))
+                .unwrap()
+        })
+        .collect();
+    m.regular(&x, &no_two_ones()).unwrap();
+    let mut ex = Explainer::new(&m);
+    ex.given(Literal::Eq(x[1], 1)).unwrap();
+    ex.given(Literal::Eq(x[4], 0)).unwrap();
+    ex.propagate().unwrap();
+    for lit in [Literal::Ne(x[2], 1), Literal::Ne(x[0], 1)] {
+        let why = ex.why(lit).unwrap();
+        rests_on_givens(&why, &[Literal::Eq(x[1], 1)]);
+    }
+    // A failure: 1, 1 at x2, x3 names those two only.
+    let mut ex = Explainer::new(&m);
+    let two = [Literal::Eq(x[1], 1), Literal::Eq(x[2], 1)];
+    for g in two.into_iter().chain([Literal::Eq(x[4], 0)]) {
+        ex.given(g).unwrap();
+    }
+    let Err(Failed::Conflict(why)) = ex.propagate() else {
+        panic!("two 1s in a row");
+    };
+    rests_on_givens(&why, &two);
+}
