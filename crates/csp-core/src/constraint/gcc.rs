@@ -526,7 +526,13 @@ impl<'a> GccFlow<'a> {
         let first = self.sorted.iter().find(|e| p.contains(x, e.0));
         let last = self.sorted.iter().rev().find(|e| p.contains(x, e.0));
         let (Some(&(first, _)), Some(&(last, _))) = (first, last) else {
-            return Err(p.fail(cut));
+            // Not reached (the value x's flow takes stays), but sound: the
+            // cut leaves x the listed values, and it has none.
+            let all = vec![true; slack];
+            return Err(p.fail(|r: &mut Premises<'_>| {
+                self.residual_cut(r, slack);
+                self.exclude(r, x, &all);
+            }));
         };
         // The cut leaves `x` the listed values; its bound and the listed
         // values it lacks leave it those from `first` (or up to `last`) on.
