@@ -32,7 +32,13 @@ use crate::{Model, ModelError};
 ///   of `Θ` and starts after their earliest completion.
 ///
 /// The earliest completion of a set is `max over Ω ⊆ Θ` of `est(Ω) +
-/// d(Ω)`, which one scan in order of earliest start computes.
+/// d(Ω)`, which one scan in order of earliest start computes. Cost:
+/// O(n²) per call for `n` tasks of positive duration, after two sorts;
+/// not idempotent (the kernel calls it again after its own changes), no
+/// entailment; at most 0.71 µs a call for six tasks, search included
+/// (`cargo bench -p csp-core --bench library -- disjunctive`). The
+/// pairwise checker is exact. Local search: violations
+/// are the number of overlapping pairs.
 ///
 /// # Explanations
 /// Each rule names the set Ω of tasks that makes it fire, with their
@@ -44,13 +50,8 @@ use crate::{Model, ModelError};
 /// `i`'s earliest start and each `j` of Ω starting before `i` could end;
 /// edge finding, Ω and a tail Θ' of Θ that cannot run with `i` in
 /// `[est(Θ' ∪ {i}), end]`, all ending by `end`, so that `i` follows Ω. The
-/// latest starts, by the mirrored rules, mirror their reasons. Cost:
-/// O(n²) per call for `n` tasks of positive duration, after two sorts;
-/// not idempotent (the kernel calls it again after its own changes), no
-/// entailment; at most 0.71 µs a call for six tasks, search included
-/// (`cargo bench -p csp-core --bench library -- disjunctive`). The
-/// pairwise checker is exact. Local search: violations
-/// are the number of overlapping pairs.
+/// latest starts, by the mirrored rules, mirror their reasons. None of
+/// it is computed outside explaining mode.
 #[derive(Debug, Clone)]
 pub struct Disjunctive {
     starts: Vec<VarId>,
@@ -264,14 +265,14 @@ impl Scratch {
                 let omega = &theta[q..];
                 // Θ': the latest-starting tail of Θ that, with i, does not
                 // fit before the limit.
-                let fits = |p: usize| {
+                let overflows = |p: usize| {
                     let a = theta.get(p).map_or(e, |&t| self.est[t].min(e));
                     let sum: i64 = theta[p..].iter().map(|&t| self.dur[t]).sum();
                     (a + sum + d > limit).then_some((a, a + sum + d - 1))
                 };
                 let Some((p, (a, end))) = (0..=theta.len())
                     .rev()
-                    .find_map(|p| fits(p).map(|w| (p, w)))
+                    .find_map(|p| overflows(p).map(|w| (p, w)))
                 else {
                     return self.all_bounds(out);
                 };
