@@ -2,6 +2,8 @@
 //! not change the search, and `why` chains on N-queens check out against
 //! an independent reading of the board.
 
+mod common;
+
 use csp_core::constraint::Premises;
 use csp_core::explain::{By, Failed};
 use csp_core::{
@@ -588,4 +590,204 @@ fn sudoku_steps_under_mac_check_out_unit_by_unit() {
     }
     assert!(checked > 100, "only {checked} steps checked");
     assert!(hidden > 0, "no hidden single explained");
+}
+
+/// Checks that `why` rests on exactly the givens `want`, in any order.
+fn rests_on_givens(why: &csp_core::Explanation, want: &[Literal]) {
+    let mut givens = why.givens();
+    givens.sort();
+    let mut want = want.to_vec();
+    want.sort();
+    assert_eq!(givens, want, "{why}");
+}
+
+#[test]
+fn weakened_global_cardinality_reasons_are_caught() {
+    // Values 1 and 2 at most once each and 3 at least once: every kind
+    // of cut (a full Hall set, values at their lower bounds, the counts'
+    // bounds from the flow) has work to do.
+    let d = [
+        Domain::range(1, 2),
+        Domain::values([1, 2, 3]),
+        Domain::range(1, 4),
+        Domain::values([0, 2, 3]),
+        Domain::range(0, 1),
+        Domain::range(0, 1),
+        Domain::range(1, 3),
+    ];
+    weakening_is_caught(&d, |m, v| {
+        m.global_cardinality(&v[..4], &[1, 2, 3], &v[4..])
+            .map(|_| ())
+    });
+}
+
+#[test]
+fn global_cardinality_reasons_check_out_on_random_instances() {
+    // Random instances with holes, unlisted values and counts reaching
+    // past 0 and n: every reason is checked by brute force.
+    let mut below = common::rng(0x2545_F491_4F6C_DD1D);
+    for case in 0..100 {
+        let n = 2 + below(3) as usize;
+        let mut doms: Vec<Domain> = (0..n)
+            .map(|_| {
+                let vals: Vec<i32> = (-1..=3).filter(|_| below(3) != 0).collect();
+                if vals.is_empty() {
+                    Domain::singleton(below(4) as i32)
+                } else {
+                    Domain::values(vals)
+                }
+            })
+            .collect();
+        let values: Vec<i32> = (0..=2).filter(|_| below(4) != 0).collect();
+        for _ in &values {
+            let a = below(n as u64 + 3) as i32 - 1;
+            doms.push(Domain::range(a, a + below(n as u64) as i32));
+        }
+        let mut m = Model::new();
+        let v: Vec<VarId> = doms.iter().map(|d| m.new_var(d.clone()).unwrap()).collect();
+        m.global_cardinality(&v[..n], &values, &v[n..]).unwrap();
+        testing::check_explanations(&m)
+            .unwrap_or_else(|e| panic!("case {case}: {doms:?} {values:?}: {e}"));
+    }
+}
+
+#[test]
+fn global_cardinality_reasons_name_only_the_cut() {
+    // x and y lie in {1, 2}, which hold one variable each: z loses 1 and
+    // 2 because of them and those two counts. The givens on w and on the
+    // other counts are beside the point.
+    let mut m = Model::new();
+    let [x, y, z, w] =
+        ["x", "y", "z", "w"].map(|n| m.new_var_named(n, Domain::range(1, 4)).unwrap());
+    let c = ["c1", "c2", "c3", "c4"].map(|n| m.new_var_named(n, Domain::range(0, 4)).unwrap());
+    m.global_cardinality(&[x, y, z, w], &[1, 2, 3, 4], &c)
+        .unwrap();
+    let mut ex = Explainer::new(&m);
+    let relevant = [
+        Literal::Le(x, 2),
+        Literal::Le(y, 2),
+        Literal::Le(c[0], 1),
+        Literal::Le(c[1], 1),
+    ];
+    for g in relevant
+        .into_iter()
+        .chain([Literal::Le(w, 3), Literal::Ge(c[2], 1)])
+    {
+        ex.given(g).unwrap();
+    }
+    ex.propagate().unwrap();
+    assert_eq!(ex.values(z).unwrap(), vec![3, 4]);
+    for lit in [Literal::Ne(z, 1), Literal::Ne(z, 2)] {
+        let why = ex.why(lit).unwrap();
+        rests_on_givens(&why, &relevant);
+    }
+    // A failure: three variables within {1, 2}, which hold two. The
+    // failure names the three and the two counts, not w.
+    let mut ex = Explainer::new(&m);
+    let three = [
+        Literal::Le(x, 2),
+        Literal::Le(y, 2),
+        Literal::Le(z, 2),
+        Literal::Le(c[0], 1),
+        Literal::Le(c[1], 1),
+    ];
+    for g in three.into_iter().chain([Literal::Le(w, 3)]) {
+        ex.given(g).unwrap();
+    }
+    let Err(Failed::Conflict(why)) = ex.propagate() else {
+        panic!("three variables, two places");
+    };
+    rests_on_givens(&why, &three);
+}
+
+#[test]
+fn weakened_disjunctive_reasons_are_caught() {
+    let d = [
+        Domain::range(0, 4),
+        Domain::range(0, 4),
+        Domain::values([0, 2, 3]),
+        Domain::range(0, 9),
+    ];
+    weakening_is_caught(&d, |m, v| m.disjunctive(v, &[2, 2, 2, 3]).map(|_| ()));
+}
+
+#[test]
+fn disjunctive_reasons_name_only_the_tasks_that_cause_them() {
+    // Three tasks of 2 that must start by 4 fill 0..6, so a task of 3
+    // starts at 6 or later (edge finding); a fifth task, given a late
+    // start, has nothing to do with it.
+    let mut m = Model::new();
+    let tight = ["a", "b", "c"].map(|n| m.new_var_named(n, Domain::range(0, 30)).unwrap());
+    let late = m.new_var_named("late", Domain::range(0, 30)).unwrap();
+    let far = m.new_var_named("far", Domain::range(0, 30)).unwrap();
+    let starts = [tight[0], tight[1], tight[2], late, far];
+    m.disjunctive(&starts, &[2, 2, 2, 3, 1]).unwrap();
+    let mut ex = Explainer::new(&m);
+    let relevant = tight.map(|t| Literal::Le(t, 4));
+    for g in relevant.into_iter().chain([Literal::Ge(far, 25)]) {
+        ex.given(g).unwrap();
+    }
+    ex.propagate().unwrap();
+    let why = ex.why(Literal::Ge(late, 6)).unwrap();
+    rests_on_givens(&why, &relevant);
+    // Overload: the three cannot all end by 5. The failure names them
+    // only, not the far task.
+    let mut ex = Explainer::new(&m);
+    let three = tight.map(|t| Literal::Le(t, 3));
+    for g in three.into_iter().chain([Literal::Ge(far, 25)]) {
+        ex.given(g).unwrap();
+    }
+    let Err(Failed::Conflict(why)) = ex.propagate() else {
+        panic!("six units of work in five");
+    };
+    rests_on_givens(&why, &three);
+}
+
+/// Words over {0, 1} with no two 1s in a row (state 1: just read a 1).
+fn no_two_ones() -> csp_core::constraint::Automaton {
+    csp_core::constraint::Automaton::new(2, 0, &[0, 1], &[(0, 0, 0), (0, 1, 1), (1, 0, 0)]).unwrap()
+}
+
+#[test]
+fn weakened_regular_reasons_are_caught() {
+    let d = [
+        Domain::range(0, 1),
+        Domain::range(0, 2),
+        Domain::range(0, 1),
+        Domain::values([1]),
+        Domain::range(0, 1),
+    ];
+    weakening_is_caught(&d, |m, v| m.regular(v, &no_two_ones()).map(|_| ()));
+}
+
+#[test]
+fn regular_reasons_name_only_the_cut() {
+    // x2 = 1 takes the 1 from x3; x5 = 0 is beside the point (the
+    // positions after x3 can finish from any state).
+    let mut m = Model::new();
+    let x: Vec<VarId> = (1..=5)
+        .map(|i| {
+            m.new_var_named(&format!("x{i}"), Domain::range(0, 1))
+                .unwrap()
+        })
+        .collect();
+    m.regular(&x, &no_two_ones()).unwrap();
+    let mut ex = Explainer::new(&m);
+    ex.given(Literal::Eq(x[1], 1)).unwrap();
+    ex.given(Literal::Eq(x[4], 0)).unwrap();
+    ex.propagate().unwrap();
+    for lit in [Literal::Ne(x[2], 1), Literal::Ne(x[0], 1)] {
+        let why = ex.why(lit).unwrap();
+        rests_on_givens(&why, &[Literal::Eq(x[1], 1)]);
+    }
+    // A failure: 1, 1 at x2, x3 names those two only.
+    let mut ex = Explainer::new(&m);
+    let two = [Literal::Eq(x[1], 1), Literal::Eq(x[2], 1)];
+    for g in two.into_iter().chain([Literal::Eq(x[4], 0)]) {
+        ex.given(g).unwrap();
+    }
+    let Err(Failed::Conflict(why)) = ex.propagate() else {
+        panic!("two 1s in a row");
+    };
+    rests_on_givens(&why, &two);
 }

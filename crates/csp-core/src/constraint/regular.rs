@@ -7,6 +7,7 @@ use super::Why;
 use super::{Constraint, Premises, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
+use crate::literal::Literal;
 use crate::propagation::{Events, Priority, Propagator, Setup};
 use crate::{Model, ModelError};
 
@@ -194,6 +195,19 @@ impl Automaton {
 /// states and `d` values per domain, with O(n·Q/64) words of memory. The
 /// checker runs the automaton, O(n·log|Σ|); local-search violations are 0
 /// or 1.
+///
+/// # Explanations
+/// A cut of the layered graph. A value `v` goes from position `i` when no
+/// edge on `v` joins a state the earlier positions reach from the start
+/// (`F_i`) to one from which the later positions reach acceptance
+/// (`B_{i+1}`). The reason names the values missing from the other
+/// positions that would have widened those sets: at a position `j < i`,
+/// each value with an edge from `F_j` out of `F_{j+1}`; at `j > i`, each
+/// value with an edge into `B_{j+1}` from outside `B_j`. With them gone,
+/// every path stays inside `F` before `i` and inside `B` after it, so
+/// none takes `v` at `i`. A position whose missing values cross no such
+/// edge is not named. A failure is the forward half alone (no accepting
+/// state in `F_n`). Computed only in explaining mode.
 #[derive(Debug, Clone)]
 pub struct Regular {
     vars: Vec<VarId>,
@@ -235,6 +249,10 @@ struct RegularProp<'a> {
     /// Per position, the alphabet indices of its current values and
     /// whether each is supported.
     letters: Vec<Vec<(u32, Value, bool)>>,
+    /// In explaining mode, per layer, the states from which the later
+    /// positions' values reach an accepting state (not only those the
+    /// forward sweep reached, as in `bwd`).
+    back: Vec<u64>,
 }
 
 impl<'a> RegularProp<'a> {
@@ -248,6 +266,66 @@ impl<'a> RegularProp<'a> {
             fwd: vec![0; layers * w],
             bwd: vec![0; layers * w],
             letters: vec![Vec::new(); vars.len()],
+            back: Vec::new(),
+        }
+    }
+
+    /// Is state `q` in the set of layer `layer` of `sets`?
+    fn has(&self, sets: &[u64], layer: usize, q: usize) -> bool {
+        sets[layer * self.w + q / 64] >> (q % 64) & 1 != 0
+    }
+
+    /// Fills `back` (explaining mode): the accepting states at the last
+    /// layer, then every state with an edge on a current value into the
+    /// next layer's set.
+    fn sweep_back(&mut self) {
+        let (n, w, width) = (self.vars.len(), self.w, self.dfa.alphabet.len());
+        self.back.clear();
+        self.back.resize((n + 1) * w, 0);
+        for q in 0..self.dfa.states {
+            if self.dfa.accepting[q] {
+                self.back[n * w + q / 64] |= 1 << (q % 64);
+            }
+        }
+        for i in (0..n).rev() {
+            for q in 0..self.dfa.states {
+                let into = self.letters[i].iter().any(|&(a, _, _)| {
+                    let t = self.dfa.delta[q * width + a as usize];
+                    t != NONE && self.has(&self.back, i + 1, t as usize)
+                });
+                if into {
+                    self.back[i * w + q / 64] |= 1 << (q % 64);
+                }
+            }
+        }
+    }
+
+    /// Pushes the cut (see [`Regular`]): for the positions before `upto`,
+    /// the missing values with an edge leaving the forward sets; for those
+    /// from `after` on, the missing values with an edge entering the
+    /// backward sets (`back`, which must be filled).
+    fn cut(&self, r: &mut Premises<'_>, upto: usize, after: usize) {
+        let (n, width) = (self.vars.len(), self.dfa.alphabet.len());
+        let delta = &self.dfa.delta;
+        let states = 0..self.dfa.states;
+        for j in (0..upto).chain(after..n) {
+            let forward = j < upto;
+            for (a, &u) in self.dfa.alphabet.iter().enumerate() {
+                let crosses = states.clone().any(|q| {
+                    let t = delta[q * width + a];
+                    t != NONE
+                        && if forward {
+                            self.has(&self.fwd, j, q) && !self.has(&self.fwd, j + 1, t as usize)
+                        } else {
+                            !self.has(&self.back, j, q) && self.has(&self.back, j + 1, t as usize)
+                        }
+                });
+                // A crossing edge's value is not in the domain the sweep
+                // read (else the set would hold its end), so this holds.
+                if crosses {
+                    r.push(Literal::Ne(self.vars[j], u));
+                }
+            }
         }
     }
 }
@@ -323,22 +401,19 @@ impl Propagator for RegularProp<'_> {
             }
         }
         if self.bwd[self.dfa.start / 64] >> (self.dfa.start % 64) & 1 == 0 {
-            return Err(Conflict);
+            let this = &*self;
+            return Err(p.fail(|r: &mut Premises<'_>| this.cut(r, n, n)));
         }
-        let vars = self.vars;
+        if p.explaining() {
+            self.sweep_back();
+        }
+        let this = &*self;
         for i in 0..n {
-            for &(_, v, ok) in &self.letters[i] {
+            for &(_, v, ok) in &this.letters[i] {
                 if !ok {
-                    // Whether a path takes v at i depends only on the
-                    // other positions' domains.
-                    let others = |r: &mut Premises| {
-                        for (j, &y) in vars.iter().enumerate() {
-                            if j != i {
-                                r.domain(y);
-                            }
-                        }
-                    };
-                    p.remove(vars[i], v, others)?;
+                    p.remove(this.vars[i], v, |r: &mut Premises<'_>| {
+                        this.cut(r, i, i + 1)
+                    })?;
                 }
             }
         }

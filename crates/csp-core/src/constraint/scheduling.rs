@@ -3,12 +3,11 @@
 //! scheduling, a single room, one worker).
 
 use super::linear::clamp;
-use super::Why;
 use super::{Constraint, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
 use crate::literal::Literal;
-use crate::propagation::{Events, Priority, Propagator, Setup};
+use crate::propagation::{Events, Premises, Priority, Propagator, Setup};
 use crate::{Model, ModelError};
 
 /// Tasks `i` starting at `starts[i]` and lasting `durations[i]` (a
@@ -40,6 +39,19 @@ use crate::{Model, ModelError};
 /// (`cargo bench -p csp-core --bench library -- disjunctive`). The
 /// pairwise checker is exact. Local search: violations
 /// are the number of overlapping pairs.
+///
+/// # Explanations
+/// Each rule names the set Ω of tasks that makes it fire, with their
+/// bounds relaxed to the window the argument needs, in the manner of
+/// Vilím's rules and of Schutt, Feydy, Stuckey and Wallace ("Explaining
+/// the cumulative propagator", Constraints 16(3), 2011): an overload, the
+/// tasks of Ω starting no earlier than `est(Ω)` and ending by `est(Ω) +
+/// d(Ω) − 1`; a detectable precedence `Ω ≪ i`, Ω's starts from `est(Ω)`,
+/// `i`'s earliest start and each `j` of Ω starting before `i` could end;
+/// edge finding, Ω and a tail Θ' of Θ that cannot run with `i` in
+/// `[est(Θ' ∪ {i}), end]`, all ending by `end`, so that `i` follows Ω. The
+/// latest starts, by the mirrored rules, mirror their reasons. None of
+/// it is computed outside explaining mode.
 #[derive(Debug, Clone)]
 pub struct Disjunctive {
     starts: Vec<VarId>,
@@ -140,6 +152,28 @@ struct Scratch {
     prefix_max: Vec<i64>,
     suffix_max: Vec<i64>,
     theta: Vec<usize>,
+    /// Per task, the rule that gave its new earliest start; and the
+    /// latest completion whose tasks overloaded (for the reasons).
+    rule: Vec<Rule>,
+    overload: i64,
+}
+
+/// The rule behind a task's new earliest start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rule {
+    None,
+    /// Detectable precedences.
+    Precedence,
+    /// Edge finding against the tasks that end by this latest completion.
+    Edge(i64),
+}
+
+/// A premise in the scratch's direction of time: task `k` starts no
+/// earlier than the value (`Start`) or ends no later than it (`End`).
+#[derive(Clone, Copy, Debug)]
+enum Premise {
+    Start(usize, i64),
+    End(usize, i64),
 }
 
 impl Scratch {
@@ -155,6 +189,109 @@ impl Scratch {
             prefix_max: vec![0; n + 1],
             suffix_max: vec![0; n + 1],
             theta: Vec::with_capacity(n),
+            rule: vec![Rule::None; n],
+            overload: 0,
+        }
+    }
+
+    /// The tail of `set` (in order of earliest start) that gives its
+    /// earliest completion: `(q, ect)` with `ect = est(set[q]) + the
+    /// durations from q on`, the largest such sum.
+    fn tail(&self, set: &[usize]) -> (usize, i64) {
+        let (mut best, mut ect, mut sum) = (0, i64::MIN, 0);
+        for q in (0..set.len()).rev() {
+            sum += self.dur[set[q]];
+            if self.est[set[q]] + sum > ect {
+                (best, ect) = (q, self.est[set[q]] + sum);
+            }
+        }
+        (best, ect)
+    }
+
+    /// The tasks, in order of earliest start, for which `keep` holds.
+    fn sorted(&self, keep: impl Fn(usize) -> bool) -> Vec<usize> {
+        let mut set: Vec<usize> = (0..self.est.len()).filter(|&t| keep(t)).collect();
+        set.sort_unstable_by_key(|&t| self.est[t]);
+        set
+    }
+
+    /// The last resort, should a rule's set not be found (it always is):
+    /// every task's bounds.
+    fn all_bounds(&self, out: &mut Vec<Premise>) {
+        for t in 0..self.est.len() {
+            out.push(Premise::Start(t, self.est[t]));
+            out.push(Premise::End(t, self.lct[t]));
+        }
+    }
+
+    /// Why the tasks cannot all fit (after [`forward`](Self::forward)
+    /// failed): the overloaded set Ω among the tasks that end by the
+    /// limit, each starting no earlier than `est(Ω)` and ending no later
+    /// than `est(Ω) + d(Ω) − 1` — a window one unit too short for them.
+    fn overload_reason(&self, out: &mut Vec<Premise>) {
+        let limit = self.overload;
+        let theta = self.sorted(|t| self.lct[t] <= limit);
+        let (q, ect) = self.tail(&theta);
+        for &t in &theta[q..] {
+            out.push(Premise::Start(t, self.est[theta[q]]));
+            out.push(Premise::End(t, ect - 1));
+        }
+    }
+
+    /// Why task `i` starts no earlier than `bound[i]`: the set Ω it must
+    /// follow (its earliest start then being `est(Ω) + d(Ω)`) and why it
+    /// follows each task of Ω.
+    fn bound_reason(&self, i: usize, out: &mut Vec<Premise>) {
+        let (e, d) = (self.est[i], self.dur[i]);
+        match self.rule[i] {
+            Rule::None => self.all_bounds(out),
+            Rule::Precedence => {
+                // j precedes i when i cannot end before j's latest start:
+                // j starts no later than est(i) + d(i) − 1.
+                let set = self.sorted(|j| j != i && e + d > self.lct[j] - self.dur[j]);
+                let (q, _) = self.tail(&set);
+                out.push(Premise::Start(i, e));
+                for &j in &set[q..] {
+                    out.push(Premise::Start(j, self.est[set[q]]));
+                    out.push(Premise::End(j, e + d - 1 + self.dur[j]));
+                }
+            }
+            Rule::Edge(limit) => {
+                // i follows Θ (the tasks ending by `limit`) because Θ' ⊆ Θ
+                // and i cannot all run in [a, limit]: were i before a task
+                // of Ω ⊆ Θ, it would end by the limit too.
+                let theta = self.sorted(|t| t != i && self.lct[t] <= limit);
+                let (q, _) = self.tail(&theta);
+                let omega = &theta[q..];
+                // Θ': the latest-starting tail of Θ that, with i, does not
+                // fit before the limit.
+                let overflows = |p: usize| {
+                    let a = theta.get(p).map_or(e, |&t| self.est[t].min(e));
+                    let sum: i64 = theta[p..].iter().map(|&t| self.dur[t]).sum();
+                    (a + sum + d > limit).then_some((a, a + sum + d - 1))
+                };
+                let Some((p, (a, end))) = (0..=theta.len())
+                    .rev()
+                    .find_map(|p| overflows(p).map(|w| (p, w)))
+                else {
+                    return self.all_bounds(out);
+                };
+                let from = self.est[omega[0]];
+                out.push(Premise::Start(i, a));
+                for (k, &t) in theta.iter().enumerate() {
+                    let (in_tail, in_omega) = (k >= p, k >= q);
+                    if !in_tail && !in_omega {
+                        continue;
+                    }
+                    let lo = match (in_tail, in_omega) {
+                        (true, true) => a.max(from),
+                        (true, false) => a,
+                        _ => from,
+                    };
+                    out.push(Premise::Start(t, lo));
+                    out.push(Premise::End(t, end));
+                }
+            }
         }
     }
 
@@ -176,6 +313,7 @@ impl Scratch {
         self.by_est.sort_unstable_by_key(|&t| est[t]);
         self.by_lct.sort_unstable_by_key(|&t| lct[t]);
         self.bound.copy_from_slice(&self.est);
+        self.rule.fill(Rule::None);
         // Detectable precedences: j before i when i cannot end before j's
         // latest start.
         for i in 0..n {
@@ -186,7 +324,10 @@ impl Scratch {
                     .copied()
                     .filter(|&j| j != i && end_i > self.lct[j] - self.dur[j]),
             );
-            self.bound[i] = self.bound[i].max(ect);
+            if ect > self.bound[i] {
+                self.bound[i] = ect;
+                self.rule[i] = Rule::Precedence;
+            }
         }
         // Θ = the tasks with lct ≤ L, for each distinct L.
         let mut k = 0;
@@ -210,6 +351,7 @@ impl Scratch {
             }
             let ect = self.suffix_max[0];
             if ect > limit {
+                self.overload = limit;
                 return Err(Conflict);
             }
             self.prefix_max[0] = i64::MIN;
@@ -225,12 +367,45 @@ impl Scratch {
                 let with_i = (self.prefix_max[q].saturating_add(d))
                     .max(e + d + self.suffix[q])
                     .max(self.suffix_max[q]);
-                if with_i > limit {
-                    self.bound[i] = self.bound[i].max(ect);
+                if with_i > limit && ect > self.bound[i] {
+                    self.bound[i] = ect;
+                    self.rule[i] = Rule::Edge(limit);
                 }
             }
         }
         Ok(())
+    }
+}
+
+/// Pushes the premises `reason` gives (in the scratch's direction of
+/// time, mirrored when `mirrored`) as literals on the start variables.
+fn premises(
+    r: &mut Premises<'_>,
+    c: &Disjunctive,
+    tasks: &[usize],
+    s: &Scratch,
+    mirrored: bool,
+    reason: impl FnOnce(&Scratch, &mut Vec<Premise>),
+) {
+    let mut out = Vec::new();
+    reason(s, &mut out);
+    for premise in out {
+        let (k, start, v) = match premise {
+            Premise::Start(k, v) => (k, true, v),
+            Premise::End(k, v) => (k, false, v),
+        };
+        let x = c.starts[tasks[k]];
+        let d = s.dur[k];
+        // Forward, a start ≥ v is `x ≥ v` and an end ≤ v is `x ≤ v − d`;
+        // mirrored, a start ≥ v is the real end ≤ −v (`x ≤ −v − d`) and
+        // an end ≤ v the real start ≥ −v. Values past the `i32` range
+        // are clamped, which keeps the literal's meaning.
+        r.push(match (mirrored, start) {
+            (false, true) => Literal::Ge(x, clamp(v as i128)),
+            (false, false) => Literal::Le(x, clamp((v - d) as i128)),
+            (true, true) => Literal::Le(x, clamp((-v - d) as i128)),
+            (true, false) => Literal::Ge(x, clamp(-v as i128)),
+        });
     }
 }
 
@@ -286,35 +461,49 @@ impl Propagator for DisjunctiveProp<'_> {
         if self.tasks.len() < 2 {
             return Ok(());
         }
-        let (c, s) = (self.c, &mut self.scratch);
+        let (c, s, tasks) = (self.c, &mut self.scratch, &self.tasks[..]);
         // Forward: earliest starts.
-        for (k, &t) in self.tasks.iter().enumerate() {
+        for (k, &t) in tasks.iter().enumerate() {
             let x = c.starts[t];
             s.est[k] = p.min(x) as i64;
             s.dur[k] = c.durations[t];
             s.lct[k] = p.max(x) as i64 + s.dur[k];
         }
-        s.forward().map_err(|_| p.fail(Why::Bounds))?;
-        for (k, &t) in self.tasks.iter().enumerate() {
+        if s.forward().is_err() {
+            return Err(p.fail(|r: &mut Premises<'_>| {
+                premises(r, c, tasks, s, false, |s, out| s.overload_reason(out))
+            }));
+        }
+        for (k, &t) in tasks.iter().enumerate() {
             if s.bound[k] > s.est[k] {
-                p.set_min(c.starts[t], clamp(s.bound[k] as i128), Why::Bounds)?;
+                let because = |r: &mut Premises<'_>| {
+                    premises(r, c, tasks, s, false, |s, out| s.bound_reason(k, out))
+                };
+                p.set_min(c.starts[t], clamp(s.bound[k] as i128), because)?;
             }
         }
         // Backward: the same rules on the mirrored schedule (time runs
         // backwards, a task's end becomes its start), for latest starts.
-        for (k, &t) in self.tasks.iter().enumerate() {
+        for (k, &t) in tasks.iter().enumerate() {
             let x = c.starts[t];
             s.est[k] = -(p.max(x) as i64 + s.dur[k]);
             s.lct[k] = -(p.min(x) as i64);
         }
-        s.forward().map_err(|_| p.fail(Why::Bounds))?;
-        for (k, &t) in self.tasks.iter().enumerate() {
+        if s.forward().is_err() {
+            return Err(p.fail(|r: &mut Premises<'_>| {
+                premises(r, c, tasks, s, true, |s, out| s.overload_reason(out))
+            }));
+        }
+        for (k, &t) in tasks.iter().enumerate() {
             if s.bound[k] > s.est[k] {
                 // Mirrored start ≥ b means the real end ≤ −b.
+                let because = |r: &mut Premises<'_>| {
+                    premises(r, c, tasks, s, true, |s, out| s.bound_reason(k, out))
+                };
                 p.set_max(
                     c.starts[t],
                     clamp((-s.bound[k] - s.dur[k]) as i128),
-                    Why::Bounds,
+                    because,
                 )?;
             }
         }

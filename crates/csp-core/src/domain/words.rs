@@ -579,12 +579,7 @@ impl DomainStore {
     }
 
     #[inline(always)]
-    fn alldiff_window_logged_body(
-        &mut self,
-        vars: &[u32],
-        adj: &[i64],
-        prop: u32,
-    ) -> Option<bool> {
+    fn alldiff_window_logged_body(&mut self, vars: &[u32], adj: &[i64], prop: u32) -> Option<bool> {
         use super::explained::{Cause, How};
         use crate::ids::VarId;
         use crate::literal::Literal;

@@ -1,5 +1,6 @@
 //! Helpers shared by the test files of issue 29 (`cumulative.rs`,
-//! `bin_packing.rs`): a seeded generator and random small domains.
+//! `bin_packing.rs`) and by `explain.rs`: a seeded generator and random
+//! small domains.
 
 #![allow(dead_code)]
 
