@@ -37,7 +37,7 @@
 //! (negative) entails the constraint.
 
 use super::distinct::subscribe_all;
-use super::{Premises, Pruner, Why};
+use super::{Pruner, Why};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
 use crate::literal::Literal;
@@ -248,7 +248,9 @@ impl<'a> CompactTable<'a> {
             let mut gone = false;
             for v in p.values(x) {
                 if !self.supported(p, pos, v) {
-                    p.remove(x, v, lost_supports(self.vars, self.tuples, pos, v))?;
+                    // Lazy: the lost supports are listed only when asked
+                    // (a scan of the table per removal otherwise).
+                    p.remove(x, v, Why::Lazy(pos as u64))?;
                     gone = true;
                 }
             }
@@ -296,40 +298,36 @@ impl<'a> CompactTable<'a> {
 
 /// The reason `x ≠ v` for a positive table (`x` at `pos`): every tuple
 /// with `v` at `pos` has lost a value elsewhere, one `y ≠ w` per tuple
-/// (the supports that were lost). A tuple with every value still there
-/// (which the propagator never removes for) would make the reason the
-/// other domains.
-fn lost_supports<'t>(
-    vars: &'t [VarId],
-    tuples: &'t [Value],
+/// (the supports that were lost), pushed onto `out`, the domains read
+/// through `contains`. `false` when a tuple with `v` has every value still
+/// there (the propagator never removes for that): no such reason then.
+fn lost_supports(
+    vars: &[VarId],
+    tuples: &[Value],
     pos: usize,
     v: Value,
-) -> impl FnOnce(&mut Premises<'_>) + 't {
-    move |r: &mut Premises<'_>| {
-        let k = vars.len();
-        let mut lits: Vec<Literal> = Vec::new();
-        for row in tuples.chunks_exact(k.max(1)).filter(|row| row[pos] == v) {
-            let lost = (0..k)
-                .filter(|&q| q != pos)
-                .find(|&q| !r.contains(vars[q], row[q]));
-            match lost {
-                Some(q) => lits.push(Literal::Ne(vars[q], row[q])),
-                None => {
-                    for (q, &y) in vars.iter().enumerate() {
-                        if q != pos {
-                            r.domain(y);
-                        }
-                    }
-                    return;
-                }
+    contains: impl Fn(VarId, Value) -> bool,
+    out: &mut Vec<Literal>,
+) -> bool {
+    let k = vars.len();
+    let start = out.len();
+    for row in tuples.chunks_exact(k.max(1)).filter(|row| row[pos] == v) {
+        let lost = (0..k)
+            .filter(|&q| q != pos)
+            .find(|&q| !contains(vars[q], row[q]));
+        match lost {
+            Some(q) => out.push(Literal::Ne(vars[q], row[q])),
+            None => {
+                out.truncate(start);
+                return false;
             }
         }
-        lits.sort_unstable();
-        lits.dedup();
-        for l in lits {
-            r.push(l);
-        }
     }
+    let mut lits = out.split_off(start);
+    lits.sort_unstable();
+    lits.dedup();
+    out.extend(lits);
+    true
 }
 
 impl Propagator for CompactTable<'_> {
@@ -374,6 +372,30 @@ impl Propagator for CompactTable<'_> {
 
     fn is_idempotent(&self) -> bool {
         true
+    }
+
+    /// The lazy reason of a removal by the positive filter (code: the
+    /// position): the supports lost, read from the domains at `history`.
+    fn explain(
+        &mut self,
+        code: u64,
+        lit: Literal,
+        history: &crate::propagation::History<'_>,
+        out: &mut Vec<Literal>,
+    ) -> bool {
+        let (pos, Literal::Ne(_, v)) = (code as usize, lit) else {
+            return false;
+        };
+        !self.negative
+            && pos < self.vars.len()
+            && lost_supports(
+                self.vars,
+                self.tuples,
+                pos,
+                v,
+                |y, w| history.contains(y, w),
+                out,
+            )
     }
 
     fn name(&self) -> &str {
