@@ -76,6 +76,51 @@ impl Posted {
     }
 }
 
+/// Is `C` one of the library's constraints? Their pruning is tested
+/// against their checkers; any other type's (`forward_check`, `propagate`,
+/// `propagator`, `is_consistent_partial`) is the caller's, which the
+/// search checks rather than trusts. A built-in missing from this list is
+/// only counted more slowly, never wrongly.
+fn is_builtin<C: 'static>() -> bool {
+    use crate::constraint as c;
+    use std::any::TypeId;
+    let t = TypeId::of::<C>();
+    [
+        TypeId::of::<c::AllDifferent>(),
+        TypeId::of::<c::AllDifferentExcept>(),
+        TypeId::of::<c::Among>(),
+        TypeId::of::<c::Arith>(),
+        TypeId::of::<c::BinPacking>(),
+        TypeId::of::<c::Circuit>(),
+        TypeId::of::<c::Clause>(),
+        TypeId::of::<c::Count>(),
+        TypeId::of::<c::Cumulative>(),
+        TypeId::of::<c::Disjunctive>(),
+        TypeId::of::<c::Distinct>(),
+        TypeId::of::<c::Element>(),
+        TypeId::of::<c::Equal>(),
+        TypeId::of::<c::GlobalCardinality>(),
+        TypeId::of::<c::Increasing>(),
+        TypeId::of::<c::Inverse>(),
+        TypeId::of::<c::LessEq>(),
+        TypeId::of::<c::LexLess>(),
+        TypeId::of::<c::Linear>(),
+        TypeId::of::<c::NValue>(),
+        TypeId::of::<c::NegativeTable>(),
+        TypeId::of::<c::NotEqual>(),
+        TypeId::of::<c::Predicate>(),
+        TypeId::of::<c::Regular>(),
+        TypeId::of::<c::ReifiedIn>(),
+        TypeId::of::<c::ReifiedLinear>(),
+        TypeId::of::<c::Table>(),
+        TypeId::of::<c::TernaryEq>(),
+        TypeId::of::<c::ValuePrecede>(),
+        TypeId::of::<c::ValuePrecedence>(),
+        TypeId::of::<c::Xor>(),
+    ]
+    .contains(&t)
+}
+
 /// A constraint-satisfaction problem: variables with finite domains, and
 /// constraints over them. Built once, then read by any number of solvers.
 ///
@@ -102,6 +147,11 @@ pub struct Model {
     /// Per constraint, the highest inference level it runs at (see
     /// [`Model::cap_inference`]); empty until the first cap.
     caps: Vec<Option<Inference>>,
+    /// The constraints whose pruning is not the library's (a type of the
+    /// caller's posted with [`Model::post`]), in posting order. The search
+    /// checks them on every counted solution: their pruning may let a
+    /// non-solution through.
+    foreign: Vec<ConstraintId>,
 }
 
 impl fmt::Debug for Model {
@@ -398,6 +448,10 @@ impl Model {
     /// specialised pruning, the built-ins' included, may assume distinct
     /// variables.
     ///
+    /// The search does not trust the pruning of a constraint of yours: it
+    /// checks every solution it counts against the constraint's checker
+    /// (see [`Search::count`](crate::Search::count)).
+    ///
     /// Also takes an expression's comparison ([`crate::expr::Rel`]):
     /// `m.post(x.lt(y))?`, `m.post((2 * x + y).eq(10))?`.
     pub fn post(&mut self, c: impl Post) -> Result<ConstraintId, ModelError> {
@@ -405,15 +459,41 @@ impl Model {
     }
 
     /// [`post`](Model::post) for a constraint.
-    pub(crate) fn post_constraint(
+    pub(crate) fn post_constraint<C: Constraint + 'static>(
         &mut self,
-        c: impl Constraint + 'static,
+        c: C,
     ) -> Result<ConstraintId, ModelError> {
         self.check_vars("constraint", c.scope())?;
-        if has_repeats(c.scope()) {
-            return Ok(self.push(Posted::User(Box::new(CheckerOnly(c)))));
+        let foreign = !is_builtin::<C>();
+        let id = if has_repeats(c.scope()) {
+            self.push(Posted::User(Box::new(CheckerOnly(c))))
+        } else {
+            self.push(Posted::User(Box::new(c)))
+        };
+        if foreign {
+            self.foreign.push(id);
         }
-        Ok(self.push(Posted::User(Box::new(c))))
+        Ok(id)
+    }
+
+    /// The constraints whose pruning the search does not trust (see
+    /// [`Model::post`]), in posting order.
+    pub(crate) fn foreign(&self) -> &[ConstraintId] {
+        &self.foreign
+    }
+
+    /// Does constraint `id` hold under `values` (one per variable)? `buf`
+    /// is scratch space.
+    pub(crate) fn satisfies(
+        &self,
+        id: ConstraintId,
+        values: &[Value],
+        buf: &mut Vec<Value>,
+    ) -> bool {
+        let c = self.constraints[id.0 as usize].as_dyn();
+        buf.clear();
+        buf.extend(c.scope().iter().map(|x| values[x.index()]));
+        c.is_satisfied(buf)
     }
 
     /// `x ≠ y + c` (see [`NotEqual`]).
