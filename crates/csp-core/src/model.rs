@@ -148,9 +148,10 @@ pub struct Model {
     /// [`Model::cap_inference`]); empty until the first cap.
     caps: Vec<Option<Inference>>,
     /// The constraints whose pruning is not the library's (a type of the
-    /// caller's posted with [`Model::post`]), in posting order. The search
-    /// checks them on every counted solution: their pruning may let a
-    /// non-solution through.
+    /// caller's posted with [`Model::post`]), or weaker than the
+    /// forward-checking contract ([`Model::check_counted`]), in posting
+    /// order. The search checks them on every counted solution: their
+    /// pruning may let a non-solution through.
     foreign: Vec<ConstraintId>,
 }
 
@@ -474,6 +475,16 @@ impl Model {
             self.foreign.push(id);
         }
         Ok(id)
+    }
+
+    /// Has the search check every solution it counts against constraint
+    /// `id` (a built-in whose pruning is weaker than the forward-checking
+    /// contract on some domains: the values left to the last open variable
+    /// may not all be solutions).
+    pub(crate) fn check_counted(&mut self, id: ConstraintId) {
+        if !self.foreign.contains(&id) {
+            self.foreign.push(id);
+        }
     }
 
     /// The constraints whose pruning the search does not trust (see
