@@ -6,7 +6,7 @@ use rustc_hash::FxHashMap;
 
 use crate::constraint::{
     has_repeats, AllDifferent, Arith, ArithOp, CheckerOnly, Constraint, Count, Element, Equal,
-    LessEq, Linear, NotEqual, Predicate, Relation, Table, TernaryEq,
+    LessEq, Linear, NotEqual, Predicate, Relation, Table, TernaryEq, CHECKER_FILTER_LIMIT,
 };
 use crate::domain::Domain;
 use crate::error::ModelError;
@@ -383,6 +383,22 @@ impl Model {
         }
     }
 
+    /// Posts `c`, which prunes by the defaults (its checker): their
+    /// forward checking trims a domain of more than
+    /// [`CHECKER_FILTER_LIMIT`] values only at its ends, so with such a
+    /// domain in the scope, counting checks each solution against `c`.
+    fn checker_path(&mut self, c: Box<dyn Constraint>) -> ConstraintId {
+        let wide = c
+            .scope()
+            .iter()
+            .any(|&x| self.domain(x).size() > CHECKER_FILTER_LIMIT);
+        let id = self.push(Posted::User(c));
+        if wide {
+            self.check_counted(id);
+        }
+        id
+    }
+
     fn push(&mut self, p: Posted) -> ConstraintId {
         let id = ConstraintId(self.constraints.len() as u32);
         self.constraints.push(p);
@@ -467,7 +483,7 @@ impl Model {
         self.check_vars("constraint", c.scope())?;
         let foreign = !is_builtin::<C>();
         let id = if has_repeats(c.scope()) {
-            self.push(Posted::User(Box::new(CheckerOnly(c))))
+            self.checker_path(Box::new(CheckerOnly(c)))
         } else {
             self.push(Posted::User(Box::new(c)))
         };
@@ -485,6 +501,21 @@ impl Model {
         if !self.foreign.contains(&id) {
             self.foreign.push(id);
         }
+    }
+
+    /// Does a domain of `vars` hold more than `limit` values between the
+    /// first and the last of the sorted `values`, `limit` or more apart? A
+    /// constraint that keeps its variables to `values` then leaves the
+    /// values between them, and calls [`check_counted`](Self::check_counted).
+    pub(crate) fn sparse_over_wide(&self, vars: &[VarId], values: &[Value], limit: u64) -> bool {
+        let span = match (values.first(), values.last()) {
+            (Some(&a), Some(&b)) => b as i64 - a as i64,
+            _ => 0,
+        };
+        span >= limit as i64
+            && vars
+                .iter()
+                .any(|&x| x.index() < self.num_vars() && self.domain(x).size() > limit)
     }
 
     /// The constraints whose pruning the search does not trust (see
@@ -511,7 +542,7 @@ impl Model {
     pub fn not_equal(&mut self, x: VarId, y: VarId, c: Value) -> Result<ConstraintId, ModelError> {
         self.check_vars("not-equal", &[x, y])?;
         if x == y {
-            return Ok(self.push(Posted::User(Box::new(CheckerOnly(NotEqual::new(x, y, c))))));
+            return Ok(self.checker_path(Box::new(CheckerOnly(NotEqual::new(x, y, c)))));
         }
         Ok(self.push(Posted::NotEqual(NotEqual::new(x, y, c))))
     }
@@ -520,7 +551,7 @@ impl Model {
     pub fn equal(&mut self, x: VarId, y: VarId, c: Value) -> Result<ConstraintId, ModelError> {
         self.check_vars("equal", &[x, y])?;
         if x == y {
-            return Ok(self.push(Posted::User(Box::new(CheckerOnly(Equal::new(x, y, c))))));
+            return Ok(self.checker_path(Box::new(CheckerOnly(Equal::new(x, y, c)))));
         }
         Ok(self.push(Posted::Equal(Equal::new(x, y, c))))
     }
@@ -578,7 +609,7 @@ impl Model {
         let mut c = AllDifferent::new(vars, offsets);
         if repeats {
             // The specialised pruning assumes distinct variables.
-            return Ok(self.push(Posted::User(Box::new(CheckerOnly(c)))));
+            return Ok(self.checker_path(Box::new(CheckerOnly(c))));
         }
         if small {
             let bounds: Vec<(Value, Value)> = c
@@ -680,7 +711,7 @@ impl Model {
         }
         let c = Element::new(index, array, result);
         if has_repeats(c.scope()) {
-            return Ok(self.push(Posted::User(Box::new(CheckerOnly(c)))));
+            return Ok(self.checker_path(Box::new(CheckerOnly(c))));
         }
         Ok(self.push(Posted::Element(c)))
     }
@@ -765,7 +796,7 @@ impl Model {
         self.check_vars("count", vars)?;
         let c = Count::new(vars.to_vec(), value, rel, k);
         if has_repeats(vars) {
-            return Ok(self.push(Posted::User(Box::new(CheckerOnly(c)))));
+            return Ok(self.checker_path(Box::new(CheckerOnly(c))));
         }
         Ok(self.push(Posted::Count(c)))
     }
@@ -837,6 +868,17 @@ impl Model {
     }
 
     fn arith(&mut self, op: ArithOp, args: &[VarId], z: VarId) -> Result<ConstraintId, ModelError> {
+        // max(x, y, y) is max(x, y): without the repeat the constraint keeps
+        // its own propagator rather than the checker path.
+        let mut unique;
+        let args = if matches!(op, ArithOp::Min | ArithOp::Max) && has_repeats(args) {
+            let mut seen = rustc_hash::FxHashSet::default();
+            unique = args.to_vec();
+            unique.retain(|&x| seen.insert(x));
+            &unique[..]
+        } else {
+            args
+        };
         let c = Arith::new(op, args, z);
         let name = c.name().to_string();
         self.check_vars("arithmetic", c.scope())?;
@@ -857,11 +899,7 @@ impl Model {
         check: impl Fn(&[Value]) -> bool + Send + Sync + 'static,
     ) -> Result<ConstraintId, ModelError> {
         self.check_vars("predicate", vars)?;
-        Ok(self.push(Posted::User(Box::new(Predicate::new(
-            vars.to_vec(),
-            name,
-            check,
-        )))))
+        Ok(self.checker_path(Box::new(Predicate::new(vars.to_vec(), name, check))))
     }
 }
 

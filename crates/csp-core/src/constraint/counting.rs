@@ -484,14 +484,7 @@ impl Model {
         // A sparse set over a huge domain: the values between the set's
         // may stay (see `keep_set`), so counting checks the solutions
         // rather than adding the last variable's values at once.
-        let span = match (set.first(), set.last()) {
-            (Some(&a), Some(&b)) => b as i64 - a as i64,
-            _ => 0,
-        };
-        let wide = span >= WALK_LIMIT as i64
-            && vars
-                .iter()
-                .any(|&x| x.index() < self.num_vars() && self.domain(x).size() > WALK_LIMIT);
+        let wide = self.sparse_over_wide(vars, &set, WALK_LIMIT);
         let id = self.post(Among {
             scope: vars.iter().copied().chain([n]).collect(),
             set,
