@@ -708,3 +708,59 @@ fn time_limit_holds_while_building_the_pairwise_model() {
         assert!(!out.contains("no solution"), "{cmd}: {out}");
     }
 }
+
+/// The memory limit covers the model and the solver's arrays, not only
+/// the search's store: min-conflicts on a million queens needs some
+/// 30 MB, so under `--memory-limit 10M` it stops before it starts, as a
+/// search stopped by the limit does (it used 44 MB and exited 0, issue 32).
+#[test]
+fn memory_limit_covers_the_solvers_arrays() {
+    for (args, out) in [
+        (
+            vec![
+                "queens",
+                "1000000",
+                "--solver",
+                "min-conflicts",
+                "--memory-limit",
+                "10M",
+            ],
+            "unknown\n",
+        ),
+        (
+            vec![
+                "queens",
+                "1000000",
+                "--solver",
+                "genetic",
+                "--memory-limit",
+                "10M",
+            ],
+            "unknown\n",
+        ),
+        (
+            vec!["queens", "100000", "--count", "--memory-limit", "64K"],
+            ">=0\n",
+        ),
+    ] {
+        let o = csp(&args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(text(&o.stdout), out, "{args:?}");
+        assert!(
+            err.contains("stopped by the memory limit"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("--memory-limit"), "{args:?}: {err}");
+    }
+    // Within the limit, the same run goes ahead.
+    let o = csp(&[
+        "queens",
+        "1000",
+        "--solver",
+        "min-conflicts",
+        "--memory-limit",
+        "10M",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+}
