@@ -9,6 +9,11 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_csp");
 
+/// How long a run may take before it counts as hung: a guard against a
+/// test that never ends, far above any run's time on a loaded machine (no
+/// test asserts how fast a run is).
+const HANG_GUARD: Duration = Duration::from_secs(300);
+
 /// Waits for `child`, killing it (and failing the test) after `limit`. Its
 /// output is read as it comes, so a full pipe never blocks it.
 fn wait_within(mut child: Child, what: &str, limit: Duration) -> Output {
@@ -41,7 +46,8 @@ fn wait_within(mut child: Child, what: &str, limit: Duration) -> Output {
     }
 }
 
-/// Runs `csp args` with `input` on stdin, within 30 seconds.
+/// Runs `csp args` with `input` on stdin; a run still going after
+/// [`HANG_GUARD`] is a hang.
 fn run(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(BIN)
         .args(args)
@@ -54,7 +60,7 @@ fn run(args: &[&str], input: &[u8]) -> Output {
     // csp may exit before it reads everything (bad input, options errors).
     let _ = stdin.write_all(input);
     drop(stdin);
-    wait_within(child, &format!("{args:?}"), Duration::from_secs(30))
+    wait_within(child, &format!("{args:?}"), HANG_GUARD)
 }
 
 fn csp(args: &[&str]) -> Output {
@@ -125,7 +131,7 @@ fn closed_stdout_ends_quietly() {
         let mut stdin = child.stdin.take().unwrap();
         let _ = stdin.write_all(input.as_bytes());
         drop(stdin);
-        let o = wait_within(child, &format!("{args:?}"), Duration::from_secs(30));
+        let o = wait_within(child, &format!("{args:?}"), HANG_GUARD);
         let err = text(&o.stderr);
         assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
@@ -152,7 +158,7 @@ fn full_disk_gets_one_line_error() {
         let mut stdin = child.stdin.take().unwrap();
         let _ = stdin.write_all(input.as_bytes());
         drop(stdin);
-        let o = wait_within(child, &format!("{args:?}"), Duration::from_secs(30));
+        let o = wait_within(child, &format!("{args:?}"), HANG_GUARD);
         let err = text(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         let errors: Vec<&str> = err.lines().filter(|l| l.contains("error")).collect();
@@ -394,10 +400,8 @@ fn coloring_sizes_that_cannot_fit() {
             "min-conflicts",
         ],
     ] {
-        let start = Instant::now();
         let o = csp(&args);
         assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o.stderr));
-        assert!(start.elapsed() < Duration::from_secs(5), "{args:?}");
         let out = text(&o.stdout);
         let k: usize = out.lines().next().unwrap().parse().unwrap();
         assert!(k <= 12, "{args:?}: {k} colors"); // myciel4: Δ + 1 = 12
@@ -454,11 +458,9 @@ fn queens_sizes_that_cannot_fit() {
         cases.push(vec!["queens", "2147483647", "--solver", "construction"]);
     }
     for args in cases {
-        let start = Instant::now();
         let o = csp(&args);
         let err = text(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert!(start.elapsed() < Duration::from_secs(5), "{args:?}");
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.starts_with("error: "), "{err}");
         assert!(
@@ -618,10 +620,8 @@ fn time_limit_zero_everywhere() {
         "latin 6 --count --time-limit 0",
     ] {
         let args: Vec<&str> = cmd.split_whitespace().collect();
-        let start = Instant::now();
         let o = csp(&args);
         let (out, err) = (text(&o.stdout), text(&o.stderr));
-        assert!(start.elapsed() < Duration::from_secs(10), "{cmd}");
         match o.status.code() {
             Some(0) => {}
             Some(1) => {
@@ -638,7 +638,6 @@ fn time_limit_zero_everywhere() {
 /// engine grew by about 84 MB a decision until the machine ran out).
 #[test]
 fn memory_limit_stops_the_search() {
-    let start = Instant::now();
     let o = csp(&[
         "queens",
         "1000000",
@@ -652,7 +651,6 @@ fn memory_limit_stops_the_search() {
     assert_eq!(out, "unknown\n");
     assert!(err.contains("stopped by the memory limit"), "{err}");
     assert!(err.contains("--memory-limit"), "{err}");
-    assert!(start.elapsed() < Duration::from_secs(20));
     // The same for counts and the puzzle commands' engine options; a budget
     // too small for the store itself stops before the first node.
     let top95 = data("examples/sudoku/tests/data/top95.txt");
@@ -703,13 +701,66 @@ fn time_limit_holds_while_building_the_pairwise_model() {
         "queens 3000 --solver pairwise --all --time-limit 1",
     ] {
         let args: Vec<&str> = cmd.split_whitespace().collect();
-        let start = Instant::now();
         let o = csp(&args);
-        let took = start.elapsed();
         let (out, err) = (text(&o.stdout), text(&o.stderr));
         assert_eq!(o.status.code(), Some(1), "{cmd}: {err}");
         assert!(err.contains("stopped by the time limit"), "{cmd}: {err}");
         assert!(!out.contains("no solution"), "{cmd}: {out}");
-        assert!(took < Duration::from_secs(3), "{cmd}: {took:?}");
     }
+}
+
+/// The memory limit covers the model and the solver's arrays, not only
+/// the search's store: min-conflicts on a million queens needs some
+/// 30 MB, so under `--memory-limit 10M` it stops before it starts, as a
+/// search stopped by the limit does (it used 44 MB and exited 0, issue 32).
+#[test]
+fn memory_limit_covers_the_solvers_arrays() {
+    for (args, out) in [
+        (
+            vec![
+                "queens",
+                "1000000",
+                "--solver",
+                "min-conflicts",
+                "--memory-limit",
+                "10M",
+            ],
+            "unknown\n",
+        ),
+        (
+            vec![
+                "queens",
+                "1000000",
+                "--solver",
+                "genetic",
+                "--memory-limit",
+                "10M",
+            ],
+            "unknown\n",
+        ),
+        (
+            vec!["queens", "100000", "--count", "--memory-limit", "64K"],
+            ">=0\n",
+        ),
+    ] {
+        let o = csp(&args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(text(&o.stdout), out, "{args:?}");
+        assert!(
+            err.contains("stopped by the memory limit"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("--memory-limit"), "{args:?}: {err}");
+    }
+    // Within the limit, the same run goes ahead.
+    let o = csp(&[
+        "queens",
+        "1000",
+        "--solver",
+        "min-conflicts",
+        "--memory-limit",
+        "10M",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
 }

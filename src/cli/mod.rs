@@ -357,6 +357,24 @@ pub fn check_memory(
     }
 }
 
+/// Why a run whose memory floor `need` is above the memory limit
+/// (`--memory-limit`, default half the available memory) cannot start:
+/// the limit covers the model and the solver's arrays as well as the
+/// search's store. `None` when it fits.
+pub fn over_budget(need: Option<u128>, limit: Option<u64>) -> Option<String> {
+    let mib = |b: u128| b as f64 / f64::from(1u32 << 20);
+    match (need, limit) {
+        (Some(need), Some(limit)) if need > u128::from(limit) => Some(format!(
+            "memory limit (the model and the solver's arrays need at least {:.1} MiB, \
+             the limit is {:.1} MiB; raise it with --memory-limit SIZE, \
+             default half the available memory)",
+            mib(need),
+            mib(u128::from(limit))
+        )),
+        _ => None,
+    }
+}
+
 /// A spinner on stderr that appears only if the work lasts more than a
 /// second and stderr is a terminal. Dropping it clears it.
 pub struct Progress {

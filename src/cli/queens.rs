@@ -405,6 +405,17 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         let (need, change) = memory_floor(n, kind, format == Format::Board, a.count);
         let what = format!("n = {n} with --solver {}", solver.name());
         super::check_memory(&what, need, super::available_memory(), change)?;
+        // Within the machine but past the memory limit: stopped by the
+        // limit before the start, as a search whose store outgrows it.
+        if let Some(why) = super::over_budget(need, job.options.limits.memory) {
+            if a.count {
+                outln!(">=0");
+            } else if !enumerate {
+                outln!("unknown");
+            }
+            errln!("warning: incomplete: stopped by the {why}");
+            return Ok(ExitCode::from(1));
+        }
     }
     if let Solver::Teach(t) = solver {
         t.check_n(n)?;

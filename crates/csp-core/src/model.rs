@@ -6,7 +6,7 @@ use rustc_hash::FxHashMap;
 
 use crate::constraint::{
     has_repeats, AllDifferent, Arith, ArithOp, CheckerOnly, Constraint, Count, Element, Equal,
-    LessEq, Linear, NotEqual, Predicate, Relation, Table, TernaryEq,
+    LessEq, Linear, NotEqual, Predicate, Relation, Table, TernaryEq, CHECKER_FILTER_LIMIT,
 };
 use crate::domain::Domain;
 use crate::error::ModelError;
@@ -76,6 +76,51 @@ impl Posted {
     }
 }
 
+/// Is `C` one of the library's constraints? Their pruning is tested
+/// against their checkers; any other type's (`forward_check`, `propagate`,
+/// `propagator`, `is_consistent_partial`) is the caller's, which the
+/// search checks rather than trusts. A built-in missing from this list is
+/// only counted more slowly, never wrongly.
+fn is_builtin<C: 'static>() -> bool {
+    use crate::constraint as c;
+    use std::any::TypeId;
+    let t = TypeId::of::<C>();
+    [
+        TypeId::of::<c::AllDifferent>(),
+        TypeId::of::<c::AllDifferentExcept>(),
+        TypeId::of::<c::Among>(),
+        TypeId::of::<c::Arith>(),
+        TypeId::of::<c::BinPacking>(),
+        TypeId::of::<c::Circuit>(),
+        TypeId::of::<c::Clause>(),
+        TypeId::of::<c::Count>(),
+        TypeId::of::<c::Cumulative>(),
+        TypeId::of::<c::Disjunctive>(),
+        TypeId::of::<c::Distinct>(),
+        TypeId::of::<c::Element>(),
+        TypeId::of::<c::Equal>(),
+        TypeId::of::<c::GlobalCardinality>(),
+        TypeId::of::<c::Increasing>(),
+        TypeId::of::<c::Inverse>(),
+        TypeId::of::<c::LessEq>(),
+        TypeId::of::<c::LexLess>(),
+        TypeId::of::<c::Linear>(),
+        TypeId::of::<c::NValue>(),
+        TypeId::of::<c::NegativeTable>(),
+        TypeId::of::<c::NotEqual>(),
+        TypeId::of::<c::Predicate>(),
+        TypeId::of::<c::Regular>(),
+        TypeId::of::<c::ReifiedIn>(),
+        TypeId::of::<c::ReifiedLinear>(),
+        TypeId::of::<c::Table>(),
+        TypeId::of::<c::TernaryEq>(),
+        TypeId::of::<c::ValuePrecede>(),
+        TypeId::of::<c::ValuePrecedence>(),
+        TypeId::of::<c::Xor>(),
+    ]
+    .contains(&t)
+}
+
 /// A constraint-satisfaction problem: variables with finite domains, and
 /// constraints over them. Built once, then read by any number of solvers.
 ///
@@ -102,6 +147,12 @@ pub struct Model {
     /// Per constraint, the highest inference level it runs at (see
     /// [`Model::cap_inference`]); empty until the first cap.
     caps: Vec<Option<Inference>>,
+    /// The constraints whose pruning is not the library's (a type of the
+    /// caller's posted with [`Model::post`]), or weaker than the
+    /// forward-checking contract ([`Model::check_counted`]), in posting
+    /// order. The search checks them on every counted solution: their
+    /// pruning may let a non-solution through.
+    foreign: Vec<ConstraintId>,
 }
 
 impl fmt::Debug for Model {
@@ -332,6 +383,22 @@ impl Model {
         }
     }
 
+    /// Posts `c`, which prunes by the defaults (its checker): their
+    /// forward checking trims a domain of more than
+    /// [`CHECKER_FILTER_LIMIT`] values only at its ends, so with such a
+    /// domain in the scope, counting checks each solution against `c`.
+    fn checker_path(&mut self, c: Box<dyn Constraint>) -> ConstraintId {
+        let wide = c
+            .scope()
+            .iter()
+            .any(|&x| self.domain(x).size() > CHECKER_FILTER_LIMIT);
+        let id = self.push(Posted::User(c));
+        if wide {
+            self.check_counted(id);
+        }
+        id
+    }
+
     fn push(&mut self, p: Posted) -> ConstraintId {
         let id = ConstraintId(self.constraints.len() as u32);
         self.constraints.push(p);
@@ -398,6 +465,10 @@ impl Model {
     /// specialised pruning, the built-ins' included, may assume distinct
     /// variables.
     ///
+    /// The search does not trust the pruning of a constraint of yours: it
+    /// checks every solution it counts against the constraint's checker
+    /// (see [`Search::count`](crate::Search::count)).
+    ///
     /// Also takes an expression's comparison ([`crate::expr::Rel`]):
     /// `m.post(x.lt(y))?`, `m.post((2 * x + y).eq(10))?`.
     pub fn post(&mut self, c: impl Post) -> Result<ConstraintId, ModelError> {
@@ -405,22 +476,73 @@ impl Model {
     }
 
     /// [`post`](Model::post) for a constraint.
-    pub(crate) fn post_constraint(
+    pub(crate) fn post_constraint<C: Constraint + 'static>(
         &mut self,
-        c: impl Constraint + 'static,
+        c: C,
     ) -> Result<ConstraintId, ModelError> {
         self.check_vars("constraint", c.scope())?;
-        if has_repeats(c.scope()) {
-            return Ok(self.push(Posted::User(Box::new(CheckerOnly(c)))));
+        let foreign = !is_builtin::<C>();
+        let id = if has_repeats(c.scope()) {
+            self.checker_path(Box::new(CheckerOnly(c)))
+        } else {
+            self.push(Posted::User(Box::new(c)))
+        };
+        if foreign {
+            self.foreign.push(id);
         }
-        Ok(self.push(Posted::User(Box::new(c))))
+        Ok(id)
+    }
+
+    /// Has the search check every solution it counts against constraint
+    /// `id` (a built-in whose pruning is weaker than the forward-checking
+    /// contract on some domains: the values left to the last open variable
+    /// may not all be solutions).
+    pub(crate) fn check_counted(&mut self, id: ConstraintId) {
+        if !self.foreign.contains(&id) {
+            self.foreign.push(id);
+        }
+    }
+
+    /// Does a domain of `vars` hold more than `limit` values between the
+    /// first and the last of the sorted `values`, `limit` or more apart? A
+    /// constraint that keeps its variables to `values` then leaves the
+    /// values between them, and calls [`check_counted`](Self::check_counted).
+    pub(crate) fn sparse_over_wide(&self, vars: &[VarId], values: &[Value], limit: u64) -> bool {
+        let span = match (values.first(), values.last()) {
+            (Some(&a), Some(&b)) => b as i64 - a as i64,
+            _ => 0,
+        };
+        span >= limit as i64
+            && vars
+                .iter()
+                .any(|&x| x.index() < self.num_vars() && self.domain(x).size() > limit)
+    }
+
+    /// The constraints whose pruning the search does not trust (see
+    /// [`Model::post`]), in posting order.
+    pub(crate) fn foreign(&self) -> &[ConstraintId] {
+        &self.foreign
+    }
+
+    /// Does constraint `id` hold under `values` (one per variable)? `buf`
+    /// is scratch space.
+    pub(crate) fn satisfies(
+        &self,
+        id: ConstraintId,
+        values: &[Value],
+        buf: &mut Vec<Value>,
+    ) -> bool {
+        let c = self.constraints[id.0 as usize].as_dyn();
+        buf.clear();
+        buf.extend(c.scope().iter().map(|x| values[x.index()]));
+        c.is_satisfied(buf)
     }
 
     /// `x ≠ y + c` (see [`NotEqual`]).
     pub fn not_equal(&mut self, x: VarId, y: VarId, c: Value) -> Result<ConstraintId, ModelError> {
         self.check_vars("not-equal", &[x, y])?;
         if x == y {
-            return Ok(self.push(Posted::User(Box::new(CheckerOnly(NotEqual::new(x, y, c))))));
+            return Ok(self.checker_path(Box::new(CheckerOnly(NotEqual::new(x, y, c)))));
         }
         Ok(self.push(Posted::NotEqual(NotEqual::new(x, y, c))))
     }
@@ -429,7 +551,7 @@ impl Model {
     pub fn equal(&mut self, x: VarId, y: VarId, c: Value) -> Result<ConstraintId, ModelError> {
         self.check_vars("equal", &[x, y])?;
         if x == y {
-            return Ok(self.push(Posted::User(Box::new(CheckerOnly(Equal::new(x, y, c))))));
+            return Ok(self.checker_path(Box::new(CheckerOnly(Equal::new(x, y, c)))));
         }
         Ok(self.push(Posted::Equal(Equal::new(x, y, c))))
     }
@@ -487,7 +609,7 @@ impl Model {
         let mut c = AllDifferent::new(vars, offsets);
         if repeats {
             // The specialised pruning assumes distinct variables.
-            return Ok(self.push(Posted::User(Box::new(CheckerOnly(c)))));
+            return Ok(self.checker_path(Box::new(CheckerOnly(c))));
         }
         if small {
             let bounds: Vec<(Value, Value)> = c
@@ -589,7 +711,7 @@ impl Model {
         }
         let c = Element::new(index, array, result);
         if has_repeats(c.scope()) {
-            return Ok(self.push(Posted::User(Box::new(CheckerOnly(c)))));
+            return Ok(self.checker_path(Box::new(CheckerOnly(c))));
         }
         Ok(self.push(Posted::Element(c)))
     }
@@ -674,7 +796,7 @@ impl Model {
         self.check_vars("count", vars)?;
         let c = Count::new(vars.to_vec(), value, rel, k);
         if has_repeats(vars) {
-            return Ok(self.push(Posted::User(Box::new(CheckerOnly(c)))));
+            return Ok(self.checker_path(Box::new(CheckerOnly(c))));
         }
         Ok(self.push(Posted::Count(c)))
     }
@@ -746,6 +868,17 @@ impl Model {
     }
 
     fn arith(&mut self, op: ArithOp, args: &[VarId], z: VarId) -> Result<ConstraintId, ModelError> {
+        // max(x, y, y) is max(x, y): without the repeat the constraint keeps
+        // its own propagator rather than the checker path.
+        let mut unique;
+        let args = if matches!(op, ArithOp::Min | ArithOp::Max) && has_repeats(args) {
+            let mut seen = rustc_hash::FxHashSet::default();
+            unique = args.to_vec();
+            unique.retain(|&x| seen.insert(x));
+            &unique[..]
+        } else {
+            args
+        };
         let c = Arith::new(op, args, z);
         let name = c.name().to_string();
         self.check_vars("arithmetic", c.scope())?;
@@ -766,11 +899,7 @@ impl Model {
         check: impl Fn(&[Value]) -> bool + Send + Sync + 'static,
     ) -> Result<ConstraintId, ModelError> {
         self.check_vars("predicate", vars)?;
-        Ok(self.push(Posted::User(Box::new(Predicate::new(
-            vars.to_vec(),
-            name,
-            check,
-        )))))
+        Ok(self.checker_path(Box::new(Predicate::new(vars.to_vec(), name, check))))
     }
 }
 

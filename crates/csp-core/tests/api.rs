@@ -118,7 +118,7 @@ fn large_n_with_mrv_and_middle_values() {
     let r = Search::new(&m)
         .var_order(VarOrder::Mrv)
         .val_order(ValOrder::Middle)
-        .limits(Limits::none().with_time(Duration::from_secs(20)))
+        .limits(Limits::none().with_nodes(100_000))
         .solve();
     assert_eq!(r.outcome, Outcome::Solved);
     assert!(is_queens_solution(&r.solution.unwrap().values_of(&q)));

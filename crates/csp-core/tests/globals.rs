@@ -3,7 +3,10 @@
 //! level, their pruning strength, and their errors.
 
 use csp_core::constraint::Consistency;
-use csp_core::{testing, Domain, Inference, Model, ModelError, Search, VarOrder};
+use csp_core::{
+    testing, Domain, Inference, Limits, Model, ModelError, Outcome, Relation, Search, Value,
+    VarOrder,
+};
 
 const LEVELS: [Consistency; 3] = [Consistency::Value, Consistency::Bounds, Consistency::Domain];
 
@@ -1090,5 +1093,51 @@ fn domain_consistency_searches_without_failures() {
                 assert_eq!(r.stats.failures, 0, "{order:?} {doms:?}");
             }
         }
+    }
+}
+
+#[test]
+fn among_over_full_range_domains_reasons_over_the_set() {
+    // Three variables over all of i32 and a set of three values: each
+    // domain meets the set and is not inside it, which is settled by
+    // probing the set's values, not by listing 2³² values.
+    let mut m = Model::new();
+    let xs = m
+        .new_vars(3, Domain::range(Value::MIN, Value::MAX))
+        .unwrap();
+    let n = m.new_var(Domain::range(3, 3)).unwrap();
+    m.among(&xs, &[4, 5, Value::MAX], n).unwrap();
+    let limits = Limits::none().with_nodes(100);
+    let r = Search::new(&m).limits(limits.clone()).solve();
+    assert_eq!(r.outcome, Outcome::Solved);
+    let s = r.solution.unwrap();
+    assert!(xs.iter().all(|&x| [4, 5, Value::MAX].contains(&s[x])));
+    // n = 0: the set's three values leave each domain, one by one.
+    let mut m = Model::new();
+    let xs = m
+        .new_vars(2, Domain::range(Value::MIN, Value::MAX))
+        .unwrap();
+    let n = m.new_var(Domain::range(0, 0)).unwrap();
+    m.among(&xs, &[4, 5, 6], n).unwrap();
+    let r = Search::new(&m).limits(limits.clone()).solve();
+    assert_eq!(r.outcome, Outcome::Solved);
+    let s = r.solution.unwrap();
+    assert!(xs.iter().all(|&x| !(4..=6).contains(&s[x])));
+    // A sparse set over a huge domain, whose gap stays in x's domain: the
+    // count reaches each value rather than adding the 2¹⁷ + 1 left to x
+    // as the last open variable. Two solutions for x, y free in 0..=1.
+    let mut m = Model::new();
+    let y = m.new_var(Domain::range(0, 1)).unwrap();
+    let x = m.new_var(Domain::range(Value::MIN, Value::MAX)).unwrap();
+    let n = m.new_var(Domain::range(1, 1)).unwrap();
+    m.among(&[x], &[0, 1 << 17], n).unwrap();
+    m.linear(&[(1, y)], Relation::Ge, 0).unwrap();
+    for inference in [Inference::ForwardChecking, Inference::Mac] {
+        let r = Search::new(&m)
+            .inference(inference)
+            .var_order(VarOrder::Input)
+            .limits(Limits::none().with_nodes(1_000_000))
+            .count();
+        assert_eq!((r.outcome, r.count), (Outcome::Solved, 4), "{inference:?}");
     }
 }

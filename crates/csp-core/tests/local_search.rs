@@ -1,6 +1,6 @@
 //! Local search on ordinary models: min-conflicts and the genetic search.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use csp_core::{
     CancelToken, Constraint, Domain, Genetic, Init, Limit, LocalError, MinConflicts, Model, Move,
@@ -326,13 +326,13 @@ fn cancel_token_and_time_limit_stop_a_hopeless_run() {
     assert_eq!(r.outcome, Outcome::LimitReached(Limit::Cancelled));
     assert!(r.steps > 0);
 
-    let start = Instant::now();
+    // Three variables, two values, all different: hopeless, so only the
+    // limit ends it (how soon depends on the machine; not asserted).
     let r = MinConflicts::new(&m)
         .time_limit(Duration::from_millis(30))
         .run()
         .unwrap();
     assert_eq!(r.outcome, Outcome::LimitReached(Limit::Time));
-    assert!(start.elapsed() < Duration::from_secs(5));
 
     // A cancelled token also stops the fused permutation engine.
     let (m, _) = queens(10_000);

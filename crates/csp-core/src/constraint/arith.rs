@@ -171,9 +171,17 @@ impl Arith {
     }
 }
 
-/// `x^k` in `i128`, saturating far beyond the `i32` range.
+/// `x^k` in `i128`, saturating far beyond the `i32` range. At most about
+/// a hundred multiplications whatever `k` (`pow(x, u32::MAX, z)` included):
+/// 0, 1 and −1 are settled at once, and any other base saturates by then.
 pub(crate) fn pow_sat(x: i128, k: u32) -> i128 {
     const CAP: i128 = 1 << 100;
+    match x {
+        _ if k == 0 => return 1,
+        0 | 1 => return x,
+        -1 => return if k.is_multiple_of(2) { 1 } else { -1 },
+        _ => {}
+    }
     let mut r: i128 = 1;
     for _ in 0..k {
         r = match r.checked_mul(x) {
@@ -181,6 +189,11 @@ pub(crate) fn pow_sat(x: i128, k: u32) -> i128 {
             None if (r < 0) != (x < 0) => -CAP,
             None => CAP,
         };
+        if r.abs() == CAP {
+            // Saturated: only the sign can change from here.
+            let negative = x < 0 && !k.is_multiple_of(2);
+            return if negative { -CAP } else { CAP };
+        }
     }
     r
 }

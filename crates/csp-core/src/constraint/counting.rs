@@ -10,25 +10,86 @@ use crate::propagation::Because;
 use crate::propagation::{Events, Priority, Propagator, Setup};
 use crate::{Model, ModelError};
 
+/// The reads of a domain the set tests need: a [`Pruner`]'s, or a
+/// reason's [`Premises`] (the domains before the change being explained).
+trait Reads {
+    fn min(&self, x: VarId) -> Value;
+    fn max(&self, x: VarId) -> Value;
+    fn contains(&self, x: VarId, v: Value) -> bool;
+    fn next_above(&self, x: VarId, v: Value) -> Option<Value>;
+}
+
+impl Reads for Pruner<'_> {
+    fn min(&self, x: VarId) -> Value {
+        Pruner::min(self, x)
+    }
+    fn max(&self, x: VarId) -> Value {
+        Pruner::max(self, x)
+    }
+    fn contains(&self, x: VarId, v: Value) -> bool {
+        Pruner::contains(self, x, v)
+    }
+    fn next_above(&self, x: VarId, v: Value) -> Option<Value> {
+        Pruner::next_above(self, x, v)
+    }
+}
+
+impl Reads for Premises<'_> {
+    fn min(&self, x: VarId) -> Value {
+        Premises::min(self, x)
+    }
+    fn max(&self, x: VarId) -> Value {
+        Premises::max(self, x)
+    }
+    fn contains(&self, x: VarId, v: Value) -> bool {
+        Premises::contains(self, x, v)
+    }
+    fn next_above(&self, x: VarId, v: Value) -> Option<Value> {
+        Premises::next_above(self, x, v)
+    }
+}
+
+/// The values of the sorted `set` within `x`'s bounds.
+fn set_within<'s>(d: &impl Reads, x: VarId, set: &'s [Value]) -> &'s [Value] {
+    let (lo, hi) = (d.min(x), d.max(x));
+    &set[set.partition_point(|&v| v < lo)..set.partition_point(|&v| v <= hi)]
+}
+
+/// Is `x`'s domain inside the set?
+///
+/// Never walks more than `|set| + 1` values: a domain is inside the set
+/// only if it has no more values than the set has within its bounds, so
+/// a domain of 2³² values costs no more than a small one.
+fn inside(d: &impl Reads, x: VarId, set: &[Value]) -> bool {
+    let within = set_within(d, x, set);
+    let mut v = Some(d.min(x));
+    for _ in 0..=within.len() {
+        match v {
+            None => return true,
+            Some(u) if within.binary_search(&u).is_err() => return false,
+            Some(u) => v = d.next_above(x, u),
+        }
+    }
+    v.is_none()
+}
+
+/// Does `x`'s domain meet the set? `|set|` membership tests at most.
+fn meets(d: &impl Reads, x: VarId, set: &[Value]) -> bool {
+    set_within(d, x, set).iter().any(|&s| d.contains(x, s))
+}
+
 /// How many of the `vars` take a value in `set`: `sure` (domain inside the
-/// set) and `possible` (domain meets the set).
+/// set) and `possible` (domain meets the set). O(|set|) per variable,
+/// whatever the size of its domain.
 fn in_set(p: &Pruner<'_>, vars: &[VarId], set: &[Value]) -> (i64, i64) {
     let (mut sure, mut possible) = (0, 0);
     for &x in vars {
-        let mut any = false;
-        let mut all = true;
-        for v in p.values(x) {
-            if set.binary_search(&v).is_ok() {
-                any = true;
-            } else {
-                all = false;
-            }
-            if any && !all {
-                break;
-            }
+        if inside(p, x, set) {
+            sure += 1;
+            possible += 1;
+        } else if meets(p, x, set) {
+            possible += 1;
         }
-        possible += i64::from(any);
-        sure += i64::from(all);
     }
     (sure, possible)
 }
@@ -47,25 +108,18 @@ fn bound(
     Ok(())
 }
 
-/// Does every value of `x` satisfy `pred`?
-fn all_values(r: &Premises<'_>, x: VarId, pred: impl Fn(Value) -> bool) -> bool {
-    let mut v = Some(r.min(x));
-    while let Some(u) = v {
-        if !pred(u) {
-            return false;
-        }
-        v = r.next_above(x, u);
-    }
-    true
-}
-
 /// Pushes why the variables of `vars` (but `skip`) that are settled with
 /// respect to `set` are so: inside it when `inside`, else outside it (the
 /// values each has lost on the other side).
-fn settled(r: &mut Premises<'_>, vars: &[VarId], set: &[Value], inside: bool, skip: Option<VarId>) {
-    let side = |u: Value| set.binary_search(&u).is_ok() == inside;
+fn settled(r: &mut Premises<'_>, vars: &[VarId], set: &[Value], within: bool, skip: Option<VarId>) {
+    let side = |u: Value| set.binary_search(&u).is_ok() == within;
     for &x in vars {
-        if Some(x) != skip && all_values(r, x, side) {
+        let on_side = if within {
+            inside(r, x, set)
+        } else {
+            !meets(r, x, set)
+        };
+        if Some(x) != skip && on_side {
             r.domain_within(x, side);
         }
     }
@@ -79,8 +133,13 @@ fn settled(r: &mut Premises<'_>, vars: &[VarId], set: &[Value], inside: bool, sk
 /// domain lies inside the set and `possible` ones whose domain meets it,
 /// `n ∈ [sure, possible]`; when `n` can only be `sure`, the undecided
 /// variables lose the set's values; when it can only be `possible`, they
-/// lose the others. O(Σ|D|·log|set|) per call. Local-search violations are
-/// `|count − n|`.
+/// lose the others. Each domain is tested by probing the set's values and
+/// walking at most `|set| + 1` of its own, so a call costs O(n·|set|·log|set|)
+/// whatever the domains' sizes (a variable over all of `i32` included);
+/// between the bounds of the set's values, a domain of more than 65,536
+/// values keeps its values outside the set (the kernel removes values
+/// one at a time), and counting then checks each solution. Local-search
+/// violations are `|count − n|`.
 #[derive(Debug, Clone)]
 pub struct Among {
     /// The variables, then `n`.
@@ -124,6 +183,39 @@ impl Constraint for Among {
 #[derive(Debug)]
 struct AmongProp<'a>(&'a Among);
 
+/// Above this many values between the bounds, a domain is not filtered
+/// value by value (the kernel removes values one at a time).
+const WALK_LIMIT: u64 = 1 << 16;
+
+/// Reduces `x`'s domain to the set's values, because of `why`: to the
+/// bounds of the set's values it holds, then, within them, to the set
+/// when at most [`WALK_LIMIT`] values lie between those bounds. Wider
+/// (a sparse set over a huge domain) the values between the set's stay:
+/// the checker rejects them once `x` is fixed, so no solution is wrong,
+/// but the last open variable may keep values no solution has.
+fn keep_set(
+    p: &mut Pruner<'_>,
+    x: VarId,
+    set: &[Value],
+    why: impl Fn(&mut Premises<'_>) + Copy,
+) -> Result<(), Conflict> {
+    let within = set_within(p, x, set);
+    let Some(&first) = within.iter().find(|&&v| p.contains(x, v)) else {
+        return Err(p.fail(why));
+    };
+    let last = *within
+        .iter()
+        .rev()
+        .find(|&&v| p.contains(x, v))
+        .unwrap_or(&first);
+    p.set_min(x, first, why)?;
+    p.set_max(x, last, why)?;
+    if (last as i64 - first as i64) < WALK_LIMIT as i64 {
+        p.retain(x, |v| set.binary_search(&v).is_ok(), why)?;
+    }
+    Ok(())
+}
+
 impl Propagator for AmongProp<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
         subscribe_all(setup, &self.0.scope, Events::DOMAIN);
@@ -149,8 +241,7 @@ impl Propagator for AmongProp<'_> {
             // is reached) or into it (lo = possible: every one is needed).
             let into = hi != sure;
             for &x in xs {
-                let (inside, meets) = in_set(p, &[x], set);
-                if meets == 1 && inside == 0 {
+                if meets(p, x, set) && !inside(p, x, set) {
                     let why = |r: &mut Premises| {
                         r.push(if into {
                             Literal::Ge(n, lo as Value)
@@ -159,7 +250,14 @@ impl Propagator for AmongProp<'_> {
                         });
                         settled(r, xs, set, !into, Some(x));
                     };
-                    p.retain(x, |v| set.binary_search(&v).is_ok() == into, why)?;
+                    if into {
+                        keep_set(p, x, set, why)?;
+                    } else {
+                        // The set's values, not the domain's, are walked.
+                        for &v in set_within(p, x, set) {
+                            p.remove(x, v, why)?;
+                        }
+                    }
                 }
             }
         }
@@ -383,10 +481,18 @@ impl Model {
         let mut set = set.to_vec();
         set.sort_unstable();
         set.dedup();
-        self.post(Among {
+        // A sparse set over a huge domain: the values between the set's
+        // may stay (see `keep_set`), so counting checks the solutions
+        // rather than adding the last variable's values at once.
+        let wide = self.sparse_over_wide(vars, &set, WALK_LIMIT);
+        let id = self.post(Among {
             scope: vars.iter().copied().chain([n]).collect(),
             set,
-        })
+        })?;
+        if wide {
+            self.check_counted(id);
+        }
+        Ok(id)
     }
 
     /// For each `k`, `counts[k]` variables of `vars` take `values[k]` (see

@@ -14,7 +14,11 @@ use crate::literal::Literal;
 /// Both inference levels: `index` keeps the positions `i` whose `array[i]`
 /// shares a value with `result`; `result` keeps the values some remaining
 /// `array[i]` can take; when `index` is fixed to `i`, `array[i]` and `result`
-/// are made equal. O(n·d) for n array entries of domain size d.
+/// are made equal. O(n·d) for n array entries of domain size d. Domains of
+/// more than 65,536 values are bounded rather than walked (the index to
+/// the array's positions, a wide result to its entries' bounds), so an
+/// index or a result over all of `i32` costs no more than a small one; the
+/// pruning is exact once all but one of the scope's variables are fixed.
 #[derive(Debug, Clone)]
 pub struct Element {
     /// index, result, array...
@@ -33,14 +37,19 @@ impl Element {
 
     fn prune(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
         let (index, result, array) = (self.vars[0], self.vars[1], &self.vars[2..]);
-        let n = array.len() as i64;
-        pruner.retain(index, |i| (0..n).contains(&(i as i64)), Why::Constraint)?;
+        // The index within the array's positions: bounds, so an index
+        // over all of i32 is never listed.
+        let last = Value::try_from(array.len().saturating_sub(1)).unwrap_or(Value::MAX);
+        if array.is_empty() {
+            return Err(pruner.fail(Why::Constraint));
+        }
+        pruner.set_min(index, 0, Why::Constraint)?;
+        pruner.set_max(index, last, Why::Constraint)?;
         // index: positions whose entry can equal the result.
         let idx: Vec<Value> = pruner.values(index).collect();
         for i in idx {
             let a = array[i as usize];
-            let meets = pruner.values(a).any(|v| pruner.contains(result, v));
-            if !meets {
+            if !may_meet(pruner, a, result) {
                 // array[i] and result have no value in common.
                 pruner.remove(index, i, |r: &mut Premises| {
                     r.domain(a);
@@ -48,46 +57,107 @@ impl Element {
                 })?;
             }
         }
-        // result: values some remaining entry can take.
+        // result: values some remaining entry can take; value by value
+        // when the result has at most WALK_LIMIT values, else its bounds.
         let idx: Vec<Value> = pruner.values(index).collect();
-        let res: Vec<Value> = pruner.values(result).collect();
-        for v in res {
-            if !idx.iter().any(|&i| pruner.contains(array[i as usize], v)) {
-                // No entry the index can still name can take v.
-                let idx = &idx;
-                pruner.remove(result, v, move |r: &mut Premises| {
-                    r.domain(index);
-                    for &i in idx {
-                        r.push(Literal::Ne(array[i as usize], v));
-                    }
-                })?;
+        if pruner.size(result) <= WALK_LIMIT {
+            let res: Vec<Value> = pruner.values(result).collect();
+            for v in res {
+                if !idx.iter().any(|&i| pruner.contains(array[i as usize], v)) {
+                    // No entry the index can still name can take v.
+                    let idx = &idx;
+                    pruner.remove(result, v, move |r: &mut Premises| {
+                        r.domain(index);
+                        for &i in idx {
+                            r.push(Literal::Ne(array[i as usize], v));
+                        }
+                    })?;
+                }
             }
+        } else {
+            let entries = || idx.iter().map(|&i| array[i as usize]);
+            let lo = entries().map(|a| pruner.min(a)).min().unwrap_or(Value::MIN);
+            let hi = entries().map(|a| pruner.max(a)).max().unwrap_or(Value::MAX);
+            let why = |r: &mut Premises| {
+                r.domain(index);
+                for &i in &idx {
+                    r.at_least(array[i as usize]);
+                    r.at_most(array[i as usize]);
+                }
+            };
+            pruner.set_min(result, lo, why)?;
+            pruner.set_max(result, hi, why)?;
         }
         if let Some(i) = pruner.value(index) {
-            let a = array[i as usize];
-            let av: Vec<Value> = pruner.values(a).collect();
-            // With the index fixed, array[i] and result mirror each other.
-            let fixed = Literal::Eq(index, i);
-            for v in av {
-                if !pruner.contains(result, v) {
-                    pruner.remove(a, v, |r: &mut Premises| {
-                        r.push(fixed);
-                        r.push(Literal::Ne(result, v));
-                    })?;
-                }
-            }
-            let rv: Vec<Value> = pruner.values(result).collect();
-            for v in rv {
-                if !pruner.contains(a, v) {
-                    pruner.remove(result, v, |r: &mut Premises| {
-                        r.push(fixed);
-                        r.push(Literal::Ne(a, v));
-                    })?;
-                }
-            }
+            mirror(pruner, Literal::Eq(index, i), array[i as usize], result)?;
         }
         Ok(())
     }
+}
+
+/// Above this many values a domain is bounded, not walked value by value.
+const WALK_LIMIT: u64 = 1 << 16;
+
+/// Can `a` and `b` share a value? Exact when either has at most
+/// [`WALK_LIMIT`] values (the smaller is walked); above, whether their
+/// bounds overlap.
+fn may_meet(p: &Pruner<'_>, a: VarId, b: VarId) -> bool {
+    let (small, large) = if p.size(a) <= p.size(b) {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    if p.max(small) < p.min(large) || p.max(large) < p.min(small) {
+        return false;
+    }
+    if p.size(small) > WALK_LIMIT {
+        return true;
+    }
+    let mut v = Some(p.min(small));
+    while let Some(u) = v {
+        if p.contains(large, u) {
+            return true;
+        }
+        v = p.next_above(small, u);
+    }
+    false
+}
+
+/// With the index fixed (`fixed`), `a = array[index]` and `result`
+/// mirror each other: equal bounds, then the values of the one with at
+/// most [`WALK_LIMIT`] values that the other lacks go (a fixed one fixes
+/// the other).
+fn mirror(p: &mut Pruner<'_>, fixed: Literal, a: VarId, result: VarId) -> Result<(), Conflict> {
+    for (x, y) in [(a, result), (result, a)] {
+        let (lo, hi) = (p.min(y), p.max(y));
+        p.set_min(x, lo, |r: &mut Premises| {
+            r.push(fixed);
+            r.push(Literal::Ge(y, lo));
+        })?;
+        p.set_max(x, hi, |r: &mut Premises| {
+            r.push(fixed);
+            r.push(Literal::Le(y, hi));
+        })?;
+    }
+    for (x, y) in [(a, result), (result, a)] {
+        if let Some(v) = p.value(y) {
+            p.fix(x, v, |r: &mut Premises| {
+                r.push(fixed);
+                r.push(Literal::Eq(y, v));
+            })?;
+        } else if p.size(x) <= WALK_LIMIT {
+            let xv: Vec<Value> = p.values(x).collect();
+            for v in xv {
+                if !p.contains(y, v) {
+                    p.remove(x, v, |r: &mut Premises| {
+                        r.push(fixed);
+                        r.push(Literal::Ne(y, v));
+                    })?;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 impl Constraint for Element {

@@ -160,7 +160,10 @@ pub trait Constraint: Send + Sync + fmt::Debug {
     /// Forward checking: called when the variable at scope position `changed`
     /// has become fixed. The default waits until one scope variable is left
     /// unfixed, then removes its values that the checker rejects: O(d) checks of
-    /// cost O(k) for domain size d and arity k.
+    /// cost O(k) for domain size d and arity k. A domain of more than
+    /// [`CHECKER_FILTER_LIMIT`] values is only trimmed at its ends
+    /// ([`CHECKER_TRIM`] checks each); the checker still rejects the rest
+    /// once the variable is fixed.
     fn forward_check(&self, pruner: &mut Pruner<'_>, changed: usize) -> Result<(), Conflict> {
         let _ = changed;
         default_forward_check(self, pruner)
@@ -247,22 +250,75 @@ pub fn default_forward_check<C: Constraint + ?Sized>(
                     }
                 }
             };
-            pruner
-                .retain(
-                    x,
-                    |v| {
-                        for (k, &y) in scope.iter().enumerate() {
-                            if y == x {
-                                values[k] = v;
-                            }
-                        }
-                        c.is_satisfied(&values)
-                    },
-                    reason,
-                )
-                .map(|_| ())
+            let mut accepts = |v: Value| {
+                for (k, &y) in scope.iter().enumerate() {
+                    if y == x {
+                        values[k] = v;
+                    }
+                }
+                c.is_satisfied(&values)
+            };
+            if pruner.size(x) > CHECKER_FILTER_LIMIT {
+                return trim_ends(pruner, x, &mut accepts, reason);
+            }
+            pruner.retain(x, accepts, reason).map(|_| ())
         }
     }
+}
+
+/// Above this many values, the default forward checking does not test
+/// each value of the last open variable: it trims values the checker
+/// rejects from both ends, at most [`CHECKER_TRIM`] from each (no
+/// allocation, no 2³²-step loop over a variable of all of `i32`). A model
+/// with such a variable in the scope of a constraint on the checker path
+/// counts by checking each solution rather than adding the last
+/// variable's values at once.
+pub const CHECKER_FILTER_LIMIT: u64 = 1 << 16;
+
+/// The checker tests at each end of a domain of more than
+/// [`CHECKER_FILTER_LIMIT`] values, per call of the default forward
+/// checking.
+pub const CHECKER_TRIM: u64 = 1 << 10;
+
+/// Moves each of `x`'s bounds to the nearest value `accepts` takes, when
+/// one lies within [`CHECKER_TRIM`] values of it (else the bound stays: a
+/// partial move would only have the kernel call again for the next
+/// stretch); a conflict when the domain holds no value `accepts` takes.
+fn trim_ends(
+    pruner: &mut Pruner<'_>,
+    x: VarId,
+    accepts: &mut impl FnMut(Value) -> bool,
+    reason: impl Fn(&mut Premises<'_>) + Copy,
+) -> Result<(), Conflict> {
+    let (lo, hi) = (pruner.min(x), pruner.max(x));
+    let mut v = Some(lo);
+    for _ in 0..CHECKER_TRIM {
+        match v {
+            Some(u) if accepts(u) => {
+                if u > lo {
+                    pruner.set_min(x, u, reason)?;
+                }
+                break;
+            }
+            Some(u) => v = pruner.next_above(x, u),
+            None => return Err(pruner.fail(reason)),
+        }
+    }
+    let new_lo = pruner.min(x);
+    let mut u = hi;
+    for _ in 0..CHECKER_TRIM {
+        if u <= new_lo {
+            break;
+        }
+        if pruner.contains(x, u) && accepts(u) {
+            if u < hi {
+                pruner.set_max(x, u, reason)?;
+            }
+            break;
+        }
+        u -= 1;
+    }
+    Ok(())
 }
 
 /// The default arc consistency (see [`Constraint::propagate`]): for each

@@ -236,6 +236,50 @@ impl Constraint for Regular {
     }
 }
 
+/// Above this many values a domain is not walked: its letters are found
+/// by probing the alphabet's values.
+const WALK_LIMIT: u64 = 1 << 16;
+
+/// The letters of `x`'s domain, `(alphabet index, value, false)` in
+/// ascending order, after bounding `x` to the alphabet's values. A domain
+/// of at most [`WALK_LIMIT`] values (or no more than the alphabet has
+/// within its bounds) loses its values outside the alphabet one by one;
+/// a larger one keeps those between the alphabet's values (no allocation
+/// and no 2³²-step loop for a variable over all of `i32`), and
+/// [`Model::regular`] has counting check each solution then.
+fn read_letters(
+    p: &mut Pruner<'_>,
+    x: VarId,
+    alphabet: &[Value],
+    letters: &mut Vec<(u32, Value, bool)>,
+) -> Result<(), Conflict> {
+    let (Some(&first), Some(&last)) = (alphabet.first(), alphabet.last()) else {
+        return Err(p.fail(Why::Constraint));
+    };
+    p.set_min(x, first, Why::Constraint)?;
+    p.set_max(x, last, Why::Constraint)?;
+    let (lo, hi) = (p.min(x), p.max(x));
+    let start = alphabet.partition_point(|&v| v < lo);
+    let within = alphabet.partition_point(|&v| v <= hi) - start;
+    if p.size(x) <= WALK_LIMIT.max(within as u64) {
+        for v in p.values(x) {
+            match alphabet.binary_search(&v) {
+                Ok(a) => letters.push((a as u32, v, false)),
+                Err(_) => {
+                    p.remove(x, v, Why::Constraint)?;
+                }
+            }
+        }
+    } else {
+        for (a, &v) in alphabet.iter().enumerate().skip(start).take(within) {
+            if p.contains(x, v) {
+                letters.push((a as u32, v, false));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Pesant's sweep, rebuilt per call (see [`Regular`]).
 #[derive(Debug)]
 struct RegularProp<'a> {
@@ -348,14 +392,7 @@ impl Propagator for RegularProp<'_> {
         for i in 0..n {
             let letters = &mut self.letters[i];
             letters.clear();
-            for v in p.values(self.vars[i]) {
-                match self.dfa.alphabet.binary_search(&v) {
-                    Ok(a) => letters.push((a as u32, v, false)),
-                    Err(_) => {
-                        p.remove(self.vars[i], v, Why::Constraint)?;
-                    }
-                }
-            }
+            read_letters(p, self.vars[i], &self.dfa.alphabet, letters)?;
             let (cur, next) = self.fwd.split_at_mut((i + 1) * w);
             let cur = &cur[i * w..];
             for (k, &word) in cur.iter().enumerate() {
@@ -451,9 +488,18 @@ impl Model {
         vars: &[VarId],
         automaton: &Automaton,
     ) -> Result<ConstraintId, ModelError> {
-        self.post(Regular {
+        // A sparse alphabet over a huge domain: the values between the
+        // alphabet's may stay (see `read_letters`), so counting checks
+        // the solutions rather than adding the last variable's values.
+        let alphabet = &automaton.alphabet;
+        let wide = self.sparse_over_wide(vars, alphabet, WALK_LIMIT);
+        let id = self.post(Regular {
             vars: vars.to_vec(),
             automaton: automaton.clone(),
-        })
+        })?;
+        if wide {
+            self.check_counted(id);
+        }
+        Ok(id)
     }
 }

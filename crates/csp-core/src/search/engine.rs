@@ -734,7 +734,37 @@ impl<'a> Engine<'a> {
         if self.observer.is_some() || self.validate {
             return self.take_solution().is_some();
         }
+        if self.prep.foreign {
+            return self.check_foreign();
+        }
         true
+    }
+
+    /// Checks the current (complete) assignment against the constraints
+    /// whose pruning is the caller's: the library's own prune exactly, but
+    /// a caller's `forward_check` may accept what its checker rejects.
+    /// False (and `invalid` set) when one fails.
+    fn check_foreign(&mut self) -> bool {
+        let values = self.values();
+        let mut buf = Vec::new();
+        let model = self.model;
+        match model
+            .foreign()
+            .iter()
+            .find(|&&c| !model.satisfies(c, &values, &mut buf))
+        {
+            None => true,
+            Some(&c) => {
+                log::error!(
+                    "a propagator let a non-solution through: constraint {} ({}) fails",
+                    c.0,
+                    model.constraint(c).name()
+                );
+                self.invalid = Some(c);
+                self.finished = true;
+                false
+            }
+        }
     }
 
     /// Checks a solution found by `step` against every constraint and
@@ -854,5 +884,77 @@ fn priority_of(c: &dyn crate::Constraint) -> Priority {
     match c.scope().len() {
         0..=2 => Priority::Cheap,
         _ => Priority::Linear,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constraint::{Constraint, Pruner};
+    use crate::Domain;
+
+    /// "The sum is even", with pruning that prunes nothing and never fails.
+    #[derive(Debug)]
+    struct EvenSumNoPruning([VarId; 3]);
+
+    impl Constraint for EvenSumNoPruning {
+        fn scope(&self) -> &[VarId] {
+            &self.0
+        }
+        fn is_satisfied(&self, v: &[Value]) -> bool {
+            v.iter().sum::<Value>() % 2 == 0
+        }
+        fn forward_check(&self, _: &mut Pruner<'_>, _: usize) -> Result<(), Conflict> {
+            Ok(())
+        }
+        fn propagate(&self, _: &mut Pruner<'_>) -> Result<(), Conflict> {
+            Ok(())
+        }
+    }
+
+    /// `Search::count`'s loop with validation off, as in release builds
+    /// (tests build with debug assertions, which validate every count).
+    fn count_unvalidated(m: &Model, inference: Inference) -> (u128, Option<crate::ConstraintId>) {
+        let opts = SearchOptions {
+            inference,
+            ..Default::default()
+        };
+        let prep = Arc::new(Prepared::new(m, inference));
+        let mut e = Engine::new(m, prep, opts, None);
+        e.validate = false;
+        let mut n = 0;
+        loop {
+            match e.step(None) {
+                Step::Solution if e.note_solution() => n += 1,
+                Step::Solution | Step::Done => break,
+                Step::Limit(l) => panic!("stopped by {l:?}"),
+            }
+        }
+        (n + e.counted, e.invalid)
+    }
+
+    #[test]
+    fn counting_without_validation_checks_the_callers_constraints() {
+        // 64 assignments of three variables in 0..=3, 32 with an even sum:
+        // the count must not be 64 (the shortcut trusting the propagator),
+        // and the constraint that let a non-solution through is named.
+        let mut m = Model::new();
+        let x = m.new_vars(3, Domain::range(0, 3)).unwrap();
+        let c = m.post(EvenSumNoPruning([x[0], x[1], x[2]])).unwrap();
+        assert_eq!(m.foreign(), &[c]);
+        for inf in [Inference::None, Inference::ForwardChecking, Inference::Mac] {
+            let r = count_unvalidated(&m, inf);
+            assert!(r == (32, None) || r.1 == Some(c), "{inf:?}: {r:?}");
+        }
+        // The library's own constraints keep the shortcut and need no check.
+        let mut m = Model::new();
+        let x = m.new_vars(3, Domain::range(0, 3)).unwrap();
+        m.predicate(&x, "even sum", |v| v.iter().sum::<Value>() % 2 == 0)
+            .unwrap();
+        m.all_different(&x).unwrap();
+        assert!(m.foreign().is_empty());
+        for inf in [Inference::None, Inference::ForwardChecking, Inference::Mac] {
+            assert_eq!(count_unvalidated(&m, inf), (12, None), "{inf:?}");
+        }
     }
 }

@@ -276,7 +276,11 @@ impl<'a> Search<'a> {
     ///
     /// With forward checking or arc consistency (and no observer), when one
     /// variable is left its remaining values are all solutions, so they are
-    /// added at once instead of being tried one by one.
+    /// added at once instead of being tried one by one. That holds for the
+    /// library's constraints; when the model has constraints of the
+    /// caller's ([`Model::post`](crate::Model::post)), whose pruning may let a non-solution
+    /// through, each solution is reached and checked against them, and one
+    /// that fails ends the count with [`Outcome::Invalid`] naming it.
     pub fn count(self) -> Report {
         let start = Instant::now();
         let prep = Arc::new(Prepared::new(self.model, self.options.inference));

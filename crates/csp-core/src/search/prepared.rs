@@ -25,6 +25,9 @@ pub(crate) struct Prepared {
     /// Per constraint, its inference level (the search's, or lower where
     /// the model caps it: [`Model::cap_inference`]).
     pub(super) levels: Vec<Inference>,
+    /// Does the model hold constraints whose pruning is the caller's
+    /// ([`Model::foreign`])? Their solutions are checked, not trusted.
+    pub(super) foreign: bool,
 }
 
 impl Prepared {
@@ -68,14 +71,17 @@ impl Prepared {
             in_group,
             simd: Simd::detect(),
             levels,
+            foreign: !model.foreign().is_empty(),
         }
     }
 
     /// True when every constraint prunes (none is left to the checker on
-    /// full assignments), so the values left to the last variable are
-    /// solutions.
+    /// full assignments) and all the pruning is the library's, so the
+    /// values left to the last variable are solutions. A caller's
+    /// constraint may prune too little: each solution is then reached and
+    /// checked (a node each, so the limits hold).
     pub(super) fn all_prune(&self) -> bool {
-        self.levels.iter().all(|&l| l != Inference::None)
+        !self.foreign && self.levels.iter().all(|&l| l != Inference::None)
     }
 
     /// The constraints on variable `v`.
