@@ -48,7 +48,7 @@
 //! the two can be read side by side.
 
 use super::distinct::subscribe_all;
-use super::hall::hall_set;
+use super::hall::{hall_set, AtHistory};
 use super::Why;
 use crate::constraint::Pruner;
 use crate::domain::{Conflict, Domain};
@@ -502,9 +502,9 @@ impl<'a> DomainProp<'a> {
                     } else {
                         self.index.value(k)
                     };
-                    let (vars, except) = (self.vars, self.except);
-                    let why = move |r: &mut Premises| hall_set(r, vars, except, Some((i, v)));
-                    p.remove(self.vars[i], v, why)?;
+                    // Lazy: the Hall set is searched for only when asked
+                    // (a matching from scratch per removal otherwise).
+                    p.remove(self.vars[i], v, Why::Lazy(i as u64))?;
                 }
             }
         }
@@ -800,8 +800,7 @@ impl DomainProp<'_> {
                 while gone != 0 && r.is_ok() {
                     let v = (lo + gone.trailing_zeros() as i64) as Value;
                     gone &= gone - 1;
-                    let why = move |r: &mut Premises| hall_set(r, vars, None, Some((i, v)));
-                    r = p.remove(vars[i], v, why).map(|_| ());
+                    r = p.remove(vars[i], v, Why::Lazy(i as u64)).map(|_| ());
                 }
                 r
             } else {
@@ -887,6 +886,26 @@ impl Propagator for DomainProp<'_> {
 
     fn is_idempotent(&self) -> bool {
         // Every edge left belongs to a maximum matching of the edges left.
+        true
+    }
+
+    /// The lazy reason of a removal (code: the position): the Hall set,
+    /// found from the domains at `history`.
+    fn explain(
+        &mut self,
+        code: u64,
+        lit: crate::literal::Literal,
+        history: &crate::propagation::History<'_>,
+        out: &mut Vec<crate::literal::Literal>,
+    ) -> bool {
+        let (i, crate::literal::Literal::Ne(_, v)) = (code as usize, lit) else {
+            return false;
+        };
+        if i >= self.vars.len() {
+            return false;
+        }
+        let mut at = AtHistory { h: history, out };
+        hall_set(&mut at, self.vars, self.except, Some((i, v)));
         true
     }
 

@@ -20,8 +20,80 @@
 
 use crate::ids::{Value, VarId};
 use crate::literal::Literal;
-use crate::propagation::Premises;
+use crate::propagation::{History, Premises};
 use std::collections::HashMap;
+
+/// What a Hall-set reason reads and writes: the domains (now, through
+/// [`Premises`], or as of a point of the trail, through [`AtHistory`]) and
+/// the literals stating them.
+pub(crate) trait HallReads {
+    fn contains(&self, y: VarId, v: Value) -> bool;
+    fn min(&self, y: VarId) -> Value;
+    fn next_above(&self, y: VarId, after: Value) -> Option<Value>;
+    /// Pushes `y`'s domain as literals, leaving out the missing values
+    /// for which `spare` is true (see [`Premises::domain_within`]).
+    fn domain_within(&mut self, y: VarId, spare: &dyn Fn(Value) -> bool);
+}
+
+impl HallReads for Premises<'_> {
+    fn contains(&self, y: VarId, v: Value) -> bool {
+        Premises::contains(self, y, v)
+    }
+    fn min(&self, y: VarId) -> Value {
+        Premises::min(self, y)
+    }
+    fn next_above(&self, y: VarId, after: Value) -> Option<Value> {
+        Premises::next_above(self, y, after)
+    }
+    fn domain_within(&mut self, y: VarId, spare: &dyn Fn(Value) -> bool) {
+        Premises::domain_within(self, y, spare)
+    }
+}
+
+/// The domains as of a point of the trail, for a lazy reason: the literals
+/// go to `out`.
+pub(crate) struct AtHistory<'h, 'o> {
+    pub(crate) h: &'h History<'h>,
+    pub(crate) out: &'o mut Vec<Literal>,
+}
+
+impl HallReads for AtHistory<'_, '_> {
+    fn contains(&self, y: VarId, v: Value) -> bool {
+        self.h.contains(y, v)
+    }
+    fn min(&self, y: VarId) -> Value {
+        self.h.bounds(y).map_or(Value::MAX, |b| b.0)
+    }
+    fn next_above(&self, y: VarId, after: Value) -> Option<Value> {
+        let (_, hi) = self.h.bounds(y)?;
+        let mut v = self.h.root.next_above(y.index(), after);
+        while let Some(u) = v.filter(|&u| u <= hi) {
+            if self.h.contains(y, u) {
+                return Some(u);
+            }
+            v = self.h.root.next_above(y.index(), u);
+        }
+        None
+    }
+    fn domain_within(&mut self, y: VarId, spare: &dyn Fn(Value) -> bool) {
+        let Some((lo, hi)) = self.h.bounds(y) else {
+            return;
+        };
+        if lo == hi {
+            self.out.push(Literal::Eq(y, lo));
+            return;
+        }
+        self.out.push(Literal::Ge(y, lo));
+        self.out.push(Literal::Le(y, hi));
+        let mut v = self.h.root.next_above(y.index(), lo);
+        while let Some(u) = v.filter(|&u| u < hi) {
+            if !self.h.contains(y, u) && !spare(u) {
+                self.out.push(Literal::Ne(y, u));
+            }
+            v = self.h.root.next_above(y.index(), u);
+        }
+    }
+}
 
 /// Pushes the reason why variable `vars[pos]` cannot take `v` (when
 /// `removed` is `Some((pos, v))`), or why the variables cannot all take
@@ -30,8 +102,8 @@ use std::collections::HashMap;
 /// constrained and never part of the set. When no Hall set is found (the
 /// write had another cause), every other variable's domain is the reason,
 /// which is correct for any all-different pruning.
-pub(crate) fn hall_set(
-    r: &mut Premises<'_>,
+pub(crate) fn hall_set<R: HallReads>(
+    r: &mut R,
     vars: &[VarId],
     except: Option<Value>,
     removed: Option<(usize, Value)>,
@@ -41,7 +113,7 @@ pub(crate) fn hall_set(
     let n = vars.len();
     // Enough values of each domain to find a free one: at most `n` are
     // matched, so the first `n + 1` usable values hold a free one.
-    let usable = |r: &Premises<'_>, i: usize| -> Option<Vec<Value>> {
+    let usable = |r: &R, i: usize| -> Option<Vec<Value>> {
         let x = vars[i];
         if except.is_some_and(|e| r.contains(x, e)) {
             return None;
@@ -79,14 +151,14 @@ pub(crate) fn hall_set(
             hall.sort_unstable();
             hall.dedup();
             for &i in &set {
-                r.domain_within(vars[i], |u| hall.binary_search(&u).is_ok());
+                r.domain_within(vars[i], &|u| hall.binary_search(&u).is_ok());
             }
             return;
         }
     }
     for (i, &y) in vars.iter().enumerate() {
         if Some(i) != skip {
-            r.domain(y);
+            r.domain_within(y, &|_| false);
         }
     }
 }
