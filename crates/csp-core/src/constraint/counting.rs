@@ -6,51 +6,14 @@ use super::{Constraint, Premises, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
 use crate::literal::Literal;
-use crate::propagation::Because;
+use crate::propagation::{Because, DomainReads};
 use crate::propagation::{Events, Priority, Propagator, Setup};
 use crate::{Model, ModelError};
 
 /// The reads of a domain the set tests need: a [`Pruner`]'s, or a
 /// reason's [`Premises`] (the domains before the change being explained).
-trait Reads {
-    fn min(&self, x: VarId) -> Value;
-    fn max(&self, x: VarId) -> Value;
-    fn contains(&self, x: VarId, v: Value) -> bool;
-    fn next_above(&self, x: VarId, v: Value) -> Option<Value>;
-}
-
-impl Reads for Pruner<'_> {
-    fn min(&self, x: VarId) -> Value {
-        Pruner::min(self, x)
-    }
-    fn max(&self, x: VarId) -> Value {
-        Pruner::max(self, x)
-    }
-    fn contains(&self, x: VarId, v: Value) -> bool {
-        Pruner::contains(self, x, v)
-    }
-    fn next_above(&self, x: VarId, v: Value) -> Option<Value> {
-        Pruner::next_above(self, x, v)
-    }
-}
-
-impl Reads for Premises<'_> {
-    fn min(&self, x: VarId) -> Value {
-        Premises::min(self, x)
-    }
-    fn max(&self, x: VarId) -> Value {
-        Premises::max(self, x)
-    }
-    fn contains(&self, x: VarId, v: Value) -> bool {
-        Premises::contains(self, x, v)
-    }
-    fn next_above(&self, x: VarId, v: Value) -> Option<Value> {
-        Premises::next_above(self, x, v)
-    }
-}
-
 /// The values of the sorted `set` within `x`'s bounds.
-fn set_within<'s>(d: &impl Reads, x: VarId, set: &'s [Value]) -> &'s [Value] {
+fn set_within<'s>(d: &impl DomainReads, x: VarId, set: &'s [Value]) -> &'s [Value] {
     let (lo, hi) = (d.min(x), d.max(x));
     &set[set.partition_point(|&v| v < lo)..set.partition_point(|&v| v <= hi)]
 }
@@ -60,7 +23,7 @@ fn set_within<'s>(d: &impl Reads, x: VarId, set: &'s [Value]) -> &'s [Value] {
 /// Never walks more than `|set| + 1` values: a domain is inside the set
 /// only if it has no more values than the set has within its bounds, so
 /// a domain of 2³² values costs no more than a small one.
-fn inside(d: &impl Reads, x: VarId, set: &[Value]) -> bool {
+fn inside(d: &impl DomainReads, x: VarId, set: &[Value]) -> bool {
     let within = set_within(d, x, set);
     let mut v = Some(d.min(x));
     for _ in 0..=within.len() {
@@ -74,7 +37,7 @@ fn inside(d: &impl Reads, x: VarId, set: &[Value]) -> bool {
 }
 
 /// Does `x`'s domain meet the set? `|set|` membership tests at most.
-fn meets(d: &impl Reads, x: VarId, set: &[Value]) -> bool {
+fn meets(d: &impl DomainReads, x: VarId, set: &[Value]) -> bool {
     set_within(d, x, set).iter().any(|&s| d.contains(x, s))
 }
 

@@ -362,11 +362,7 @@ impl FusedAllDifferent {
             let (w, bit) = (w0 + q / 64, 1u64 << (q % 64));
             store.set_word(w, store.word(w) & !bit);
             let ids = self.ids::<G>(store, q);
-            let p = &self.group.pos[q];
-            let cause = Cause::Propagated {
-                prop: self.prop,
-                how: How::One(Literal::Eq(VarId(p.var), store.min(p.var as usize))),
-            };
+            let cause = self.placed(store, q);
             let pass = store.remove_ids_small_logged::<G>(
                 &self.group.pos,
                 w0..w0 + nw,
@@ -404,18 +400,24 @@ impl FusedAllDifferent {
     ) -> Result<(), Conflict> {
         let w0 = self.first_word;
         let nw = self.group.pos.len().div_ceil(64);
-        let p = &self.group.pos[pos];
-        let fixed = Literal::Eq(VarId(p.var), store.min(p.var as usize));
+        store.ex.cause = self.placed(store, pos);
         let peers = &mut self.peers;
         peers.clear();
         peers.extend(set_bits(store.state_words(w0..w0 + nw)).map(|j| j as u32));
-        store.ex.cause = Cause::Propagated {
-            prop: self.prop,
-            how: How::One(fixed),
-        };
         let r = store.remove_ids_small::<G>(&self.group.pos, peers, ids);
         store.ex.cause = Cause::UNEXPLAINED;
         r
+    }
+
+    /// The cause of the removals a fixed position `pos` makes: its
+    /// variable's value, `x_pos = v`.
+    fn placed(&self, store: &DomainStore, pos: usize) -> Cause {
+        let x = self.group.pos[pos].var;
+        let lit = Literal::Eq(VarId(x), store.min(x as usize));
+        Cause::Propagated {
+            prop: self.prop,
+            how: How::One(lit),
+        }
     }
 
     /// The ids (value plus offset, per member) of the fixed position `pos`.

@@ -20,31 +20,19 @@
 
 use crate::ids::{Value, VarId};
 use crate::literal::Literal;
-use crate::propagation::{History, Premises};
+use crate::propagation::{DomainReads, History, Premises};
 use std::collections::HashMap;
 
 /// What a Hall-set reason reads and writes: the domains (now, through
 /// [`Premises`], or as of a point of the trail, through [`AtHistory`]) and
 /// the literals stating them.
-pub(crate) trait HallReads {
-    fn contains(&self, y: VarId, v: Value) -> bool;
-    fn min(&self, y: VarId) -> Value;
-    fn next_above(&self, y: VarId, after: Value) -> Option<Value>;
+pub(crate) trait HallReads: DomainReads {
     /// Pushes `y`'s domain as literals, leaving out the missing values
     /// for which `spare` is true (see [`Premises::domain_within`]).
     fn domain_within(&mut self, y: VarId, spare: &dyn Fn(Value) -> bool);
 }
 
 impl HallReads for Premises<'_> {
-    fn contains(&self, y: VarId, v: Value) -> bool {
-        Premises::contains(self, y, v)
-    }
-    fn min(&self, y: VarId) -> Value {
-        Premises::min(self, y)
-    }
-    fn next_above(&self, y: VarId, after: Value) -> Option<Value> {
-        Premises::next_above(self, y, after)
-    }
     fn domain_within(&mut self, y: VarId, spare: &dyn Fn(Value) -> bool) {
         Premises::domain_within(self, y, spare)
     }
@@ -57,24 +45,22 @@ pub(crate) struct AtHistory<'h, 'o> {
     pub(crate) out: &'o mut Vec<Literal>,
 }
 
-impl HallReads for AtHistory<'_, '_> {
-    fn contains(&self, y: VarId, v: Value) -> bool {
-        self.h.contains(y, v)
-    }
+impl DomainReads for AtHistory<'_, '_> {
     fn min(&self, y: VarId) -> Value {
-        self.h.bounds(y).map_or(Value::MAX, |b| b.0)
+        self.h.min(y)
+    }
+    fn max(&self, y: VarId) -> Value {
+        self.h.max(y)
+    }
+    fn contains(&self, y: VarId, v: Value) -> bool {
+        DomainReads::contains(self.h, y, v)
     }
     fn next_above(&self, y: VarId, after: Value) -> Option<Value> {
-        let (_, hi) = self.h.bounds(y)?;
-        let mut v = self.h.root.next_above(y.index(), after);
-        while let Some(u) = v.filter(|&u| u <= hi) {
-            if self.h.contains(y, u) {
-                return Some(u);
-            }
-            v = self.h.root.next_above(y.index(), u);
-        }
-        None
+        self.h.next_above(y, after)
     }
+}
+
+impl HallReads for AtHistory<'_, '_> {
     fn domain_within(&mut self, y: VarId, spare: &dyn Fn(Value) -> bool) {
         let Some((lo, hi)) = self.h.bounds(y) else {
             return;

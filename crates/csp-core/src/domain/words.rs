@@ -439,6 +439,8 @@ impl DomainStore {
             // Every `adj[j] − w` is in 0..64 (the window was found from the
             // declared domains): the words only move up.
             Some(w) => self.window_fixpoint::<true>(vars, adj, w),
+            // `id_window` inline: calling it cost this pass 0.3 % more
+            // instructions on Sudoku top95 (callgrind).
             None => {
                 let (mut lo, mut hi) = (i64::MAX, i64::MIN);
                 for (&v, &a) in vars.iter().zip(adj) {

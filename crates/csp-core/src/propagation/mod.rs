@@ -62,6 +62,7 @@ pub(crate) mod pruner;
 
 pub use crate::domain::explained::History;
 pub use crate::literal::Literal;
+pub(crate) use pruner::DomainReads;
 pub use pruner::{Because, DomainValues, Premises, Pruner, Why};
 
 /// How much propagation runs after each decision.

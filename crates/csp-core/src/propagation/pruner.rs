@@ -25,7 +25,7 @@
 
 use std::fmt;
 
-use crate::domain::explained::{Cause, Failure, How};
+use crate::domain::explained::{Cause, Failure, History, How};
 use crate::domain::{Conflict, DomainStore};
 use crate::ids::{Value, VarId};
 use crate::literal::Literal;
@@ -568,6 +568,71 @@ impl<'a> Pruner<'a> {
             return Ok(false);
         }
         self.explained(x, None, because, |s| s.retain_small_mask(x.index(), mask))
+    }
+}
+
+/// Reads of the domains, shared by code that runs both while propagating
+/// (through the [`Pruner`]), while writing an eager reason (through
+/// [`Premises`]) and while expanding a lazy one (through a [`History`]:
+/// the domains as of a point of the trail).
+pub(crate) trait DomainReads {
+    fn min(&self, x: VarId) -> Value;
+    fn max(&self, x: VarId) -> Value;
+    fn contains(&self, x: VarId, v: Value) -> bool;
+    /// The smallest value `> after` in `x`'s domain.
+    fn next_above(&self, x: VarId, after: Value) -> Option<Value>;
+}
+
+impl DomainReads for Pruner<'_> {
+    fn min(&self, x: VarId) -> Value {
+        Pruner::min(self, x)
+    }
+    fn max(&self, x: VarId) -> Value {
+        Pruner::max(self, x)
+    }
+    fn contains(&self, x: VarId, v: Value) -> bool {
+        Pruner::contains(self, x, v)
+    }
+    fn next_above(&self, x: VarId, after: Value) -> Option<Value> {
+        Pruner::next_above(self, x, after)
+    }
+}
+
+impl DomainReads for Premises<'_> {
+    fn min(&self, x: VarId) -> Value {
+        Premises::min(self, x)
+    }
+    fn max(&self, x: VarId) -> Value {
+        Premises::max(self, x)
+    }
+    fn contains(&self, x: VarId, v: Value) -> bool {
+        Premises::contains(self, x, v)
+    }
+    fn next_above(&self, x: VarId, after: Value) -> Option<Value> {
+        Premises::next_above(self, x, after)
+    }
+}
+
+impl DomainReads for History<'_> {
+    fn min(&self, x: VarId) -> Value {
+        self.bounds(x).map_or(Value::MAX, |b| b.0)
+    }
+    fn max(&self, x: VarId) -> Value {
+        self.bounds(x).map_or(Value::MIN, |b| b.1)
+    }
+    fn contains(&self, x: VarId, v: Value) -> bool {
+        History::contains(self, x, v)
+    }
+    fn next_above(&self, x: VarId, after: Value) -> Option<Value> {
+        let (_, hi) = self.bounds(x)?;
+        let mut v = self.root.next_above(x.index(), after);
+        while let Some(u) = v.filter(|&u| u <= hi) {
+            if History::contains(self, x, u) {
+                return Some(u);
+            }
+            v = self.root.next_above(x.index(), u);
+        }
+        None
     }
 }
 
