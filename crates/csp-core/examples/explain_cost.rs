@@ -86,11 +86,19 @@ fn best(mut f: impl FnMut() -> u128) -> (Duration, u128) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let which = args.first().map_or("all", String::as_str);
+    let which = args
+        .first()
+        .map(String::as_str)
+        .filter(|a| *a != "on" && *a != "off")
+        .unwrap_or("all");
     let once = args
         .last()
         .map(String::as_str)
         .filter(|a| *a == "on" || *a == "off");
+    if !["queens", "sudoku", "all"].contains(&which) {
+        eprintln!("usage: explain_cost [queens|sudoku|all] [FILE] [on|off]");
+        std::process::exit(2);
+    }
     let mut jobs: Vec<(&str, Vec<Model>, SearchOptions, bool)> = Vec::new();
     if which == "queens" || which == "all" {
         let fc = SearchOptions {
@@ -104,8 +112,21 @@ fn main() {
             .get(1)
             .filter(|a| *a != "on" && *a != "off")
             .cloned()
-            .unwrap_or_else(|| "examples/sudoku/tests/data/top95.txt".into());
-        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
+            .unwrap_or_else(|| {
+                // The workspace's copy, whatever the working directory.
+                concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/../../examples/sudoku/tests/data/top95.txt"
+                )
+                .into()
+            });
+        let text = match std::fs::read_to_string(&file) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("explain_cost: cannot read {file}: {e}");
+                std::process::exit(2);
+            }
+        };
         let models: Vec<Model> = text.lines().filter_map(sudoku).collect();
         let mac = SearchOptions {
             inference: Inference::Mac,
