@@ -12,7 +12,7 @@
 //! | reasons, the `Pruner` | `propagation/pruner.rs`, literals in `literal.rs` |
 //! | the explanation trail / `why` | `domain/explained.rs` / [`explain`] |
 //! | the constraint trait (checker path) | [`Constraint`] in `constraint/mod.rs` |
-//! | built-in constraints | `constraint/*.rs` (fused all-different: `constraint/fused.rs`) |
+//! | built-in constraints | `constraint/*.rs` (fused all-different: `constraint/fused/`) |
 //! | local search | [`local`] |
 //!
 //! A [`Constraint`] is the declaration and its checker; with two methods it

@@ -98,7 +98,7 @@ impl AllDifferent {
         let id = pruner.min(x) as i64 + self.offsets[pos] as i64;
         if let Some((idx, adj)) = &self.fast {
             if !pruner.explaining() {
-                return pruner.store.remove_id_small(idx, adj, pos, id);
+                return super::window::remove_id_small(pruner.store, idx, adj, pos, id);
             }
         }
         // The reason of each removal: the fixed position's value.
@@ -562,23 +562,20 @@ impl Constraint for AllDifferent {
 
     fn propagate(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
         if let Some((idx, adj)) = &self.fast {
-            // The store's window pass gives no reasons: explaining mode
-            // takes the word-at-a-time pass below, which does.
+            // The window pass gives no reasons: explaining mode takes its
+            // logging twin below.
             if !pruner.explaining()
-                && pruner
-                    .store
-                    .alldiff_window(idx, adj, self.window)?
-                    .is_some()
+                && super::window::alldiff_window(pruner.store, idx, adj, self.window)?.is_some()
             {
                 return Ok(());
             }
         }
         if pruner.explaining() {
-            // The store's window pass, logging as it goes; on a failure
+            // The window pass, logging as it goes; on a failure
             // (or ids wider than a word) the pass below finds and explains it.
             if let Some((idx, adj)) = &self.fast {
                 let prop = pruner.prop;
-                if pruner.store.alldiff_window_logged(idx, adj, prop).is_some() {
+                if super::window::alldiff_window_logged(pruner.store, idx, adj, prop).is_some() {
                     return Ok(());
                 }
             }

@@ -85,6 +85,7 @@ mod scheduling;
 mod structure;
 mod table;
 mod ternary;
+pub(crate) mod window;
 
 pub use all_different::AllDifferent;
 pub use alldiff_domain::MAX_DOMAIN_VALUES;

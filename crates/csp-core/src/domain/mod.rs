@@ -9,7 +9,9 @@
 //! The store (`store.rs`) holds every variable's current domain during
 //! search, propagators' reversible state and the trail; `large.rs` the
 //! representations of domains over more than 64 values; `words.rs` the
-//! word-level primitives the fused all-different propagator uses. Each file
+//! word-level primitives for propagators that write many one-word domains
+//! in one pass (the fused all-different, the all-different window), whose
+//! passes live with their constraints. Each file
 //! opens with its representation, invariants and complexity.
 
 pub(crate) mod explained;
@@ -18,7 +20,6 @@ mod levels;
 pub(crate) mod store;
 #[cfg(test)]
 mod tests;
-mod vector;
 pub(crate) mod words;
 
 pub(crate) use store::DomainStore;

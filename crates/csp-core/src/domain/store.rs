@@ -737,7 +737,7 @@ impl DomainStore {
     /// Replaces the bits of small variable `i` by `new` (a subset of the old
     /// bits), recording the events.
     #[inline(always)]
-    pub(super) fn set_small(&mut self, i: usize, new: u64) -> Result<(), Conflict> {
+    pub(crate) fn set_small(&mut self, i: usize, new: u64) -> Result<(), Conflict> {
         let old = self.words[i];
         debug_assert_eq!(new & !old, 0, "set_small must only remove values");
         if new == old {

@@ -1,68 +1,17 @@
 //! The vector forms of the fused all-different's passes (see
-//! [`super::words`] for the portable ones and the bookkeeping around them):
+//! [`super::passes`] for the portable ones and the bookkeeping around them):
 //! AVX2, four peers per step, and AVX-512, eight, chosen at run time
-//! ([`Simd::detect`]) so that one baseline x86-64 binary uses the vector
+//! ([`Simd::detect`](crate::domain::words::Simd::detect)) so that one baseline x86-64 binary uses the vector
 //! unit wherever there is one. Each form is tested against the portable
 //! pass below.
 
-use super::store::DomainStore;
 #[cfg(target_arch = "x86_64")]
-use super::words::FusedPos;
-use super::words::{dense_pass_portable, DenseGroup, Ids};
-use super::Conflict;
+use super::passes::FusedPos;
+use super::passes::{dense_pass_portable, DenseGroup, Ids};
+#[cfg(target_arch = "x86_64")]
+use crate::domain::{Conflict, DomainStore};
 
-/// The vector unit the fused passes may use, detected once at run time (one
-/// binary runs on any x86-64 machine and uses AVX-512 where there is one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Simd {
-    /// No vector code: the portable passes.
-    Portable,
-    /// AVX2 with popcnt, BMI1/2 and lzcnt (x86-64-v3): the portable passes,
-    /// compiled for those instructions.
-    Avx2,
-    /// AVX-512F with VPOPCNTDQ: the vector pass, eight peers per step.
-    Avx512,
-}
-
-impl Simd {
-    /// The best level this machine supports, or a lower one named by the
-    /// environment variable `CSP_SIMD` (`portable`, `avx2`), for
-    /// benchmarks and tests.
-    pub(crate) fn detect() -> Simd {
-        let best = Simd::best();
-        match std::env::var("CSP_SIMD").as_deref() {
-            Ok("portable") => Simd::Portable,
-            Ok("avx2") if best != Simd::Portable => Simd::Avx2,
-            _ => best,
-        }
-    }
-
-    fn best() -> Simd {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
-                && std::arch::is_x86_feature_detected!("popcnt")
-                && std::arch::is_x86_feature_detected!("bmi1")
-                && std::arch::is_x86_feature_detected!("bmi2")
-                && std::arch::is_x86_feature_detected!("lzcnt")
-            {
-                return Simd::Avx512;
-            }
-            if std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("popcnt")
-                && std::arch::is_x86_feature_detected!("bmi1")
-                && std::arch::is_x86_feature_detected!("bmi2")
-                && std::arch::is_x86_feature_detected!("lzcnt")
-            {
-                return Simd::Avx2;
-            }
-        }
-        Simd::Portable
-    }
-}
-
-/// The pass of [`DomainStore::remove_ids_small_dense`]: with `VEC` 2 the
+/// The pass of [`remove_ids_small_dense`](super::passes::remove_ids_small_dense): with `VEC` 2 the
 /// AVX-512 pass, with 1 the AVX2 pass (the caller runs with those features
 /// enabled), else peer by peer.
 #[inline(always)]
@@ -85,7 +34,7 @@ pub(super) fn dense_pass<const G: usize, const VEC: u8>(
     dense_pass_portable::<G>(small, dense, active, fixed, ids)
 }
 
-/// The pass of [`DomainStore::remove_ids_small_dense`], eight positions per
+/// The pass of [`remove_ids_small_dense`](super::passes::remove_ids_small_dense), eight positions per
 /// vector: (peers fixed, values removed), `Err(values removed)` on a wipe-out.
 ///
 /// # Safety
@@ -167,7 +116,7 @@ unsafe fn dense_pass_avx512<const G: usize>(
     Ok((count, _mm512_reduce_add_epi64(gone_bits) as u32))
 }
 
-/// The pass of [`DomainStore::remove_ids_small_dense`] with AVX2: four
+/// The pass of [`remove_ids_small_dense`](super::passes::remove_ids_small_dense) with AVX2: four
 /// positions per vector. Only the blocks of four with an active position
 /// are visited (found with a bit scan of the active word, so a board that
 /// is mostly fixed costs little), and masked loads and stores touch the
@@ -361,163 +310,151 @@ fn sum_lanes(v: std::arch::x86_64::__m256i) -> u32 {
         + _mm256_extract_epi64::<3>(v)) as u32
 }
 
-impl DomainStore {
-    /// Puts the variables `first + q` for the set bits `q` of `fixed` on the
-    /// fixed queue, in increasing order.
-    #[inline(never)]
-    fn queue_fixed(&mut self, first: usize, mut fixed: u64) {
-        while fixed != 0 {
-            let q = fixed.trailing_zeros() as usize;
-            fixed &= fixed - 1;
-            self.note_fixed_by_pass(first + q);
-        }
+/// The whole forward check of a fused group whose positions fit one
+/// word (a [`DenseGroup`] of at most 64 variables), with AVX2: the
+/// removal of the ids of position `pos` (just fixed) from the active
+/// peers, then wave after wave for the peers each pass fixes, with the
+/// active positions, the ids and the constants in registers. The passes
+/// are those of [`remove_ids_small_dense`](super::passes::remove_ids_small_dense)
+/// (same removals, same order, same counts); only the bookkeeping
+/// between them is lighter. With `queue`, the variables the waves fix
+/// go on the fixed queue at the end, in position order (not pass by
+/// pass). `state` is the group's state word (its active positions, as
+/// [`word`](DomainStore::word) numbers it), `pos_ids` its positions' offsets,
+/// `batch` room for the ids of one wave.
+///
+/// The active word is written once, on success: written before the
+/// blocks are read, it sits in the last block of a group whose length
+/// is not a multiple of four, and the block's wide load then waits for
+/// the narrow store to reach the cache (a failed store-to-load forward;
+/// measured 1-2 % of the whole count). On a conflict it keeps its old
+/// value, as the other words keep what the passes left: the search
+/// restores the level.
+///
+/// # Safety
+/// The CPU must support avx2, popcnt, bmi1 and bmi2 (the caller is
+/// compiled with them, after `Simd::detect` found them).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) unsafe fn forward_check_word_avx2<const G: usize>(
+    store: &mut DomainStore,
+    dense: &DenseGroup,
+    pos_ids: &[FusedPos],
+    state: usize,
+    pos: usize,
+    batch: &mut [[i64; 4]],
+    queue: bool,
+) -> Result<(), Conflict> {
+    use std::arch::x86_64::*;
+    debug_assert!(store.plain_small_updates());
+    let n = store.num_vars();
+    let first = dense.first as usize;
+    let len = dense.len;
+    // Every position below 64; every block of four words read and
+    // written back lies inside the array (the propagator pads it, see
+    // `DomainStore::pad_words`). Only the lanes of active positions
+    // (kept below `len`) change.
+    assert!(len <= 64 && first + len <= n && pos < len);
+    let words = store.words_mut();
+    assert!(first + len.next_multiple_of(4) <= words.len());
+    debug_assert!(pos_ids.len() == len && batch.len() >= len);
+    let at_state = n + state;
+    assert!(at_state < words.len());
+    let all = if len == 64 { !0 } else { (1u64 << len) - 1 };
+    // One raw pointer for every access below (the domains, the active
+    // word), so that none invalidates another.
+    let base = words.as_mut_ptr();
+    let state_word = base.add(at_state);
+    let mut active = *state_word & all;
+    if active & (1u64 << pos) == 0 {
+        // Checked already (see `FusedAllDifferent::check_body`).
+        return Ok(());
     }
-
-    /// The whole forward check of a fused group whose positions fit one
-    /// word (a [`DenseGroup`] of at most 64 variables), with AVX2: the
-    /// removal of the ids of position `pos` (just fixed) from the active
-    /// peers, then wave after wave for the peers each pass fixes, with the
-    /// active positions, the ids and the constants in registers. The passes
-    /// are those of [`remove_ids_small_dense`](Self::remove_ids_small_dense)
-    /// (same removals, same order, same counts); only the bookkeeping
-    /// between them is lighter. With `queue`, the variables the waves fix
-    /// go on the fixed queue at the end, in position order (not pass by
-    /// pass). `state` is the group's state word (its active positions, as
-    /// [`word`](Self::word) numbers it), `pos_ids` its positions' offsets,
-    /// `batch` room for the ids of one wave.
-    ///
-    /// The active word is written once, on success: written before the
-    /// blocks are read, it sits in the last block of a group whose length
-    /// is not a multiple of four, and the block's wide load then waits for
-    /// the narrow store to reach the cache (a failed store-to-load forward;
-    /// measured 1-2 % of the whole count). On a conflict it keeps its old
-    /// value, as the other words keep what the passes left: the search
-    /// restores the level.
-    ///
-    /// # Safety
-    /// The CPU must support avx2, popcnt, bmi1 and bmi2 (the caller is
-    /// compiled with them, after `Simd::detect` found them).
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    pub(crate) unsafe fn forward_check_word_avx2<const G: usize>(
-        &mut self,
-        dense: &DenseGroup,
-        pos_ids: &[FusedPos],
-        state: usize,
-        pos: usize,
-        batch: &mut [[i64; 4]],
-        queue: bool,
-    ) -> Result<(), Conflict> {
-        use std::arch::x86_64::*;
-        debug_assert!(self.plain_small_updates());
-        let n = self.num_vars;
-        let first = dense.first as usize;
-        let len = dense.len;
-        // Every position below 64; every block of four words read and
-        // written back lies inside the array (the propagator pads it, see
-        // `DomainStore::pad_words`). Only the lanes of active positions
-        // (kept below `len`) change.
-        assert!(len <= 64 && first + len <= n && pos < len);
-        assert!(first + len.next_multiple_of(4) <= self.words.len());
-        debug_assert!(pos_ids.len() == len && batch.len() >= len);
-        let at_state = n + state;
-        assert!(at_state < self.words.len());
-        let all = if len == 64 { !0 } else { (1u64 << len) - 1 };
-        // One raw pointer for every access below (the domains, the active
-        // word), so that none invalidates another.
-        let base = self.words.as_mut_ptr();
-        let state_word = base.add(at_state);
-        let mut active = *state_word & all;
-        if active & (1u64 << pos) == 0 {
-            // Checked already (see `FusedAllDifferent::check_body`).
+    active &= !(1u64 << pos);
+    let doms = base.add(first);
+    let id_of = |q: usize| -> [i64; 4] {
+        // SAFETY: q < len (asserted above).
+        let k = unsafe { *doms.add(q) }.trailing_zeros() as i64;
+        let a = &pos_ids[q].adj;
+        [k + a[0], k + a[1], k + a[2], k + a[3]]
+    };
+    let zero = _mm256_setzero_si256();
+    // The wave's ids: one position broadcast in `idv`, or `batch[..r]`.
+    let mut idv = [zero; G];
+    let first_ids = id_of(pos);
+    for (v, &x) in idv.iter_mut().zip(&first_ids) {
+        *v = _mm256_set1_epi64x(x);
+    }
+    let mut r = 1usize;
+    // The positions the waves fixed, queued at the end when `queue`.
+    let mut fixed_all = 0u64;
+    loop {
+        let mut gone_bytes = zero;
+        let mut newly = 0u64;
+        let mut left = active;
+        while left != 0 {
+            // The next block of four positions with an active one.
+            let shift = left.trailing_zeros() & !3;
+            let act = (left >> shift) & 0xf;
+            left &= !(0xf << shift);
+            let p = shift as usize;
+            let ch = &dense.chunks[p / 8];
+            let half = p % 8;
+            let lane_mask = _mm256_loadu_si256(LANES[act as usize].as_ptr().cast());
+            // SAFETY: the block p..p + 4 lies inside the array (asserted
+            // above). A plain load and store, not AVX2's masked ones
+            // (a masked store is microcoded on AMD's Zen 2): the ids'
+            // mask is zero in the lanes of inactive positions, so those
+            // words are written back as they were.
+            let at = doms.add(p);
+            let old = _mm256_loadu_si256(at.cast());
+            let many: &[[i64; 4]] = if r == 1 { &[] } else { &batch[..r] };
+            let m = _mm256_and_si256(ids_mask_avx2::<G>(ch, half, &idv, many), lane_mask);
+            let new = _mm256_andnot_si256(m, old);
+            let gone = _mm256_and_si256(m, old);
+            gone_bytes = _mm256_add_epi64(gone_bytes, count_bits_avx2(gone));
+            let empty = _mm256_and_si256(_mm256_cmpeq_epi64(new, zero), lane_mask);
+            if _mm256_movemask_pd(_mm256_castsi256_pd(empty)) != 0 {
+                store.count_removals(sum_lanes(gone_bytes));
+                return Err(Conflict);
+            }
+            _mm256_storeu_si256(at.cast(), new);
+            let fixed = newly_fixed_avx2(new, gone);
+            newly |= (_mm256_movemask_pd(_mm256_castsi256_pd(fixed)) as u64) << shift;
+        }
+        store.count_removals(sum_lanes(gone_bytes));
+        if newly == 0 {
+            *state_word = active;
+            if queue {
+                // Out of the loop, so that the vector registers need
+                // not be saved around a call in every wave.
+                store.queue_fixed(first, fixed_all);
+            }
             return Ok(());
         }
-        active &= !(1u64 << pos);
-        let doms = base.add(first);
-        let id_of = |q: usize| -> [i64; 4] {
-            // SAFETY: q < len (asserted above).
-            let k = unsafe { *doms.add(q) }.trailing_zeros() as i64;
-            let a = &pos_ids[q].adj;
-            [k + a[0], k + a[1], k + a[2], k + a[3]]
-        };
-        let zero = _mm256_setzero_si256();
-        // The wave's ids: one position broadcast in `idv`, or `batch[..r]`.
-        let mut idv = [zero; G];
-        let first_ids = id_of(pos);
-        for (v, &x) in idv.iter_mut().zip(&first_ids) {
-            *v = _mm256_set1_epi64x(x);
-        }
-        let mut r = 1usize;
-        // The positions the waves fixed, queued at the end when `queue`.
-        let mut fixed_all = 0u64;
-        loop {
-            let mut gone_bytes = zero;
-            let mut newly = 0u64;
-            let mut left = active;
-            while left != 0 {
-                // The next block of four positions with an active one.
-                let shift = left.trailing_zeros() & !3;
-                let act = (left >> shift) & 0xf;
-                left &= !(0xf << shift);
-                let p = shift as usize;
-                let ch = &dense.chunks[p / 8];
-                let half = p % 8;
-                let lane_mask = _mm256_loadu_si256(LANES[act as usize].as_ptr().cast());
-                // SAFETY: the block p..p + 4 lies inside the array (asserted
-                // above). A plain load and store, not AVX2's masked ones
-                // (a masked store is microcoded on AMD's Zen 2): the ids'
-                // mask is zero in the lanes of inactive positions, so those
-                // words are written back as they were.
-                let at = doms.add(p);
-                let old = _mm256_loadu_si256(at.cast());
-                let many: &[[i64; 4]] = if r == 1 { &[] } else { &batch[..r] };
-                let m = _mm256_and_si256(ids_mask_avx2::<G>(ch, half, &idv, many), lane_mask);
-                let new = _mm256_andnot_si256(m, old);
-                let gone = _mm256_and_si256(m, old);
-                gone_bytes = _mm256_add_epi64(gone_bytes, count_bits_avx2(gone));
-                let empty = _mm256_and_si256(_mm256_cmpeq_epi64(new, zero), lane_mask);
-                if _mm256_movemask_pd(_mm256_castsi256_pd(empty)) != 0 {
-                    self.removals += u64::from(sum_lanes(gone_bytes));
+        r = newly.count_ones() as usize;
+        store.count_fixed(r);
+        fixed_all |= newly;
+        // The next wave: the positions this pass fixed, which have not
+        // seen each other.
+        active &= !newly;
+        let mut a = newly;
+        let mut b = 0;
+        while a != 0 {
+            let q = a.trailing_zeros() as usize;
+            a &= a - 1;
+            let ids = id_of(q);
+            for other in &batch[..b] {
+                if (0..G).any(|t| other[t] == ids[t]) {
                     return Err(Conflict);
                 }
-                _mm256_storeu_si256(at.cast(), new);
-                let fixed = newly_fixed_avx2(new, gone);
-                newly |= (_mm256_movemask_pd(_mm256_castsi256_pd(fixed)) as u64) << shift;
             }
-            self.removals += u64::from(sum_lanes(gone_bytes));
-            if newly == 0 {
-                *state_word = active;
-                if queue {
-                    // Out of the loop, so that the vector registers need
-                    // not be saved around a call in every wave.
-                    self.queue_fixed(first, fixed_all);
-                }
-                return Ok(());
-            }
-            r = newly.count_ones() as usize;
-            self.unfixed -= r;
-            fixed_all |= newly;
-            // The next wave: the positions this pass fixed, which have not
-            // seen each other.
-            active &= !newly;
-            let mut a = newly;
-            let mut b = 0;
-            while a != 0 {
-                let q = a.trailing_zeros() as usize;
-                a &= a - 1;
-                let ids = id_of(q);
-                for other in &batch[..b] {
-                    if (0..G).any(|t| other[t] == ids[t]) {
-                        return Err(Conflict);
-                    }
-                }
-                batch[b] = ids;
-                b += 1;
-            }
-            if r == 1 {
-                for (v, &x) in idv.iter_mut().zip(&batch[0]) {
-                    *v = _mm256_set1_epi64x(x);
-                }
+            batch[b] = ids;
+            b += 1;
+        }
+        if r == 1 {
+            for (v, &x) in idv.iter_mut().zip(&batch[0]) {
+                *v = _mm256_set1_epi64x(x);
             }
         }
     }
@@ -526,6 +463,7 @@ impl DomainStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::words::Simd;
 
     /// The vector passes of a dense fused group (AVX2, and AVX-512 where
     /// the machine has it) against the portable one, on
@@ -648,16 +586,18 @@ mod tests {
                     } else {
                         (next(1 << width) | 1 << next(width)) & ((1 << width) - 1)
                     };
-                    store.words[i] = w;
+                    store.split_words().0[i] = w;
                 }
-                store.unfixed = (0..n).filter(|&i| store.words[i].count_ones() > 1).count();
+                store.unfixed = (0..n)
+                    .filter(|&i| store.small_word(i).count_ones() > 1)
+                    .count();
                 let p0 = next(len as u64) as usize;
-                store.words[first + p0] = 1 << next(width);
+                store.split_words().0[first + p0] = 1 << next(width);
                 let all = if len == 64 { !0 } else { (1u64 << len) - 1 };
                 let active = (next(u64::MAX) | 1 << p0) & all;
-                store.words[n + state] = active;
+                store.split_words().1[state] = active;
                 // The reference: pass by pass with the portable pass.
-                let mut small = store.words[..n].to_vec();
+                let mut small = store.split_words().0.to_vec();
                 let mut act = active & !(1 << p0);
                 let (mut removals, mut fixed) = (0u64, 0usize);
                 let id_of = |small: &[u64], q: usize| -> [i64; 4] {
@@ -701,13 +641,15 @@ mod tests {
                 let mut batch = vec![[0i64; 4]; len];
                 // SAFETY: `Simd::best` found AVX2 on this machine.
                 let got = unsafe {
-                    store.forward_check_word_avx2::<3>(&dense, &pos, state, p0, &mut batch, false)
+                    forward_check_word_avx2::<3>(
+                        &mut store, &dense, &pos, state, p0, &mut batch, false,
+                    )
                 };
                 assert_eq!(got, want, "len {len}, width {width}");
                 if got.is_ok() {
                     ok += 1;
-                    assert_eq!(store.words[..n], small[..]);
-                    assert_eq!(store.words[n + state], act);
+                    assert_eq!(store.split_words().0[..], small[..]);
+                    assert_eq!(store.word(state), act);
                     assert_eq!(store.removals, removals);
                     assert_eq!(store.unfixed, unfixed - fixed);
                 } else {

@@ -29,12 +29,19 @@ use smallvec::SmallVec;
 
 use super::Pruner;
 use crate::domain::explained::{Cause, How};
-use crate::domain::words::{set_bits, DenseGroup, FusedPos, Ids, Simd};
+mod passes;
+mod vector;
+
+use crate::domain::words::{set_bits, Simd};
 use crate::domain::{Conflict, DomainStore};
 use crate::ids::VarId;
 use crate::literal::Literal;
 use crate::model::{Model, Posted};
 use crate::propagation::{Event, Events, Inference, Priority, Propagator, Ready, Setup};
+use passes::{
+    remove_ids_small, remove_ids_small_dense, remove_ids_small_logged, remove_ids_small_plain,
+    DenseGroup, FusedPos, Ids,
+};
 
 /// A group of all-different constraints over one variable list (shared by
 /// every search of a model; the per-search state is in the propagator).
@@ -154,7 +161,7 @@ pub(crate) struct FusedAllDifferent {
     plain: bool,
     /// The fast passes apply and the group is dense with at most 64
     /// positions: the AVX2 build runs the whole forward check in one
-    /// function ([`DomainStore::forward_check_word_avx2`]).
+    /// function ([`vector::forward_check_word_avx2`]).
     one_word: bool,
     /// No other propagator watches the group's variables: the peers a wave
     /// fixes need no event.
@@ -230,7 +237,8 @@ impl FusedAllDifferent {
             let d = self.group.dense.as_ref().expect("a dense group");
             // SAFETY: this build has the features the pass needs.
             return unsafe {
-                store.forward_check_word_avx2::<G>(
+                vector::forward_check_word_avx2::<G>(
+                    store,
                     d,
                     &self.group.pos,
                     self.first_word,
@@ -285,7 +293,7 @@ impl FusedAllDifferent {
             let peers = &mut self.peers;
             peers.clear();
             peers.extend(set_bits(store.state_words(w0..w0 + nw)).map(|j| j as u32));
-            return store.remove_ids_small::<G>(&self.group.pos, peers, ids);
+            return remove_ids_small::<G>(store, &self.group.pos, peers, ids);
         }
         // Waves: the positions a pass fixes are checked together in the
         // next pass, rather than one pass each.
@@ -363,7 +371,8 @@ impl FusedAllDifferent {
             store.set_word(w, store.word(w) & !bit);
             let ids = self.ids::<G>(store, q);
             let cause = self.placed(store, q);
-            let pass = store.remove_ids_small_logged::<G>(
+            let pass = remove_ids_small_logged::<G>(
+                store,
                 &self.group.pos,
                 w0..w0 + nw,
                 ids,
@@ -404,7 +413,7 @@ impl FusedAllDifferent {
         let peers = &mut self.peers;
         peers.clear();
         peers.extend(set_bits(store.state_words(w0..w0 + nw)).map(|j| j as u32));
-        let r = store.remove_ids_small::<G>(&self.group.pos, peers, ids);
+        let r = remove_ids_small::<G>(store, &self.group.pos, peers, ids);
         store.ex.cause = Cause::UNEXPLAINED;
         r
     }
@@ -445,8 +454,8 @@ fn pass<const G: usize, const VEC: u8>(
     queue: bool,
 ) -> Result<usize, Conflict> {
     match &group.dense {
-        Some(d) => store.remove_ids_small_dense::<G, VEC>(d, active, ids, fixed, queue),
-        None => store.remove_ids_small_plain::<G>(&group.pos, active, ids, fixed, queue),
+        Some(d) => remove_ids_small_dense::<G, VEC>(store, d, active, ids, fixed, queue),
+        None => remove_ids_small_plain::<G>(store, &group.pos, active, ids, fixed, queue),
     }
 }
 
