@@ -7,7 +7,8 @@
 //! `queens`: the 12-queens count (forward checking, the fused
 //! all-different); `sudoku`: every puzzle of a file, one per line
 //! (default `examples/sudoku/tests/data/top95.txt`, MAC). Prints the best
-//! of three wall-clock times with explaining off and on, and their ratio.
+//! of eleven wall-clock times with explaining off and on (run in turn),
+//! and their ratio.
 //! For instruction counts, run it under `valgrind --tool=callgrind` with
 //! `off` or `on` as the last argument, which runs that mode once.
 
@@ -73,15 +74,24 @@ fn run(models: &[Model], options: &SearchOptions, explain: bool, count: bool) ->
     total
 }
 
-fn best(mut f: impl FnMut() -> u128) -> (Duration, u128) {
-    let mut best = Duration::MAX;
-    let mut r = 0;
-    for _ in 0..3 {
+/// The best times of `off` and `on` over `rounds` rounds, the two run in
+/// turn (so that a busy spell on a shared machine slows both), and their
+/// answers.
+fn best_of(
+    rounds: usize,
+    mut off: impl FnMut() -> u128,
+    mut on: impl FnMut() -> u128,
+) -> ((Duration, u128), (Duration, u128)) {
+    let (mut a, mut b) = ((Duration::MAX, 0), (Duration::MAX, 0));
+    for _ in 0..rounds {
         let t = Instant::now();
-        r = f();
-        best = best.min(t.elapsed());
+        a.1 = off();
+        a.0 = a.0.min(t.elapsed());
+        let t = Instant::now();
+        b.1 = on();
+        b.0 = b.0.min(t.elapsed());
     }
-    (best, r)
+    (a, b)
 }
 
 fn main() {
@@ -141,8 +151,11 @@ fn main() {
             println!("{name}, explaining {mode}: {r}");
             continue;
         }
-        let (off, a) = best(|| run(models, options, false, *count));
-        let (on, b) = best(|| run(models, options, true, *count));
+        let ((off, a), (on, b)) = best_of(
+            11,
+            || run(models, options, false, *count),
+            || run(models, options, true, *count),
+        );
         assert_eq!(a, b, "explaining changed the answer");
         println!(
             "{name}: off {:.1} ms, on {:.1} ms, ratio {:.2}",

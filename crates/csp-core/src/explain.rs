@@ -264,12 +264,23 @@ impl<'a> Explainer<'a> {
     pub fn with_options(model: &'a Model, mut options: SearchOptions) -> Explainer<'a> {
         options.explain = true;
         let prep = std::sync::Arc::new(Prepared::new(model, options.inference));
+        let mut engine = Engine::new(model, prep, options, None);
+        // Step by step, a failure's reason is worth its steps on the trail.
+        engine.store.ex.detailed_failures = true;
         Explainer {
-            engine: Engine::new(model, prep, options, None),
+            engine,
             propagated: false,
             failed: false,
             audited: 0,
         }
+    }
+
+    /// Explains the failures of the fast passes as a search does: from
+    /// the trail before the failing pass, not pass by pass (for tests of
+    /// that path).
+    #[cfg(test)]
+    pub(crate) fn flat_failures(&mut self) {
+        self.engine.store.ex.detailed_failures = false;
     }
 
     /// Asserts `lit` as a given (a clue): at the root, before the first
@@ -285,6 +296,7 @@ impl<'a> Explainer<'a> {
             self.failed = true;
             return Err(self.failure());
         }
+        self.engine.store.ex.chain();
         Ok(())
     }
 
@@ -552,6 +564,7 @@ impl<'a> Explainer<'a> {
     }
 
     fn finish(&mut self, r: Result<(), Stop>) -> Result<(), Failed> {
+        self.engine.store.ex.chain();
         match r {
             Ok(()) => Ok(()),
             Err(Stop::Limit) => Err(Failed::Limit(
@@ -565,6 +578,7 @@ impl<'a> Explainer<'a> {
     }
 
     fn failure(&mut self) -> Failed {
+        self.engine.store.ex.chain();
         Failed::Conflict(Box::new(self.explain_failure()))
     }
 
@@ -696,6 +710,7 @@ thread_local! {
 
 /// The premises of trail entry `k` (none for givens, decisions and the bound).
 pub(crate) fn entry_premises(engine: &mut Engine<'_>, k: usize, out: &mut Vec<Literal>) {
+    engine.store.ex.chain();
     let e = engine.store.ex.entries[k];
     if let Cause::Propagated { prop, how } = e.cause {
         if prop == u32::MAX {
@@ -718,6 +733,7 @@ pub(crate) fn failure_premises(
     at: usize,
     out: &mut Vec<Literal>,
 ) {
+    engine.store.ex.chain();
     if let Cause::Propagated { prop, how } = f.cause {
         let start = out.len();
         expand(engine, prop, how, None, at, out);

@@ -96,7 +96,8 @@ pub struct Entry {
     pub cause: Cause,
     /// The decision level (0: the root).
     pub level: u32,
-    /// The previous entry of the same variable (`u32::MAX`: none).
+    /// The previous entry of the same variable (`u32::MAX`: none), once
+    /// the trail is chained ([`ExplainTrail::chain`]).
     pub(crate) prev: u32,
 }
 
@@ -121,8 +122,14 @@ const NONE: u32 = u32::MAX;
 pub(crate) struct ExplainTrail {
     pub(crate) entries: Vec<Entry>,
     pub(crate) premises: Vec<Literal>,
-    /// Per variable: its last entry (`NONE`: none).
+    /// Per variable: its last entry among the first `chained` (`NONE`:
+    /// none).
     last: Vec<u32>,
+    /// The entries whose `prev` links are set (and `last` with them): the
+    /// links are made when the trail is read ([`chain`](Self::chain)), not
+    /// as entries are pushed, so that a search that asks for no
+    /// explanation pays a store per entry and nothing to truncate.
+    chained: usize,
     /// Per open level: the lengths of `entries` and `premises` at its opening.
     marks: Vec<(u32, u32)>,
     /// The cause of the writes being made (set by the writer, reset after).
@@ -131,6 +138,12 @@ pub(crate) struct ExplainTrail {
     pub(crate) lit: Option<Literal>,
     /// The last failure, until the next propagation starts.
     pub(crate) failure: Option<Failure>,
+    /// Should a fast pass that fails be redone step by step, each step
+    /// logged, so that the failure's explanation shows how it came about
+    /// ([`Explainer`](crate::Explainer))? Otherwise (a search) the pass's
+    /// writes are undone and the failure gets a lazy reason over the trail
+    /// as it stood, found only if asked for.
+    pub(crate) detailed_failures: bool,
     /// The declared domains (the store before the first change), shared:
     /// what a reason's literals narrow.
     pub(crate) root: Option<std::sync::Arc<super::DomainStore>>,
@@ -153,15 +166,24 @@ impl ExplainTrail {
     /// Appends `lit` with `cause` at `level`.
     #[inline]
     pub(crate) fn push_as(&mut self, lit: Literal, cause: Cause, level: usize) {
-        let x = lit.var().index();
-        let prev = self.last[x];
-        self.last[x] = self.entries.len() as u32;
         self.entries.push(Entry {
             lit,
             cause,
             level: level as u32,
-            prev,
+            prev: NONE,
         });
+    }
+
+    /// Links the entries pushed since the last call to their variables'
+    /// previous entries (what [`entries_of`](Self::entries_of) walks).
+    /// Called before the trail is read.
+    pub(crate) fn chain(&mut self) {
+        for k in self.chained..self.entries.len() {
+            let x = self.entries[k].lit.var().index();
+            self.entries[k].prev = self.last[x];
+            self.last[x] = k as u32;
+        }
+        self.chained = self.entries.len();
     }
 
     /// Opens a level.
@@ -182,14 +204,21 @@ impl ExplainTrail {
     }
 
     fn truncate(&mut self, len: usize) {
-        while self.entries.len() > len {
-            let e = self.entries.pop().expect("an entry");
+        // Unlink the linked entries that go; the rest were never linked.
+        while self.chained > len {
+            self.chained -= 1;
+            let e = &self.entries[self.chained];
             self.last[e.lit.var().index()] = e.prev;
         }
+        self.entries.truncate(len);
     }
 
     /// The entries of variable `x` before position `before`, newest first.
     pub(crate) fn entries_of(&self, x: VarId, before: usize) -> impl Iterator<Item = usize> + '_ {
+        debug_assert!(
+            before <= self.chained,
+            "the trail is read before it is chained"
+        );
         let mut k = self.last[x.index()];
         std::iter::from_fn(move || {
             while k != NONE {

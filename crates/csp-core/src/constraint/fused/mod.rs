@@ -28,13 +28,14 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use super::Pruner;
-use crate::domain::explained::{Cause, How};
+use crate::domain::explained::{Cause, Failure, How};
 mod passes;
 mod vector;
 
+use crate::domain::explained::History;
 use crate::domain::words::{set_bits, Simd};
 use crate::domain::{Conflict, DomainStore};
-use crate::ids::VarId;
+use crate::ids::{Value, VarId};
 use crate::literal::Literal;
 use crate::model::{Model, Posted};
 use crate::propagation::{Event, Events, Inference, Priority, Propagator, Ready, Setup};
@@ -42,6 +43,10 @@ use passes::{
     remove_ids_small, remove_ids_small_dense, remove_ids_small_logged, remove_ids_small_plain,
     DenseGroup, FusedPos, Ids,
 };
+
+/// The bit of a lazy code that marks a failure's reason (the rest is the
+/// position whose forward check failed).
+const FAILED: u64 = 1 << 63;
 
 /// A group of all-different constraints over one variable list (shared by
 /// every search of a model; the per-search state is in the propagator).
@@ -54,6 +59,9 @@ pub(crate) struct FusedGroup {
     /// members).
     pos: Vec<FusedPos>,
     g: usize,
+    /// Per position: its variable's declared minimum (the value of bit 0),
+    /// so that a value's ids are `value − min + adj[t]`.
+    mins: Vec<Value>,
     /// The offsets by chunks, when the group's variables are consecutive.
     dense: Option<DenseGroup>,
 }
@@ -100,6 +108,11 @@ pub(crate) fn find_groups(model: &Model, eligible: impl Fn(usize) -> bool) -> Ve
             }
             groups.push(FusedGroup {
                 members: chunk.iter().copied().collect(),
+                mins: vars
+                    .iter()
+                    // Declared domains are never empty.
+                    .map(|&v| model.domain(VarId(v)).min().unwrap_or_default())
+                    .collect(),
                 dense: DenseGroup::new(&pos),
                 pos,
                 g: chunk.len(),
@@ -163,6 +176,8 @@ pub(crate) struct FusedAllDifferent {
     /// positions: the AVX2 build runs the whole forward check in one
     /// function ([`vector::forward_check_word_avx2`]).
     one_word: bool,
+    /// The same in explaining mode ([`check_word_explained`](Self::check_word_explained)).
+    one_word_logged: bool,
     /// No other propagator watches the group's variables: the peers a wave
     /// fixes need no event.
     closed: bool,
@@ -182,6 +197,7 @@ impl FusedAllDifferent {
             peers: Vec::with_capacity(k),
             plain: false,
             one_word: false,
+            one_word_logged: false,
             closed: false,
             simd,
             prop: u32::MAX,
@@ -237,7 +253,7 @@ impl FusedAllDifferent {
             let d = self.group.dense.as_ref().expect("a dense group");
             // SAFETY: this build has the features the pass needs.
             return unsafe {
-                vector::forward_check_word_avx2::<G>(
+                vector::forward_check_word_avx2::<G, false>(
                     store,
                     d,
                     &self.group.pos,
@@ -245,8 +261,13 @@ impl FusedAllDifferent {
                     pos,
                     &mut self.batch_ids,
                     !self.closed,
+                    &mut [],
                 )
             };
+        }
+        if self.one_word_logged {
+            // SAFETY: this build has the features the pass needs.
+            return unsafe { self.check_word_explained::<G>(store, pos) };
         }
         self.check_body::<G, 1>(store, pos)
     }
@@ -396,6 +417,115 @@ impl FusedAllDifferent {
         r
     }
 
+    /// Explaining mode on the one-word AVX2 pass: the pass runs as it does
+    /// outside explaining mode, on a copy of the group's domains taken
+    /// before; then the values it removed are logged in the order of its
+    /// waves, each with the reason `x_q = v` of a position `q` it placed
+    /// whose ids take it. The waves are replayed on the removals alone: the
+    /// placed position's removals first; a position the pass fixed joins
+    /// once all its own removals are logged (so its value is on the trail
+    /// before it is used as a reason). On a failure the domains and
+    /// counters are put back and the failure is recorded with a lazy
+    /// reason: [`failure_reason`](Self::failure_reason) replays forward
+    /// checking on the trail's domains when an explanation is asked for,
+    /// so a search that asks for none (a count) pays nothing for it. An
+    /// [`Explainer`](crate::Explainer), which shows how a failure came
+    /// about, redoes the pass a position at a time instead
+    /// ([`check_explained`](Self::check_explained)), each step logged.
+    ///
+    /// # Safety
+    /// The CPU must support avx2, popcnt, bmi1 and bmi2 (the caller is
+    /// compiled with them, after `Simd::detect` found them).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn check_word_explained<const G: usize>(
+        &mut self,
+        store: &mut DomainStore,
+        pos: usize,
+    ) -> Result<(), Conflict> {
+        let d = self.group.dense.as_ref().expect("a dense group");
+        let (first, len) = (d.first as usize, d.len);
+        let active = store.word(self.first_word);
+        if active & (1u64 << pos) == 0 {
+            return Ok(());
+        }
+        let counts = (store.removals, store.unfixed);
+        // The values the pass removes, per position.
+        let mut gone = [0u64; 64];
+        let blocks = vector::len_blocks(d);
+        // SAFETY: as in `check_avx2`.
+        let r = unsafe {
+            vector::forward_check_word_avx2::<G, true>(
+                store,
+                d,
+                &self.group.pos,
+                self.first_word,
+                pos,
+                &mut self.batch_ids,
+                !self.closed,
+                &mut gone[..blocks],
+            )
+        };
+        if r.is_err() {
+            // Back to the domains the trail describes; the failure's
+            // reason is found when asked (`explain`, code `FAILED | pos`).
+            for (w, &g) in store.split_words().0[first..first + len]
+                .iter_mut()
+                .zip(&gone)
+            {
+                *w |= g;
+            }
+            (store.removals, store.unfixed) = counts;
+            if store.ex.detailed_failures {
+                store.set_word(self.first_word, active & !(1u64 << pos));
+                return self.check_explained::<G>(store, pos);
+            }
+            let cause = Cause::Propagated {
+                prop: self.prop,
+                how: How::Lazy(FAILED | pos as u64),
+            };
+            store.ex.failure = Some(Failure {
+                prop: self.prop,
+                var: None,
+                cause,
+            });
+            return Err(Conflict);
+        }
+        // The positions with removals still to log.
+        let mut changed = 0u64;
+        for (j, &g) in gone[..len].iter().enumerate() {
+            changed |= u64::from(g != 0) << j;
+        }
+        // The positions the waves fixed, not yet used as reasons.
+        let mut fixed = active & !store.word(self.first_word) & !(1u64 << pos);
+        let mut frontier = 1u64 << pos;
+        while frontier != 0 {
+            let q = frontier.trailing_zeros() as usize;
+            frontier &= frontier - 1;
+            let ids = self.ids::<G>(store, q);
+            let cause = self.placed(store, q);
+            let mut c = changed;
+            while c != 0 {
+                let j = c.trailing_zeros() as usize;
+                c &= c - 1;
+                let m = gone[j] & passes::id_mask(&ids, &self.group.pos[j].adj);
+                if m != 0 {
+                    store.log_removed(first + j, m, cause);
+                    gone[j] &= !m;
+                    if gone[j] == 0 {
+                        changed &= !(1u64 << j);
+                    }
+                }
+            }
+            // Fixed positions whose removals are all logged join.
+            let ready = fixed & !changed;
+            frontier |= ready;
+            fixed &= !ready;
+        }
+        debug_assert!(changed == 0, "a removal the waves did not explain");
+        Ok(())
+    }
+
     /// Explaining mode: removes the ids of the fixed position `pos` from
     /// every active peer, a word write per peer, each removal recorded with
     /// the reason `x_pos = v` (kept in the cause, no premise list); the
@@ -418,11 +548,106 @@ impl FusedAllDifferent {
         r
     }
 
+    /// The reason of a failure of the forward check from position `pos`,
+    /// as of `h` (the trail when it failed): forward checking is replayed
+    /// on the domains there, from `pos` and then from every position it
+    /// fixes, each removal noting the position whose ids took the value,
+    /// until a position is left with none. The reason is that position's
+    /// domain and, for each value it had, the literals that took it: the
+    /// remover's `x_q = v` if it held on the trail, else (a position the
+    /// replay fixed) its own domain and the removers of its other values,
+    /// recursively. False (the scope fallback then applies) if the replay
+    /// finds no failure, which a sound pass never leaves.
+    fn failure_reason(&self, pos: usize, h: &History<'_>, out: &mut Vec<Literal>) -> bool {
+        let group = &*self.group;
+        let n = group.pos.len();
+        let x = |j: usize| VarId(group.pos[j].var);
+        // Per position: its values (bits over its declared minimum).
+        let mut dom: Vec<u64> = (0..n)
+            .map(|j| {
+                h.values(x(j), 64)
+                    .iter()
+                    .fold(0, |m, &v| m | 1u64 << (v - group.mins[j]))
+            })
+            .collect();
+        let start = dom.clone();
+        // Per position and bit: the position whose ids removed it.
+        let mut by: Vec<[u8; 64]> = vec![[u8::MAX; 64]; n];
+        let mut done = vec![false; n];
+        let mut todo = vec![pos];
+        let ids = |j: usize, dom: &[u64]| -> [i64; 4] {
+            let k = dom[j].trailing_zeros() as i64;
+            std::array::from_fn(|t| k + group.pos[j].adj[t])
+        };
+        let mut wiped = None;
+        'replay: while let Some(q) = todo.pop() {
+            if done[q] {
+                continue;
+            }
+            done[q] = true;
+            let iq = ids(q, &dom);
+            for j in (0..n).filter(|&j| j != q) {
+                let m = passes::id_mask(&iq[..group.g], &group.pos[j].adj) & dom[j];
+                if m == 0 {
+                    continue;
+                }
+                let mut g = m;
+                while g != 0 {
+                    by[j][g.trailing_zeros() as usize] = q as u8;
+                    g &= g - 1;
+                }
+                dom[j] &= !m;
+                if dom[j] == 0 {
+                    wiped = Some(j);
+                    break 'replay;
+                }
+                if dom[j].count_ones() == 1 && !done[j] {
+                    todo.push(j);
+                }
+            }
+        }
+        let Some(j) = wiped else {
+            return false;
+        };
+        // Expand: a position whose value held on the trail gives `x = v`;
+        // one the replay fixed gives its domain there and its removers.
+        let mut seen = vec![false; n];
+        let mut stack = vec![j];
+        seen[j] = true;
+        let mut lits = Vec::new();
+        while let Some(p) = stack.pop() {
+            // A value that held on the trail is a premise as it stands
+            // (but the emptied position's values are all accounted for).
+            if p != j && start[p].count_ones() == 1 {
+                let v = group.mins[p] + start[p].trailing_zeros() as Value;
+                lits.push(Literal::Eq(x(p), v));
+                continue;
+            }
+            h.domain_literals(x(p), &mut lits);
+            // The values the replay took (all of them but its value, for
+            // a fixed position; all of them for the wiped one).
+            let mut g = start[p] & !dom[p];
+            while g != 0 {
+                let q = by[p][g.trailing_zeros() as usize] as usize;
+                g &= g - 1;
+                if !seen[q] {
+                    seen[q] = true;
+                    stack.push(q);
+                }
+            }
+        }
+        lits.sort_unstable();
+        lits.dedup();
+        out.extend(lits);
+        true
+    }
+
     /// The cause of the removals a fixed position `pos` makes: its
     /// variable's value, `x_pos = v`.
     fn placed(&self, store: &DomainStore, pos: usize) -> Cause {
-        let x = self.group.pos[pos].var;
-        let lit = Literal::Eq(VarId(x), store.min(x as usize));
+        let x = self.group.pos[pos].var as usize;
+        let v = store.small_base(x) + store.small_word(x).trailing_zeros() as Value;
+        let lit = Literal::Eq(VarId(x as u32), v);
         Cause::Propagated {
             prop: self.prop,
             how: How::One(lit),
@@ -489,10 +714,10 @@ impl Propagator for FusedAllDifferent {
         self.closed = vars().all(|x| ready.alone_on(x));
         self.plain =
             ready.plain_small_updates() && vars().all(|x| Events::FIXED.contains(ready.others(x)));
-        // The one-word pass writes no trail: not when explaining.
-        self.one_word = self.plain
-            && !ready.explaining()
-            && self.group.dense.as_ref().is_some_and(|d| d.len <= 64);
+        let one_word = self.plain && self.group.dense.as_ref().is_some_and(|d| d.len <= 64);
+        // Two flags, so that the pass outside explaining mode tests one.
+        self.one_word = one_word && !ready.explaining();
+        self.one_word_logged = one_word && ready.explaining();
     }
 
     fn notify(
@@ -514,6 +739,16 @@ impl Propagator for FusedAllDifferent {
         Ok(())
     }
 
+    fn explain(
+        &mut self,
+        code: u64,
+        _lit: Literal,
+        history: &History<'_>,
+        out: &mut Vec<Literal>,
+    ) -> bool {
+        code & FAILED != 0 && self.failure_reason((code & !FAILED) as usize, history, out)
+    }
+
     fn priority(&self) -> Priority {
         Priority::Linear
     }
@@ -524,5 +759,73 @@ impl Propagator for FusedAllDifferent {
 
     fn name(&self) -> &str {
         "fused all-different"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::explain::Failed;
+    use crate::{Domain, Explainer, Inference, Literal, Model, SearchOptions, Value, VarId};
+
+    fn queens(n: usize, givens: &[(usize, Value)]) -> (Model, Vec<VarId>) {
+        let mut m = Model::new();
+        let q = m.new_vars(n, Domain::range(0, n as Value - 1)).unwrap();
+        let up: Vec<Value> = (0..n as Value).collect();
+        let down: Vec<Value> = up.iter().map(|i| -i).collect();
+        m.all_different(&q).unwrap();
+        m.all_different_offset(&q, &up).unwrap();
+        m.all_different_offset(&q, &down).unwrap();
+        for &(r, v) in givens {
+            m.restrict(q[r], &Domain::singleton(v)).unwrap();
+        }
+        (m, q)
+    }
+
+    /// The lazy reason of a failed one-word pass (a search's path): for
+    /// every pair of queens in the first two rows whose forward check
+    /// fails, the failure's premises, replayed from the trail, are checked
+    /// by brute force (they cannot hold with the constraints), they name
+    /// fewer rows than the board (not the scope fallback) and the givens
+    /// they rest on leave no solution, counted without explanations.
+    #[test]
+    fn lazy_failure_reasons_are_sound_and_sharp() {
+        for n in [6usize, 7] {
+            let (m, q) = queens(n, &[]);
+            let mut failures = 0;
+            for a in 0..n as Value {
+                for b in 0..n as Value {
+                    let options = SearchOptions {
+                        inference: Inference::ForwardChecking,
+                        ..Default::default()
+                    };
+                    let mut ex = Explainer::with_options(&m, options);
+                    ex.flat_failures();
+                    ex.given(Literal::Eq(q[0], a)).unwrap();
+                    ex.given(Literal::Eq(q[1], b)).unwrap();
+                    let Err(Failed::Conflict(why)) = ex.propagate() else {
+                        continue;
+                    };
+                    failures += 1;
+                    ex.audit(1 << 20).unwrap_or_else(|e| panic!("{a} {b}: {e}"));
+                    let (_, on) = why.contradiction.clone().expect("a contradiction");
+                    let mut rows: Vec<VarId> = on.iter().map(|&k| why.steps[k].lit.var()).collect();
+                    rows.sort();
+                    rows.dedup();
+                    assert!(rows.len() < n, "{why}");
+                    let givens: Vec<(usize, Value)> = why
+                        .givens()
+                        .iter()
+                        .map(|g| match *g {
+                            Literal::Eq(x, v) => (x.index(), v),
+                            other => panic!("{other} is not a given"),
+                        })
+                        .collect();
+                    let (m2, _) = queens(n, &givens);
+                    let count = crate::Search::new(&m2).inference(Inference::None).count();
+                    assert_eq!(count.count, 0, "{why}");
+                }
+            }
+            assert!(failures > 3, "{n}: only {failures} failing pairs");
+        }
     }
 }

@@ -22,7 +22,7 @@ pub(crate) struct FusedPos {
 /// The bits a fixed position's ids (`ids[t]` for member t) take out of the
 /// word of a peer with offsets `adj`: bit `ids[t] − adj[t]` for each member.
 #[inline(always)]
-fn id_mask(ids: &[i64], adj: &[i64; 4]) -> u64 {
+pub(super) fn id_mask(ids: &[i64], adj: &[i64; 4]) -> u64 {
     ids.iter()
         .zip(adj)
         .fold(0, |m, (id, adj)| m | bit_at(id - adj))

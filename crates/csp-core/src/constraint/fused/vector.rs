@@ -310,6 +310,12 @@ fn sum_lanes(v: std::arch::x86_64::__m256i) -> u32 {
         + _mm256_extract_epi64::<3>(v)) as u32
 }
 
+/// The words a one-word forward check reads and writes: the group's
+/// length rounded up to whole blocks of four.
+pub(crate) fn len_blocks(dense: &DenseGroup) -> usize {
+    dense.len.next_multiple_of(4)
+}
+
 /// The whole forward check of a fused group whose positions fit one
 /// word (a [`DenseGroup`] of at most 64 variables), with AVX2: the
 /// removal of the ids of position `pos` (just fixed) from the active
@@ -336,7 +342,8 @@ fn sum_lanes(v: std::arch::x86_64::__m256i) -> u32 {
 /// compiled with them, after `Simd::detect` found them).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(crate) unsafe fn forward_check_word_avx2<const G: usize>(
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn forward_check_word_avx2<const G: usize, const LOG: bool>(
     store: &mut DomainStore,
     dense: &DenseGroup,
     pos_ids: &[FusedPos],
@@ -344,9 +351,13 @@ pub(crate) unsafe fn forward_check_word_avx2<const G: usize>(
     pos: usize,
     batch: &mut [[i64; 4]],
     queue: bool,
+    gone_out: &mut [u64],
 ) -> Result<(), Conflict> {
     use std::arch::x86_64::*;
     debug_assert!(store.plain_small_updates());
+    // With `LOG`, every block's removals are or-ed into `gone_out` (zeroed
+    // by the caller, as long as the blocks).
+    assert!(!LOG || gone_out.len() >= len_blocks(dense));
     let n = store.num_vars();
     let first = dense.first as usize;
     let len = dense.len;
@@ -413,6 +424,12 @@ pub(crate) unsafe fn forward_check_word_avx2<const G: usize>(
             let new = _mm256_andnot_si256(m, old);
             let gone = _mm256_and_si256(m, old);
             gone_bytes = _mm256_add_epi64(gone_bytes, count_bits_avx2(gone));
+            if LOG {
+                // SAFETY: p + 4 <= len_blocks(dense) <= gone_out.len().
+                let out = gone_out.as_mut_ptr().add(p);
+                let was = _mm256_loadu_si256(out.cast());
+                _mm256_storeu_si256(out.cast(), _mm256_or_si256(was, gone));
+            }
             let empty = _mm256_and_si256(_mm256_cmpeq_epi64(new, zero), lane_mask);
             if _mm256_movemask_pd(_mm256_castsi256_pd(empty)) != 0 {
                 store.count_removals(sum_lanes(gone_bytes));
@@ -639,15 +656,22 @@ mod tests {
                 };
                 let unfixed = store.unfixed;
                 let mut batch = vec![[0i64; 4]; len];
+                let before = store.split_words().0.to_vec();
+                let mut gone = vec![0u64; len_blocks(&dense)];
                 // SAFETY: `Simd::best` found AVX2 on this machine.
                 let got = unsafe {
-                    forward_check_word_avx2::<3>(
-                        &mut store, &dense, &pos, state, p0, &mut batch, false,
+                    forward_check_word_avx2::<3, true>(
+                        &mut store, &dense, &pos, state, p0, &mut batch, false, &mut gone,
                     )
                 };
                 assert_eq!(got, want, "len {len}, width {width}");
                 if got.is_ok() {
                     ok += 1;
+                    // The removals reported are those made.
+                    for q in 0..len {
+                        let now = store.small_word(first + q);
+                        assert_eq!(gone[q], before[first + q] & !now, "position {q}");
+                    }
                     assert_eq!(store.split_words().0[..], small[..]);
                     assert_eq!(store.word(state), act);
                     assert_eq!(store.removals, removals);
