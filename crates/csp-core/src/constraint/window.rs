@@ -207,10 +207,14 @@ fn window_fixpoint<const UP: bool>(
         sum = next;
     }
     let mut c = changed;
+    // Outside explaining mode only (the caller's test): no trail entries
+    // to write, so not the store's `set_small` and its explaining test.
+    debug_assert!(!store.explaining);
     while c != 0 {
         let j = c.trailing_zeros() as usize;
         c &= c - 1;
-        store.set_small(vars[j] as usize, to_bits(masks[j], adj[j] - lo))?;
+        // Changed, and not empty (`bad` above).
+        store.set_small_unlogged(vars[j] as usize, to_bits(masks[j], adj[j] - lo));
     }
     Ok(Some(changed != 0))
 }

@@ -626,6 +626,7 @@ impl DomainStore {
 
     /// [`set_small`](Self::set_small) for a writer that has logged the
     /// change on the explanation trail itself.
+    #[inline(always)]
     pub(crate) fn set_small_unlogged(&mut self, i: usize, new: u64) {
         let old = self.words[i];
         debug_assert!(new & !old == 0 && new != 0 && new != old);

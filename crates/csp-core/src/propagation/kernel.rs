@@ -104,6 +104,14 @@ impl Queues {
 
 const NO_PROP: u32 = u32::MAX;
 
+/// The bit of a [`Kernel::span`] start that says some subscription on the
+/// variable is notified (subscription counts stay far below it).
+const NOTIFIED: u32 = 1 << 31;
+
+/// The bit of a [`Kernel::span`] start that says `seen` holds words of the
+/// variable (its next delivery takes the careful loop).
+const SEEN: u32 = 1 << 30;
+
 /// Why propagation stopped before a fixpoint: a conflict (the domains have
 /// no solution: backtrack), or a limit (time, cancel, memory: the search
 /// stops, nothing is refuted).
@@ -137,12 +145,12 @@ pub(crate) struct Kernel<'a> {
     owners: Vec<SmallVec<[u32; 4]>>,
     /// Per propagator: its [`Priority`](super::Priority), the ring it waits on.
     priority: Vec<u8>,
-    /// CSR subscriptions by variable.
-    start: Vec<u32>,
+    /// Per variable: its subscriptions `subs[a..b]` as `(a, b)`, with
+    /// [`NOTIFIED`] set in `a` when one of them asks for `notify` (else its
+    /// events only schedule, and the word before is never read) and
+    /// [`SEEN`] while `seen` holds words of it. One load per event for all.
+    span: Vec<(u32, u32)>,
     subs: Vec<Sub>,
-    /// Per variable: does a subscription ask for `notify` on it (else its
-    /// events only schedule, and the word before is never read)?
-    notified: Vec<bool>,
     queues: Queues,
     in_queue: Vec<bool>,
     /// First state word of the entailment bits (a bit per propagator).
@@ -225,6 +233,9 @@ impl<'a> Kernel<'a> {
             .iter()
             .map(|p| if p.wants_notify() { p.notify_on().0 } else { 0 })
             .collect();
+        // Subscription indices leave the two top bits of a span free
+        // (a billion subscriptions would need tens of GiB first).
+        assert!(pairs.len() < SEEN as usize, "more than 2^30 subscriptions");
         let mut subs = vec![Sub::new(0, 0, 0); pairs.len()];
         for &(v, s) in &pairs {
             let p = s.prop as usize;
@@ -256,21 +267,21 @@ impl<'a> Kernel<'a> {
             }
         }
         let np = props.len();
-        let notified = start
+        let span = start
             .windows(2)
             .map(|w| {
-                subs[w[0] as usize..w[1] as usize]
+                let notified = subs[w[0] as usize..w[1] as usize]
                     .iter()
-                    .any(|s| s.notify != 0)
+                    .any(|s| s.notify != 0);
+                (w[0] | if notified { NOTIFIED } else { 0 }, w[1])
             })
             .collect();
         Kernel {
             priority,
             props,
             owners,
-            start,
+            span,
             subs,
-            notified,
             queues: Queues::new(np),
             in_queue: vec![false; np],
             entailed_at,
@@ -386,17 +397,19 @@ impl<'a> Kernel<'a> {
         }
         loop {
             while let Some((x, kinds, old, src)) = store.pop_event() {
-                let (a, b) = (self.start[x as usize], self.start[x as usize + 1]);
-                if !self.seen.is_empty() {
+                let (a, b) = self.span[x as usize];
+                if a & SEEN != 0 {
                     // Some subscriber saw `x` change in its last delivery
                     // (see `seen`): the careful loop, out of line.
+                    let a = a & !(NOTIFIED | SEEN);
                     self.deliver_tracked(store, weights, limit, (x, kinds, old, src), a, false)?;
                     continue;
                 }
+                let (a, notified) = (a & !NOTIFIED, a & NOTIFIED != 0);
                 // The word before the change, for one-word domains, read
                 // once per event where some subscriber is notified (the
                 // others only schedule).
-                let (small, before) = if self.notified[x as usize] {
+                let (small, before) = if notified {
                     let small = store.is_small(x as usize);
                     (small, small.then(|| (old, store.small_bits(x as usize).1)))
                 } else {
@@ -575,7 +588,7 @@ impl<'a> Kernel<'a> {
         mut changed: bool,
     ) -> Result<(), Stop> {
         let prior = self.take_seen(x);
-        let b = self.start[x as usize + 1];
+        let b = self.span[x as usize].1;
         let small = store.is_small(x as usize);
         for k in from..b {
             let s = self.subs[k as usize];
@@ -589,6 +602,7 @@ impl<'a> Kernel<'a> {
             if small {
                 if changed {
                     self.seen.push((x, k, word));
+                    self.span[x as usize].0 |= SEEN;
                 } else if store.has_pending(x as usize) {
                     changed = true;
                 }
@@ -601,6 +615,7 @@ impl<'a> Kernel<'a> {
     /// `seen`), by subscription, taken out of `seen`.
     #[cold]
     fn take_seen(&mut self, x: u32) -> SmallVec<[(u32, u64); 4]> {
+        self.span[x as usize].0 &= !SEEN;
         let mut out = SmallVec::new();
         self.seen.retain(|&(v, k, w)| {
             if v == x {
@@ -613,6 +628,9 @@ impl<'a> Kernel<'a> {
 
     /// Drops every pending event and scheduled propagator.
     pub(crate) fn clear(&mut self, store: &mut DomainStore) {
+        for &(x, _, _) in &self.seen {
+            self.span[x as usize].0 &= !SEEN;
+        }
         self.seen.clear();
         if !store.events.is_empty() || !store.prunes.is_empty() {
             store.clear_events();
