@@ -1,0 +1,1439 @@
+//! Sudoku techniques, named as players name them, each step checked.
+//!
+//! The techniques and their codes are HoDoKu's (Bernhard Hobiger's HoDoKu,
+//! <https://hodoku.sourceforge.net/>, whose regression library
+//! `reglib-1.3.txt` lists them); the detectors are written here from the
+//! techniques' definitions. A [`Step`] names the placements and
+//! eliminations, the pattern's cells, and the [`Rule`]s it uses: "cell
+//! r4c6 holds exactly one digit" or "row 4 holds exactly one 7". Before a
+//! step is handed out, [`Checker`] proves each of its conclusions from
+//! those rules and the current candidates alone, with
+//! [`csp_core::hints::check_step`] over an exact-cover model of the grid
+//! (one 0/1 variable per cell and digit), not with the detectors' logic.
+//!
+//! ```
+//! use csp_sudoku::pencil::Candidates;
+//! use csp_sudoku::techniques::{self, Technique};
+//! use csp_sudoku::Grid;
+//! let g: Grid = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+//!     .parse()
+//!     .unwrap();
+//! let pm = Candidates::from_grid(&g);
+//! let step = techniques::next(&pm).unwrap();
+//! assert_eq!(step.technique, Technique::HiddenSingle);
+//! assert_eq!(step.sentence, "Hidden single: in box 5, only r5c5 can hold 2");
+//! ```
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use csp_core::hints::{check_step, Verdict};
+use csp_core::{Constraint, ConstraintId, Domain, Literal, Model, Value, VarId};
+
+use crate::pencil::{bit, cell_name, digits_of, Candidates, House};
+
+/// HoDoKu's difficulty levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Singles only.
+    Easy,
+    /// Intersections, pairs and triples.
+    Medium,
+    /// Quadruples, basic fish, single-digit patterns, wings.
+    Hard,
+    /// Jellyfish and beyond.
+    Unfair,
+    /// Beyond every technique here (search).
+    Extreme,
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Unfair => "unfair",
+            Level::Extreme => "extreme",
+        })
+    }
+}
+
+/// The techniques implemented, in the order [`next`] tries them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Technique {
+    /// The last empty cell of a house.
+    FullHouse,
+    /// A cell with one candidate left.
+    NakedSingle,
+    /// A digit with one cell left in a house.
+    HiddenSingle,
+    /// Locked candidates type 1: a digit of a box confined to one line.
+    Pointing,
+    /// Locked candidates type 2: a digit of a line confined to one box.
+    Claiming,
+    /// Two cells of a house with the same two candidates.
+    NakedPair,
+    /// Two digits of a house confined to two cells.
+    HiddenPair,
+    /// Three cells of a house with three candidates between them.
+    NakedTriple,
+    /// Three digits of a house confined to three cells.
+    HiddenTriple,
+    /// Four cells, four candidates.
+    NakedQuadruple,
+    /// Four digits, four cells.
+    HiddenQuadruple,
+    /// Basic fish of size 2.
+    XWing,
+    /// Skyscraper: two conjugate pairs in parallel lines, one end aligned.
+    Skyscraper,
+    /// 2-String Kite: a conjugate pair in a row and one in a column joined in a box.
+    TwoStringKite,
+    /// Basic fish of size 3.
+    Swordfish,
+    /// XY-Wing: a bivalue pivot and two bivalue pincers.
+    XyWing,
+    /// XYZ-Wing: a trivalue pivot and two bivalue pincers.
+    XyzWing,
+    /// W-Wing: two equal bivalue cells joined by a strong link.
+    WWing,
+    /// Basic fish of size 4.
+    Jellyfish,
+}
+
+/// Every technique, in the order [`next`] tries them.
+pub const LADDER: [Technique; 19] = [
+    Technique::FullHouse,
+    Technique::NakedSingle,
+    Technique::HiddenSingle,
+    Technique::Pointing,
+    Technique::Claiming,
+    Technique::NakedPair,
+    Technique::HiddenPair,
+    Technique::NakedTriple,
+    Technique::HiddenTriple,
+    Technique::NakedQuadruple,
+    Technique::HiddenQuadruple,
+    Technique::XWing,
+    Technique::Skyscraper,
+    Technique::TwoStringKite,
+    Technique::Swordfish,
+    Technique::XyWing,
+    Technique::XyzWing,
+    Technique::WWing,
+    Technique::Jellyfish,
+];
+
+impl Technique {
+    /// HoDoKu's code (`0300` for X-Wing).
+    pub fn code(self) -> &'static str {
+        use Technique::*;
+        match self {
+            FullHouse => "0000",
+            HiddenSingle => "0002",
+            NakedSingle => "0003",
+            Pointing => "0100",
+            Claiming => "0101",
+            NakedPair => "0200",
+            NakedTriple => "0201",
+            NakedQuadruple => "0202",
+            HiddenPair => "0210",
+            HiddenTriple => "0211",
+            HiddenQuadruple => "0212",
+            XWing => "0300",
+            Swordfish => "0301",
+            Jellyfish => "0302",
+            Skyscraper => "0400",
+            TwoStringKite => "0401",
+            XyWing => "0800",
+            XyzWing => "0801",
+            WWing => "0803",
+        }
+    }
+
+    /// The name players use (lower case, as in the CLI's `--technique`).
+    pub fn name(self) -> &'static str {
+        use Technique::*;
+        match self {
+            FullHouse => "full house",
+            HiddenSingle => "hidden single",
+            NakedSingle => "naked single",
+            Pointing => "locked candidates (pointing)",
+            Claiming => "locked candidates (claiming)",
+            NakedPair => "naked pair",
+            NakedTriple => "naked triple",
+            NakedQuadruple => "naked quadruple",
+            HiddenPair => "hidden pair",
+            HiddenTriple => "hidden triple",
+            HiddenQuadruple => "hidden quadruple",
+            XWing => "x-wing",
+            Swordfish => "swordfish",
+            Jellyfish => "jellyfish",
+            Skyscraper => "skyscraper",
+            TwoStringKite => "2-string kite",
+            XyWing => "xy-wing",
+            XyzWing => "xyz-wing",
+            WWing => "w-wing",
+        }
+    }
+
+    /// The level HoDoKu gives the technique in its default configuration
+    /// (see `docs/hints.md` for the table).
+    pub fn level(self) -> Level {
+        use Technique::*;
+        match self {
+            FullHouse | NakedSingle | HiddenSingle => Level::Easy,
+            Pointing | Claiming | NakedPair | HiddenPair | NakedTriple | HiddenTriple => {
+                Level::Medium
+            }
+            NakedQuadruple | HiddenQuadruple | XWing | Swordfish | Skyscraper | TwoStringKite
+            | XyWing | XyzWing | WWing => Level::Hard,
+            Jellyfish => Level::Unfair,
+        }
+    }
+
+    /// The score of one step, for the rating's total (weights modelled on
+    /// HoDoKu's default step scores).
+    pub fn score(self) -> u32 {
+        use Technique::*;
+        match self {
+            FullHouse => 4,
+            NakedSingle => 4,
+            HiddenSingle => 14,
+            Pointing | Claiming => 50,
+            NakedPair => 60,
+            HiddenPair => 70,
+            NakedTriple => 80,
+            HiddenTriple => 100,
+            NakedQuadruple => 120,
+            HiddenQuadruple => 150,
+            XWing => 140,
+            Swordfish => 150,
+            Jellyfish => 160,
+            Skyscraper => 130,
+            TwoStringKite => 150,
+            XyWing => 160,
+            XyzWing => 180,
+            WWing => 150,
+        }
+    }
+
+    /// A technique by HoDoKu code (`0300`) or name (`x-wing`, `X-Wing`,
+    /// `xwing`, `xy wing`: case, blanks and dashes do not matter).
+    ///
+    /// ```
+    /// use csp_sudoku::techniques::Technique;
+    /// assert_eq!(Technique::parse("0300"), Some(Technique::XWing));
+    /// assert_eq!(Technique::parse("X-Wing"), Some(Technique::XWing));
+    /// assert_eq!(Technique::parse("pointing"), Some(Technique::Pointing));
+    /// assert_eq!(Technique::parse("0999"), None);
+    /// ```
+    pub fn parse(s: &str) -> Option<Technique> {
+        let key = |t: &str| -> String {
+            t.chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .collect::<String>()
+                .to_ascii_lowercase()
+        };
+        let k = key(s);
+        LADDER.iter().copied().find(|t| {
+            t.code() == s.trim()
+                || key(t.name()) == k
+                || (k == "pointing" && *t == Technique::Pointing)
+                || (k == "claiming" && *t == Technique::Claiming)
+                || (k == "lockedcandidates1" && *t == Technique::Pointing)
+                || (k == "lockedcandidates2" && *t == Technique::Claiming)
+        })
+    }
+}
+
+impl fmt::Display for Technique {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A rule of Sudoku a step uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rule {
+    /// The cell holds exactly one digit.
+    Cell(usize),
+    /// The house holds the digit exactly once.
+    Digit(House, u8),
+}
+
+impl Rule {
+    /// `r4c6` or `row 4 (7)`.
+    pub fn show(self, n: usize) -> String {
+        match self {
+            Rule::Cell(c) => cell_name(n, c),
+            Rule::Digit(h, d) => format!("{h} ({d})"),
+        }
+    }
+}
+
+/// One step: what it places and eliminates, the pattern, the rules it
+/// uses, and the sentence that says it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The technique.
+    pub technique: Technique,
+    /// The digits of the pattern.
+    pub digits: Vec<u8>,
+    /// The cells of the pattern (the premises' cells).
+    pub cells: Vec<usize>,
+    /// The houses the sentence names.
+    pub houses: Vec<House>,
+    /// `(cell, digit)` placed.
+    pub placements: Vec<(usize, u8)>,
+    /// `(cell, digit)` eliminated.
+    pub eliminations: Vec<(usize, u8)>,
+    /// The rules it uses.
+    pub rules: Vec<Rule>,
+    /// One plain sentence.
+    pub sentence: String,
+}
+
+impl Step {
+    /// Placements in HoDoKu's notation: `r4c6=7`.
+    pub fn placement_names(&self, n: usize) -> Vec<String> {
+        self.placements
+            .iter()
+            .map(|&(c, d)| format!("{}={d}", cell_name(n, c)))
+            .collect()
+    }
+
+    /// Eliminations in HoDoKu's notation: `r4c5<>7`.
+    pub fn elimination_names(&self, n: usize) -> Vec<String> {
+        self.eliminations
+            .iter()
+            .map(|&(c, d)| format!("{}<>{d}", cell_name(n, c)))
+            .collect()
+    }
+
+    /// The candidate facts of the pattern's cells: `r4c6 = 7` for a placed
+    /// cell, `r1c2 ∈ {1,5}` for an empty one.
+    pub fn premises(&self, pm: &Candidates) -> Vec<String> {
+        let n = pm.side();
+        self.cells
+            .iter()
+            .map(|&c| {
+                if pm.value(c) != 0 {
+                    format!("{}={}", cell_name(n, c), pm.value(c))
+                } else {
+                    let ds: Vec<String> = pm.digits(c).iter().map(|d| d.to_string()).collect();
+                    format!("{}∈{{{}}}", cell_name(n, c), ds.join(","))
+                }
+            })
+            .collect()
+    }
+}
+
+fn list(n: usize, items: &[(usize, u8)], eq: bool) -> String {
+    items
+        .iter()
+        .map(|&(c, d)| format!("{}{}{d}", cell_name(n, c), if eq { "=" } else { "<>" }))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn cells_text(n: usize, cells: &[usize]) -> String {
+    cells
+        .iter()
+        .map(|&c| cell_name(n, c))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn digits_text(ds: &[u8]) -> String {
+    ds.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The `k`-element subsets of `items`, in order.
+fn combos<T: Copy>(items: &[T], k: usize) -> Vec<Vec<T>> {
+    fn go<T: Copy>(items: &[T], k: usize, start: usize, cur: &mut Vec<T>, out: &mut Vec<Vec<T>>) {
+        if cur.len() == k {
+            out.push(cur.clone());
+            return;
+        }
+        for i in start..items.len() {
+            if items.len() - i < k - cur.len() {
+                break;
+            }
+            cur.push(items[i]);
+            go(items, k, i + 1, cur, out);
+            cur.pop();
+        }
+    }
+    let mut out = Vec::new();
+    go(items, k, 0, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Every instance of technique `t` in `pm` (unchecked).
+pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
+    use Technique::*;
+    match t {
+        FullHouse => full_house(pm),
+        NakedSingle => naked_single(pm),
+        HiddenSingle => hidden_single(pm),
+        Pointing => locked(pm, true),
+        Claiming => locked(pm, false),
+        NakedPair => naked(pm, 2),
+        NakedTriple => naked(pm, 3),
+        NakedQuadruple => naked(pm, 4),
+        HiddenPair => hidden(pm, 2),
+        HiddenTriple => hidden(pm, 3),
+        HiddenQuadruple => hidden(pm, 4),
+        XWing => fish(pm, 2),
+        Swordfish => fish(pm, 3),
+        Jellyfish => fish(pm, 4),
+        Skyscraper => skyscraper(pm),
+        TwoStringKite => kite(pm),
+        XyWing => xy_wing(pm),
+        XyzWing => xyz_wing(pm),
+        WWing => w_wing(pm),
+    }
+}
+
+/// Every instance of `t`, each checked by `checker`; an instance the
+/// checker refutes is an error naming it.
+pub fn find_checked(pm: &Candidates, t: Technique, checker: &Checker) -> Result<Vec<Step>, String> {
+    let steps = find_all(pm, t);
+    for s in &steps {
+        checker.verify(pm, s)?;
+    }
+    Ok(steps)
+}
+
+/// The next step: the first instance of the first technique of [`LADDER`]
+/// that applies, checked. `None` when none applies.
+pub fn next(pm: &Candidates) -> Option<Step> {
+    next_with(pm, &Checker::new(pm.box_side())).ok().flatten()
+}
+
+/// [`next`] with a checker built once (`Err`: the checker refuted a step,
+/// which is a bug).
+pub fn next_with(pm: &Candidates, checker: &Checker) -> Result<Option<Step>, String> {
+    for t in LADDER {
+        if let Some(s) = find_all(pm, t).into_iter().next() {
+            checker.verify(pm, &s)?;
+            return Ok(Some(s));
+        }
+    }
+    Ok(None)
+}
+
+/// Applies a step's placements and eliminations.
+pub fn apply(pm: &mut Candidates, s: &Step) {
+    for &(c, d) in &s.placements {
+        pm.place(c, d);
+    }
+    for &(c, d) in &s.eliminations {
+        pm.eliminate(c, d);
+    }
+}
+
+/// How a step-wise solution ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Every cell placed.
+    Solved,
+    /// No technique applies: search is needed from here.
+    Stuck,
+    /// The state is contradictory (`what`).
+    Broken(String),
+}
+
+/// The steps from `pm` until it is solved or no technique applies.
+pub fn solve_steps(pm: &Candidates, checker: &Checker) -> Result<(Vec<Step>, End), String> {
+    let mut pm = pm.clone();
+    let mut steps = Vec::new();
+    loop {
+        if let Some(b) = pm.broken() {
+            return Ok((steps, End::Broken(b)));
+        }
+        if pm.is_solved() {
+            return Ok((steps, End::Solved));
+        }
+        match next_with(&pm, checker)? {
+            Some(s) => {
+                apply(&mut pm, &s);
+                steps.push(s);
+            }
+            None => return Ok((steps, End::Stuck)),
+        }
+    }
+}
+
+/// A rating: HoDoKu's level of the hardest technique needed, and the sum
+/// of the steps' scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rating {
+    /// The level (`Extreme` when the techniques here do not solve it).
+    pub level: Level,
+    /// The sum of the steps' scores.
+    pub score: u32,
+    /// The number of steps.
+    pub steps: usize,
+}
+
+/// Rates a sequence of steps.
+pub fn rate(steps: &[Step], end: &End) -> Rating {
+    let level = match end {
+        End::Solved => steps
+            .iter()
+            .map(|s| s.technique.level())
+            .max()
+            .unwrap_or(Level::Easy),
+        _ => Level::Extreme,
+    };
+    Rating {
+        level,
+        score: steps.iter().map(|s| s.technique.score()).sum(),
+        steps: steps.len(),
+    }
+}
+
+// ---- detectors --------------------------------------------------------------
+
+fn full_house(pm: &Candidates) -> Vec<Step> {
+    let n = pm.side();
+    let mut out = Vec::new();
+    for h in pm.houses() {
+        let empty: Vec<usize> = pm
+            .cells(h)
+            .iter()
+            .copied()
+            .filter(|&c| pm.value(c) == 0)
+            .collect();
+        if empty.len() != 1 {
+            continue;
+        }
+        let c = empty[0];
+        let placed: u32 = pm.cells(h).iter().fold(0, |m, &x| m | bit(pm.value(x)));
+        let missing = digits_of(!placed & (((1u64 << (n + 1)) - 2) as u32));
+        if missing.len() != 1 || !pm.has(c, missing[0]) {
+            continue;
+        }
+        let d = missing[0];
+        if out.iter().any(|s: &Step| s.placements[0] == (c, d)) {
+            continue;
+        }
+        out.push(Step {
+            technique: Technique::FullHouse,
+            digits: vec![d],
+            cells: pm.cells(h).to_vec(),
+            houses: vec![h],
+            placements: vec![(c, d)],
+            eliminations: vec![],
+            rules: vec![Rule::Digit(h, d)],
+            sentence: format!(
+                "Full house: {} is the last empty cell of {h}, so it holds {d}",
+                cell_name(n, c)
+            ),
+        });
+    }
+    out
+}
+
+fn naked_single(pm: &Candidates) -> Vec<Step> {
+    let n = pm.side();
+    (0..n * n)
+        .filter(|&c| pm.value(c) == 0 && pm.mask(c).count_ones() == 1)
+        .map(|c| {
+            let d = pm.digits(c)[0];
+            Step {
+                technique: Technique::NakedSingle,
+                digits: vec![d],
+                cells: vec![c],
+                houses: vec![],
+                placements: vec![(c, d)],
+                eliminations: vec![],
+                rules: vec![Rule::Cell(c)],
+                sentence: format!("Naked single: {} can only hold {d}", cell_name(n, c)),
+            }
+        })
+        .collect()
+}
+
+fn hidden_single(pm: &Candidates) -> Vec<Step> {
+    let n = pm.side();
+    let mut out: Vec<Step> = Vec::new();
+    let mut houses = pm.houses();
+    houses.sort_by_key(|h| match h {
+        House::Box(i) => (0, *i),
+        House::Row(i) => (1, *i),
+        House::Col(i) => (2, *i),
+    });
+    for h in houses {
+        for d in 1..=n as u8 {
+            let cs = pm.cells_with(h, d);
+            if cs.len() != 1 || out.iter().any(|s| s.placements[0] == (cs[0], d)) {
+                continue;
+            }
+            let c = cs[0];
+            out.push(Step {
+                technique: Technique::HiddenSingle,
+                digits: vec![d],
+                cells: pm.cells(h).to_vec(),
+                houses: vec![h],
+                placements: vec![(c, d)],
+                eliminations: vec![],
+                rules: vec![Rule::Digit(h, d)],
+                sentence: format!(
+                    "Hidden single: in {h}, only {} can hold {d}",
+                    cell_name(n, c)
+                ),
+            });
+        }
+    }
+    out
+}
+
+fn locked(pm: &Candidates, pointing: bool) -> Vec<Step> {
+    let n = pm.side();
+    let mut out = Vec::new();
+    let houses: Vec<House> = pm
+        .houses()
+        .into_iter()
+        .filter(|h| matches!(h, House::Box(_)) == pointing)
+        .collect();
+    for h in houses {
+        for d in 1..=n as u8 {
+            let cs = pm.cells_with(h, d);
+            if cs.len() < 2 {
+                continue;
+            }
+            // The other house every cell shares: a line for a box, the box for a line.
+            let others: Vec<House> = (0..3)
+                .map(|i| pm.houses_of(cs[0])[i])
+                .filter(|&o| o != h && matches!(o, House::Box(_)) != pointing)
+                .filter(|&o| cs.iter().all(|&c| pm.houses_of(c).contains(&o)))
+                .collect();
+            for o in others {
+                let elims: Vec<(usize, u8)> = pm
+                    .cells_with(o, d)
+                    .into_iter()
+                    .filter(|c| !cs.contains(c))
+                    .map(|c| (c, d))
+                    .collect();
+                if elims.is_empty() {
+                    continue;
+                }
+                let (technique, verb) = if pointing {
+                    (Technique::Pointing, "pointing")
+                } else {
+                    (Technique::Claiming, "claiming")
+                };
+                out.push(Step {
+                    technique,
+                    digits: vec![d],
+                    cells: pm.cells(h).to_vec(),
+                    houses: vec![h, o],
+                    placements: vec![],
+                    sentence: format!(
+                        "Locked candidates ({verb}): in {h}, the {d}s are all in {o}, so {}",
+                        list(n, &elims, false)
+                    ),
+                    eliminations: elims,
+                    rules: vec![Rule::Digit(h, d), Rule::Digit(o, d)],
+                });
+            }
+        }
+    }
+    out
+}
+
+fn size_word(k: usize) -> (&'static str, Technique, Technique) {
+    match k {
+        2 => ("pair", Technique::NakedPair, Technique::HiddenPair),
+        3 => ("triple", Technique::NakedTriple, Technique::HiddenTriple),
+        _ => (
+            "quadruple",
+            Technique::NakedQuadruple,
+            Technique::HiddenQuadruple,
+        ),
+    }
+}
+
+fn naked(pm: &Candidates, k: usize) -> Vec<Step> {
+    let n = pm.side();
+    let (word, technique, _) = size_word(k);
+    let mut out = Vec::new();
+    for h in pm.houses() {
+        let small: Vec<usize> = pm
+            .cells(h)
+            .iter()
+            .copied()
+            .filter(|&c| pm.value(c) == 0 && (2..=k as u32).contains(&pm.mask(c).count_ones()))
+            .collect();
+        for set in combos(&small, k) {
+            let mask = set.iter().fold(0u32, |m, &c| m | pm.mask(c));
+            if mask.count_ones() as usize != k {
+                continue;
+            }
+            let mut elims = Vec::new();
+            for &c in pm.cells(h) {
+                if !set.contains(&c) {
+                    for d in digits_of(pm.mask(c) & mask) {
+                        elims.push((c, d));
+                    }
+                }
+            }
+            if elims.is_empty() {
+                continue;
+            }
+            elims.sort_unstable();
+            let ds = digits_of(mask);
+            let mut rules: Vec<Rule> = set.iter().map(|&c| Rule::Cell(c)).collect();
+            rules.extend(ds.iter().map(|&d| Rule::Digit(h, d)));
+            out.push(Step {
+                technique,
+                sentence: format!(
+                    "Naked {word}: in {h}, {} hold only {}, so {}",
+                    cells_text(n, &set),
+                    digits_text(&ds),
+                    list(n, &elims, false)
+                ),
+                digits: ds,
+                cells: set,
+                houses: vec![h],
+                placements: vec![],
+                eliminations: elims,
+                rules,
+            });
+        }
+    }
+    out
+}
+
+fn hidden(pm: &Candidates, k: usize) -> Vec<Step> {
+    let n = pm.side();
+    let (word, _, technique) = size_word(k);
+    let mut out = Vec::new();
+    for h in pm.houses() {
+        let ds: Vec<u8> = (1..=n as u8)
+            .filter(|&d| (1..=k).contains(&pm.cells_with(h, d).len()))
+            .collect();
+        for set in combos(&ds, k) {
+            let cells: BTreeSet<usize> = set.iter().flat_map(|&d| pm.cells_with(h, d)).collect();
+            if cells.len() != k {
+                continue;
+            }
+            let mask = set.iter().fold(0u32, |m, &d| m | bit(d));
+            let mut elims = Vec::new();
+            for &c in &cells {
+                for d in digits_of(pm.mask(c) & !mask) {
+                    elims.push((c, d));
+                }
+            }
+            if elims.is_empty() {
+                continue;
+            }
+            let cells: Vec<usize> = cells.into_iter().collect();
+            let mut rules: Vec<Rule> = set.iter().map(|&d| Rule::Digit(h, d)).collect();
+            rules.extend(cells.iter().map(|&c| Rule::Cell(c)));
+            out.push(Step {
+                technique,
+                sentence: format!(
+                    "Hidden {word}: in {h}, {} fit only in {}, so {}",
+                    digits_text(&set),
+                    cells_text(n, &cells),
+                    list(n, &elims, false)
+                ),
+                digits: set,
+                cells,
+                houses: vec![h],
+                placements: vec![],
+                eliminations: elims,
+                rules,
+            });
+        }
+    }
+    out
+}
+
+fn fish(pm: &Candidates, k: usize) -> Vec<Step> {
+    let n = pm.side();
+    let technique = match k {
+        2 => Technique::XWing,
+        3 => Technique::Swordfish,
+        _ => Technique::Jellyfish,
+    };
+    let mut out = Vec::new();
+    for d in 1..=n as u8 {
+        for rows in [true, false] {
+            let line = |i: usize| if rows { House::Row(i) } else { House::Col(i) };
+            let cover = |i: usize| if rows { House::Col(i) } else { House::Row(i) };
+            // The cover index of a cell of a base line.
+            let cross = |c: usize| if rows { c % n } else { c / n };
+            let bases: Vec<usize> = (0..n)
+                .filter(|&i| (2..=k).contains(&pm.cells_with(line(i), d).len()))
+                .collect();
+            for set in combos(&bases, k) {
+                let covers: BTreeSet<usize> = set
+                    .iter()
+                    .flat_map(|&i| pm.cells_with(line(i), d))
+                    .map(cross)
+                    .collect();
+                if covers.len() != k {
+                    continue;
+                }
+                let base_cells: Vec<usize> = set
+                    .iter()
+                    .flat_map(|&i| pm.cells_with(line(i), d))
+                    .collect();
+                let mut elims: Vec<(usize, u8)> = covers
+                    .iter()
+                    .flat_map(|&j| pm.cells_with(cover(j), d))
+                    .filter(|c| !base_cells.contains(c))
+                    .map(|c| (c, d))
+                    .collect();
+                if elims.is_empty() {
+                    continue;
+                }
+                elims.sort_unstable();
+                let base_h: Vec<House> = set.iter().map(|&i| line(i)).collect();
+                let cover_h: Vec<House> = covers.iter().map(|&j| cover(j)).collect();
+                let names = |hs: &[House]| {
+                    hs.iter()
+                        .map(|h| h.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let mut rules: Vec<Rule> = base_h.iter().map(|&h| Rule::Digit(h, d)).collect();
+                rules.extend(cover_h.iter().map(|&h| Rule::Digit(h, d)));
+                out.push(Step {
+                    technique,
+                    sentence: format!(
+                        "{}: the {d}s of {} lie in {}, so {}",
+                        capital(technique.name()),
+                        names(&base_h),
+                        names(&cover_h),
+                        list(n, &elims, false)
+                    ),
+                    digits: vec![d],
+                    cells: base_cells,
+                    houses: base_h.into_iter().chain(cover_h).collect(),
+                    placements: vec![],
+                    eliminations: elims,
+                    rules,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// Cells with `d` that see both `a` and `b` (neither of them).
+fn seeing_both(pm: &Candidates, a: usize, b: usize, d: u8) -> Vec<usize> {
+    let n = pm.side();
+    (0..n * n)
+        .filter(|&c| c != a && c != b && pm.has(c, d) && pm.sees(c, a) && pm.sees(c, b))
+        .collect()
+}
+
+/// The rules by which `e` (holding `d`) would exclude `d` from each of `ends`.
+fn link_rules(pm: &Candidates, e: usize, ends: &[usize], d: u8, rules: &mut Vec<Rule>) {
+    for &x in ends {
+        if let Some(h) = pm.common_house(e, x) {
+            rules.push(Rule::Digit(h, d));
+        }
+    }
+}
+
+fn finish_rules(mut rules: Vec<Rule>) -> Vec<Rule> {
+    rules.sort_unstable();
+    rules.dedup();
+    rules
+}
+
+fn skyscraper(pm: &Candidates) -> Vec<Step> {
+    let n = pm.side();
+    let mut out = Vec::new();
+    for d in 1..=n as u8 {
+        for rows in [true, false] {
+            let line = |i: usize| if rows { House::Row(i) } else { House::Col(i) };
+            let cross = |c: usize| if rows { c % n } else { c / n };
+            let cross_house = |c: usize| {
+                if rows {
+                    House::Col(c % n)
+                } else {
+                    House::Row(c / n)
+                }
+            };
+            let pairs: Vec<(usize, Vec<usize>)> = (0..n)
+                .map(|i| (i, pm.cells_with(line(i), d)))
+                .filter(|(_, cs)| cs.len() == 2)
+                .collect();
+            for (a, pa) in pairs.iter().enumerate() {
+                for pb in &pairs[a + 1..] {
+                    for (ia, ib) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                        let (base_a, base_b) = (pa.1[ia], pb.1[ib]);
+                        let (end_a, end_b) = (pa.1[1 - ia], pb.1[1 - ib]);
+                        if cross(base_a) != cross(base_b) || cross(end_a) == cross(end_b) {
+                            continue;
+                        }
+                        let lead = format!(
+                            "Skyscraper: the {d}s of {} and {} are pairs joined in {}",
+                            line(pa.0),
+                            line(pb.0),
+                            cross_house(base_a)
+                        );
+                        out.extend(two_ends(
+                            pm,
+                            Technique::Skyscraper,
+                            d,
+                            [line(pa.0), line(pb.0), cross_house(base_a)],
+                            vec![end_a, base_a, base_b, end_b],
+                            lead,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A single-digit pattern whose three houses (each with two cells left
+/// for `d`) chain from `cells[0]` to `cells[3]`: one of those two ends
+/// holds `d`, so no cell seeing both does.
+fn two_ends(
+    pm: &Candidates,
+    technique: Technique,
+    d: u8,
+    houses: [House; 3],
+    cells: Vec<usize>,
+    lead: String,
+) -> Option<Step> {
+    let n = pm.side();
+    let (a, b) = (cells[0], cells[3]);
+    let targets = seeing_both(pm, a, b, d);
+    if targets.is_empty() {
+        return None;
+    }
+    let mut rules: Vec<Rule> = houses.iter().map(|&h| Rule::Digit(h, d)).collect();
+    for &e in &targets {
+        link_rules(pm, e, &[a, b], d, &mut rules);
+    }
+    let elims: Vec<(usize, u8)> = targets.iter().map(|&x| (x, d)).collect();
+    Some(Step {
+        technique,
+        sentence: format!(
+            "{lead}; one of {} and {} holds {d}, so {}",
+            cell_name(n, a),
+            cell_name(n, b),
+            list(n, &elims, false)
+        ),
+        digits: vec![d],
+        cells,
+        houses: houses.to_vec(),
+        placements: vec![],
+        eliminations: elims,
+        rules: finish_rules(rules),
+    })
+}
+
+fn kite(pm: &Candidates) -> Vec<Step> {
+    let n = pm.side();
+    let mut out = Vec::new();
+    for d in 1..=n as u8 {
+        for r in 0..n {
+            let rp = pm.cells_with(House::Row(r), d);
+            if rp.len() != 2 {
+                continue;
+            }
+            for c in 0..n {
+                let cp = pm.cells_with(House::Col(c), d);
+                if cp.len() != 2 {
+                    continue;
+                }
+                for (i, j) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                    let (row_in, row_end) = (rp[i], rp[1 - i]);
+                    let (col_in, col_end) = (cp[j], cp[1 - j]);
+                    let cells = [row_in, row_end, col_in, col_end];
+                    let distinct = (0..4).all(|x| (x + 1..4).all(|y| cells[x] != cells[y]));
+                    let bx = pm.houses_of(row_in)[2];
+                    if !distinct
+                        || pm.houses_of(col_in)[2] != bx
+                        || pm.houses_of(row_end)[2] == bx
+                        || pm.houses_of(col_end)[2] == bx
+                    {
+                        continue;
+                    }
+                    let lead = format!(
+                        "2-String Kite: the {d}s of row {} and column {} are pairs joined in {bx}",
+                        r + 1,
+                        c + 1
+                    );
+                    out.extend(two_ends(
+                        pm,
+                        Technique::TwoStringKite,
+                        d,
+                        [House::Row(r), bx, House::Col(c)],
+                        vec![row_end, row_in, col_in, col_end],
+                        lead,
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn bivalue(pm: &Candidates) -> Vec<usize> {
+    let n = pm.side();
+    (0..n * n)
+        .filter(|&c| pm.value(c) == 0 && pm.mask(c).count_ones() == 2)
+        .collect()
+}
+
+fn xy_wing(pm: &Candidates) -> Vec<Step> {
+    let bv = bivalue(pm);
+    let mut out = Vec::new();
+    for &p in &bv {
+        let pd = pm.digits(p);
+        let (x, y) = (pd[0], pd[1]);
+        let wings: Vec<usize> = bv.iter().copied().filter(|&c| pm.sees(c, p)).collect();
+        for &a in &wings {
+            for &b in &wings {
+                if a >= b {
+                    continue;
+                }
+                // One pincer {x,z}, the other {y,z}, z outside the pivot.
+                let (ma, mb) = (pm.mask(a), pm.mask(b));
+                let z_mask = ma & mb & !pm.mask(p);
+                if z_mask.count_ones() != 1 || ma == mb {
+                    continue;
+                }
+                let z = digits_of(z_mask)[0];
+                let (xz, yz) = (bit(x) | bit(z), bit(y) | bit(z));
+                if !((ma == xz && mb == yz) || (ma == yz && mb == xz)) {
+                    continue;
+                }
+                let targets: Vec<usize> = seeing_both(pm, a, b, z)
+                    .into_iter()
+                    .filter(|&c| c != p)
+                    .collect();
+                if !targets.is_empty() {
+                    out.push(wing(pm, Technique::XyWing, [p, a, b], z, &targets));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// An XY- or XYZ-Wing step: pivot `p`, pincers `a` and `b` (each `z` and one
+/// digit of the pivot), `z` eliminated from `targets`.
+fn wing(
+    pm: &Candidates,
+    technique: Technique,
+    [p, a, b]: [usize; 3],
+    z: u8,
+    targets: &[usize],
+) -> Step {
+    let n = pm.side();
+    let zb = bit(z);
+    let mut rules = vec![Rule::Cell(p), Rule::Cell(a), Rule::Cell(b)];
+    for w in [a, b] {
+        if let Some(h) = pm.common_house(p, w) {
+            rules.push(Rule::Digit(h, digits_of(pm.mask(w) & !zb)[0]));
+        }
+    }
+    let ends: Vec<usize> = if technique == Technique::XyzWing {
+        vec![a, b, p]
+    } else {
+        vec![a, b]
+    };
+    for &e in targets {
+        link_rules(pm, e, &ends, z, &mut rules);
+    }
+    let elims: Vec<(usize, u8)> = targets.iter().map(|&c| (c, z)).collect();
+    let show = |c: usize| format!("{} ({})", cell_name(n, c), digits_text(&pm.digits(c)));
+    Step {
+        technique,
+        sentence: format!(
+            "{}: pivot {} with {} and {}: one of them holds {z}, so {}",
+            if technique == Technique::XyzWing {
+                "XYZ-Wing"
+            } else {
+                "XY-Wing"
+            },
+            show(p),
+            show(a),
+            show(b),
+            list(n, &elims, false)
+        ),
+        digits: digits_of(pm.mask(p) | pm.mask(a) | pm.mask(b)),
+        cells: vec![p, a, b],
+        houses: vec![],
+        placements: vec![],
+        eliminations: elims,
+        rules: finish_rules(rules),
+    }
+}
+
+fn xyz_wing(pm: &Candidates) -> Vec<Step> {
+    let n = pm.side();
+    let bv = bivalue(pm);
+    let mut out = Vec::new();
+    for p in 0..n * n {
+        if pm.value(p) != 0 || pm.mask(p).count_ones() != 3 {
+            continue;
+        }
+        let mp = pm.mask(p);
+        let wings: Vec<usize> = bv
+            .iter()
+            .copied()
+            .filter(|&c| pm.sees(c, p) && pm.mask(c) & !mp == 0)
+            .collect();
+        for &a in &wings {
+            for &b in &wings {
+                if a >= b || pm.mask(a) == pm.mask(b) {
+                    continue;
+                }
+                let z_mask = pm.mask(a) & pm.mask(b);
+                if z_mask.count_ones() != 1 {
+                    continue;
+                }
+                let z = digits_of(z_mask)[0];
+                let targets: Vec<usize> = seeing_both(pm, a, b, z)
+                    .into_iter()
+                    .filter(|&c| c != p && pm.sees(c, p))
+                    .collect();
+                if !targets.is_empty() {
+                    out.push(wing(pm, Technique::XyzWing, [p, a, b], z, &targets));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn w_wing(pm: &Candidates) -> Vec<Step> {
+    let n = pm.side();
+    let bv = bivalue(pm);
+    let mut out = Vec::new();
+    for (i, &a) in bv.iter().enumerate() {
+        for &b in &bv[i + 1..] {
+            if pm.mask(a) != pm.mask(b) || pm.sees(a, b) {
+                continue;
+            }
+            let ds = pm.digits(a);
+            for (x, y) in [(ds[0], ds[1]), (ds[1], ds[0])] {
+                let targets = seeing_both(pm, a, b, y);
+                if targets.is_empty() {
+                    continue;
+                }
+                // A strong link on x: a house with x in exactly two cells,
+                // one seeing a, the other seeing b.
+                for h in pm.houses() {
+                    let cs = pm.cells_with(h, x);
+                    if cs.len() != 2 || cs.contains(&a) || cs.contains(&b) {
+                        continue;
+                    }
+                    let (c1, c2) = if pm.sees(cs[0], a) && pm.sees(cs[1], b) {
+                        (cs[0], cs[1])
+                    } else if pm.sees(cs[1], a) && pm.sees(cs[0], b) {
+                        (cs[1], cs[0])
+                    } else {
+                        continue;
+                    };
+                    let mut rules = vec![Rule::Cell(a), Rule::Cell(b), Rule::Digit(h, x)];
+                    link_rules(pm, a, &[c1], x, &mut rules);
+                    link_rules(pm, b, &[c2], x, &mut rules);
+                    for &e in &targets {
+                        link_rules(pm, e, &[a, b], y, &mut rules);
+                    }
+                    let elims: Vec<(usize, u8)> = targets.iter().map(|&c| (c, y)).collect();
+                    out.push(Step {
+                        technique: Technique::WWing,
+                        sentence: format!(
+                            "W-Wing: {} and {} hold {x}/{y}, joined by the {x}s of {h} in {} and {}; one of them holds {y}, so {}",
+                            cell_name(n, a),
+                            cell_name(n, b),
+                            cell_name(n, c1),
+                            cell_name(n, c2),
+                            list(n, &elims, false)
+                        ),
+                        digits: vec![x, y],
+                        cells: vec![a, c1, c2, b],
+                        houses: vec![h],
+                        placements: vec![],
+                        eliminations: elims,
+                        rules: finish_rules(rules),
+                    });
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+// ---- the checker -----------------------------------------------------------
+
+/// "Exactly one of these 0/1 variables is 1": a cell's digits, or a
+/// house's cells for one digit. The checker's only rule.
+#[derive(Debug)]
+struct ExactlyOne(Vec<VarId>);
+
+impl Constraint for ExactlyOne {
+    fn scope(&self) -> &[VarId] {
+        &self.0
+    }
+    fn is_satisfied(&self, values: &[Value]) -> bool {
+        values.iter().filter(|&&v| v == 1).count() == 1
+    }
+    fn name(&self) -> &str {
+        "exactly one"
+    }
+    fn is_consistent_partial(&self, values: &[Option<Value>]) -> bool {
+        let ones = values.iter().filter(|v| **v == Some(1)).count();
+        let open = values.iter().filter(|v| v.is_none()).count();
+        ones == 1 || (ones == 0 && open > 0)
+    }
+}
+
+/// The independent checker: the exact-cover model of the grid (a 0/1
+/// variable per cell and digit, "exactly one" per cell and per house and
+/// digit), and [`csp_core::hints::check_step`] over the rules a step names.
+pub struct Checker {
+    n: usize,
+    model: Model,
+    vars: Vec<VarId>,
+    cell_rule: Vec<ConstraintId>,
+    digit_rule: Vec<ConstraintId>,
+}
+
+impl fmt::Debug for Checker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Checker")
+            .field("n", &self.n)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Checker {
+    /// The checker for grids of box side `k`.
+    pub fn new(k: usize) -> Checker {
+        let n = k * k;
+        let mut model = Model::new();
+        let vars = model
+            .new_vars(n * n * n, Domain::range(0, 1))
+            .expect("a few thousand 0/1 variables");
+        let var = |c: usize, d: usize| vars[c * n + d - 1];
+        let cell_rule = (0..n * n)
+            .map(|c| {
+                model
+                    .post(ExactlyOne((1..=n).map(|d| var(c, d)).collect()))
+                    .expect("variables of the model")
+            })
+            .collect();
+        let pm = Candidates::from_grid(&crate::Grid::empty(k).expect("a supported box side"));
+        // In house order (rows, columns, boxes), digits ascending: the
+        // rule of house `h` and digit `d` is at `h.index(n) * n + d - 1`.
+        let mut digit_rule = Vec::with_capacity(3 * n * n);
+        for h in pm.houses() {
+            for d in 1..=n {
+                digit_rule.push(
+                    model
+                        .post(ExactlyOne(pm.cells(h).iter().map(|&c| var(c, d)).collect()))
+                        .expect("variables of the model"),
+                );
+            }
+        }
+        Checker {
+            n,
+            model,
+            vars,
+            cell_rule,
+            digit_rule,
+        }
+    }
+
+    fn var(&self, c: usize, d: u8) -> VarId {
+        self.vars[c * self.n + d as usize - 1]
+    }
+
+    /// Proves each placement and elimination of `s` from its rules and the
+    /// candidates of `pm`; the first one that does not follow is an error.
+    pub fn verify(&self, pm: &Candidates, s: &Step) -> Result<(), String> {
+        let n = self.n;
+        let cs: Vec<ConstraintId> = s
+            .rules
+            .iter()
+            .map(|&r| match r {
+                Rule::Cell(c) => self.cell_rule[c],
+                Rule::Digit(h, d) => self.digit_rule[h.index(n) * n + d as usize - 1],
+            })
+            .collect();
+        // The candidate facts over the rules' variables.
+        let mut scope: BTreeSet<VarId> = BTreeSet::new();
+        for &c in &cs {
+            scope.extend(self.model.constraint(c).scope().iter().copied());
+        }
+        let mut premises = Vec::new();
+        for &x in &scope {
+            let (c, d) = (x.index() / n, (x.index() % n + 1) as u8);
+            let v = pm.value(c);
+            if v != 0 {
+                premises.push(Literal::Eq(x, Value::from(v == d)));
+            } else if !pm.has(c, d) {
+                premises.push(Literal::Eq(x, 0));
+            }
+        }
+        let claims = s
+            .placements
+            .iter()
+            .map(|&(c, d)| {
+                (
+                    Literal::Eq(self.var(c, d), 1),
+                    format!("{}={d}", cell_name(n, c)),
+                )
+            })
+            .chain(s.eliminations.iter().map(|&(c, d)| {
+                (
+                    Literal::Eq(self.var(c, d), 0),
+                    format!("{}<>{d}", cell_name(n, c)),
+                )
+            }));
+        for (lit, name) in claims {
+            match check_step(&self.model, &premises, &cs, lit, 1_000_000) {
+                Verdict::Implied => {}
+                v => {
+                    return Err(format!(
+                        "{}: {name} does not follow from {} ({v:?}): {}",
+                        s.technique,
+                        s.rules
+                            .iter()
+                            .map(|r| r.show(n))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        s.sentence
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How a HoDoKu library case came out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CaseOutcome {
+    /// The technique found exactly the expected eliminations and
+    /// placements (or, for a fail case, nothing).
+    Pass,
+    /// It did not: what it found instead.
+    Fail(String),
+    /// The case's technique is not implemented here.
+    NotImplemented,
+}
+
+/// Runs one case of HoDoKu's regression library through [`find_checked`]
+/// (what `csp sudoku --hint --technique CODE` runs): an instance of the
+/// technique must have exactly the eliminations and placements the case
+/// expects; a fail case (`-x`) must find none.
+pub fn run_case(case: &crate::pencil::LibraryCase, checker: &Checker) -> CaseOutcome {
+    let Some(t) = Technique::parse(&case.code) else {
+        return CaseOutcome::NotImplemented;
+    };
+    let steps = match find_checked(&case.state, t, checker) {
+        Ok(s) => s,
+        Err(e) => return CaseOutcome::Fail(format!("checker: {e}")),
+    };
+    if case.is_fail_case() {
+        return match steps.first() {
+            None => CaseOutcome::Pass,
+            Some(s) => CaseOutcome::Fail(format!("found {}", s.sentence)),
+        };
+    }
+    let sorted = |v: &[(usize, u8)]| {
+        let mut v = v.to_vec();
+        v.sort_unstable();
+        v
+    };
+    let (want_e, want_p) = (sorted(&case.eliminations), sorted(&case.placements));
+    if steps
+        .iter()
+        .any(|s| sorted(&s.eliminations) == want_e && sorted(&s.placements) == want_p)
+    {
+        return CaseOutcome::Pass;
+    }
+    let n = case.state.side();
+    let found: Vec<String> = steps
+        .iter()
+        .take(3)
+        .map(|s| {
+            let mut v = s.placement_names(n);
+            v.extend(s.elimination_names(n));
+            v.join(" ")
+        })
+        .collect();
+    CaseOutcome::Fail(format!(
+        "{} instance(s), none matching; first: [{}]",
+        steps.len(),
+        found.join("] [")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Grid;
+
+    const EASY: &str =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+
+    #[test]
+    fn the_checker_refutes_a_forged_step() {
+        let pm = Candidates::from_grid(&EASY.parse::<Grid>().unwrap());
+        let checker = Checker::new(3);
+        let mut s = next_with(&pm, &checker).unwrap().unwrap();
+        // The same rules do not eliminate an unrelated candidate.
+        let far = (0..81)
+            .find(|&c| pm.value(c) == 0 && !s.cells.contains(&c) && pm.mask(c).count_ones() > 1)
+            .unwrap();
+        s.placements.clear();
+        s.eliminations = vec![(far, pm.digits(far)[0])];
+        assert!(checker.verify(&pm, &s).is_err());
+    }
+
+    #[test]
+    fn an_easy_puzzle_is_solved_by_singles_every_step_checked() {
+        let g: Grid = EASY.parse().unwrap();
+        let pm = Candidates::from_grid(&g);
+        let (steps, end) = solve_steps(&pm, &Checker::new(3)).unwrap();
+        assert_eq!(end, End::Solved);
+        let mut done = pm.clone();
+        for s in &steps {
+            apply(&mut done, s);
+        }
+        assert_eq!(crate::check_solution(&g, &done.grid()), Ok(()));
+        assert_eq!(rate(&steps, &end).level, Level::Easy);
+    }
+
+    #[test]
+    fn names_and_codes_round_trip() {
+        for t in LADDER {
+            assert_eq!(Technique::parse(t.code()), Some(t));
+            assert_eq!(Technique::parse(t.name()), Some(t));
+        }
+    }
+}
