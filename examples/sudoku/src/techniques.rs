@@ -178,6 +178,19 @@ impl Technique {
         }
     }
 
+    /// The name as a sentence starts it (`X-Wing`, `Naked pair`).
+    pub fn title(self) -> String {
+        use Technique::*;
+        match self {
+            XWing => "X-Wing".into(),
+            TwoStringKite => "2-String Kite".into(),
+            XyWing => "XY-Wing".into(),
+            XyzWing => "XYZ-Wing".into(),
+            WWing => "W-Wing".into(),
+            t => capital(t.name()),
+        }
+    }
+
     /// The level HoDoKu gives the technique in its default configuration
     /// (see `docs/hints.md` for the table).
     pub fn level(self) -> Level {
@@ -812,7 +825,7 @@ fn fish(pm: &Candidates, k: usize) -> Vec<Step> {
                     technique,
                     sentence: format!(
                         "{}: the {d}s of {} lie in {}, so {}",
-                        capital(technique.name()),
+                        technique.title(),
                         names(&base_h),
                         names(&cover_h),
                         list(n, &elims, false)
