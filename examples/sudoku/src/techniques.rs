@@ -813,12 +813,6 @@ fn fish(pm: &Candidates, k: usize) -> Vec<Step> {
                 elims.sort_unstable();
                 let base_h: Vec<House> = set.iter().map(|&i| line(i)).collect();
                 let cover_h: Vec<House> = covers.iter().map(|&j| cover(j)).collect();
-                let names = |hs: &[House]| {
-                    hs.iter()
-                        .map(|h| h.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
                 let mut rules: Vec<Rule> = base_h.iter().map(|&h| Rule::Digit(h, d)).collect();
                 rules.extend(cover_h.iter().map(|&h| Rule::Digit(h, d)));
                 out.push(Step {
@@ -826,8 +820,8 @@ fn fish(pm: &Candidates, k: usize) -> Vec<Step> {
                     sentence: format!(
                         "{}: the {d}s of {} lie in {}, so {}",
                         technique.title(),
-                        names(&base_h),
-                        names(&cover_h),
+                        lines_text(rows, &set),
+                        lines_text(!rows, &covers.iter().copied().collect::<Vec<_>>()),
                         list(n, &elims, false)
                     ),
                     digits: vec![d],
@@ -841,6 +835,17 @@ fn fish(pm: &Candidates, k: usize) -> Vec<Step> {
         }
     }
     out
+}
+
+/// `rows 3 and 7`, `columns 1, 4 and 8` (1-based).
+fn lines_text(rows: bool, ix: &[usize]) -> String {
+    let nums: Vec<String> = ix.iter().map(|i| (i + 1).to_string()).collect();
+    let (last, head) = nums.split_last().expect("a fish has lines");
+    format!(
+        "{} {} and {last}",
+        if rows { "rows" } else { "columns" },
+        head.join(", ")
+    )
 }
 
 fn capital(s: &str) -> String {
