@@ -8,7 +8,7 @@
 //!     .parse()
 //!     .unwrap();
 //! let pm = Candidates::from_grid(&g);
-//! assert_eq!(pm.digits(1), vec![1, 2, 6, 7, 9]); // r1c2
+//! assert_eq!(pm.digits(1), vec![1, 6, 7, 9]); // r1c2: not 2 (r4c2), 3 (r2c2), 4, 5, 8 (row 1)
 //! assert_eq!(pm.value(0), 4);
 //! ```
 

@@ -21,7 +21,7 @@
 //! let pm = Candidates::from_grid(&g);
 //! let step = techniques::next(&pm).unwrap();
 //! assert_eq!(step.technique, Technique::HiddenSingle);
-//! assert_eq!(step.sentence, "Hidden single: in box 5, only r5c5 can hold 2");
+//! assert_eq!(step.sentence, "Hidden single: in box 4, only r6c2 can hold 4");
 //! ```
 
 use std::collections::BTreeSet;
