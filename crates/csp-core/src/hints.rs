@@ -888,11 +888,11 @@ mod tests {
                     .collect()
             })
             .collect();
-        for r in 0..n {
-            m.all_different(&x[r]).unwrap();
+        for row in &x {
+            m.all_different(row).unwrap();
         }
         for c in 0..n {
-            let col: Vec<VarId> = (0..n).map(|r| x[r][c]).collect();
+            let col: Vec<VarId> = x.iter().map(|row| row[c]).collect();
             m.all_different(&col).unwrap();
         }
         (m, x)

@@ -72,6 +72,10 @@ pub enum Technique {
     Pointing,
     /// Locked candidates type 2: a digit of a line confined to one box.
     Claiming,
+    /// A naked pair in a box and a line at once: both houses lose its digits.
+    LockedPair,
+    /// A naked triple in a box and a line at once.
+    LockedTriple,
     /// Two cells of a house with the same two candidates.
     NakedPair,
     /// Two digits of a house confined to two cells.
@@ -103,12 +107,14 @@ pub enum Technique {
 }
 
 /// Every technique, in the order [`next`] tries them.
-pub const LADDER: [Technique; 19] = [
+pub const LADDER: [Technique; 21] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
     Technique::Pointing,
     Technique::Claiming,
+    Technique::LockedPair,
+    Technique::LockedTriple,
     Technique::NakedPair,
     Technique::HiddenPair,
     Technique::NakedTriple,
@@ -135,6 +141,8 @@ impl Technique {
             NakedSingle => "0003",
             Pointing => "0100",
             Claiming => "0101",
+            LockedPair => "0110",
+            LockedTriple => "0111",
             NakedPair => "0200",
             NakedTriple => "0201",
             NakedQuadruple => "0202",
@@ -161,6 +169,8 @@ impl Technique {
             NakedSingle => "naked single",
             Pointing => "locked candidates (pointing)",
             Claiming => "locked candidates (claiming)",
+            LockedPair => "locked pair",
+            LockedTriple => "locked triple",
             NakedPair => "naked pair",
             NakedTriple => "naked triple",
             NakedQuadruple => "naked quadruple",
@@ -197,9 +207,8 @@ impl Technique {
         use Technique::*;
         match self {
             FullHouse | NakedSingle | HiddenSingle => Level::Easy,
-            Pointing | Claiming | NakedPair | HiddenPair | NakedTriple | HiddenTriple => {
-                Level::Medium
-            }
+            Pointing | Claiming | LockedPair | LockedTriple | NakedPair | HiddenPair
+            | NakedTriple | HiddenTriple => Level::Medium,
             NakedQuadruple | HiddenQuadruple | XWing | Swordfish | Skyscraper | TwoStringKite
             | XyWing | XyzWing | WWing => Level::Hard,
             Jellyfish => Level::Unfair,
@@ -215,6 +224,8 @@ impl Technique {
             NakedSingle => 4,
             HiddenSingle => 14,
             Pointing | Claiming => 50,
+            LockedPair => 40,
+            LockedTriple => 60,
             NakedPair => 60,
             HiddenPair => 70,
             NakedTriple => 80,
@@ -396,6 +407,8 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         HiddenSingle => hidden_single(pm),
         Pointing => locked(pm, true),
         Claiming => locked(pm, false),
+        LockedPair => locked_subset(pm, 2),
+        LockedTriple => locked_subset(pm, 3),
         NakedPair => naked(pm, 2),
         NakedTriple => naked(pm, 3),
         NakedQuadruple => naked(pm, 4),
@@ -716,6 +729,73 @@ fn naked(pm: &Candidates, k: usize) -> Vec<Step> {
                 digits: ds,
                 cells: set,
                 houses: vec![h],
+                placements: vec![],
+                eliminations: elims,
+                rules,
+            });
+        }
+    }
+    out
+}
+
+/// Locked pairs and triples: `k` cells of a box, all in one line, with `k`
+/// candidates between them; the box and the line lose those digits.
+fn locked_subset(pm: &Candidates, k: usize) -> Vec<Step> {
+    let n = pm.side();
+    let (technique, word) = if k == 2 {
+        (Technique::LockedPair, "pair")
+    } else {
+        (Technique::LockedTriple, "triple")
+    };
+    let mut out = Vec::new();
+    for b in 0..n {
+        let bx = House::Box(b);
+        let small: Vec<usize> = pm
+            .cells(bx)
+            .iter()
+            .copied()
+            .filter(|&c| pm.value(c) == 0 && (2..=k as u32).contains(&pm.mask(c).count_ones()))
+            .collect();
+        for set in combos(&small, k) {
+            let mask = set.iter().fold(0u32, |m, &c| m | pm.mask(c));
+            if mask.count_ones() as usize != k {
+                continue;
+            }
+            let line = (0..2)
+                .map(|i| pm.houses_of(set[0])[i])
+                .find(|h| set.iter().all(|&c| pm.houses_of(c).contains(h)));
+            let Some(line) = line else { continue };
+            let mut elims = Vec::new();
+            for h in [bx, line] {
+                for &c in pm.cells(h) {
+                    if !set.contains(&c) {
+                        for d in digits_of(pm.mask(c) & mask) {
+                            elims.push((c, d));
+                        }
+                    }
+                }
+            }
+            elims.sort_unstable();
+            elims.dedup();
+            if elims.is_empty() {
+                continue;
+            }
+            let ds = digits_of(mask);
+            let mut rules: Vec<Rule> = set.iter().map(|&c| Rule::Cell(c)).collect();
+            for h in [bx, line] {
+                rules.extend(ds.iter().map(|&d| Rule::Digit(h, d)));
+            }
+            out.push(Step {
+                technique,
+                sentence: format!(
+                    "Locked {word}: {} hold only {} and lie in {bx} and {line}, so {}",
+                    cells_text(n, &set),
+                    digits_text(&ds),
+                    list(n, &elims, false)
+                ),
+                digits: ds,
+                cells: set,
+                houses: vec![bx, line],
                 placements: vec![],
                 eliminations: elims,
                 rules,
