@@ -692,50 +692,78 @@ fn naked(pm: &Candidates, k: usize) -> Vec<Step> {
     let (word, technique, _) = size_word(k);
     let mut out = Vec::new();
     for h in pm.houses() {
-        let small: Vec<usize> = pm
-            .cells(h)
-            .iter()
-            .copied()
-            .filter(|&c| pm.value(c) == 0 && (2..=k as u32).contains(&pm.mask(c).count_ones()))
-            .collect();
-        for set in combos(&small, k) {
-            let mask = set.iter().fold(0u32, |m, &c| m | pm.mask(c));
-            if mask.count_ones() as usize != k {
-                continue;
-            }
-            let mut elims = Vec::new();
-            for &c in pm.cells(h) {
-                if !set.contains(&c) {
-                    for d in digits_of(pm.mask(c) & mask) {
-                        elims.push((c, d));
-                    }
-                }
-            }
-            if elims.is_empty() {
-                continue;
-            }
-            elims.sort_unstable();
-            let ds = digits_of(mask);
-            let mut rules: Vec<Rule> = set.iter().map(|&c| Rule::Cell(c)).collect();
-            rules.extend(ds.iter().map(|&d| Rule::Digit(h, d)));
-            out.push(Step {
-                technique,
-                sentence: format!(
-                    "Naked {word}: in {h}, {} hold only {}, so {}",
-                    cells_text(n, &set),
-                    digits_text(&ds),
-                    list(n, &elims, false)
-                ),
-                digits: ds,
-                cells: set,
-                houses: vec![h],
-                placements: vec![],
-                eliminations: elims,
-                rules,
-            });
+        for set in naked_sets(pm, h, k) {
+            let lead = format!(
+                "Naked {word}: in {h}, {} hold only {}",
+                cells_text(n, &set),
+                digits_text(&pm_digits(pm, &set))
+            );
+            out.extend(subset_step(pm, technique, set, &[h], lead));
         }
     }
     out
+}
+
+/// The digits the cells of `set` hold between them.
+fn pm_digits(pm: &Candidates, set: &[usize]) -> Vec<u8> {
+    digits_of(set.iter().fold(0u32, |m, &c| m | pm.mask(c)))
+}
+
+/// The sets of `k` empty cells of house `h` with `k` candidates between them.
+fn naked_sets(pm: &Candidates, h: House, k: usize) -> Vec<Vec<usize>> {
+    let small: Vec<usize> = pm
+        .cells(h)
+        .iter()
+        .copied()
+        .filter(|&c| pm.value(c) == 0 && (2..=k as u32).contains(&pm.mask(c).count_ones()))
+        .collect();
+    combos(&small, k)
+        .into_iter()
+        .filter(|set| pm_digits(pm, set).len() == k)
+        .collect()
+}
+
+/// A naked subset `set` eliminating its digits from the rest of `houses`
+/// (`None` when that removes nothing); the sentence is `lead, so …`.
+fn subset_step(
+    pm: &Candidates,
+    technique: Technique,
+    set: Vec<usize>,
+    houses: &[House],
+    lead: String,
+) -> Option<Step> {
+    let n = pm.side();
+    let ds = pm_digits(pm, &set);
+    let mask = ds.iter().fold(0u32, |m, &d| m | bit(d));
+    let mut elims = Vec::new();
+    for &h in houses {
+        for &c in pm.cells(h) {
+            if !set.contains(&c) {
+                for d in digits_of(pm.mask(c) & mask) {
+                    elims.push((c, d));
+                }
+            }
+        }
+    }
+    elims.sort_unstable();
+    elims.dedup();
+    if elims.is_empty() {
+        return None;
+    }
+    let mut rules: Vec<Rule> = set.iter().map(|&c| Rule::Cell(c)).collect();
+    for &h in houses {
+        rules.extend(ds.iter().map(|&d| Rule::Digit(h, d)));
+    }
+    Some(Step {
+        technique,
+        sentence: format!("{lead}, so {}", list(n, &elims, false)),
+        digits: ds,
+        cells: set,
+        houses: houses.to_vec(),
+        placements: vec![],
+        eliminations: elims,
+        rules,
+    })
 }
 
 /// Locked pairs and triples: `k` cells of a box, all in one line, with `k`
@@ -750,56 +778,17 @@ fn locked_subset(pm: &Candidates, k: usize) -> Vec<Step> {
     let mut out = Vec::new();
     for b in 0..n {
         let bx = House::Box(b);
-        let small: Vec<usize> = pm
-            .cells(bx)
-            .iter()
-            .copied()
-            .filter(|&c| pm.value(c) == 0 && (2..=k as u32).contains(&pm.mask(c).count_ones()))
-            .collect();
-        for set in combos(&small, k) {
-            let mask = set.iter().fold(0u32, |m, &c| m | pm.mask(c));
-            if mask.count_ones() as usize != k {
-                continue;
-            }
+        for set in naked_sets(pm, bx, k) {
             let line = (0..2)
                 .map(|i| pm.houses_of(set[0])[i])
                 .find(|h| set.iter().all(|&c| pm.houses_of(c).contains(h)));
             let Some(line) = line else { continue };
-            let mut elims = Vec::new();
-            for h in [bx, line] {
-                for &c in pm.cells(h) {
-                    if !set.contains(&c) {
-                        for d in digits_of(pm.mask(c) & mask) {
-                            elims.push((c, d));
-                        }
-                    }
-                }
-            }
-            elims.sort_unstable();
-            elims.dedup();
-            if elims.is_empty() {
-                continue;
-            }
-            let ds = digits_of(mask);
-            let mut rules: Vec<Rule> = set.iter().map(|&c| Rule::Cell(c)).collect();
-            for h in [bx, line] {
-                rules.extend(ds.iter().map(|&d| Rule::Digit(h, d)));
-            }
-            out.push(Step {
-                technique,
-                sentence: format!(
-                    "Locked {word}: {} hold only {} and lie in {bx} and {line}, so {}",
-                    cells_text(n, &set),
-                    digits_text(&ds),
-                    list(n, &elims, false)
-                ),
-                digits: ds,
-                cells: set,
-                houses: vec![bx, line],
-                placements: vec![],
-                eliminations: elims,
-                rules,
-            });
+            let lead = format!(
+                "Locked {word}: {} hold only {} and lie in {bx} and {line}",
+                cells_text(n, &set),
+                digits_text(&pm_digits(pm, &set))
+            );
+            out.extend(subset_step(pm, technique, set, &[bx, line], lead));
         }
     }
     out
