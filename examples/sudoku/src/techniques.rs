@@ -104,10 +104,22 @@ pub enum Technique {
     WWing,
     /// Basic fish of size 4.
     Jellyfish,
+    /// An X-Wing with fins in one box.
+    FinnedXWing,
+    /// A finned X-Wing missing a body candidate.
+    SashimiXWing,
+    /// A Swordfish with fins in one box.
+    FinnedSwordfish,
+    /// A finned Swordfish missing a body candidate.
+    SashimiSwordfish,
+    /// A Jellyfish with fins in one box.
+    FinnedJellyfish,
+    /// A finned Jellyfish missing a body candidate.
+    SashimiJellyfish,
 }
 
 /// Every technique, in the order [`next`] tries them.
-pub const LADDER: [Technique; 21] = [
+pub const LADDER: [Technique; 27] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -124,11 +136,17 @@ pub const LADDER: [Technique; 21] = [
     Technique::XWing,
     Technique::Skyscraper,
     Technique::TwoStringKite,
+    Technique::FinnedXWing,
+    Technique::SashimiXWing,
     Technique::Swordfish,
     Technique::XyWing,
     Technique::XyzWing,
     Technique::WWing,
     Technique::Jellyfish,
+    Technique::FinnedSwordfish,
+    Technique::SashimiSwordfish,
+    Technique::FinnedJellyfish,
+    Technique::SashimiJellyfish,
 ];
 
 impl Technique {
@@ -152,6 +170,12 @@ impl Technique {
             XWing => "0300",
             Swordfish => "0301",
             Jellyfish => "0302",
+            FinnedXWing => "0310",
+            FinnedSwordfish => "0311",
+            FinnedJellyfish => "0312",
+            SashimiXWing => "0320",
+            SashimiSwordfish => "0321",
+            SashimiJellyfish => "0322",
             Skyscraper => "0400",
             TwoStringKite => "0401",
             XyWing => "0800",
@@ -180,6 +204,12 @@ impl Technique {
             XWing => "x-wing",
             Swordfish => "swordfish",
             Jellyfish => "jellyfish",
+            FinnedXWing => "finned x-wing",
+            FinnedSwordfish => "finned swordfish",
+            FinnedJellyfish => "finned jellyfish",
+            SashimiXWing => "sashimi x-wing",
+            SashimiSwordfish => "sashimi swordfish",
+            SashimiJellyfish => "sashimi jellyfish",
             Skyscraper => "skyscraper",
             TwoStringKite => "2-string kite",
             XyWing => "xy-wing",
@@ -193,6 +223,8 @@ impl Technique {
         use Technique::*;
         match self {
             XWing => "X-Wing".into(),
+            FinnedXWing => "Finned X-Wing".into(),
+            SashimiXWing => "Sashimi X-Wing".into(),
             TwoStringKite => "2-String Kite".into(),
             XyWing => "XY-Wing".into(),
             XyzWing => "XYZ-Wing".into(),
@@ -210,8 +242,10 @@ impl Technique {
             Pointing | Claiming | LockedPair | LockedTriple | NakedPair | HiddenPair
             | NakedTriple | HiddenTriple => Level::Medium,
             NakedQuadruple | HiddenQuadruple | XWing | Swordfish | Skyscraper | TwoStringKite
-            | XyWing | XyzWing | WWing => Level::Hard,
-            Jellyfish => Level::Unfair,
+            | XyWing | XyzWing | WWing | FinnedXWing | SashimiXWing => Level::Hard,
+            Jellyfish | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish | SashimiJellyfish => {
+                Level::Unfair
+            }
         }
     }
 
@@ -235,6 +269,12 @@ impl Technique {
             XWing => 140,
             Swordfish => 150,
             Jellyfish => 160,
+            FinnedXWing => 130,
+            SashimiXWing => 150,
+            FinnedSwordfish => 200,
+            SashimiSwordfish => 240,
+            FinnedJellyfish => 250,
+            SashimiJellyfish => 260,
             Skyscraper => 130,
             TwoStringKite => 150,
             XyWing => 160,
@@ -415,15 +455,22 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         HiddenPair => hidden(pm, 2),
         HiddenTriple => hidden(pm, 3),
         HiddenQuadruple => hidden(pm, 4),
-        XWing => fish(pm, 2),
-        Swordfish => fish(pm, 3),
-        Jellyfish => fish(pm, 4),
+        XWing => fish(pm, 2, false),
+        Swordfish => fish(pm, 3, false),
+        Jellyfish => fish(pm, 4, false),
+        FinnedXWing | SashimiXWing => only(fish(pm, 2, true), t),
+        FinnedSwordfish | SashimiSwordfish => only(fish(pm, 3, true), t),
+        FinnedJellyfish | SashimiJellyfish => only(fish(pm, 4, true), t),
         Skyscraper => skyscraper(pm),
         TwoStringKite => kite(pm),
         XyWing => xy_wing(pm),
         XyzWing => xyz_wing(pm),
         WWing => w_wing(pm),
     }
+}
+
+fn only(steps: Vec<Step>, t: Technique) -> Vec<Step> {
+    steps.into_iter().filter(|s| s.technique == t).collect()
 }
 
 /// Every instance of `t`, each checked by `checker`; an instance the
@@ -840,13 +887,14 @@ fn hidden(pm: &Candidates, k: usize) -> Vec<Step> {
     out
 }
 
-fn fish(pm: &Candidates, k: usize) -> Vec<Step> {
+/// Basic (`finned` false) or finned and sashimi fish of size `k`: the
+/// candidates of a digit in `k` base lines lie in `k` cover lines, except
+/// for fins that all lie in one box. Without fins, every other candidate
+/// of the cover lines goes; with fins, only those in the fins' box (they
+/// see every fin). A finned fish is sashimi when a base line has fewer
+/// than two candidates outside the fins.
+fn fish(pm: &Candidates, k: usize, finned: bool) -> Vec<Step> {
     let n = pm.side();
-    let technique = match k {
-        2 => Technique::XWing,
-        3 => Technique::Swordfish,
-        _ => Technique::Jellyfish,
-    };
     let mut out = Vec::new();
     for d in 1..=n as u8 {
         for rows in [true, false] {
@@ -854,56 +902,114 @@ fn fish(pm: &Candidates, k: usize) -> Vec<Step> {
             let cover = |i: usize| if rows { House::Col(i) } else { House::Row(i) };
             // The cover index of a cell of a base line.
             let cross = |c: usize| if rows { c % n } else { c / n };
+            let most = if finned { k + pm.box_side() } else { k };
             let bases: Vec<usize> = (0..n)
-                .filter(|&i| (2..=k).contains(&pm.cells_with(line(i), d).len()))
+                .filter(|&i| (1..=most).contains(&pm.cells_with(line(i), d).len()))
                 .collect();
             for set in combos(&bases, k) {
-                let covers: BTreeSet<usize> = set
-                    .iter()
-                    .flat_map(|&i| pm.cells_with(line(i), d))
-                    .map(cross)
-                    .collect();
-                if covers.len() != k {
-                    continue;
-                }
                 let base_cells: Vec<usize> = set
                     .iter()
                     .flat_map(|&i| pm.cells_with(line(i), d))
                     .collect();
-                let mut elims: Vec<(usize, u8)> = covers
+                let crosses: Vec<usize> = base_cells
                     .iter()
-                    .flat_map(|&j| pm.cells_with(cover(j), d))
-                    .filter(|c| !base_cells.contains(c))
-                    .map(|c| (c, d))
+                    .map(|&c| cross(c))
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
                     .collect();
-                if elims.is_empty() {
-                    continue;
+                let choices = if finned {
+                    combos(&crosses, k)
+                } else if crosses.len() == k {
+                    vec![crosses.clone()]
+                } else {
+                    vec![]
+                };
+                for covers in choices {
+                    let fins: Vec<usize> = base_cells
+                        .iter()
+                        .copied()
+                        .filter(|&c| !covers.contains(&cross(c)))
+                        .collect();
+                    let body = |i: usize| {
+                        pm.cells_with(line(i), d)
+                            .into_iter()
+                            .filter(|c| covers.contains(&cross(*c)))
+                            .count()
+                    };
+                    let fin_box = fins.first().map(|&f| pm.houses_of(f)[2]);
+                    if finned
+                        && (fins.is_empty()
+                            || fins.iter().any(|&f| Some(pm.houses_of(f)[2]) != fin_box)
+                            || set.iter().any(|&i| body(i) == 0))
+                    {
+                        continue;
+                    }
+                    let sashimi = finned && set.iter().any(|&i| body(i) < 2);
+                    let elims: Vec<(usize, u8)> = covers
+                        .iter()
+                        .flat_map(|&j| pm.cells_with(cover(j), d))
+                        .filter(|c| !base_cells.contains(c))
+                        .filter(|&c| fin_box.is_none_or(|b| pm.houses_of(c)[2] == b))
+                        .map(|c| (c, d))
+                        .collect::<BTreeSet<_>>()
+                        .into_iter()
+                        .collect();
+                    if elims.is_empty() {
+                        continue;
+                    }
+                    let technique = fish_technique(k, finned, sashimi);
+                    let base_h: Vec<House> = set.iter().map(|&i| line(i)).collect();
+                    let cover_h: Vec<House> = covers.iter().map(|&j| cover(j)).collect();
+                    let mut rules: Vec<Rule> = base_h
+                        .iter()
+                        .chain(&cover_h)
+                        .map(|&h| Rule::Digit(h, d))
+                        .collect();
+                    let mut fin_text = String::new();
+                    if let Some(b) = fin_box {
+                        rules.push(Rule::Digit(b, d));
+                        fin_text = format!(
+                            " but for the fin{} {} in {b}",
+                            if fins.len() == 1 { "" } else { "s" },
+                            cells_text(n, &fins)
+                        );
+                    }
+                    out.push(Step {
+                        technique,
+                        sentence: format!(
+                            "{}: the {d}s of {} lie in {}{fin_text}, so {}",
+                            technique.title(),
+                            lines_text(rows, &set),
+                            lines_text(!rows, &covers),
+                            list(n, &elims, false)
+                        ),
+                        digits: vec![d],
+                        cells: base_cells.clone(),
+                        houses: base_h.into_iter().chain(cover_h).chain(fin_box).collect(),
+                        placements: vec![],
+                        eliminations: elims,
+                        rules: finish_rules(rules),
+                    });
                 }
-                elims.sort_unstable();
-                let base_h: Vec<House> = set.iter().map(|&i| line(i)).collect();
-                let cover_h: Vec<House> = covers.iter().map(|&j| cover(j)).collect();
-                let mut rules: Vec<Rule> = base_h.iter().map(|&h| Rule::Digit(h, d)).collect();
-                rules.extend(cover_h.iter().map(|&h| Rule::Digit(h, d)));
-                out.push(Step {
-                    technique,
-                    sentence: format!(
-                        "{}: the {d}s of {} lie in {}, so {}",
-                        technique.title(),
-                        lines_text(rows, &set),
-                        lines_text(!rows, &covers.iter().copied().collect::<Vec<_>>()),
-                        list(n, &elims, false)
-                    ),
-                    digits: vec![d],
-                    cells: base_cells,
-                    houses: base_h.into_iter().chain(cover_h).collect(),
-                    placements: vec![],
-                    eliminations: elims,
-                    rules,
-                });
             }
         }
     }
     out
+}
+
+fn fish_technique(k: usize, finned: bool, sashimi: bool) -> Technique {
+    use Technique::*;
+    match (k, finned, sashimi) {
+        (2, false, _) => XWing,
+        (3, false, _) => Swordfish,
+        (_, false, _) => Jellyfish,
+        (2, true, false) => FinnedXWing,
+        (3, true, false) => FinnedSwordfish,
+        (_, true, false) => FinnedJellyfish,
+        (2, true, true) => SashimiXWing,
+        (3, true, true) => SashimiSwordfish,
+        (_, true, true) => SashimiJellyfish,
+    }
 }
 
 /// `rows 3 and 7`, `columns 1, 4 and 8` (1-based).
