@@ -248,3 +248,43 @@ fn a_malformed_library_line_names_line_and_field() {
     let out = text(&o.stdout);
     assert_eq!(out.lines().nth(1), Some("error"), "{out}");
 }
+
+#[test]
+fn a_grid_drawn_over_nine_lines_reads_as_its_line() {
+    let drawn: String = TOP95_1
+        .as_bytes()
+        .chunks(9)
+        .enumerate()
+        .map(|(r, row)| {
+            let cells: Vec<String> = row.iter().map(|&b| (b as char).to_string()).collect();
+            let sep = if r % 3 == 0 {
+                "+-------+-------+-------+\n"
+            } else {
+                ""
+            };
+            format!(
+                "{sep}| {} | {} | {} |\n",
+                cells[..3].join(" "),
+                cells[3..6].join(" "),
+                cells[6..].join(" ")
+            )
+        })
+        .collect();
+    let input = format!("{drawn}+-------+-------+-------+\n{TOP95_1}\n");
+    let o = csp_stdin(&["sudoku", "--hint", "--format", "json"], &input);
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    // The same step, numbered by the first line of each puzzle.
+    assert!(lines[0].starts_with("{\"puzzle\": 1, "), "{out}");
+    assert!(lines[1].starts_with("{\"puzzle\": 13, "), "{out}");
+    assert_eq!(lines[0][14..], lines[1][15..]);
+    // A drawn grid cut short is an error naming its lines.
+    let o = csp_stdin(&["sudoku", "--hint"], "| 4 . . | . . . | 8 . 5 |\n\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("lines 1-1: a drawn grid of 9 cells, expected 81"),
+        "{}",
+        text(&o.stderr)
+    );
+}

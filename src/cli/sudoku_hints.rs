@@ -9,9 +9,9 @@ use std::process::ExitCode;
 
 use csp_core::hints;
 use csp_core::Literal;
-use csp_sudoku::pencil::{cell_name, Candidates, LibraryCase};
+use csp_sudoku::pencil::{self, cell_name, Candidates, Input};
 use csp_sudoku::techniques::{self, Checker, End, Step, Technique};
-use csp_sudoku::{model, parse, render, Grid};
+use csp_sudoku::{model, render, Grid};
 
 use super::minizinc::json_string as js;
 use super::{CliError, Status};
@@ -89,32 +89,21 @@ fn digits(ds: &[u8]) -> String {
         .join("/")
 }
 
-/// Runs the hint modes over every puzzle of `text` (81-character lines or
-/// HoDoKu library lines).
+/// Runs the hint modes over every puzzle of `text`: 81-character lines,
+/// HoDoKu library lines, or grids drawn over nine lines
+/// ([`pencil::read_inputs`]).
 pub fn run(text: &str, name: &str, a: &HintArgs) -> Result<ExitCode, CliError> {
     let mut out = super::output::stdout();
     let mut status = Status::Complete;
     let mut checkers: Vec<Option<Checker>> = (0..=csp_sudoku::MAX_BOX_SIDE).map(|_| None).collect();
-    for (i, line) in text.lines().enumerate() {
-        let puzzle = i + 1;
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        let state = if t.starts_with(':') {
-            match LibraryCase::parse(puzzle, t) {
-                Ok(c) => Ok(c.state),
-                Err(e) => Err(e.to_string()),
-            }
-        } else {
-            match parse::parse_line(puzzle, line) {
-                Ok(Some(g)) => match solvable(&g, puzzle, a, &mut out)? {
-                    true => Ok(Candidates::from_grid(&g)),
-                    false => continue,
-                },
-                Ok(None) => continue,
-                Err(e) => Err(e.to_string()),
-            }
+    for (puzzle, input) in pencil::read_inputs(text) {
+        let state = match input {
+            Ok(Input::Library(c)) => Ok(c.state),
+            Ok(Input::Grid(g)) => match solvable(&g, puzzle, a, &mut out)? {
+                true => Ok(Candidates::from_grid(&g)),
+                false => continue,
+            },
+            Err(e) => Err(e),
         };
         let pm = match state {
             Ok(pm) => pm,

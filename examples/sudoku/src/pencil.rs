@@ -436,3 +436,141 @@ impl fmt::Display for LibraryError {
 }
 
 impl std::error::Error for LibraryError {}
+
+/// One puzzle of an input file, as [`read_inputs`] finds it.
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// A grid of givens.
+    Grid(crate::Grid),
+    /// A HoDoKu library line: a pencil-mark state.
+    Library(Box<LibraryCase>),
+}
+
+/// Is `c` a separator of a grid drawn over several lines?
+fn separator(c: char) -> bool {
+    matches!(c, '|' | '+' | '-' | ' ' | '\t')
+}
+
+/// Is `c` a cell of a grid drawn over several lines?
+fn cell_char(c: char) -> bool {
+    matches!(c, '1'..='9' | '.' | '0' | '_')
+}
+
+/// The puzzles of `text`, each with the number of its (first) line: lines
+/// of 81, 256 or 625 characters (see [`crate::parse::parse_line`]), HoDoKu
+/// library lines (starting with `:`), and 9×9 grids drawn over several
+/// lines — nine lines of nine cells with blanks, `|`, `+` and `-` as
+/// separators and `.`, `0` or `_` for an empty cell, as `csp sudoku
+/// --format grid` prints them. `#` lines and blank lines are skipped; a
+/// blank line inside a drawn grid is an error.
+///
+/// ```
+/// use csp_sudoku::pencil::{read_inputs, Input};
+/// let drawn = "\
+/// +-------+-------+-------+
+/// | 4 . . | . . . | 8 . 5 |
+/// | . 3 . | . . . | . . . |
+/// | . . . | 7 . . | . . . |
+/// +-------+-------+-------+
+/// | . 2 . | . . . | . 6 . |
+/// | . . . | . 8 . | 4 . . |
+/// | . . . | . 1 . | . . . |
+/// +-------+-------+-------+
+/// | . . . | 6 . 3 | . 7 . |
+/// | 5 . . | 2 . . | . . . |
+/// | 1 . 4 | . . . | . . . |
+/// +-------+-------+-------+
+/// ";
+/// let inputs = read_inputs(drawn);
+/// assert_eq!(inputs.len(), 1);
+/// let (line, Ok(Input::Grid(g))) = &inputs[0] else { panic!() };
+/// assert_eq!((*line, g.givens()), (1, 17));
+/// assert!(read_inputs("4 . . | . . .\n\n").first().unwrap().1.is_err());
+/// ```
+pub fn read_inputs(text: &str) -> Vec<(usize, Result<Input, String>)> {
+    let mut out = Vec::new();
+    // A drawn grid in progress: its first line and its cells so far.
+    let mut block: Option<(usize, Vec<u8>)> = None;
+    let unfinished = |b: &(usize, Vec<u8>), last: usize| {
+        (
+            b.0,
+            Err(format!(
+                "lines {}-{last}: a drawn grid of {} cells, expected 81",
+                b.0,
+                b.1.len()
+            )),
+        )
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, raw) in lines.iter().enumerate() {
+        let line = i + 1;
+        let t = raw.trim();
+        if t.is_empty() {
+            if let Some(b) = block.take() {
+                out.push(unfinished(&b, line - 1));
+            }
+            continue;
+        }
+        if t.starts_with('#') {
+            continue;
+        }
+        if block.is_none() && t.starts_with(':') {
+            out.push((
+                line,
+                LibraryCase::parse(line, t)
+                    .map(|c| Input::Library(Box::new(c)))
+                    .map_err(|e| e.to_string()),
+            ));
+            continue;
+        }
+        let drawn = t.chars().any(separator) || t.chars().count() < 81;
+        if block.is_none() && !drawn {
+            match crate::parse::parse_line(line, raw) {
+                Ok(Some(g)) => out.push((line, Ok(Input::Grid(g)))),
+                Ok(None) => {}
+                Err(e) => out.push((line, Err(e.to_string()))),
+            }
+            continue;
+        }
+        if !t.chars().all(|c| separator(c) || cell_char(c)) {
+            if let Some(b) = block.take() {
+                out.push(unfinished(&b, line - 1));
+            }
+            match crate::parse::parse_line(line, raw) {
+                Ok(Some(g)) => out.push((line, Ok(Input::Grid(g)))),
+                Ok(None) => {}
+                Err(e) => out.push((line, Err(e.to_string()))),
+            }
+            continue;
+        }
+        let b = block.get_or_insert_with(|| (line, Vec::new()));
+        b.1.extend(
+            t.chars()
+                .filter(|&c| cell_char(c))
+                .map(|c| c.to_digit(10).map_or(0, |d| d as u8)),
+        );
+        if b.1.len() >= 81 {
+            let (first, cells) = block.take().unwrap_or_default();
+            if cells.len() > 81 {
+                out.push((
+                    first,
+                    Err(format!(
+                        "lines {first}-{line}: a drawn grid of {} cells, expected 81",
+                        cells.len()
+                    )),
+                ));
+            } else {
+                out.push((
+                    first,
+                    crate::Grid::new(3, cells)
+                        .map(Input::Grid)
+                        .map_err(|e| format!("line {first}: {e}")),
+                ));
+            }
+        }
+    }
+    if let Some(b) = block.take() {
+        out.push(unfinished(&b, lines.len()));
+    }
+    out
+}

@@ -904,7 +904,7 @@ fn fish(pm: &Candidates, k: usize, finned: bool) -> Vec<Step> {
             let cross = |c: usize| if rows { c % n } else { c / n };
             let most = if finned { k + pm.box_side() } else { k };
             let bases: Vec<usize> = (0..n)
-                .filter(|&i| (1..=most).contains(&pm.cells_with(line(i), d).len()))
+                .filter(|&i| (2..=most).contains(&pm.cells_with(line(i), d).len()))
                 .collect();
             for set in combos(&bases, k) {
                 let base_cells: Vec<usize> = set
