@@ -94,6 +94,8 @@ pub enum Technique {
     Skyscraper,
     /// 2-String Kite: a conjugate pair in a row and one in a column joined in a box.
     TwoStringKite,
+    /// Empty rectangle: a box's candidates in a cross and a conjugate pair.
+    EmptyRectangle,
     /// Basic fish of size 3.
     Swordfish,
     /// XY-Wing: a bivalue pivot and two bivalue pincers.
@@ -119,7 +121,7 @@ pub enum Technique {
 }
 
 /// Every technique, in the order [`next`] tries them.
-pub const LADDER: [Technique; 27] = [
+pub const LADDER: [Technique; 28] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -136,6 +138,7 @@ pub const LADDER: [Technique; 27] = [
     Technique::XWing,
     Technique::Skyscraper,
     Technique::TwoStringKite,
+    Technique::EmptyRectangle,
     Technique::FinnedXWing,
     Technique::SashimiXWing,
     Technique::Swordfish,
@@ -178,6 +181,7 @@ impl Technique {
             SashimiJellyfish => "0322",
             Skyscraper => "0400",
             TwoStringKite => "0401",
+            EmptyRectangle => "0402",
             XyWing => "0800",
             XyzWing => "0801",
             WWing => "0803",
@@ -212,6 +216,7 @@ impl Technique {
             SashimiJellyfish => "sashimi jellyfish",
             Skyscraper => "skyscraper",
             TwoStringKite => "2-string kite",
+            EmptyRectangle => "empty rectangle",
             XyWing => "xy-wing",
             XyzWing => "xyz-wing",
             WWing => "w-wing",
@@ -242,7 +247,7 @@ impl Technique {
             Pointing | Claiming | LockedPair | LockedTriple | NakedPair | HiddenPair
             | NakedTriple | HiddenTriple => Level::Medium,
             NakedQuadruple | HiddenQuadruple | XWing | Swordfish | Skyscraper | TwoStringKite
-            | XyWing | XyzWing | WWing | FinnedXWing | SashimiXWing => Level::Hard,
+            | XyWing | XyzWing | WWing | FinnedXWing | SashimiXWing | EmptyRectangle => Level::Hard,
             Jellyfish | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish | SashimiJellyfish => {
                 Level::Unfair
             }
@@ -277,6 +282,7 @@ impl Technique {
             SashimiJellyfish => 260,
             Skyscraper => 130,
             TwoStringKite => 150,
+            EmptyRectangle => 120,
             XyWing => 160,
             XyzWing => 180,
             WWing => 150,
@@ -463,6 +469,7 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         FinnedJellyfish | SashimiJellyfish => only(fish(pm, 4, true), t),
         Skyscraper => skyscraper(pm),
         TwoStringKite => kite(pm),
+        EmptyRectangle => empty_rectangle(pm),
         XyWing => xy_wing(pm),
         XyzWing => xyz_wing(pm),
         WWing => w_wing(pm),
@@ -1181,6 +1188,113 @@ fn kite(pm: &Candidates) -> Vec<Step> {
                         vec![row_end, row_in, col_in, col_end],
                         lead,
                     ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Empty rectangles: the candidates of `d` in a box lie in one row and
+/// one column of it (the cross, and not all in one of them); a conjugate
+/// pair of `d` in a line crossing the cross's row (or column) outside the
+/// box, with its far end `q`, removes `d` from the cell where `q`'s line
+/// meets the cross's column (or row).
+fn empty_rectangle(pm: &Candidates) -> Vec<Step> {
+    let n = pm.side();
+    let k = pm.box_side();
+    let mut out = Vec::new();
+    for d in 1..=n as u8 {
+        for b in 0..n {
+            let bx = House::Box(b);
+            let cs = pm.cells_with(bx, d);
+            if cs.len() < 2 {
+                continue;
+            }
+            let (r0, c0) = (b / k * k, b % k * k);
+            for r in r0..r0 + k {
+                for c in c0..c0 + k {
+                    let in_row = |x: usize| x / n == r;
+                    let in_col = |x: usize| x % n == c;
+                    if !cs.iter().all(|&x| in_row(x) || in_col(x))
+                        || cs.iter().all(|&x| in_row(x))
+                        || cs.iter().all(|&x| in_col(x))
+                    {
+                        continue;
+                    }
+                    // A pair in a column: p in row r outside the box, q in
+                    // the same column; the target is (row of q, c). And the
+                    // same with rows and columns swapped.
+                    for by_col in [true, false] {
+                        for line in 0..n {
+                            let outside = if by_col {
+                                line / k != b % k
+                            } else {
+                                line / k != b / k
+                            };
+                            if !outside {
+                                continue;
+                            }
+                            let h = if by_col {
+                                House::Col(line)
+                            } else {
+                                House::Row(line)
+                            };
+                            let pair = pm.cells_with(h, d);
+                            if pair.len() != 2 {
+                                continue;
+                            }
+                            for (p, q) in [(pair[0], pair[1]), (pair[1], pair[0])] {
+                                let (meets, far) = if by_col {
+                                    (in_row(p), q / n)
+                                } else {
+                                    (in_col(p), q % n)
+                                };
+                                let far_in_box = if by_col {
+                                    far / k == b / k
+                                } else {
+                                    far / k == b % k
+                                };
+                                if !meets || far_in_box {
+                                    continue;
+                                }
+                                let t = if by_col { far * n + c } else { r * n + far };
+                                if !pm.has(t, d) || t == q {
+                                    continue;
+                                }
+                                let (cross_line, far_line, t_line) = if by_col {
+                                    (House::Row(r), House::Row(far), House::Col(c))
+                                } else {
+                                    (House::Col(c), House::Col(far), House::Row(r))
+                                };
+                                let rules = vec![
+                                    Rule::Digit(bx, d),
+                                    Rule::Digit(h, d),
+                                    Rule::Digit(cross_line, d),
+                                    Rule::Digit(far_line, d),
+                                    Rule::Digit(t_line, d),
+                                ];
+                                let elims = vec![(t, d)];
+                                out.push(Step {
+                                    technique: Technique::EmptyRectangle,
+                                    sentence: format!(
+                                        "Empty rectangle: the {d}s of {bx} lie in row {} and column {}, and the {d}s of {h} are {} and {}; so {}",
+                                        r + 1,
+                                        c + 1,
+                                        cell_name(n, p),
+                                        cell_name(n, q),
+                                        list(n, &elims, false)
+                                    ),
+                                    digits: vec![d],
+                                    cells: cs.iter().copied().chain([p, q]).collect(),
+                                    houses: vec![bx, h],
+                                    placements: vec![],
+                                    eliminations: elims,
+                                    rules: finish_rules(rules),
+                                });
+                            }
+                        }
+                    }
                 }
             }
         }
