@@ -216,6 +216,21 @@ fn a_technique_on_a_library_line() {
         .collect();
     want.sort();
     assert_eq!(e, want);
+    // A library line's digits come first: this state has empty rectangles
+    // on 2 and on 9; the line is about the 9 (986: r8c6<>9).
+    let line = ":0402:9:7+2+4+956+1381+6842+3+5+9+7+9+3+5+7+1+8+6+2+45..3..+8+1..4..8+17+5..+81.+7.24..+13....+7+2...1...+85.5...7.6+1::986::";
+    let o = csp_stdin(
+        &[
+            "sudoku",
+            "--hint",
+            "--technique",
+            "0402",
+            "--format",
+            "json",
+        ],
+        &format!("{line}\n"),
+    );
+    assert_eq!(array(&text(&o.stdout), "eliminations"), vec!["r8c6<>9"]);
     let o = csp_stdin(
         &["sudoku", "--hint", "--technique", "0302"],
         &format!("{EASY}\n"),

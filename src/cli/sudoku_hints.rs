@@ -97,8 +97,13 @@ pub fn run(text: &str, name: &str, a: &HintArgs) -> Result<ExitCode, CliError> {
     let mut status = Status::Complete;
     let mut checkers: Vec<Option<Checker>> = (0..=csp_sudoku::MAX_BOX_SIDE).map(|_| None).collect();
     for (puzzle, input) in pencil::read_inputs(text) {
+        // A library line names the digits its technique is about.
+        let mut digits = Vec::new();
         let state = match input {
-            Ok(Input::Library(c)) => Ok(c.state),
+            Ok(Input::Library(c)) => {
+                digits = c.digits;
+                Ok(c.state)
+            }
             Ok(Input::Grid(g)) => match solvable(&g, puzzle, a, &mut out)? {
                 true => Ok(Candidates::from_grid(&g)),
                 false => continue,
@@ -121,7 +126,7 @@ pub fn run(text: &str, name: &str, a: &HintArgs) -> Result<ExitCode, CliError> {
         };
         let checker = checkers[pm.box_side()].get_or_insert_with(|| Checker::new(pm.box_side()));
         match a.mode {
-            Mode::Hint => hint(&pm, puzzle, a, checker, &mut out)?,
+            Mode::Hint => hint(&pm, &digits, puzzle, a, checker, &mut out)?,
             Mode::Explain | Mode::Rate => explain(&pm, puzzle, a, checker, &mut out)?,
         }
     }
@@ -238,8 +243,11 @@ fn no_solution(g: &Grid, puzzle: usize, json: bool, out: &mut impl Write) -> Res
     .map_err(io_err)
 }
 
+/// The next step (with `--technique`, the first instance of it, one on
+/// `digits` first when a library line names them).
 fn hint(
     pm: &Candidates,
+    digits: &[u8],
     puzzle: usize,
     a: &HintArgs,
     checker: &Checker,
@@ -247,7 +255,17 @@ fn hint(
 ) -> Result<(), CliError> {
     let n = pm.side();
     let step = match a.technique {
-        Some(t) => techniques::find_checked(pm, t, checker)?.into_iter().next(),
+        Some(t) => {
+            let steps = techniques::find_checked(pm, t, checker)?;
+            let mut want = digits.to_vec();
+            want.sort_unstable();
+            let on_digits = steps.iter().position(|s| {
+                let mut ds = s.digits.clone();
+                ds.sort_unstable();
+                ds == want
+            });
+            steps.into_iter().nth(on_digits.unwrap_or(0))
+        }
         None => techniques::next_with(pm, checker)?,
     };
     let line = match (step, a.technique) {
