@@ -96,6 +96,8 @@ pub enum Technique {
     TwoStringKite,
     /// Empty rectangle: a box's candidates in a cross and a conjugate pair.
     EmptyRectangle,
+    /// Turbot fish: two conjugate pairs joined by a weak link.
+    TurbotFish,
     /// Basic fish of size 3.
     Swordfish,
     /// XY-Wing: a bivalue pivot and two bivalue pincers.
@@ -121,7 +123,7 @@ pub enum Technique {
 }
 
 /// Every technique, in the order [`next`] tries them.
-pub const LADDER: [Technique; 28] = [
+pub const LADDER: [Technique; 29] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -139,6 +141,7 @@ pub const LADDER: [Technique; 28] = [
     Technique::Skyscraper,
     Technique::TwoStringKite,
     Technique::EmptyRectangle,
+    Technique::TurbotFish,
     Technique::FinnedXWing,
     Technique::SashimiXWing,
     Technique::Swordfish,
@@ -182,6 +185,7 @@ impl Technique {
             Skyscraper => "0400",
             TwoStringKite => "0401",
             EmptyRectangle => "0402",
+            TurbotFish => "0403",
             XyWing => "0800",
             XyzWing => "0801",
             WWing => "0803",
@@ -217,6 +221,7 @@ impl Technique {
             Skyscraper => "skyscraper",
             TwoStringKite => "2-string kite",
             EmptyRectangle => "empty rectangle",
+            TurbotFish => "turbot fish",
             XyWing => "xy-wing",
             XyzWing => "xyz-wing",
             WWing => "w-wing",
@@ -247,7 +252,8 @@ impl Technique {
             Pointing | Claiming | LockedPair | LockedTriple | NakedPair | HiddenPair
             | NakedTriple | HiddenTriple => Level::Medium,
             NakedQuadruple | HiddenQuadruple | XWing | Swordfish | Skyscraper | TwoStringKite
-            | XyWing | XyzWing | WWing | FinnedXWing | SashimiXWing | EmptyRectangle => Level::Hard,
+            | XyWing | XyzWing | WWing | FinnedXWing | SashimiXWing | EmptyRectangle
+            | TurbotFish => Level::Hard,
             Jellyfish | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish | SashimiJellyfish => {
                 Level::Unfair
             }
@@ -283,6 +289,7 @@ impl Technique {
             Skyscraper => 130,
             TwoStringKite => 150,
             EmptyRectangle => 120,
+            TurbotFish => 120,
             XyWing => 160,
             XyzWing => 180,
             WWing => 150,
@@ -470,6 +477,7 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         Skyscraper => skyscraper(pm),
         TwoStringKite => kite(pm),
         EmptyRectangle => empty_rectangle(pm),
+        TurbotFish => turbot(pm),
         XyWing => xy_wing(pm),
         XyzWing => xyz_wing(pm),
         WWing => w_wing(pm),
@@ -1294,6 +1302,54 @@ fn empty_rectangle(pm: &Candidates) -> Vec<Step> {
                                 });
                             }
                         }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Turbot fish: two conjugate pairs of a digit in any houses, `a`–`b` and
+/// `c`–`e`, with `b` seeing `c`: one of `a` and `e` holds the digit, so no
+/// cell seeing both does (Skyscraper and 2-String Kite are special cases).
+fn turbot(pm: &Candidates) -> Vec<Step> {
+    let n = pm.side();
+    let mut out = Vec::new();
+    for d in 1..=n as u8 {
+        let pairs: Vec<(House, usize, usize)> = pm
+            .houses()
+            .into_iter()
+            .filter_map(|h| {
+                let cs = pm.cells_with(h, d);
+                (cs.len() == 2).then(|| (h, cs[0], cs[1]))
+            })
+            .collect();
+        for (i, &(h1, x1, y1)) in pairs.iter().enumerate() {
+            for &(h2, x2, y2) in &pairs[i + 1..] {
+                for (a, b) in [(x1, y1), (y1, x1)] {
+                    for (c, e) in [(x2, y2), (y2, x2)] {
+                        let cells = [a, b, c, e];
+                        let distinct = (0..4).all(|x| (x + 1..4).all(|y| cells[x] != cells[y]));
+                        let Some(link) = pm.common_house(b, c) else {
+                            continue;
+                        };
+                        if !distinct || link == h1 || link == h2 {
+                            continue;
+                        }
+                        let lead = format!(
+                            "Turbot fish: the {d}s of {h1} and {h2} are pairs, {} and {} see each other",
+                            cell_name(n, b),
+                            cell_name(n, c)
+                        );
+                        out.extend(two_ends(
+                            pm,
+                            Technique::TurbotFish,
+                            d,
+                            [h1, link, h2],
+                            cells.to_vec(),
+                            lead,
+                        ));
                     }
                 }
             }
