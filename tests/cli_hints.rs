@@ -292,7 +292,7 @@ fn a_grid_drawn_over_nine_lines_reads_as_its_line() {
     assert_eq!(lines.len(), 2, "{out}");
     // The same step, numbered by the first line of each puzzle.
     assert!(lines[0].starts_with("{\"puzzle\": 1, "), "{out}");
-    assert!(lines[1].starts_with("{\"puzzle\": 13, "), "{out}");
+    assert!(lines[1].starts_with("{\"puzzle\": 14, "), "{out}");
     assert_eq!(lines[0][14..], lines[1][15..]);
     // A drawn grid cut short is an error naming its lines.
     let o = csp_stdin(&["sudoku", "--hint"], "| 4 . . | . . . | 8 . 5 |\n\n");

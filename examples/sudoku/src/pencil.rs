@@ -491,6 +491,8 @@ pub fn read_inputs(text: &str) -> Vec<(usize, Result<Input, String>)> {
     let mut out = Vec::new();
     // A drawn grid in progress: its first line and its cells so far.
     let mut block: Option<(usize, Vec<u8>)> = None;
+    // A line of separators only (a grid's top border) before any block.
+    let mut border: Option<usize> = None;
     let unfinished = |b: &(usize, Vec<u8>), last: usize| {
         (
             b.0,
@@ -509,11 +511,19 @@ pub fn read_inputs(text: &str) -> Vec<(usize, Result<Input, String>)> {
             if let Some(b) = block.take() {
                 out.push(unfinished(&b, line - 1));
             }
+            border = None;
             continue;
         }
         if t.starts_with('#') {
             continue;
         }
+        if t.chars().all(separator) {
+            if block.is_none() {
+                border.get_or_insert(line);
+            }
+            continue;
+        }
+        let first = border.take().unwrap_or(line);
         if block.is_none() && t.starts_with(':') {
             out.push((
                 line,
@@ -543,7 +553,7 @@ pub fn read_inputs(text: &str) -> Vec<(usize, Result<Input, String>)> {
             }
             continue;
         }
-        let b = block.get_or_insert_with(|| (line, Vec::new()));
+        let b = block.get_or_insert_with(|| (first, Vec::new()));
         b.1.extend(
             t.chars()
                 .filter(|&c| cell_char(c))
