@@ -98,6 +98,10 @@ pub enum Technique {
     EmptyRectangle,
     /// Turbot fish: two conjugate pairs joined by a weak link.
     TurbotFish,
+    /// Simple colours, trap: a cell seeing both colours of a chain.
+    ColourTrap,
+    /// Simple colours, wrap: a colour with two cells seeing each other.
+    ColourWrap,
     /// Basic fish of size 3.
     Swordfish,
     /// XY-Wing: a bivalue pivot and two bivalue pincers.
@@ -123,7 +127,7 @@ pub enum Technique {
 }
 
 /// Every technique, in the order [`next`] tries them.
-pub const LADDER: [Technique; 29] = [
+pub const LADDER: [Technique; 31] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -148,6 +152,8 @@ pub const LADDER: [Technique; 29] = [
     Technique::XyWing,
     Technique::XyzWing,
     Technique::WWing,
+    Technique::ColourTrap,
+    Technique::ColourWrap,
     Technique::Jellyfish,
     Technique::FinnedSwordfish,
     Technique::SashimiSwordfish,
@@ -186,6 +192,8 @@ impl Technique {
             TwoStringKite => "0401",
             EmptyRectangle => "0402",
             TurbotFish => "0403",
+            ColourTrap => "0500",
+            ColourWrap => "0501",
             XyWing => "0800",
             XyzWing => "0801",
             WWing => "0803",
@@ -222,6 +230,8 @@ impl Technique {
             TwoStringKite => "2-string kite",
             EmptyRectangle => "empty rectangle",
             TurbotFish => "turbot fish",
+            ColourTrap => "simple colors trap",
+            ColourWrap => "simple colors wrap",
             XyWing => "xy-wing",
             XyzWing => "xyz-wing",
             WWing => "w-wing",
@@ -253,7 +263,7 @@ impl Technique {
             | NakedTriple | HiddenTriple => Level::Medium,
             NakedQuadruple | HiddenQuadruple | XWing | Swordfish | Skyscraper | TwoStringKite
             | XyWing | XyzWing | WWing | FinnedXWing | SashimiXWing | EmptyRectangle
-            | TurbotFish => Level::Hard,
+            | TurbotFish | ColourTrap | ColourWrap => Level::Hard,
             Jellyfish | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish | SashimiJellyfish => {
                 Level::Unfair
             }
@@ -290,6 +300,7 @@ impl Technique {
             TwoStringKite => 150,
             EmptyRectangle => 120,
             TurbotFish => 120,
+            ColourTrap | ColourWrap => 150,
             XyWing => 160,
             XyzWing => 180,
             WWing => 150,
@@ -478,6 +489,8 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         TwoStringKite => kite(pm),
         EmptyRectangle => empty_rectangle(pm),
         TurbotFish => turbot(pm),
+        ColourTrap => colours(pm, false),
+        ColourWrap => colours(pm, true),
         XyWing => xy_wing(pm),
         XyzWing => xyz_wing(pm),
         WWing => w_wing(pm),
@@ -1353,6 +1366,128 @@ fn turbot(pm: &Candidates) -> Vec<Step> {
                     }
                 }
             }
+        }
+    }
+    out
+}
+
+/// Simple colours: the conjugate pairs of a digit form chains whose cells
+/// alternate between two colours, one of them true. A cell seeing both
+/// colours of a chain loses the digit (trap); a colour with two cells that
+/// see each other is false everywhere (wrap).
+fn colours(pm: &Candidates, wrap: bool) -> Vec<Step> {
+    let n = pm.side();
+    let mut out = Vec::new();
+    for d in 1..=n as u8 {
+        // Strong links: cell -> (other cell, house).
+        let mut links: Vec<Vec<(usize, House)>> = vec![Vec::new(); n * n];
+        for h in pm.houses() {
+            let cs = pm.cells_with(h, d);
+            if cs.len() == 2 {
+                links[cs[0]].push((cs[1], h));
+                links[cs[1]].push((cs[0], h));
+            }
+        }
+        let mut seen = vec![false; n * n];
+        for start in 0..n * n {
+            if seen[start] || links[start].is_empty() {
+                continue;
+            }
+            // Colour the chain by breadth-first search, keeping each cell's
+            // parent link for the proofs.
+            let mut colour: Vec<Option<(bool, usize, Option<House>)>> = vec![None; n * n];
+            colour[start] = Some((false, start, None));
+            let mut queue = vec![start];
+            let mut chain = Vec::new();
+            while let Some(c) = queue.pop() {
+                seen[c] = true;
+                chain.push(c);
+                let (k, _, _) = colour[c].expect("coloured");
+                for &(o, h) in &links[c] {
+                    if colour[o].is_none() {
+                        colour[o] = Some((!k, c, Some(h)));
+                        queue.push(o);
+                    }
+                }
+            }
+            // The houses on the tree path from the start to `c`.
+            let path = |mut c: usize, rules: &mut Vec<Rule>| {
+                while let Some((_, parent, Some(h))) = colour[c] {
+                    rules.push(Rule::Digit(h, d));
+                    c = parent;
+                }
+            };
+            let of = |c: usize| colour[c].map(|x| x.0);
+            let mut rules = Vec::new();
+            let mut elims = Vec::new();
+            if wrap {
+                for bad in [false, true] {
+                    let cells: Vec<usize> = chain
+                        .iter()
+                        .copied()
+                        .filter(|&c| of(c) == Some(bad))
+                        .collect();
+                    let clash = cells.iter().enumerate().find_map(|(i, &x)| {
+                        cells[i + 1..]
+                            .iter()
+                            .find(|&&y| pm.sees(x, y))
+                            .map(|&y| (x, y))
+                    });
+                    let Some((x, y)) = clash else { continue };
+                    if let Some(h) = pm.common_house(x, y) {
+                        rules.push(Rule::Digit(h, d));
+                    }
+                    for &c in chain.iter() {
+                        path(c, &mut rules);
+                    }
+                    elims = cells.iter().map(|&c| (c, d)).collect();
+                    break;
+                }
+            } else {
+                for t in 0..n * n {
+                    if !pm.has(t, d) || of(t).is_some() {
+                        continue;
+                    }
+                    let a = chain
+                        .iter()
+                        .copied()
+                        .find(|&c| of(c) == Some(false) && pm.sees(t, c));
+                    let b = chain
+                        .iter()
+                        .copied()
+                        .find(|&c| of(c) == Some(true) && pm.sees(t, c));
+                    let (Some(a), Some(b)) = (a, b) else { continue };
+                    link_rules(pm, t, &[a, b], d, &mut rules);
+                    path(a, &mut rules);
+                    path(b, &mut rules);
+                    elims.push((t, d));
+                }
+            }
+            if elims.is_empty() {
+                continue;
+            }
+            elims.sort_unstable();
+            let technique = if wrap {
+                Technique::ColourWrap
+            } else {
+                Technique::ColourTrap
+            };
+            out.push(Step {
+                technique,
+                sentence: format!(
+                    "{}: the conjugate pairs of {d} from {} colour {} cells in two colours, so {}",
+                    technique.title(),
+                    cell_name(n, start),
+                    chain.len(),
+                    list(n, &elims, false)
+                ),
+                digits: vec![d],
+                cells: chain,
+                houses: vec![],
+                placements: vec![],
+                eliminations: elims,
+                rules: finish_rules(rules),
+            });
         }
     }
     out
