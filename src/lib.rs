@@ -46,4 +46,6 @@ mod book {
     struct Globals;
     #[doc = include_str!("../docs/explanations.md")]
     struct Explanations;
+    #[doc = include_str!("../docs/hints.md")]
+    struct Hints;
 }

@@ -24,7 +24,8 @@ pub struct MinizincArgs {
     print: bool,
 }
 
-fn json_string(s: &str) -> String {
+/// `s` as a JSON string.
+pub(crate) fn json_string(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
         match c {

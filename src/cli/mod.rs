@@ -32,6 +32,7 @@ pub mod queens_split;
 pub mod queens_teach;
 pub mod queens_trace;
 pub mod replay;
+pub mod sudoku_hints;
 
 /// An error for the user: one line, printed as `error: …`, exit status 2
 /// ([`Status::BadInput`]).

@@ -143,6 +143,20 @@ pub struct SudokuArgs {
     /// All-different strength: value (default), bounds or domain.
     #[arg(long, default_value = "value")]
     alldiff: String,
+    /// The next logical step, as one sentence (or, with --format json, one
+    /// JSON object); input lines may also be HoDoKu library lines.
+    #[arg(long, conflicts_with_all = ["explain", "rate", "count", "unique"])]
+    hint: bool,
+    /// The whole step-wise solution, one step a line.
+    #[arg(long, conflicts_with_all = ["rate", "count", "unique"])]
+    explain: bool,
+    /// The difficulty of each puzzle: HoDoKu's level and a score, one line each.
+    #[arg(long, conflicts_with_all = ["count", "unique"])]
+    rate: bool,
+    /// With --hint: look for this technique only, by HoDoKu code (0300) or
+    /// name (x-wing).
+    #[arg(long, value_name = "CODE|NAME", requires = "hint")]
+    technique: Option<String>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -150,6 +164,9 @@ pub struct SudokuArgs {
 /// Runs `csp sudoku`.
 pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
     use csp_sudoku::{check_solution, model, parse, render};
+    if a.hint || a.explain || a.rate {
+        return sudoku_hints(&a);
+    }
     let grid_format = match a.format.as_str() {
         "line" => false,
         "grid" => true,
@@ -253,7 +270,17 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
                     );
                     status = status.max(Status::Incomplete);
                 }
-                (None, _) => writeln!(out, "no solution").map_err(io_err)?,
+                (None, _) => {
+                    writeln!(out, "no solution").map_err(io_err)?;
+                    if let Some((givens, _)) = super::sudoku_hints::conflict(&grid) {
+                        errln!(
+                            "{name}: line {}: no solution: the givens {} cannot hold together \
+                             (csp sudoku --hint explains why)",
+                            entry.line,
+                            givens.join(", ")
+                        );
+                    }
+                }
             }
             stats = Some(r.stats);
         }
@@ -276,6 +303,47 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
         errln!("total ({puzzles} puzzle{s}): {total}");
     }
     Ok(status.code())
+}
+
+/// `csp sudoku --hint`, `--explain`, `--rate` (see [`super::sudoku_hints`]).
+fn sudoku_hints(a: &SudokuArgs) -> Result<ExitCode, CliError> {
+    use super::sudoku_hints::{run, HintArgs, Mode};
+    let json = match a.format.as_str() {
+        "line" => false,
+        "json" => true,
+        f => {
+            return Err(format!(
+                "unknown format '{f}' for --hint, --explain or --rate (expected line or json)"
+            ))
+        }
+    };
+    let technique = match &a.technique {
+        None => None,
+        Some(t) => Some(csp_sudoku::techniques::Technique::parse(t).ok_or_else(|| {
+            let known: Vec<String> = csp_sudoku::techniques::LADDER
+                .iter()
+                .map(|t| format!("{} ({})", t.code(), t.name()))
+                .collect();
+            format!("unknown technique '{t}'; known: {}", known.join(", "))
+        })?),
+    };
+    let mode = if a.hint {
+        Mode::Hint
+    } else if a.explain {
+        Mode::Explain
+    } else {
+        Mode::Rate
+    };
+    let (text, name) = read_input(a.file.as_deref())?;
+    run(
+        &text,
+        &name,
+        &HintArgs {
+            mode,
+            technique,
+            json,
+        },
+    )
 }
 
 /// `csp sudoku --format html`: the page that replays the engine's search on

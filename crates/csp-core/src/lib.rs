@@ -128,6 +128,7 @@ pub mod domain;
 mod error;
 pub mod explain;
 pub mod expr;
+pub mod hints;
 mod ids;
 mod limits;
 mod literal;

@@ -45,7 +45,9 @@ pub mod check;
 mod grid;
 pub mod model;
 pub mod parse;
+pub mod pencil;
 pub mod render;
+pub mod techniques;
 
 pub use check::check_solution;
 pub use grid::{Conflict, Grid, GridError, Unit, MAX_BOX_SIDE, MIN_BOX_SIDE};
