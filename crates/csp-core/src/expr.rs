@@ -481,7 +481,7 @@ impl Model {
     /// A variable equal to `e`: `e` itself when it is a variable, else a
     /// new variable over `e`'s range, tied to it by a linear equation (and
     /// auxiliaries for non-linear parts). For objectives:
-    /// `let cost = m.define(3 * x + 2 * y)?; Search::new(&m).minimize(cost)`.
+    /// `let cost = m.define(3 * x + 2 * y)?; Search::new(&m).minimize(cost)?`.
     pub fn define(&mut self, e: impl Into<Expr>) -> Result<VarId, ModelError> {
         as_var(self, &e.into())
     }

@@ -144,10 +144,10 @@ pub mod text;
 
 pub use constraint::{Constraint, Pruner, Relation};
 pub use domain::{Conflict, Domain};
-pub use error::{ModelError, TextError};
+pub use error::{ModelError, SearchError, TextError};
 pub use explain::{ExplainError, Explainer, Explanation};
 pub use expr::{Expr, Post, Reif, Rel};
-pub use ids::{ConstraintId, Value, VarId};
+pub use ids::{ConstraintId, ModelId, Value, VarId};
 pub use limits::{CancelToken, Limit, Limits, Outcome};
 pub use literal::Literal;
 pub use local::{Genetic, GeneticResult, Init, LocalError, LocalResult, MinConflicts, Move};

@@ -11,7 +11,7 @@ use crate::constraint::{
 use crate::domain::Domain;
 use crate::error::ModelError;
 use crate::expr::Post;
-use crate::ids::{ConstraintId, Value, VarId};
+use crate::ids::{ConstraintId, ModelId, Value, VarId};
 use crate::search::Inference;
 
 /// A posted constraint: the built-ins are enum variants so the search loop
@@ -134,8 +134,9 @@ fn is_builtin<C: 'static>() -> bool {
 /// m.not_equal(x, y, 0).unwrap();                          // x ≠ y
 /// assert_eq!(Search::new(&m).count().count, 8); // (1,9) .. (9,1) without (5,5)
 /// ```
-#[derive(Default)]
 pub struct Model {
+    /// Stamped into every handle this model creates (see [`VarId`]).
+    id: ModelId,
     domains: Vec<Domain>,
     domain_index: FxHashMap<Domain, u32>,
     var_domain: Vec<u32>,
@@ -165,10 +166,31 @@ impl fmt::Debug for Model {
     }
 }
 
+impl Default for Model {
+    fn default() -> Model {
+        Model {
+            id: ModelId::fresh(),
+            domains: Vec::new(),
+            domain_index: FxHashMap::default(),
+            var_domain: Vec::new(),
+            names: Vec::new(),
+            last_domain: None,
+            constraints: Vec::new(),
+            caps: Vec::new(),
+            foreign: Vec::new(),
+        }
+    }
+}
+
 impl Model {
     /// An empty model.
     pub fn new() -> Model {
         Model::default()
+    }
+
+    /// This model's identity, stamped into the handles it creates.
+    pub fn id(&self) -> ModelId {
+        self.id
     }
 
     /// Number of variables.
@@ -183,7 +205,8 @@ impl Model {
 
     /// All variables, in creation order.
     pub fn vars(&self) -> impl ExactSizeIterator<Item = VarId> {
-        (0..self.var_domain.len() as u32).map(VarId)
+        let id = self.id;
+        (0..self.var_domain.len() as u32).map(move |i| VarId::tagged(i, id))
     }
 
     fn intern(&mut self, d: Domain) -> Result<u32, ModelError> {
@@ -213,6 +236,7 @@ impl Model {
                 requested: self.var_domain.len() as u128 + 1,
             });
         };
+        let id = VarId::tagged(id.index() as u32, self.id);
         let di = self.intern(domain)?;
         self.var_domain.push(di);
         Ok(id)
@@ -265,7 +289,8 @@ impl Model {
             .map_err(|_| oom("the variable handles"))?;
         let di = self.intern(domain)?;
         self.var_domain.resize(start + n, di);
-        ids.extend((start as u32..total as u32).map(VarId));
+        let id = self.id;
+        ids.extend((start as u32..total as u32).map(|i| VarId::tagged(i, id)));
         Ok(ids)
     }
 
@@ -373,7 +398,8 @@ impl Model {
         vars: &[VarId],
     ) -> Result<(), ModelError> {
         let n = self.num_vars();
-        match vars.iter().find(|x| x.index() >= n) {
+        let id = self.id;
+        match vars.iter().find(|x| x.index() >= n || !x.belongs_to(id)) {
             Some(x) => Err(ModelError::ForeignVar {
                 constraint,
                 index: x.index(),
@@ -630,7 +656,16 @@ impl Model {
     /// `z = x + y`) becomes a [`TernaryEq`]: the same pruning in O(1).
     ///
     /// Fails with [`ModelError::Overflow`] when the sum's extreme values (from the
-    /// declared domains) or `c` do not fit comfortably in `i64`.
+    /// declared domains) or `c` do not fit comfortably in `i64`, and with
+    /// [`ModelError::EmptyScope`] for a sum without variables (no terms,
+    /// or terms that cancel out).
+    ///
+    /// ```
+    /// use csp_core::{Model, ModelError, Relation};
+    /// let mut m = Model::new();
+    /// let e = m.linear(&[], Relation::Eq, 3).unwrap_err();
+    /// assert_eq!(e, ModelError::EmptyScope { constraint: "linear", what: "the sum" });
+    /// ```
     pub fn linear(
         &mut self,
         terms: &[(i64, VarId)],
@@ -662,6 +697,19 @@ impl Model {
             }
         }
         merged.retain(|t| t.1 != 0);
+        if merged.is_empty() {
+            // `0 ⋈ c`: true or false whatever the values, almost surely a
+            // mistake (a list that came out empty); say so rather than
+            // post a constant.
+            return Err(ModelError::EmptyScope {
+                constraint: "linear",
+                what: if terms.is_empty() {
+                    "the sum"
+                } else {
+                    "the sum (its terms cancel out)"
+                },
+            });
+        }
         if let [(x, a), (y, b), (z, e)] = merged[..] {
             // Three unit terms: the O(1) propagator, with the same pruning.
             if rel == Relation::Eq {
