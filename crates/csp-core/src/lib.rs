@@ -133,6 +133,7 @@ mod limits;
 mod literal;
 pub mod local;
 mod model;
+mod names;
 mod observer;
 pub mod propagation;
 pub mod search;
@@ -152,6 +153,7 @@ pub use limits::{CancelToken, Limit, Limits, Outcome};
 pub use literal::Literal;
 pub use local::{Genetic, GeneticResult, Init, LocalError, LocalResult, MinConflicts, Move};
 pub use model::{CheckError, Model};
+pub use names::VarArray;
 pub use observer::SearchObserver;
 pub use search::{
     Decision, Improvement, Inference, Lns, Optimum, Report, Restarts, RootWeights, Search,

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
 use crate::constraint::{
@@ -12,6 +14,7 @@ use crate::domain::Domain;
 use crate::error::ModelError;
 use crate::expr::Post;
 use crate::ids::{ConstraintId, ModelId, Value, VarId};
+use crate::names::Names;
 use crate::search::Inference;
 
 /// A posted constraint: the built-ins are enum variants so the search loop
@@ -142,6 +145,9 @@ pub struct Model {
     var_domain: Vec<u32>,
     /// Names by variable index; empty until the first named variable.
     names: Vec<Option<Box<str>>>,
+    /// Named variables and arrays, for lookups by name (shared with the
+    /// solutions of this model's searches).
+    lookup: Arc<Names>,
     /// The last interned domain, to skip hashing when variables repeat it.
     last_domain: Option<(Domain, u32)>,
     constraints: Vec<Posted>,
@@ -174,6 +180,7 @@ impl Default for Model {
             domain_index: FxHashMap::default(),
             var_domain: Vec::new(),
             names: Vec::new(),
+            lookup: Arc::default(),
             last_domain: None,
             constraints: Vec::new(),
             caps: Vec::new(),
@@ -250,14 +257,35 @@ impl Model {
             });
         }
         let x = self.new_var(domain)?;
-        // `names` runs up to the last named variable: fill the unnamed ones
-        // before `x`, then add its name (no resize per variable).
-        if self.names.len() < x.index() {
-            self.names.resize(x.index(), None);
-        }
-        debug_assert_eq!(self.names.len(), x.index());
-        self.names.push(Some(name.into()));
+        self.names_mut_vec(x.index()).push(Some(name.into()));
+        self.lookup_mut().add_scalar(name, x.index() as u32);
         Ok(x)
+    }
+
+    /// The names by variable index, filled with `None` up to `start` (the
+    /// first variable about to be named): `names` runs up to the last
+    /// named variable, so it grows only when one is named.
+    pub(crate) fn names_mut_vec(&mut self, start: usize) -> &mut Vec<Option<Box<str>>> {
+        if self.names.len() < start {
+            self.names.resize(start, None);
+        }
+        debug_assert_eq!(self.names.len(), start);
+        &mut self.names
+    }
+
+    /// The lookup by name, for changes.
+    pub(crate) fn lookup_mut(&mut self) -> &mut Names {
+        Arc::make_mut(&mut self.lookup)
+    }
+
+    /// The lookup by name.
+    pub(crate) fn names_ref(&self) -> &Names {
+        &self.lookup
+    }
+
+    /// The lookup by name, shared (for solutions).
+    pub(crate) fn names_shared(&self) -> &Arc<Names> {
+        &self.lookup
     }
 
     /// `N` new variables with the same domain, as an array to destructure:

@@ -507,7 +507,7 @@ impl<'a> Search<'a> {
                 }
                 match e.step(None) {
                     Step::Solution => match e.take_solution() {
-                        Some(v) => found.push(Solution::new(v)),
+                        Some(v) => found.push(Solution::new(v).named(e.model)),
                         None => return (found, None),
                     },
                     Step::Done => return (found, None),
@@ -879,7 +879,7 @@ impl Iterator for Solutions<'_> {
             Step::Solution => match e.take_solution() {
                 Some(v) => {
                     self.found += 1;
-                    Some(Solution::new(v))
+                    Some(Solution::new(v).named(e.model))
                 }
                 None => {
                     self.done = true;

@@ -279,7 +279,7 @@ impl<'a> Search<'a> {
                         let Some(values) = e.take_solution() else {
                             return (best, None);
                         };
-                        let s = Solution::new(values);
+                        let s = Solution::new(values).named(e.model);
                         let v = s[objective];
                         let next = next_bound(v, minimize);
                         best = Some((v, s));
@@ -337,7 +337,10 @@ impl<'a> Search<'a> {
                 match e.step(None) {
                     Step::Solution => {
                         first.fetch_min(i, Ordering::Relaxed);
-                        (e.take_solution().map(Solution::new), None)
+                        (
+                            e.take_solution().map(|v| Solution::new(v).named(e.model)),
+                            None,
+                        )
                     }
                     Step::Done => (None, None),
                     Step::Limit(l) => (None, Some(l)),
@@ -448,7 +451,7 @@ impl<'a> Search<'a> {
                         let Some(values) = e.take_solution() else {
                             break;
                         };
-                        let s = Solution::new(values);
+                        let s = Solution::new(values).named(e.model);
                         value = s[objective];
                         improvements.push(Improvement {
                             objective: value,
@@ -600,7 +603,7 @@ impl<'a> Search<'a> {
                     let Some(values) = it.engine.take_solution() else {
                         break; // invalid: recorded in the engine
                     };
-                    let s = Solution::new(values);
+                    let s = Solution::new(values).named(it.engine.model);
                     let v = s[objective];
                     improvements.push(Improvement {
                         objective: v,
