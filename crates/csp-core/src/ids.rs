@@ -174,6 +174,7 @@ impl fmt::Display for VarId {
 }
 
 /// A handle to a constraint posted in a [`Model`](crate::Model).
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct ConstraintId(pub(crate) u32);
 

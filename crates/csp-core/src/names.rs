@@ -82,8 +82,9 @@ impl Names {
 ///
 /// It dereferences to the slice of its variables, so it goes wherever a
 /// `&[VarId]` does (`m.all_different(&row)`); `a[[i, j]]` is the variable
-/// at a position, [`VarArray::get`] the same without panicking, and
-/// [`VarArray::row`] the variables under one first index.
+/// at a position, [`VarArray::get`] the same without panicking,
+/// [`VarArray::row`] the variables under one first index, and `a[k]` the
+/// `k`-th variable in row-major order (for a list, simply its `k`-th).
 ///
 /// ```
 /// use csp_core::{Domain, Model, Search};
@@ -189,6 +190,18 @@ impl<'a> IntoIterator for &'a VarArray {
     type IntoIter = std::slice::Iter<'a, VarId>;
     fn into_iter(self) -> Self::IntoIter {
         self.vars.iter()
+    }
+}
+
+impl Index<usize> for VarArray {
+    type Output = VarId;
+    /// The variable at position `i` of [`vars`](VarArray::vars) (row-major:
+    /// for a list, its `i`-th variable).
+    ///
+    /// # Panics
+    /// When `i` is out of range, as slice indexing does.
+    fn index(&self, i: usize) -> &VarId {
+        &self.vars[i]
     }
 }
 

@@ -15,10 +15,12 @@ use crate::names::Names;
 /// [`Solution::values_of`] for a list or a [`VarArray`](crate::VarArray))
 /// or by name (`s["shift[3][5]"]`, [`Solution::get`]). Equality, order
 /// and hashing look at the values only.
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone)]
 pub struct Solution {
     values: Vec<Value>,
     /// The model's names, for [`Solution::get`].
+    #[cfg_attr(feature = "serde", serde(skip))]
     names: Option<Arc<Names>>,
 }
 

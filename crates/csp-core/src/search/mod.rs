@@ -81,6 +81,7 @@ pub use options::{Decision, Inference, Restarts, RootWeights, SearchOptions, Val
 pub use split::{Subproblem, SubproblemError};
 
 /// The result of [`Search::solve`].
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Debug)]
 pub struct SolveResult {
     /// `Solved` with a solution, `Unsatisfiable`, or `LimitReached`.
@@ -92,6 +93,7 @@ pub struct SolveResult {
 }
 
 /// The result of counting or enumerating.
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Debug)]
 pub struct Report {
     /// `Solved` (complete, at least one solution), `Unsatisfiable` (complete,
@@ -154,6 +156,7 @@ impl std::fmt::Display for Report {
 }
 
 /// The answer of [`Search::is_unique`].
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Uniqueness {
     /// No solution.

@@ -26,6 +26,7 @@ use crate::solution::Solution;
 use crate::stats::Statistics;
 
 /// One improving solution of an optimisation (see [`Optimum::improvements`]).
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Improvement {
     /// Its objective value.
@@ -37,6 +38,7 @@ pub struct Improvement {
 }
 
 /// The result of [`Search::minimize`] / [`Search::maximize`].
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Debug)]
 pub struct Optimum {
     /// `Solved`: the best solution is **optimal** (the search proved no
