@@ -63,8 +63,8 @@ pub enum ModelError {
         /// The size asked for, in bytes.
         bytes: u128,
     },
-    /// A constraint over no variables where one is needed: an empty sum
-    /// (no terms, or terms that cancel out, as in `x - x`).
+    /// A constraint over no variables where one is needed: a sum
+    /// without terms.
     EmptyScope {
         /// The constraint being posted.
         constraint: &'static str,

@@ -535,7 +535,13 @@ fn post_rel(m: &mut Model, r: Rel) -> Result<ConstraintId, ModelError> {
             }
         }
     }
+    // A comparison with variables whose terms cancel out (`x − x = 1`)
+    // stays a constant comparison; one of constants only is an empty sum.
+    let had_vars = !(r.lhs.terms.is_empty() && r.rhs.terms.is_empty());
     let (merged, rel, c) = r.linearize(m)?;
+    if merged.is_empty() && had_vars {
+        return m.linear_terms(&merged, rel, fit64(c)?);
+    }
     if let [(a, x), (b, y)] = merged[..] {
         if a == -b && a.abs() == 1 {
             // x − y ⋈ c (or y − x ⋈ c): the O(1) binary propagators.

@@ -685,8 +685,9 @@ impl Model {
     ///
     /// Fails with [`ModelError::Overflow`] when the sum's extreme values (from the
     /// declared domains) or `c` do not fit comfortably in `i64`, and with
-    /// [`ModelError::EmptyScope`] for a sum without variables (no terms,
-    /// or terms that cancel out).
+    /// [`ModelError::EmptyScope`] for a sum without terms. Terms that
+    /// cancel out (`x − x`) are accepted: the constant comparison left is
+    /// named by the checked searches when it does not hold.
     ///
     /// ```
     /// use csp_core::{Model, ModelError, Relation};
@@ -695,6 +696,27 @@ impl Model {
     /// assert_eq!(e, ModelError::EmptyScope { constraint: "linear", what: "the sum" });
     /// ```
     pub fn linear(
+        &mut self,
+        terms: &[(i64, VarId)],
+        rel: Relation,
+        c: i64,
+    ) -> Result<ConstraintId, ModelError> {
+        if terms.is_empty() {
+            // `0 ⋈ c`: true or false whatever the values, almost surely a
+            // list that came out empty; say so rather than post a constant.
+            return Err(ModelError::EmptyScope {
+                constraint: "linear",
+                what: "the sum",
+            });
+        }
+        self.linear_terms(terms, rel, c)
+    }
+
+    /// [`linear`](Model::linear) for terms that may cancel out (`x − x`):
+    /// a sum left without variables is posted as the constant comparison
+    /// it is, which the checked searches name when it does not hold
+    /// ([`SearchError::EmptyScope`](crate::SearchError::EmptyScope)).
+    pub(crate) fn linear_terms(
         &mut self,
         terms: &[(i64, VarId)],
         rel: Relation,
@@ -725,19 +747,6 @@ impl Model {
             }
         }
         merged.retain(|t| t.1 != 0);
-        if merged.is_empty() {
-            // `0 ⋈ c`: true or false whatever the values, almost surely a
-            // mistake (a list that came out empty); say so rather than
-            // post a constant.
-            return Err(ModelError::EmptyScope {
-                constraint: "linear",
-                what: if terms.is_empty() {
-                    "the sum"
-                } else {
-                    "the sum (its terms cancel out)"
-                },
-            });
-        }
         if let [(x, a), (y, b), (z, e)] = merged[..] {
             // Three unit terms: the O(1) propagator, with the same pruning.
             if rel == Relation::Eq {

@@ -179,10 +179,20 @@ fn an_empty_sum_is_an_error_when_posted() {
     assert_eq!(m.linear(&[], Relation::Le, 0), Err(empty.clone()));
     let none: [VarId; 0] = [];
     assert_eq!(m.post(sum(none).eq(3)), Err(empty));
-    // Terms that cancel out leave no variable either.
-    let e = m.post((x - x).eq(1)).unwrap_err();
-    assert_eq!(e.to_string(), "linear: the sum has no variables");
     assert_eq!(m.num_constraints(), 0);
+    // Terms that cancel out are a constant comparison: accepted when
+    // posted (generated models write them), named by the checked
+    // searches when false.
+    let c = m.post((x - x).eq(1)).unwrap();
+    m.post((x - x).eq(0)).unwrap(); // true: harmless
+    match Search::new(&m).try_count() {
+        Err(SearchError::EmptyScope { constraint, name }) => {
+            assert_eq!((constraint, name.as_str()), (c, "linear"));
+        }
+        other => panic!("{other:?}"),
+    }
+    // The unchecked count still answers as before.
+    assert_eq!(Search::new(&m).count().outcome, Outcome::Unsatisfiable);
 }
 
 #[test]

@@ -60,7 +60,7 @@ fn optimum_matches_brute_force_everywhere() {
         let all = testing::brute_force(&m).unwrap();
         let lo = all.iter().map(|s| s[obj.index()]).min();
         let hi = all.iter().map(|s| s[obj.index()]).max();
-        for opts in testing::all_configurations(11) {
+        for opts in testing::configurations_for(&m, 11) {
             for (minimize, want) in [(true, lo), (false, hi)] {
                 let mut s = Search::new(&m).options(opts.clone());
                 let r = if minimize {
@@ -381,8 +381,8 @@ fn parallel_optimum_is_the_first_optimal_solution_in_search_order() {
                 .val_order(ValOrder::Ascending)
         }
         let v = search(&m).minimize(cost).unwrap().objective.unwrap();
-        let (mut fixed, _) = build(n, hi, floor);
-        fixed.post(cost.eq(v)).unwrap();
+        let (mut fixed, fixed_cost) = build(n, hi, floor);
+        fixed.post(fixed_cost.eq(v)).unwrap();
         let first = search(&fixed).solve().solution.unwrap();
         for threads in [1, 2, 4] {
             let p = search(&m).par_minimize(cost, threads).unwrap();
