@@ -91,6 +91,13 @@ impl From<i32> for Expr {
     }
 }
 
+impl From<i64> for Expr {
+    /// The constant `k` (counts, sums and coefficients are `i64`).
+    fn from(k: i64) -> Expr {
+        Expr::constant(k)
+    }
+}
+
 impl From<&Expr> for Expr {
     fn from(e: &Expr) -> Expr {
         e.clone()
@@ -203,6 +210,19 @@ impl Expr {
     pub fn pow(self, k: u32) -> Expr {
         node(ArithOp::Pow(k), vec![self])
     }
+    /// Its value, when it is a constant.
+    pub(crate) fn as_constant(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.constant)
+    }
+
+    /// The variable it is, when it is one.
+    pub(crate) fn as_var(&self) -> Option<VarId> {
+        match (self.terms.as_slice(), self.constant) {
+            ([(1, Node::Var(x))], 0) => Some(*x),
+            _ => None,
+        }
+    }
+
     /// The constant expression `k` (for the rare `i64` constant).
     pub fn constant(k: i64) -> Expr {
         Expr {

@@ -870,20 +870,75 @@ impl Model {
         self.define(index - base)
     }
 
-    /// `|{x ∈ vars : x = value}| ⋈ k` (see [`Count`]).
+    /// `|{x ∈ vars : x = value}| ⋈ k` (see [`Count`]), where the count
+    /// `k` is a constant (`2`, an `i64`), a variable, or any expression
+    /// (one argument for all: a variable count is posted as
+    /// [`among`](Model::among) over `[value]`, with an auxiliary count
+    /// for a relation other than `=` or a count that is not a variable).
+    /// Returns the id of the counting constraint.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Relation, Search};
+    /// let mut m = Model::new();
+    /// let xs = m.new_vars(4, Domain::range(0, 2))?;
+    /// let n = m.new_var(Domain::range(0, 4))?;
+    /// m.count(&xs, 1, Relation::Le, 1)?;   // at most one 1: a constant
+    /// m.count(&xs, 2, Relation::Eq, n)?;   // n twos: a variable
+    /// m.count(&xs, 0, Relation::Gt, n + 1)?; // more zeros than n + 1
+    /// let s = Search::new(&m).try_solve()?.solution.unwrap();
+    /// let count = |v| s.values_of(&xs).iter().filter(|&&x| x == v).count() as i32;
+    /// assert!(count(1) <= 1 && count(2) == s[n] && count(0) > s[n] + 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn count(
         &mut self,
         vars: &[VarId],
         value: Value,
         rel: Relation,
-        k: i64,
+        k: impl Into<crate::Expr>,
     ) -> Result<ConstraintId, ModelError> {
         self.check_vars("count", vars)?;
+        let k = k.into();
+        let Some(k) = k.as_constant() else {
+            return self.count_expr(vars, value, rel, k);
+        };
         let c = Count::new(vars.to_vec(), value, rel, k);
         if has_repeats(vars) {
             return Ok(self.checker_path(Box::new(CheckerOnly(c))));
         }
         Ok(self.push(Posted::Count(c)))
+    }
+
+    /// [`count`](Model::count) with a count that is not a constant.
+    fn count_expr(
+        &mut self,
+        vars: &[VarId],
+        value: Value,
+        rel: Relation,
+        k: crate::Expr,
+    ) -> Result<ConstraintId, ModelError> {
+        // The count as one variable first (checked: a variable of
+        // another model fails here, before anything is posted).
+        let k = match k.as_var() {
+            Some(x) => x,
+            None => self.define(k)?,
+        };
+        self.check_vars("count", &[k])?;
+        if rel == Relation::Eq {
+            return self.among(vars, &[value], k);
+        }
+        let top = Value::try_from(vars.len()).unwrap_or(Value::MAX);
+        let n = self.new_var(Domain::range(0, top))?;
+        let id = self.among(vars, &[value], n)?;
+        self.post(match rel {
+            Relation::Eq => n.eq(k),
+            Relation::Ne => n.ne(k),
+            Relation::Le => n.le(k),
+            Relation::Lt => n.lt(k),
+            Relation::Ge => n.ge(k),
+            Relation::Gt => n.gt(k),
+        })?;
+        Ok(id)
     }
 
     /// At most `k` of `vars` take `value`.
