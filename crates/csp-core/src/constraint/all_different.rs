@@ -509,7 +509,7 @@ impl Constraint for AllDifferent {
 
     /// The lazy reason of a hidden single found by the store's window pass
     /// (code: its position): the window reason of
-    /// [`confined`](Self::confined), from the domains at `history`.
+    /// `confined`, from the domains at `history`.
     fn explain(
         &self,
         code: u64,

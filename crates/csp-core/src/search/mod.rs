@@ -21,7 +21,7 @@
 //! [`Search::try_par_count`], [`Search::try_par_solutions`]) first run
 //! [`Search::validate`]: a variable of another model given to
 //! [`Search::branch_on`] or as the objective, or a constraint over no
-//! variables that cannot hold, is a [`SearchError`] naming it, not a wrong
+//! variables that cannot hold, is a [`SearchError`](crate::SearchError) naming it, not a wrong
 //! or silent answer. They take `&mut self`, so one configured `Search` runs
 //! any number of times, each run a fresh search with the same options.
 //! The unchecked calls of the same names without `try_` keep their
