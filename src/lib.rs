@@ -36,6 +36,8 @@ pub use csp_zebra as zebra;
 /// The book's chapters, compiled as doctests so their code stays true.
 #[cfg(doctest)]
 mod book {
+    #[doc = include_str!("../README.md")]
+    struct Readme;
     #[doc = include_str!("../docs/getting-started.md")]
     struct GettingStarted;
     #[doc = include_str!("../docs/search.md")]

@@ -56,7 +56,8 @@ pub fn run(a: GolombArgs) -> Result<ExitCode, CliError> {
                 }
                 std::ops::ControlFlow::Continue(())
             })
-    };
+    }
+    .map_err(|e| e.to_string())?;
     super::finish_optimum(&r, "ruler", a.engine.stats, |best, proof| {
         let marks = marks_of(best);
         csp_golomb::check(&marks).map_err(|e| format!("internal error: {e}"))?;

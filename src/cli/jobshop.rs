@@ -45,14 +45,17 @@ pub fn run(a: JobshopArgs) -> Result<ExitCode, CliError> {
     let progress = a.progress;
     let r = match a.lns {
         Some(iterations) => {
-            let r = Search::new(&js.model).options(options).minimize_lns(
-                js.makespan,
-                csp_core::Lns {
-                    seed: a.engine.seed(),
-                    iterations,
-                    ..csp_core::Lns::default()
-                },
-            );
+            let r = Search::new(&js.model)
+                .options(options)
+                .minimize_lns(
+                    js.makespan,
+                    csp_core::Lns {
+                        seed: a.engine.seed(),
+                        iterations,
+                        ..csp_core::Lns::default()
+                    },
+                )
+                .map_err(|e| e.to_string())?;
             if progress {
                 for i in &r.improvements {
                     errln!("found makespan {}", i.objective);
@@ -62,7 +65,8 @@ pub fn run(a: JobshopArgs) -> Result<ExitCode, CliError> {
         }
         None if a.threads.is_some() => Search::new(&js.model)
             .options(options)
-            .par_minimize(js.makespan, super::threads(a.threads)),
+            .par_minimize(js.makespan, super::threads(a.threads))
+            .map_err(|e| e.to_string())?,
         None => Search::new(&js.model)
             .options(options)
             .minimize_each(js.makespan, |_, v| {
@@ -70,7 +74,8 @@ pub fn run(a: JobshopArgs) -> Result<ExitCode, CliError> {
                     errln!("found makespan {v}");
                 }
                 std::ops::ControlFlow::Continue(())
-            }),
+            })
+            .map_err(|e| e.to_string())?,
     };
     super::finish_optimum(&r, "schedule", a.engine.stats, |best, proof| {
         let starts: Vec<Vec<i32>> = js

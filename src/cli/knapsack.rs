@@ -35,7 +35,8 @@ pub fn run(a: KnapsackArgs) -> Result<ExitCode, CliError> {
                 errln!("found value {v}");
             }
             std::ops::ControlFlow::Continue(())
-        });
+        })
+        .map_err(|e| e.to_string())?;
     super::finish_optimum(&r, "choice", a.engine.stats, |best, proof| {
         let taken: Vec<bool> = km.take.iter().map(|&t| best[t] == 1).collect();
         let value = csp_knapsack::check(&k, &taken).map_err(|e| format!("internal error: {e}"))?;

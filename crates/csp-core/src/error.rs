@@ -18,7 +18,8 @@ pub enum ModelError {
         /// Its size.
         size: u64,
     },
-    /// A `VarId` that this model did not create.
+    /// A `VarId` that this model did not create: its index is past the
+    /// model's variables, or another model created it.
     ForeignVar {
         /// The constraint being posted.
         constraint: &'static str,
@@ -62,6 +63,14 @@ pub enum ModelError {
         /// The size asked for, in bytes.
         bytes: u128,
     },
+    /// A constraint over no variables where one is needed: a sum
+    /// without terms.
+    EmptyScope {
+        /// The constraint being posted.
+        constraint: &'static str,
+        /// What is empty.
+        what: &'static str,
+    },
     /// Any other invalid argument, described.
     Invalid {
         /// The constraint being posted.
@@ -99,10 +108,19 @@ impl fmt::Display for ModelError {
                 constraint,
                 index,
                 num_vars,
-            } => write!(
+            } if index >= num_vars => write!(
                 f,
                 "{constraint}: variable v{index} does not belong to this model (it has {num_vars} variables)"
             ),
+            ModelError::ForeignVar {
+                constraint, index, ..
+            } => write!(
+                f,
+                "{constraint}: variable v{index} was created by another model"
+            ),
+            ModelError::EmptyScope { constraint, what } => {
+                write!(f, "{constraint}: {what} has no variables")
+            }
             ModelError::LengthMismatch {
                 constraint,
                 what,
@@ -156,3 +174,76 @@ impl fmt::Display for TextError {
 }
 
 impl std::error::Error for TextError {}
+
+/// A mistake in what a search was asked to do, found before it starts:
+/// a variable of another model among its arguments, or a constraint of
+/// the model that can never hold because it has no variables. Returned by
+/// the checked entry points ([`Search::try_solve`](crate::Search::try_solve),
+/// [`Search::minimize`](crate::Search::minimize), ...) and by
+/// [`Search::validate`](crate::Search::validate).
+///
+/// ```
+/// use csp_core::{Domain, Model, Search, SearchError};
+/// let mut a = Model::new();
+/// let mut b = Model::new();
+/// let x = a.new_var(Domain::range(0, 3)).unwrap();
+/// let _ = b.new_var(Domain::range(0, 3)).unwrap();
+/// let e = Search::new(&b).minimize(x).unwrap_err();
+/// assert!(matches!(e, SearchError::ForeignVar { what: "objective", .. }));
+/// assert_eq!(e.to_string(), "objective: variable v0 was created by another model");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SearchError {
+    /// A variable that is not one of the searched model's: its index is
+    /// past the model's variables, or another model created it.
+    ForeignVar {
+        /// The argument it was given as: `"objective"`, `"branch_on"`.
+        what: &'static str,
+        /// The variable.
+        var: crate::VarId,
+        /// How many variables the searched model has.
+        num_vars: usize,
+    },
+    /// A constraint over no variables that does not hold: the model can
+    /// have no solution, through no choice of values (an empty sum
+    /// compared with a non-zero constant, a count over nothing, ...).
+    EmptyScope {
+        /// The constraint.
+        constraint: crate::ConstraintId,
+        /// Its name (as [`Constraint::name`](crate::Constraint::name) gives it).
+        name: String,
+    },
+    /// Any other invalid argument or option, described.
+    Invalid {
+        /// The argument or option.
+        what: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::ForeignVar {
+                what,
+                var,
+                num_vars,
+            } if var.index() >= *num_vars => write!(
+                f,
+                "{what}: variable {var} does not belong to this model (it has {num_vars} variables)"
+            ),
+            SearchError::ForeignVar { what, var, .. } => {
+                write!(f, "{what}: variable {var} was created by another model")
+            }
+            SearchError::EmptyScope { constraint, name } => write!(
+                f,
+                "constraint {constraint} ({name}) has no variables and does not hold, so the model has no solution"
+            ),
+            SearchError::Invalid { what, reason } => write!(f, "{what}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}

@@ -91,6 +91,13 @@ impl From<i32> for Expr {
     }
 }
 
+impl From<i64> for Expr {
+    /// The constant `k` (counts, sums and coefficients are `i64`).
+    fn from(k: i64) -> Expr {
+        Expr::constant(k)
+    }
+}
+
 impl From<&Expr> for Expr {
     fn from(e: &Expr) -> Expr {
         e.clone()
@@ -203,6 +210,19 @@ impl Expr {
     pub fn pow(self, k: u32) -> Expr {
         node(ArithOp::Pow(k), vec![self])
     }
+    /// Its value, when it is a constant.
+    pub(crate) fn as_constant(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.constant)
+    }
+
+    /// The variable it is, when it is one.
+    pub(crate) fn as_var(&self) -> Option<VarId> {
+        match (self.terms.as_slice(), self.constant) {
+            ([(1, Node::Var(x))], 0) => Some(*x),
+            _ => None,
+        }
+    }
+
     /// The constant expression `k` (for the rare `i64` constant).
     pub fn constant(k: i64) -> Expr {
         Expr {
@@ -481,7 +501,7 @@ impl Model {
     /// A variable equal to `e`: `e` itself when it is a variable, else a
     /// new variable over `e`'s range, tied to it by a linear equation (and
     /// auxiliaries for non-linear parts). For objectives:
-    /// `let cost = m.define(3 * x + 2 * y)?; Search::new(&m).minimize(cost)`.
+    /// `let cost = m.define(3 * x + 2 * y)?; Search::new(&m).minimize(cost)?`.
     pub fn define(&mut self, e: impl Into<Expr>) -> Result<VarId, ModelError> {
         as_var(self, &e.into())
     }
@@ -535,7 +555,13 @@ fn post_rel(m: &mut Model, r: Rel) -> Result<ConstraintId, ModelError> {
             }
         }
     }
+    // A comparison with variables whose terms cancel out (`x − x = 1`)
+    // stays a constant comparison; one of constants only is an empty sum.
+    let had_vars = !(r.lhs.terms.is_empty() && r.rhs.terms.is_empty());
     let (merged, rel, c) = r.linearize(m)?;
+    if merged.is_empty() && had_vars {
+        return m.linear_terms(&merged, rel, fit64(c)?);
+    }
     if let [(a, x), (b, y)] = merged[..] {
         if a == -b && a.abs() == 1 {
             // x − y ⋈ c (or y − x ⋈ c): the O(1) binary propagators.

@@ -30,40 +30,86 @@
 //! use csp_core::{Domain, Model, Search};
 //!
 //! let mut m = Model::new();
-//! let x = m.new_var_named("x", Domain::range(1, 3)).unwrap();
-//! let y = m.new_var_named("y", Domain::range(1, 3)).unwrap();
-//! m.not_equal(x, y, 0).unwrap(); // x ≠ y
-//! let s = Search::new(&m).solve().solution.unwrap();
-//! assert_ne!(s[x], s[y]);
+//! let x = m.new_var_named("x", Domain::range(1, 3))?;
+//! let y = m.new_var_named("y", Domain::range(1, 3))?;
+//! m.post(x.lt(y))?; // expressions: x.lt(y), (2 * x + y).le(7), ...
+//! let s = Search::new(&m).try_solve()?.solution.unwrap();
+//! assert!(s[x] < s["y"]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! ## Constraints
-//! The built-ins are posted through [`Model`] methods: [`Model::not_equal`] and
-//! [`Model::equal`] (`x ≠ y + c`, `x = y + c`), [`Model::all_different`] and
-//! [`Model::all_different_offset`], [`Model::linear`], [`Model::table`],
-//! [`Model::element`], [`Model::count`] (with [`Model::at_most`],
-//! [`Model::exactly`]) and [`Model::predicate`], the closure escape hatch. Your
-//! own constraints implement [`Constraint`]: see the checklist in
-//! [`constraint`].
+//! Constraints are written as [expressions](expr) and posted with
+//! [`Model::post`]: `x.lt(y)`, `(2 * x + y).le(z)`, `sum(&xs).eq(10)`,
+//! `(x * y).eq(z)`, and reified, `b.iff(x.le(3))`. The globals are
+//! [`Model`] methods: [`Model::all_different`] and
+//! [`Model::all_different_offset`], [`Model::table`], [`Model::element`],
+//! [`Model::count`] (with [`Model::at_most`], [`Model::exactly`]), and
+//! [`Model::predicate`], the closure escape hatch; the explicit
+//! constructors ([`Model::linear`], [`Model::not_equal`], ...) remain for
+//! code that builds terms itself. Your own constraints implement
+//! [`Constraint`]: see the checklist in [`constraint`].
 //!
 //! ```
-//! use csp_core::{Domain, Model, Relation, Search};
+//! use csp_core::expr::sum;
+//! use csp_core::{Domain, Model, Search};
 //! // SEND + MORE = MONEY as one linear equation and an all-different.
 //! let mut m = Model::new();
-//! let l: Vec<_> = "SENDMORY".chars()
-//!     .map(|c| m.new_var_named(&c.to_string(), Domain::range(0, 9)).unwrap())
-//!     .collect();
-//! let [s, e, n, d, o, r, y] = [l[0], l[1], l[2], l[3], l[5], l[6], l[7]];
-//! let mo = l[4];
-//! m.all_different(&l).unwrap();
-//! m.linear(&[(1000, s), (100, e), (10, n), (1, d),
-//!            (1000, mo), (100, o), (10, r), (1, e),
-//!            (-10000, mo), (-1000, o), (-100, n), (-10, e), (-1, y)],
-//!          Relation::Eq, 0).unwrap();
-//! m.linear(&[(1, s)], Relation::Ge, 1).unwrap();
-//! m.linear(&[(1, mo)], Relation::Ge, 1).unwrap();
-//! let sol = Search::new(&m).solve().solution.unwrap();
+//! let l = m.new_vars_named("letter", [8], Domain::range(0, 9))?; // S E N D M O R Y
+//! let [s, e, n, d, mo, o, r, y] = std::array::from_fn(|i| l[i]);
+//! m.all_different(&l)?;
+//! let send = sum([1000 * s, 100 * e, 10 * n, 1 * d]);
+//! let more = sum([1000 * mo, 100 * o, 10 * r, 1 * e]);
+//! let money = sum([10000 * mo, 1000 * o, 100 * n, 10 * e, 1 * y]);
+//! m.post((send + more).eq(money))?;
+//! m.post(s.ge(1))?;
+//! m.post(mo.ge(1))?;
+//! let sol = Search::new(&m).try_solve()?.solution.unwrap();
 //! assert_eq!(sol.values_of(&[s, e, n, d]), vec![9, 5, 6, 7]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Names and arrays
+//! [`Model::new_vars_named`] declares a named array of any shape
+//! ([`VarArray`]); [`Model::var_by_name`] and [`Solution::get`] find a
+//! variable by its name, and a [`Model`] prints as a listing of its
+//! variables and constraints.
+//! ```
+//! use csp_core::{Domain, Model, Search};
+//! let mut m = Model::new();
+//! let grid = m.new_vars_named("grid", [2, 2], Domain::range(1, 2))?;
+//! for r in 0..2 {
+//!     m.all_different(grid.row(r).unwrap())?;
+//! }
+//! m.post(grid[[0, 0]].ne(grid[[1, 0]]))?;
+//! let s = Search::new(&m).try_solve()?.solution.unwrap();
+//! assert_eq!((s["grid[0][0]"], s["grid[1][0]"]), (1, 2));
+//! println!("{m}"); // model: 4 variables, 3 constraints / grid[2][2] in 1..=2 / c0: ...
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## The search builder
+//! A [`Search`] is configured one option per call and run by a checked
+//! call that returns a `Result` (see [`search`] for the list): a variable
+//! of another model, an objective of another model or a constraint over
+//! no variables that cannot hold is a [`SearchError`] naming it.
+//! ```
+//! use std::time::Duration;
+//! use csp_core::expr::sum;
+//! use csp_core::{Domain, Model, Search, ValOrder, VarOrder};
+//! let mut m = Model::new();
+//! let xs = m.new_vars_named("x", [4], Domain::range(1, 4))?;
+//! m.all_different(&xs)?;
+//! let total = m.define(sum([xs[0], xs[1]]))?;
+//! let mut search = Search::new(&m)
+//!     .branch_on(&xs)
+//!     .var_order(VarOrder::DomWdeg)
+//!     .val_order(ValOrder::Descending)
+//!     .time_limit(Duration::from_secs(10));
+//! let best = search.minimize(total)?;
+//! assert_eq!((best.objective, best.bound, best.proven), (Some(3), Some(3), true));
+//! assert_eq!(search.try_count()?.count, 24); // a Search runs more than once
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! ## Search options
@@ -134,6 +180,7 @@ mod limits;
 mod literal;
 pub mod local;
 mod model;
+mod names;
 mod observer;
 pub mod propagation;
 pub mod search;
@@ -145,14 +192,15 @@ pub mod text;
 
 pub use constraint::{Constraint, Pruner, Relation};
 pub use domain::{Conflict, Domain};
-pub use error::{ModelError, TextError};
+pub use error::{ModelError, SearchError, TextError};
 pub use explain::{ExplainError, Explainer, Explanation};
 pub use expr::{Expr, Post, Reif, Rel};
-pub use ids::{ConstraintId, Value, VarId};
+pub use ids::{ConstraintId, ModelId, Value, VarId};
 pub use limits::{CancelToken, Limit, Limits, Outcome};
 pub use literal::Literal;
 pub use local::{Genetic, GeneticResult, Init, LocalError, LocalResult, MinConflicts, Move};
 pub use model::{CheckError, Model};
+pub use names::VarArray;
 pub use observer::SearchObserver;
 pub use search::{
     Decision, Improvement, Inference, Lns, Optimum, Report, Restarts, RootWeights, Search,

@@ -89,6 +89,7 @@ impl Limits {
 }
 
 /// Which limit stopped a search.
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
     /// The node limit.
@@ -119,6 +120,7 @@ impl std::fmt::Display for Limit {
 }
 
 /// How a search ended.
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// The search did what was asked: found a solution, or explored the whole

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
 use crate::constraint::{
@@ -11,7 +13,8 @@ use crate::constraint::{
 use crate::domain::Domain;
 use crate::error::ModelError;
 use crate::expr::Post;
-use crate::ids::{ConstraintId, Value, VarId};
+use crate::ids::{ConstraintId, ModelId, Value, VarId};
+use crate::names::Names;
 use crate::search::Inference;
 
 /// A posted constraint: the built-ins are enum variants so the search loop
@@ -134,13 +137,17 @@ fn is_builtin<C: 'static>() -> bool {
 /// m.not_equal(x, y, 0).unwrap();                          // x ≠ y
 /// assert_eq!(Search::new(&m).count().count, 8); // (1,9) .. (9,1) without (5,5)
 /// ```
-#[derive(Default)]
 pub struct Model {
+    /// Stamped into every handle this model creates (see [`VarId`]).
+    id: ModelId,
     domains: Vec<Domain>,
     domain_index: FxHashMap<Domain, u32>,
     var_domain: Vec<u32>,
     /// Names by variable index; empty until the first named variable.
     names: Vec<Option<Box<str>>>,
+    /// Named variables and arrays, for lookups by name (shared with the
+    /// solutions of this model's searches).
+    lookup: Arc<Names>,
     /// The last interned domain, to skip hashing when variables repeat it.
     last_domain: Option<(Domain, u32)>,
     constraints: Vec<Posted>,
@@ -165,10 +172,32 @@ impl fmt::Debug for Model {
     }
 }
 
+impl Default for Model {
+    fn default() -> Model {
+        Model {
+            id: ModelId::fresh(),
+            domains: Vec::new(),
+            domain_index: FxHashMap::default(),
+            var_domain: Vec::new(),
+            names: Vec::new(),
+            lookup: Arc::default(),
+            last_domain: None,
+            constraints: Vec::new(),
+            caps: Vec::new(),
+            foreign: Vec::new(),
+        }
+    }
+}
+
 impl Model {
     /// An empty model.
     pub fn new() -> Model {
         Model::default()
+    }
+
+    /// This model's identity, stamped into the handles it creates.
+    pub fn id(&self) -> ModelId {
+        self.id
     }
 
     /// Number of variables.
@@ -183,7 +212,8 @@ impl Model {
 
     /// All variables, in creation order.
     pub fn vars(&self) -> impl ExactSizeIterator<Item = VarId> {
-        (0..self.var_domain.len() as u32).map(VarId)
+        let id = self.id;
+        (0..self.var_domain.len() as u32).map(move |i| VarId::tagged(i, id))
     }
 
     fn intern(&mut self, d: Domain) -> Result<u32, ModelError> {
@@ -213,6 +243,7 @@ impl Model {
                 requested: self.var_domain.len() as u128 + 1,
             });
         };
+        let id = VarId::tagged(id.index() as u32, self.id);
         let di = self.intern(domain)?;
         self.var_domain.push(di);
         Ok(id)
@@ -226,14 +257,35 @@ impl Model {
             });
         }
         let x = self.new_var(domain)?;
-        // `names` runs up to the last named variable: fill the unnamed ones
-        // before `x`, then add its name (no resize per variable).
-        if self.names.len() < x.index() {
-            self.names.resize(x.index(), None);
-        }
-        debug_assert_eq!(self.names.len(), x.index());
-        self.names.push(Some(name.into()));
+        self.names_mut_vec(x.index()).push(Some(name.into()));
+        self.lookup_mut().add_scalar(name, x.index() as u32);
         Ok(x)
+    }
+
+    /// The names by variable index, filled with `None` up to `start` (the
+    /// first variable about to be named): `names` runs up to the last
+    /// named variable, so it grows only when one is named.
+    pub(crate) fn names_mut_vec(&mut self, start: usize) -> &mut Vec<Option<Box<str>>> {
+        if self.names.len() < start {
+            self.names.resize(start, None);
+        }
+        debug_assert_eq!(self.names.len(), start);
+        &mut self.names
+    }
+
+    /// The lookup by name, for changes.
+    pub(crate) fn lookup_mut(&mut self) -> &mut Names {
+        Arc::make_mut(&mut self.lookup)
+    }
+
+    /// The lookup by name.
+    pub(crate) fn names_ref(&self) -> &Names {
+        &self.lookup
+    }
+
+    /// The lookup by name, shared (for solutions).
+    pub(crate) fn names_shared(&self) -> &Arc<Names> {
+        &self.lookup
     }
 
     /// `N` new variables with the same domain, as an array to destructure:
@@ -265,7 +317,8 @@ impl Model {
             .map_err(|_| oom("the variable handles"))?;
         let di = self.intern(domain)?;
         self.var_domain.resize(start + n, di);
-        ids.extend((start as u32..total as u32).map(VarId));
+        let id = self.id;
+        ids.extend((start as u32..total as u32).map(|i| VarId::tagged(i, id)));
         Ok(ids)
     }
 
@@ -373,7 +426,8 @@ impl Model {
         vars: &[VarId],
     ) -> Result<(), ModelError> {
         let n = self.num_vars();
-        match vars.iter().find(|x| x.index() >= n) {
+        let id = self.id;
+        match vars.iter().find(|x| x.index() >= n || !x.belongs_to(id)) {
             Some(x) => Err(ModelError::ForeignVar {
                 constraint,
                 index: x.index(),
@@ -630,8 +684,39 @@ impl Model {
     /// `z = x + y`) becomes a [`TernaryEq`]: the same pruning in O(1).
     ///
     /// Fails with [`ModelError::Overflow`] when the sum's extreme values (from the
-    /// declared domains) or `c` do not fit comfortably in `i64`.
+    /// declared domains) or `c` do not fit comfortably in `i64`, and with
+    /// [`ModelError::EmptyScope`] for a sum without terms. Terms that
+    /// cancel out (`x − x`) are accepted: the constant comparison left is
+    /// named by the checked searches when it does not hold.
+    ///
+    /// ```
+    /// use csp_core::{Model, ModelError, Relation};
+    /// let mut m = Model::new();
+    /// let e = m.linear(&[], Relation::Eq, 3).unwrap_err();
+    /// assert_eq!(e, ModelError::EmptyScope { constraint: "linear", what: "the sum" });
+    /// ```
     pub fn linear(
+        &mut self,
+        terms: &[(i64, VarId)],
+        rel: Relation,
+        c: i64,
+    ) -> Result<ConstraintId, ModelError> {
+        if terms.is_empty() {
+            // `0 ⋈ c`: true or false whatever the values, almost surely a
+            // list that came out empty; say so rather than post a constant.
+            return Err(ModelError::EmptyScope {
+                constraint: "linear",
+                what: "the sum",
+            });
+        }
+        self.linear_terms(terms, rel, c)
+    }
+
+    /// [`linear`](Model::linear) for terms that may cancel out (`x − x`):
+    /// a sum left without variables is posted as the constant comparison
+    /// it is, which the checked searches name when it does not hold
+    /// ([`SearchError::EmptyScope`](crate::SearchError::EmptyScope)).
+    pub(crate) fn linear_terms(
         &mut self,
         terms: &[(i64, VarId)],
         rel: Relation,
@@ -785,20 +870,75 @@ impl Model {
         self.define(index - base)
     }
 
-    /// `|{x ∈ vars : x = value}| ⋈ k` (see [`Count`]).
+    /// `|{x ∈ vars : x = value}| ⋈ k` (see [`Count`]), where the count
+    /// `k` is a constant (`2`, an `i64`), a variable, or any expression
+    /// (one argument for all: a variable count is posted as
+    /// [`among`](Model::among) over `[value]`, with an auxiliary count
+    /// for a relation other than `=` or a count that is not a variable).
+    /// Returns the id of the counting constraint.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Relation, Search};
+    /// let mut m = Model::new();
+    /// let xs = m.new_vars(4, Domain::range(0, 2))?;
+    /// let n = m.new_var(Domain::range(0, 4))?;
+    /// m.count(&xs, 1, Relation::Le, 1)?;   // at most one 1: a constant
+    /// m.count(&xs, 2, Relation::Eq, n)?;   // n twos: a variable
+    /// m.count(&xs, 0, Relation::Gt, n + 1)?; // more zeros than n + 1
+    /// let s = Search::new(&m).try_solve()?.solution.unwrap();
+    /// let count = |v| s.values_of(&xs).iter().filter(|&&x| x == v).count() as i32;
+    /// assert!(count(1) <= 1 && count(2) == s[n] && count(0) > s[n] + 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn count(
         &mut self,
         vars: &[VarId],
         value: Value,
         rel: Relation,
-        k: i64,
+        k: impl Into<crate::Expr>,
     ) -> Result<ConstraintId, ModelError> {
         self.check_vars("count", vars)?;
+        let k = k.into();
+        let Some(k) = k.as_constant() else {
+            return self.count_expr(vars, value, rel, k);
+        };
         let c = Count::new(vars.to_vec(), value, rel, k);
         if has_repeats(vars) {
             return Ok(self.checker_path(Box::new(CheckerOnly(c))));
         }
         Ok(self.push(Posted::Count(c)))
+    }
+
+    /// [`count`](Model::count) with a count that is not a constant.
+    fn count_expr(
+        &mut self,
+        vars: &[VarId],
+        value: Value,
+        rel: Relation,
+        k: crate::Expr,
+    ) -> Result<ConstraintId, ModelError> {
+        // The count as one variable first (checked: a variable of
+        // another model fails here, before anything is posted).
+        let k = match k.as_var() {
+            Some(x) => x,
+            None => self.define(k)?,
+        };
+        self.check_vars("count", &[k])?;
+        if rel == Relation::Eq {
+            return self.among(vars, &[value], k);
+        }
+        let top = Value::try_from(vars.len()).unwrap_or(Value::MAX);
+        let n = self.new_var(Domain::range(0, top))?;
+        let id = self.among(vars, &[value], n)?;
+        self.post(match rel {
+            Relation::Eq => n.eq(k),
+            Relation::Ne => n.ne(k),
+            Relation::Le => n.le(k),
+            Relation::Lt => n.lt(k),
+            Relation::Ge => n.ge(k),
+            Relation::Gt => n.gt(k),
+        })?;
+        Ok(id)
     }
 
     /// At most `k` of `vars` take `value`.

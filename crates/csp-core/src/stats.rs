@@ -4,6 +4,7 @@ use std::fmt;
 use std::time::Duration;
 
 /// Counters of one search (summed over subproblems for a parallel search).
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Statistics {
     /// Value assignments tried (search nodes below the root).

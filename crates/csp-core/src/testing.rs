@@ -84,6 +84,26 @@ pub fn brute_force(model: &Model) -> Option<Vec<Vec<Value>>> {
     }
 }
 
+/// [`all_configurations`] fitted to `model`: the decision variables past
+/// its size dropped (and the phases cut to those left), so that the
+/// checked entry points, which reject a variable the model does not have
+/// ([`Search::validate`](crate::Search::validate)), accept every one.
+pub fn configurations_for(model: &Model, seed: u64) -> Vec<SearchOptions> {
+    all_configurations(seed)
+        .into_iter()
+        .map(|mut o| {
+            o.decision_vars.retain(|x| x.index() < model.num_vars());
+            let mut left = o.decision_vars.len();
+            o.phases.retain_mut(|p| {
+                *p = (*p).min(left);
+                left -= *p;
+                *p > 0
+            });
+            o
+        })
+        .collect()
+}
+
 /// All search configurations the harness tries.
 pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
     let mut out = Vec::new();

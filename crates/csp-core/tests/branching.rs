@@ -99,7 +99,7 @@ fn split_on_large_domains_and_extreme_bounds() {
     for o in [ValOrder::Split, ValOrder::ReverseSplit] {
         let r = Search::new(&m).val_order(o).count();
         assert_eq!(r.count, 2, "{o:?}");
-        let best = Search::new(&m).val_order(o).minimize(z);
+        let best = Search::new(&m).val_order(o).minimize(z).unwrap();
         assert_eq!(best.objective, Some(i32::MAX - 1));
     }
 }
@@ -118,11 +118,15 @@ fn split_in_optimisation_and_parallel_search() {
     for o in [ValOrder::Split, ValOrder::ReverseSplit] {
         let s = || Search::new(&m).val_order(o);
         // 19: weights 3 + 5 + 6, values 4 + 7 + 8.
-        assert_eq!(s().maximize(value).objective, Some(19), "{o:?}");
-        assert_eq!(s().par_maximize(value, 2).objective, Some(19), "{o:?}");
+        assert_eq!(s().maximize(value).unwrap().objective, Some(19), "{o:?}");
         assert_eq!(
-            s().par_maximize(value, 1).best.unwrap().values(),
-            s().par_maximize(value, 2).best.unwrap().values()
+            s().par_maximize(value, 2).unwrap().objective,
+            Some(19),
+            "{o:?}"
+        );
+        assert_eq!(
+            s().par_maximize(value, 1).unwrap().best.unwrap().values(),
+            s().par_maximize(value, 2).unwrap().best.unwrap().values()
         );
         let all = s().count().count;
         assert_eq!(s().par_count(2).count, all);
@@ -213,7 +217,7 @@ fn optimisation_stops_at_the_declared_bound() {
         ..Default::default()
     };
     o.decision_vars = vec![top];
-    let r = Search::new(&m).options(o).minimize(top);
+    let r = Search::new(&m).options(o).minimize(top).unwrap();
     assert!(r.is_optimal());
     assert_eq!(r.objective, Some(5));
     assert_eq!(r.improvements.len(), 1);

@@ -483,6 +483,9 @@ fn queens_failures_name_givens_that_admit_no_solution() {
                 let Literal::Eq(x, v) = *g else {
                     panic!("{g} is not a given");
                 };
+                // `x` is a handle of `m`: the same variable of the rebuilt
+                // model, by its index.
+                let x = VarId::from_index(x.index());
                 m2.restrict(x, &Domain::singleton(v)).unwrap();
             }
             let count = Search::new(&m2)

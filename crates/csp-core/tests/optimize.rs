@@ -60,13 +60,13 @@ fn optimum_matches_brute_force_everywhere() {
         let all = testing::brute_force(&m).unwrap();
         let lo = all.iter().map(|s| s[obj.index()]).min();
         let hi = all.iter().map(|s| s[obj.index()]).max();
-        for opts in testing::all_configurations(11) {
+        for opts in testing::configurations_for(&m, 11) {
             for (minimize, want) in [(true, lo), (false, hi)] {
-                let s = Search::new(&m).options(opts.clone());
+                let mut s = Search::new(&m).options(opts.clone());
                 let r = if minimize {
-                    s.minimize(obj)
+                    s.minimize(obj).unwrap()
                 } else {
-                    s.maximize(obj)
+                    s.maximize(obj).unwrap()
                 };
                 let what = format!("{name}, minimize={minimize}, {opts:?}");
                 assert_eq!(r.objective, want, "{what}");
@@ -82,11 +82,11 @@ fn optimum_matches_brute_force_everywhere() {
                 // any thread count.
                 let mut reported = Vec::new();
                 for threads in [1, 2, 4] {
-                    let s = Search::new(&m).options(opts.clone());
+                    let mut s = Search::new(&m).options(opts.clone());
                     let p = if minimize {
-                        s.par_minimize(obj, threads)
+                        s.par_minimize(obj, threads).unwrap()
                     } else {
-                        s.par_maximize(obj, threads)
+                        s.par_maximize(obj, threads).unwrap()
                     };
                     assert_eq!(p.objective, want, "{what}, {threads} threads");
                     assert_eq!(p.outcome, r.outcome, "{what}, {threads} threads");
@@ -127,7 +127,8 @@ fn a_limit_gives_best_found_not_optimal() {
         .unwrap();
     let r = Search::new(&m)
         .limits(Limits::none().with_nodes(50))
-        .minimize(total);
+        .minimize(total)
+        .unwrap();
     assert_eq!(r.outcome, Outcome::LimitReached(Limit::Nodes));
     assert!(!r.is_optimal());
     let best = r.best.as_ref().expect("a solution within 50 nodes");
@@ -135,11 +136,13 @@ fn a_limit_gives_best_found_not_optimal() {
     assert!(r.to_string().starts_with("best found: "), "{r}");
     // Stopping from the callback is a limit too.
     let mut seen = 0;
-    let r = Search::new(&m).minimize_each(total, |s, v| {
-        assert_eq!(s[total], v);
-        seen += 1;
-        std::ops::ControlFlow::Break(())
-    });
+    let r = Search::new(&m)
+        .minimize_each(total, |s, v| {
+            assert_eq!(s[total], v);
+            seen += 1;
+            std::ops::ControlFlow::Break(())
+        })
+        .unwrap();
     assert_eq!(
         (seen, r.outcome),
         (1, Outcome::LimitReached(Limit::Solutions))
@@ -210,8 +213,8 @@ fn restarts_keep_solve_and_optimisation_complete() {
     let xs = m.new_vars(7, Domain::range(0, 12)).unwrap();
     m.all_different(&xs).unwrap();
     let cost = weighted_cost(&mut m, &xs);
-    let plain = Search::new(&m).minimize(cost);
-    let restarted = Search::new(&m).options(opts).minimize(cost);
+    let plain = Search::new(&m).minimize(cost).unwrap();
+    let restarted = Search::new(&m).options(opts).minimize(cost).unwrap();
     assert!(plain.is_optimal() && restarted.is_optimal());
     assert_eq!(plain.objective, restarted.objective);
     assert!(restarted.stats.restarts > 0);
@@ -266,15 +269,15 @@ fn lns_improves_deterministically_and_can_prove() {
             .enumerate()
             .map(|(i, &x)| (i as i32 % 4 + 1) * x)))
         .unwrap();
-    let exact = Search::new(&m).minimize(cost).objective.unwrap();
+    let exact = Search::new(&m).minimize(cost).unwrap().objective.unwrap();
     let lns = Lns {
         seed: 7,
         iterations: 200,
         nodes: 300,
         ..Lns::default()
     };
-    let a = Search::new(&m).minimize_lns(cost, lns);
-    let b = Search::new(&m).minimize_lns(cost, lns);
+    let a = Search::new(&m).minimize_lns(cost, lns).unwrap();
+    let b = Search::new(&m).minimize_lns(cost, lns).unwrap();
     // The same seed, the same run.
     assert_eq!(
         a.improvements
@@ -297,20 +300,22 @@ fn lns_improves_deterministically_and_can_prove() {
     }
     assert!(!a.is_optimal(), "{a}"); // a neighbourhood search proves nothing here
                                      // Freeing every variable with a large budget is a complete search.
-    let full = Search::new(&m).minimize_lns(
-        cost,
-        Lns {
-            relax: 1.0,
-            nodes: u64::MAX,
-            iterations: 1,
-            ..Lns::default()
-        },
-    );
+    let full = Search::new(&m)
+        .minimize_lns(
+            cost,
+            Lns {
+                relax: 1.0,
+                nodes: u64::MAX,
+                iterations: 1,
+                ..Lns::default()
+            },
+        )
+        .unwrap();
     assert!(full.is_optimal(), "{full}");
     assert_eq!(full.objective, Some(exact));
     // Maximising works the same way.
-    let hi = Search::new(&m).maximize(cost).objective.unwrap();
-    let r = Search::new(&m).maximize_lns(cost, lns);
+    let hi = Search::new(&m).maximize(cost).unwrap().objective.unwrap();
+    let r = Search::new(&m).maximize_lns(cost, lns).unwrap();
     assert!(r.objective.unwrap() <= hi);
     m.check(r.best.unwrap().values()).unwrap();
 }
@@ -341,13 +346,13 @@ fn parallel_best_solution_has_the_reported_objective() {
         }
     }
     for threads in [1, 2, 4] {
-        let r = Search::new(&m).par_maximize(v, threads);
+        let r = Search::new(&m).par_maximize(v, threads).unwrap();
         assert!(r.is_optimal());
         assert_eq!(r.objective, Some(best));
         let s = r.best.unwrap();
         assert_eq!(s[v], best, "{threads} threads: {:?}", s.values());
         m.check(s.values()).unwrap();
-        let r = Search::new(&m).par_minimize(v, threads);
+        let r = Search::new(&m).par_minimize(v, threads).unwrap();
         assert_eq!(r.best.unwrap()[v], 0);
     }
 }
@@ -375,12 +380,12 @@ fn parallel_optimum_is_the_first_optimal_solution_in_search_order() {
                 .var_order(VarOrder::Input)
                 .val_order(ValOrder::Ascending)
         }
-        let v = search(&m).minimize(cost).objective.unwrap();
-        let (mut fixed, _) = build(n, hi, floor);
-        fixed.post(cost.eq(v)).unwrap();
+        let v = search(&m).minimize(cost).unwrap().objective.unwrap();
+        let (mut fixed, fixed_cost) = build(n, hi, floor);
+        fixed.post(fixed_cost.eq(v)).unwrap();
         let first = search(&fixed).solve().solution.unwrap();
         for threads in [1, 2, 4] {
-            let p = search(&m).par_minimize(cost, threads);
+            let p = search(&m).par_minimize(cost, threads).unwrap();
             assert!(p.is_optimal());
             assert_eq!(p.objective, Some(v));
             assert_eq!(

@@ -166,6 +166,22 @@ impl Ctx<'_> {
             Mode::Imp(VarOrConst::Const(false)) => return Ok(()),
             m => (rel, m),
         };
+        // No variable, posted: a comparison of constants (the library
+        // rejects an empty sum).
+        if let (Mode::Post, true) = (mode, vars_only(terms).is_empty()) {
+            let holds = match rel {
+                Relation::Eq => 0 == k,
+                Relation::Ne => 0 != k,
+                Relation::Le => 0 <= k,
+                Relation::Lt => 0 < k,
+                Relation::Ge => 0 >= k,
+                Relation::Gt => 0 > k,
+            };
+            if !holds {
+                self.b.inconsistent = true;
+            }
+            return Ok(());
+        }
         // One variable, posted: narrow its domain instead (a ≠ stays a constraint).
         if let (Mode::Post, [(a, Val::Var(x))]) = (mode, vars_only(terms).as_slice()) {
             if let Some(d) = unary(*a, rel, k) {

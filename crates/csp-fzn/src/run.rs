@@ -192,7 +192,7 @@ pub fn solve(
     }
     opts.limits = limits;
     let threads = cfg.threads.max(1);
-    let search = Search::new(&fzn.model).options(opts);
+    let mut search = Search::new(&fzn.model).options(opts);
     let started = Instant::now();
     let (outcome, found, stats, objective) = match fzn.objective {
         Objective::Satisfy if !cfg.all && cfg.solutions.is_none_or(|n| n <= 1) => {
@@ -285,6 +285,16 @@ pub fn solve(
                     return Err(e);
                 }
                 r
+            };
+            let r = match r {
+                Ok(r) => r,
+                Err(e) => {
+                    // The objective and the search annotation's variables
+                    // are the model's own: an internal error.
+                    eprintln!("fzn-csp: internal error: {e}");
+                    writeln!(out, "{ERROR}")?;
+                    return Ok(Status::Error);
+                }
             };
             if let (Some(s), false) = (&r.best, every && threads == 1) {
                 emit(out, &fzn.outputs, s)?;

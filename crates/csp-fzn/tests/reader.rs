@@ -143,7 +143,10 @@ fn the_model_builds_and_solves() {
     let csp_fzn::Objective::Minimize(z) = fzn.objective else {
         unreachable!()
     };
-    let r = csp_core::Search::new(&fzn.model).options(o).minimize(z);
+    let r = csp_core::Search::new(&fzn.model)
+        .options(o)
+        .minimize(z)
+        .unwrap();
     assert_eq!(r.objective, Some(3));
 }
 

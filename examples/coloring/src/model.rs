@@ -536,7 +536,12 @@ pub fn chromatic_number(
     let r = Search::new(&m)
         .options(opts.search)
         .observer(&mut watch)
-        .minimize(top);
+        .minimize(top)
+        // `top` is the model's own: not expected.
+        .map_err(|e| ModelError::Invalid {
+            constraint: "chromatic number",
+            reason: e.to_string(),
+        })?;
     let colored = Colored {
         outcome: r.outcome,
         colors: r.best.as_ref().map(|s| core.colors(graph, &vars, s)),

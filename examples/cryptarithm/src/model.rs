@@ -345,12 +345,14 @@ pub fn optimize(
         value = value * 10 + cm.letters[i];
     }
     let objective = cm.model.define(value)?;
-    let search = Search::new(&cm.model).options(options.search.clone());
+    let mut search = Search::new(&cm.model).options(options.search.clone());
     let r = if maximize {
         search.maximize(objective)
     } else {
         search.minimize(objective)
-    };
+    }
+    // The objective is the model's own: not expected.
+    .map_err(|e| invalid(e.to_string()))?;
     Ok(Optimized {
         outcome: r.outcome,
         digits: r.best.as_ref().map(|s| cm.digits(s)),

@@ -10,7 +10,7 @@
 //! use csp_core::Search;
 //!
 //! let g = model(5).unwrap();
-//! let r = Search::new(&g.model).options(csp_golomb::options()).minimize(g.length);
+//! let r = Search::new(&g.model).options(csp_golomb::options()).minimize(g.length).unwrap();
 //! assert!(r.is_optimal());
 //! assert_eq!(r.objective, Some(11));
 //! let best = r.best.unwrap();

@@ -10,7 +10,8 @@ fn optimal_rulers_up_to_8_marks() {
         let g = model(n).unwrap();
         let r = Search::new(&g.model)
             .options(csp_golomb::options())
-            .minimize(g.length);
+            .minimize(g.length)
+            .unwrap();
         assert!(r.is_optimal(), "{n} marks: {r}");
         assert_eq!(r.objective, Some(OPTIMAL[n]), "{n} marks");
         let best = r.best.unwrap();

@@ -12,7 +12,7 @@
 //! // Two jobs, two machines: (machine, duration) pairs per job.
 //! let shop = parse("2 2\n0 3 1 2\n1 2 0 4\n").unwrap();
 //! let js = model(&shop).unwrap();
-//! let r = Search::new(&js.model).options(csp_jobshop::options()).minimize(js.makespan);
+//! let r = Search::new(&js.model).options(csp_jobshop::options()).minimize(js.makespan).unwrap();
 //! assert!(r.is_optimal());
 //! let best = r.best.unwrap();
 //! let starts: Vec<Vec<i32>> = js.starts.iter().map(|row| row.iter().map(|&s| best[s]).collect()).collect();

@@ -12,7 +12,8 @@ fn solve(file: &str) -> (i32, bool) {
     let js = model(&shop).unwrap();
     let r = Search::new(&js.model)
         .options(csp_jobshop::options())
-        .minimize(js.makespan);
+        .minimize(js.makespan)
+        .unwrap();
     let best = r.best.as_ref().unwrap();
     let starts: Vec<Vec<i32>> = js
         .starts

@@ -12,7 +12,7 @@
 //!
 //! let k = parse("4 10\n3 4\n4 5\n5 7\n6 8\n").unwrap();
 //! let km = model(&k).unwrap();
-//! let r = Search::new(&km.model).options(options(&k, &km)).maximize(km.value);
+//! let r = Search::new(&km.model).options(options(&k, &km)).maximize(km.value).unwrap();
 //! assert!(r.is_optimal());
 //! let best = r.best.unwrap();
 //! let taken: Vec<bool> = km.take.iter().map(|&t| best[t] == 1).collect();

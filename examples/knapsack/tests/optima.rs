@@ -23,7 +23,8 @@ fn solve(k: &Knapsack) -> i64 {
     let km = model(k).unwrap();
     let r = Search::new(&km.model)
         .options(options(k, &km))
-        .maximize(km.value);
+        .maximize(km.value)
+        .unwrap();
     assert!(r.is_optimal(), "{r}");
     let best = r.best.unwrap();
     let taken: Vec<bool> = km.take.iter().map(|&t| best[t] == 1).collect();
@@ -77,7 +78,8 @@ fn every_search_configuration_agrees() {
     for opts in testing::all_configurations(5) {
         let r = Search::new(&km.model)
             .options(opts.clone())
-            .maximize(km.value);
+            .maximize(km.value)
+            .unwrap();
         assert_eq!(r.objective, Some(optimum as i32), "{opts:?}");
     }
 }

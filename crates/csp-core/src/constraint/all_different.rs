@@ -56,7 +56,7 @@ impl AllDifferent {
     /// and maximum of `vars[i]`, whose declared domain must span at most 64
     /// values (the model checks this, as it knows the declared domains).
     pub(crate) fn with_word_domains(mut self, bounds: &[(Value, Value)]) -> AllDifferent {
-        let idx = self.vars.iter().map(|x| x.0).collect();
+        let idx = self.vars.iter().map(|x| x.index() as u32).collect();
         let adj: Vec<i64> = self
             .offsets
             .iter()
@@ -509,7 +509,7 @@ impl Constraint for AllDifferent {
 
     /// The lazy reason of a hidden single found by the store's window pass
     /// (code: its position): the window reason of
-    /// [`confined`](Self::confined), from the domains at `history`.
+    /// `confined`, from the domains at `history`.
     fn explain(
         &self,
         code: u64,

@@ -132,7 +132,7 @@ pub trait Constraint: Send + Sync + fmt::Debug {
     /// before `lit` was recorded) and, with the constraint, imply `lit`.
     /// Returns `false` when it gives no lazy reasons (the default): the
     /// scope fallback ([`Why::Scope`]) is used instead. See
-    /// [`Propagator::explain`](crate::propagation::Propagator::explain).
+    /// [`Propagator::explain`].
     fn explain(
         &self,
         code: u64,

@@ -258,7 +258,7 @@ pub(crate) fn check_permutation(model: &Model) -> Result<(), LocalError> {
 /// its checker.
 pub(crate) fn checked(model: &Model, assignment: &[Value]) -> Result<Option<Solution>, LocalError> {
     match model.check(assignment) {
-        Ok(()) => Ok(Some(Solution::new(assignment.to_vec()))),
+        Ok(()) => Ok(Some(Solution::new(assignment.to_vec()).named(model))),
         Err(CheckError::Violated { constraint, name }) => {
             Err(LocalError::InconsistentViolations { constraint, name })
         }

@@ -312,20 +312,20 @@ impl<'m> Evaluator<'m> {
                 }
                 Posted::NotEqual(c) if !repeats => Eval::NotEqual {
                     c,
-                    x: scope[0].0,
-                    y: scope[1].0,
+                    x: scope[0].index() as u32,
+                    y: scope[1].index() as u32,
                     viol: 0,
                 },
                 _ => {
                     let distinct = repeats.then(|| {
-                        let mut d: Vec<u32> = scope.iter().map(|x| x.0).collect();
+                        let mut d: Vec<u32> = scope.iter().map(|x| x.index() as u32).collect();
                         d.sort_unstable();
                         d.dedup();
                         d
                     });
                     Eval::Checker {
                         c: p.as_dyn(),
-                        last: scope.iter().map(|x| x.0).max().unwrap_or(0),
+                        last: scope.iter().map(|x| x.index() as u32).max().unwrap_or(0),
                         distinct,
                         viol: 0,
                     }

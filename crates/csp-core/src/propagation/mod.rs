@@ -308,8 +308,10 @@ impl Setup<'_> {
             return;
         }
         self.store.subscribe(x.index(), events.0);
-        self.subs
-            .push((x.0, kernel::Sub::new(self.prop, pos as u32, events.0)));
+        self.subs.push((
+            x.index() as u32,
+            kernel::Sub::new(self.prop, pos as u32, events.0),
+        ));
     }
 
     /// A reversible integer starting at `value`.

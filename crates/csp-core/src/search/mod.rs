@@ -12,6 +12,42 @@
 //! | [`Search::count`] / [`Search::count_up_to`] | the number of solutions, none built |
 //! | [`Search::is_unique`] | none, one or several |
 //! | [`Search::par_count`] / [`Search::par_solutions`] | the same, on a thread pool, identical for any number of threads |
+//! | [`Search::minimize`] / [`Search::maximize`] | the best solution, with its proven bound ([`Optimum`]) |
+//!
+//! ## Checked and unchecked calls
+//! The optimisation calls and the `try_` calls ([`Search::try_solve`],
+//! [`Search::try_count`], [`Search::try_count_up_to`],
+//! [`Search::try_is_unique`], [`Search::try_for_each_solution`],
+//! [`Search::try_par_count`], [`Search::try_par_solutions`]) first run
+//! [`Search::validate`]: a variable of another model given to
+//! [`Search::branch_on`] or as the objective, or a constraint over no
+//! variables that cannot hold, is a [`SearchError`](crate::SearchError) naming it, not a wrong
+//! or silent answer. They take `&mut self`, so one configured `Search` runs
+//! any number of times, each run a fresh search with the same options.
+//! The unchecked calls of the same names without `try_` keep their
+//! signatures (they consume the `Search` and return the result directly)
+//! and do not check their arguments.
+//!
+//! ```
+//! use std::time::Duration;
+//! use csp_core::{Domain, Model, Search, ValOrder, VarOrder};
+//! use csp_core::expr::sum;
+//!
+//! let mut m = Model::new();
+//! let xs = m.new_vars(4, Domain::range(1, 4))?;
+//! m.all_different(&xs)?;
+//! let total = m.define(sum([xs[0], xs[1]]))?;
+//! let mut search = Search::new(&m)
+//!     .branch_on(&xs)
+//!     .var_order(VarOrder::DomWdeg)
+//!     .val_order(ValOrder::Descending)
+//!     .time_limit(Duration::from_secs(10));
+//! assert_eq!(search.try_count()?.count, 24);
+//! let best = search.minimize(total)?; // the same search, run again
+//! assert_eq!(best.objective, Some(3));
+//! assert!(best.proven);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::ops::ControlFlow;
 use std::sync::atomic::AtomicU64;
@@ -28,6 +64,8 @@ use crate::stats::Statistics;
 
 mod bound;
 mod budget;
+mod builder;
+mod checked;
 pub(crate) mod engine;
 mod optimize;
 mod options;
@@ -43,6 +81,7 @@ pub use options::{Decision, Inference, Restarts, RootWeights, SearchOptions, Val
 pub use split::{Subproblem, SubproblemError};
 
 /// The result of [`Search::solve`].
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Debug)]
 pub struct SolveResult {
     /// `Solved` with a solution, `Unsatisfiable`, or `LimitReached`.
@@ -54,6 +93,7 @@ pub struct SolveResult {
 }
 
 /// The result of counting or enumerating.
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Debug)]
 pub struct Report {
     /// `Solved` (complete, at least one solution), `Unsatisfiable` (complete,
@@ -65,7 +105,58 @@ pub struct Report {
     pub stats: Statistics,
 }
 
+impl std::fmt::Display for SolveResult {
+    /// `solved: 1 0 2; solutions: 1, nodes: ..` (the outcome, the
+    /// solution's values by variable index, the statistics).
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Search};
+    /// let mut m = Model::new();
+    /// let [x, y] = m.new_array(Domain::range(0, 1))?;
+    /// m.not_equal(x, y, 0)?;
+    /// let r = Search::new(&m).try_solve()?;
+    /// assert!(r.to_string().starts_with("solved: 0 1; solutions: 1, nodes: "));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.outcome)?;
+        if let Some(s) = &self.solution {
+            write!(f, ": {s}")?;
+        }
+        write!(f, "; {}", self.stats)
+    }
+}
+
+impl std::fmt::Display for Report {
+    /// `120 solutions (solved); solutions: 120, nodes: ..`; under a limit
+    /// `at least 10 solutions (stopped (node limit)); ..`.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Search};
+    /// let mut m = Model::new();
+    /// let xs = m.new_vars(5, Domain::range(1, 5))?;
+    /// m.all_different(&xs)?;
+    /// let r = Search::new(&m).try_count()?;
+    /// assert!(r.to_string().starts_with("120 solutions (solved); "));
+    /// let r = Search::new(&m).try_count_up_to(10)?;
+    /// assert!(r.to_string().starts_with("at least 10 solutions (stopped (solution limit)); "));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plural = if self.count == 1 { "" } else { "s" };
+        if matches!(self.outcome, Outcome::LimitReached(_)) {
+            f.write_str("at least ")?;
+        }
+        write!(
+            f,
+            "{} solution{plural} ({}); {}",
+            self.count, self.outcome, self.stats
+        )
+    }
+}
+
 /// The answer of [`Search::is_unique`].
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Uniqueness {
     /// No solution.
@@ -181,7 +272,6 @@ impl<'a> Search<'a> {
         self
     }
 
-    /// Sets the limits.
     /// Sets the limits.
     pub fn limits(mut self, l: Limits) -> Self {
         self.options.limits = l;
@@ -420,7 +510,7 @@ impl<'a> Search<'a> {
                 }
                 match e.step(None) {
                     Step::Solution => match e.take_solution() {
-                        Some(v) => found.push(Solution::new(v)),
+                        Some(v) => found.push(Solution::new(v).named(e.model)),
                         None => return (found, None),
                     },
                     Step::Done => return (found, None),
@@ -792,7 +882,7 @@ impl Iterator for Solutions<'_> {
             Step::Solution => match e.take_solution() {
                 Some(v) => {
                     self.found += 1;
-                    Some(Solution::new(v))
+                    Some(Solution::new(v).named(e.model))
                 }
                 None => {
                     self.done = true;

@@ -16,14 +16,17 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::builder::check_var;
 use super::engine::{splitmix, Engine, Prepared, Step};
 use super::{complete_outcome, Decision, Parallel, Search, Solutions};
+use crate::error::SearchError;
 use crate::ids::{Value, VarId};
 use crate::limits::{Limit, Outcome};
 use crate::solution::Solution;
 use crate::stats::Statistics;
 
 /// One improving solution of an optimisation (see [`Optimum::improvements`]).
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Improvement {
     /// Its objective value.
@@ -35,6 +38,7 @@ pub struct Improvement {
 }
 
 /// The result of [`Search::minimize`] / [`Search::maximize`].
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Debug)]
 pub struct Optimum {
     /// `Solved`: the best solution is **optimal** (the search proved no
@@ -46,6 +50,15 @@ pub struct Optimum {
     pub best: Option<Solution>,
     /// Its objective value.
     pub objective: Option<Value>,
+    /// The proven bound: no solution has an objective better than it
+    /// (below it when minimising, above it when maximising). The
+    /// objective's declared bound until the search proves more; equal to
+    /// [`objective`](Optimum::objective) once the best is proven optimal.
+    /// `None` when there is no solution to bound.
+    pub bound: Option<Value>,
+    /// Is the best solution proven optimal (its objective equals the
+    /// bound)? A search stopped by a limit may still have proven it.
+    pub proven: bool,
     /// Every improving solution's value, in the order found.
     pub improvements: Vec<Improvement>,
     /// Search counters, over the whole search.
@@ -57,16 +70,54 @@ impl Optimum {
     pub fn is_optimal(&self) -> bool {
         self.outcome == Outcome::Solved
     }
+
+    /// How far the best objective may be from the optimum, relative to
+    /// it: `|objective − bound| / max(|objective|, 1)`; 0 when proven
+    /// optimal, `None` without a solution.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Search};
+    /// let mut m = Model::new();
+    /// let [x, y] = m.new_array(Domain::range(0, 9))?;
+    /// m.post((x + y).ge(7))?;
+    /// let cost = m.define(3 * x + 2 * y)?;
+    /// let r = Search::new(&m).minimize(cost)?;
+    /// assert_eq!((r.objective, r.bound, r.gap()), (Some(14), Some(14), Some(0.0)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn gap(&self) -> Option<f64> {
+        let (v, b) = (self.objective? as f64, self.bound? as f64);
+        Some((v - b).abs() / v.abs().max(1.0))
+    }
+
+    /// Sets [`bound`](Optimum::bound) and [`proven`](Optimum::proven)
+    /// from the outcome and the objective's declared domain.
+    fn settle(mut self, declared: &crate::Domain, minimize: bool) -> Optimum {
+        self.bound = match (self.outcome, self.objective) {
+            (Outcome::Solved, Some(v)) => Some(v),
+            (_, None) | (Outcome::Invalid(_), _) => None,
+            (_, Some(_)) if minimize => declared.min(),
+            (_, Some(_)) => declared.max(),
+        };
+        self.proven = self.objective.is_some() && self.bound == self.objective;
+        self
+    }
 }
 
 impl fmt::Display for Optimum {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.outcome, self.objective) {
             (Outcome::Solved, Some(v)) => write!(f, "optimal: {v}"),
-            (Outcome::LimitReached(l), Some(v)) => write!(
-                f,
-                "best found: {v} (stopped by the {l}, not proven optimal)"
-            ),
+            (Outcome::LimitReached(_), Some(v)) if self.proven => {
+                write!(f, "optimal: {v}")
+            }
+            (Outcome::LimitReached(l), Some(v)) => {
+                write!(f, "best found: {v} (stopped by the {l}, not proven optimal")?;
+                match (self.bound, self.gap()) {
+                    (Some(b), Some(g)) => write!(f, "; bound {b}, gap {:.1}%)", g * 100.0),
+                    _ => write!(f, ")"),
+                }
+            }
             (Outcome::LimitReached(l), None) => {
                 write!(f, "unknown: no solution found before the {l}")
             }
@@ -133,19 +184,19 @@ impl<'a> Search<'a> {
     /// let xs = m.new_vars(8, Domain::range(0, 20)).unwrap();
     /// m.all_different(&xs).unwrap();
     /// let cost = m.define(sum(xs.iter().enumerate().map(|(i, &x)| (i as i32 + 1) * x))).unwrap();
-    /// let r = Search::new(&m).minimize_lns(cost, Lns { iterations: 50, ..Lns::default() });
+    /// let r = Search::new(&m).minimize_lns(cost, Lns { iterations: 50, ..Lns::default() }).unwrap();
     /// let best = r.best.unwrap();
     /// m.check(best.values()).unwrap();
     /// assert!(r.objective.unwrap() >= 84); // 8·0 + 7·1 + … + 1·7, the optimum
     /// ```
-    pub fn minimize_lns(self, objective: VarId, lns: Lns) -> Optimum {
-        self.lns(objective, true, lns)
+    pub fn minimize_lns(&mut self, objective: VarId, lns: Lns) -> Result<Optimum, SearchError> {
+        self.checked(objective, true, |s| s.lns(objective, true, lns))
     }
 
     /// [`maximize`](Search::maximize) by large neighbourhood search (see
     /// [`minimize_lns`](Search::minimize_lns)).
-    pub fn maximize_lns(self, objective: VarId, lns: Lns) -> Optimum {
-        self.lns(objective, false, lns)
+    pub fn maximize_lns(&mut self, objective: VarId, lns: Lns) -> Result<Optimum, SearchError> {
+        self.checked(objective, false, |s| s.lns(objective, false, lns))
     }
 
     /// [`minimize`](Search::minimize) on `threads` threads (0: all cores),
@@ -176,20 +227,32 @@ impl<'a> Search<'a> {
     /// m.all_different(&xs).unwrap();
     /// m.post(sum(&xs).ge(25)).unwrap();
     /// let cost = m.define(sum(xs.iter().enumerate().map(|(i, &x)| (i as i32 % 3 + 1) * x))).unwrap();
-    /// let one = Search::new(&m).par_minimize(cost, 1);
-    /// let two = Search::new(&m).par_minimize(cost, 2);
+    /// let one = Search::new(&m).par_minimize(cost, 1).unwrap();
+    /// let two = Search::new(&m).par_minimize(cost, 2).unwrap();
     /// assert!(one.is_optimal() && two.is_optimal());
-    /// assert_eq!(one.objective, Search::new(&m).minimize(cost).objective);
+    /// assert_eq!(one.objective, Search::new(&m).minimize(cost).unwrap().objective);
     /// assert_eq!(one.best.unwrap().values(), two.best.unwrap().values());
     /// ```
-    pub fn par_minimize(self, objective: VarId, threads: usize) -> Optimum {
-        self.par_optimize(objective, true, threads)
+    pub fn par_minimize(
+        &mut self,
+        objective: VarId,
+        threads: usize,
+    ) -> Result<Optimum, SearchError> {
+        self.checked(objective, true, |s| {
+            s.par_optimize(objective, true, threads)
+        })
     }
 
     /// [`maximize`](Search::maximize) on `threads` threads (see
     /// [`par_minimize`](Search::par_minimize)).
-    pub fn par_maximize(self, objective: VarId, threads: usize) -> Optimum {
-        self.par_optimize(objective, false, threads)
+    pub fn par_maximize(
+        &mut self,
+        objective: VarId,
+        threads: usize,
+    ) -> Result<Optimum, SearchError> {
+        self.checked(objective, false, |s| {
+            s.par_optimize(objective, false, threads)
+        })
     }
 
     fn par_optimize(self, objective: VarId, minimize: bool, threads: usize) -> Optimum {
@@ -218,7 +281,7 @@ impl<'a> Search<'a> {
                         let Some(values) = e.take_solution() else {
                             return (best, None);
                         };
-                        let s = Solution::new(values);
+                        let s = Solution::new(values).named(e.model);
                         let v = s[objective];
                         let next = next_bound(v, minimize);
                         best = Some((v, s));
@@ -276,7 +339,10 @@ impl<'a> Search<'a> {
                 match e.step(None) {
                     Step::Solution => {
                         first.fetch_min(i, Ordering::Relaxed);
-                        (e.take_solution().map(Solution::new), None)
+                        (
+                            e.take_solution().map(|v| Solution::new(v).named(e.model)),
+                            None,
+                        )
                     }
                     Step::Done => (None, None),
                     Step::Limit(l) => (None, Some(l)),
@@ -304,6 +370,8 @@ impl<'a> Search<'a> {
             outcome,
             objective: best.as_ref().map(|b| b.0),
             best: best.map(|b| b.1),
+            bound: None,
+            proven: false,
             improvements,
             stats,
         }
@@ -385,7 +453,7 @@ impl<'a> Search<'a> {
                         let Some(values) = e.take_solution() else {
                             break;
                         };
-                        let s = Solution::new(values);
+                        let s = Solution::new(values).named(e.model);
                         value = s[objective];
                         improvements.push(Improvement {
                             objective: value,
@@ -434,6 +502,8 @@ impl<'a> Search<'a> {
             outcome,
             objective: Some(best[objective]),
             best: Some(best),
+            bound: None,
+            proven: false,
             improvements,
             stats,
         }
@@ -449,17 +519,21 @@ impl<'a> Search<'a> {
     /// let [x, y] = m.new_array(Domain::range(0, 9)).unwrap();
     /// m.post((x + y).ge(7)).unwrap();
     /// let cost = m.define(3 * x + 2 * y).unwrap(); // a variable = the expression
-    /// let r = Search::new(&m).minimize(cost);
+    /// let r = Search::new(&m).minimize(cost).unwrap();
     /// assert!(r.is_optimal());
     /// assert_eq!(r.objective, Some(14)); // x = 0, y = 7
     /// ```
-    pub fn minimize(self, objective: VarId) -> Optimum {
-        self.optimize(objective, true, |_, _| ControlFlow::Continue(()))
+    pub fn minimize(&mut self, objective: VarId) -> Result<Optimum, SearchError> {
+        self.checked(objective, true, |s| {
+            s.optimize(objective, true, |_, _| ControlFlow::Continue(()))
+        })
     }
 
     /// The greatest value of `objective` over all solutions.
-    pub fn maximize(self, objective: VarId) -> Optimum {
-        self.optimize(objective, false, |_, _| ControlFlow::Continue(()))
+    pub fn maximize(&mut self, objective: VarId) -> Result<Optimum, SearchError> {
+        self.checked(objective, false, |s| {
+            s.optimize(objective, false, |_, _| ControlFlow::Continue(()))
+        })
     }
 
     /// [`minimize`](Search::minimize), calling `f` with each improving
@@ -467,20 +541,34 @@ impl<'a> Search<'a> {
     /// search (the outcome then says it was not proven optimal:
     /// `LimitReached(Limit::Solutions)`).
     pub fn minimize_each(
-        self,
+        &mut self,
         objective: VarId,
         f: impl FnMut(&Solution, Value) -> ControlFlow<()>,
-    ) -> Optimum {
-        self.optimize(objective, true, f)
+    ) -> Result<Optimum, SearchError> {
+        self.checked(objective, true, |s| s.optimize(objective, true, f))
     }
 
     /// [`maximize`](Search::maximize) with a callback per improving solution.
     pub fn maximize_each(
-        self,
+        &mut self,
         objective: VarId,
         f: impl FnMut(&Solution, Value) -> ControlFlow<()>,
-    ) -> Optimum {
-        self.optimize(objective, false, f)
+    ) -> Result<Optimum, SearchError> {
+        self.checked(objective, false, |s| s.optimize(objective, false, f))
+    }
+
+    /// Runs `run` on a fresh search with these options after checking the
+    /// arguments and `objective`; the result's bound settled.
+    fn checked(
+        &mut self,
+        objective: VarId,
+        minimize: bool,
+        run: impl FnOnce(Search<'_>) -> Optimum,
+    ) -> Result<Optimum, SearchError> {
+        self.validate()?;
+        check_var(self.model, "objective", objective)?;
+        let declared = self.model.domain(objective).clone();
+        Ok(run(self.rerun()).settle(&declared, minimize))
     }
 
     fn optimize(
@@ -497,6 +585,8 @@ impl<'a> Search<'a> {
                 outcome: r.outcome,
                 best: None,
                 objective: None,
+                bound: None,
+                proven: false,
                 improvements: Vec::new(),
                 stats: r.stats,
             };
@@ -515,7 +605,7 @@ impl<'a> Search<'a> {
                     let Some(values) = it.engine.take_solution() else {
                         break; // invalid: recorded in the engine
                     };
-                    let s = Solution::new(values);
+                    let s = Solution::new(values).named(it.engine.model);
                     let v = s[objective];
                     improvements.push(Improvement {
                         objective: v,
@@ -557,6 +647,8 @@ impl<'a> Search<'a> {
             outcome,
             objective: best.as_ref().map(|s| s[objective]),
             best,
+            bound: None,
+            proven: false,
             improvements,
             stats: it.stats(),
         }
