@@ -205,3 +205,18 @@ c2: not-equal(x, v5)
     assert_eq!(shown, expected);
     let _ = VarId::from_index(0);
 }
+
+#[test]
+fn a_name_given_after_a_lookup_is_found() {
+    // The lookup by name is built at the first lookup; naming more
+    // variables afterwards must not leave it stale.
+    let mut m = csp_core::Model::new();
+    let a = m.new_var_named("a", csp_core::Domain::range(0, 3)).unwrap();
+    assert_eq!(m.var_by_name("a"), Some(a));
+    assert_eq!(m.var_by_name("b"), None);
+    let b = m.new_var_named("b", csp_core::Domain::range(0, 3)).unwrap();
+    assert_eq!(m.var_by_name("b"), Some(b));
+    // A repeated name finds the first variable that had it.
+    m.new_var_named("a", csp_core::Domain::range(0, 3)).unwrap();
+    assert_eq!(m.var_by_name("a"), Some(a));
+}
