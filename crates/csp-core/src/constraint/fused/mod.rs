@@ -250,20 +250,8 @@ impl FusedAllDifferent {
         pos: usize,
     ) -> Result<(), Conflict> {
         if self.one_word {
-            let d = self.group.dense.as_ref().expect("a dense group");
             // SAFETY: this build has the features the pass needs.
-            return unsafe {
-                vector::forward_check_word_avx2::<G, false>(
-                    store,
-                    d,
-                    &self.group.pos,
-                    self.first_word,
-                    pos,
-                    &mut self.batch_ids,
-                    !self.closed,
-                    &mut [],
-                )
-            };
+            return unsafe { self.word_pass::<G, false>(store, pos, &mut []) };
         }
         if self.one_word_logged {
             // SAFETY: this build has the features the pass needs.
@@ -417,6 +405,36 @@ impl FusedAllDifferent {
         r
     }
 
+    /// The one-word AVX2 forward check from position `pos` (see
+    /// [`vector::forward_check_word_avx2`]); with `LOG`, the values it
+    /// removes are or-ed into `gone`.
+    ///
+    /// # Safety
+    /// As for [`check_word_explained`](Self::check_word_explained).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn word_pass<const G: usize, const LOG: bool>(
+        &mut self,
+        store: &mut DomainStore,
+        pos: usize,
+        gone: &mut [u64],
+    ) -> Result<(), Conflict> {
+        let d = self.group.dense.as_ref().expect("a dense group");
+        // SAFETY: the caller's build has the features the pass needs.
+        unsafe {
+            vector::forward_check_word_avx2::<G, LOG>(
+                store,
+                d,
+                &self.group.pos,
+                self.first_word,
+                pos,
+                &mut self.batch_ids,
+                !self.closed,
+                gone,
+            )
+        }
+    }
+
     /// Explaining mode on the one-word AVX2 pass: the pass runs as it does
     /// outside explaining mode, on a copy of the group's domains taken
     /// before; then the values it removed are logged in the order of its
@@ -454,18 +472,7 @@ impl FusedAllDifferent {
         let mut gone = [0u64; 64];
         let blocks = vector::len_blocks(d);
         // SAFETY: as in `check_avx2`.
-        let r = unsafe {
-            vector::forward_check_word_avx2::<G, true>(
-                store,
-                d,
-                &self.group.pos,
-                self.first_word,
-                pos,
-                &mut self.batch_ids,
-                !self.closed,
-                &mut gone[..blocks],
-            )
-        };
+        let r = unsafe { self.word_pass::<G, true>(store, pos, &mut gone[..blocks]) };
         if r.is_err() {
             // Back to the domains the trail describes; the failure's
             // reason is found when asked (`explain`, code `FAILED | pos`).
@@ -477,7 +484,7 @@ impl FusedAllDifferent {
             }
             (store.removals, store.unfixed) = counts;
             if store.ex.detailed_failures {
-                store.set_word(self.first_word, active & !(1u64 << pos));
+                // It takes `pos` out of the active positions itself.
                 return self.check_explained::<G>(store, pos);
             }
             let cause = Cause::Propagated {
