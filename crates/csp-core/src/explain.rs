@@ -374,7 +374,7 @@ impl<'a> Explainer<'a> {
             .ex
             .entries
             .iter()
-            .map(|e| (e.lit, e.level))
+            .map(|e| (e.lit(), e.level()))
             .collect()
     }
 
@@ -410,13 +410,13 @@ impl<'a> Explainer<'a> {
         let len = self.engine.store.ex.entries.len();
         for k in self.audited.min(len)..len {
             let e = self.engine.store.ex.entries[k];
-            let Cause::Propagated { prop, .. } = e.cause else {
+            let Cause::Propagated { prop, .. } = e.cause() else {
                 continue;
             };
             if prop == u32::MAX {
                 return Err(format!(
                     "{} was written without a reason (entry {k})",
-                    e.lit
+                    e.lit()
                 ));
             }
             let mut prem = Vec::new();
@@ -426,15 +426,15 @@ impl<'a> Explainer<'a> {
                 return Err(format!(
                     "{}: premise {p} of {} did not hold yet (entry {k})",
                     self.prop_name(prop),
-                    e.lit
+                    e.lit()
                 ));
             }
-            if !self.implies(prop, &prem, Some(e.lit), max_tuples) {
+            if !self.implies(prop, &prem, Some(e.lit()), max_tuples) {
                 return Err(format!(
                     "{}: {:?} do not imply {} (entry {k})",
                     self.prop_name(prop),
                     prem,
-                    e.lit
+                    e.lit()
                 ));
             }
         }
@@ -642,8 +642,8 @@ impl<'a> Explainer<'a> {
             .map(|(&k, (from, declared))| {
                 let e = ex.entries[k];
                 Step {
-                    lit: e.lit,
-                    by: match e.cause {
+                    lit: e.lit(),
+                    by: match e.cause() {
                         Cause::Given => By::Given,
                         Cause::Decision => By::Decision,
                         Cause::Bound => By::Bound,
@@ -653,7 +653,7 @@ impl<'a> Explainer<'a> {
                     },
                     from: from.iter().map(|f| index[f]).collect(),
                     declared: declared.clone(),
-                    level: e.level,
+                    level: e.level(),
                 }
             })
             .collect();
@@ -712,12 +712,12 @@ thread_local! {
 pub(crate) fn entry_premises(engine: &mut Engine<'_>, k: usize, out: &mut Vec<Literal>) {
     engine.store.ex.chain();
     let e = engine.store.ex.entries[k];
-    if let Cause::Propagated { prop, how } = e.cause {
+    if let Cause::Propagated { prop, how } = e.cause() {
         if prop == u32::MAX {
             return; // unexplained: the checks report it
         }
         let start = out.len();
-        expand(engine, prop, how, Some(e.lit), k, out);
+        expand(engine, prop, how, Some(e.lit()), k, out);
         if WEAKEN.get() && out.len() > start {
             out.pop();
         }

@@ -575,7 +575,9 @@ impl Constraint for AllDifferent {
             // (or ids wider than a word) the pass below finds and explains it.
             if let Some((idx, adj)) = &self.fast {
                 let prop = pruner.prop;
-                if super::window::alldiff_window_logged(pruner.store, idx, adj, prop).is_some() {
+                if super::window::alldiff_window_logged(pruner.store, idx, adj, self.window, prop)
+                    .is_some()
+                {
                     return Ok(());
                 }
             }

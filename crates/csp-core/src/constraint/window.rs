@@ -231,14 +231,15 @@ pub(crate) fn alldiff_window_logged(
     store: &mut DomainStore,
     vars: &[u32],
     adj: &[i64],
+    window: Option<i64>,
     prop: u32,
 ) -> Option<bool> {
     #[cfg(target_arch = "x86_64")]
     if store.simd != Simd::Portable {
         // SAFETY: as in `alldiff_window`.
-        return unsafe { alldiff_window_logged_v3(store, vars, adj, prop) };
+        return unsafe { alldiff_window_logged_v3(store, vars, adj, window, prop) };
     }
-    alldiff_window_logged_body(store, vars, adj, prop)
+    alldiff_window_logged_body(store, vars, adj, window, prop)
 }
 
 /// [`alldiff_window_logged`] compiled for
@@ -249,9 +250,10 @@ unsafe fn alldiff_window_logged_v3(
     store: &mut DomainStore,
     vars: &[u32],
     adj: &[i64],
+    window: Option<i64>,
     prop: u32,
 ) -> Option<bool> {
-    alldiff_window_logged_body(store, vars, adj, prop)
+    alldiff_window_logged_body(store, vars, adj, window, prop)
 }
 
 #[inline(always)]
@@ -259,6 +261,7 @@ fn alldiff_window_logged_body(
     store: &mut DomainStore,
     vars: &[u32],
     adj: &[i64],
+    window: Option<i64>,
     prop: u32,
 ) -> Option<bool> {
     let k = vars.len();
@@ -266,7 +269,27 @@ fn alldiff_window_logged_body(
         return (k == 0).then_some(false);
     }
     let adj = &adj[..k];
-    let lo = id_window(store, vars, adj)?;
+    match window {
+        Some(w) => window_logged::<true>(store, vars, adj, w, prop),
+        None => window_logged::<false>(store, vars, adj, id_window(store, vars, adj)?, prop),
+    }
+}
+
+/// The fixpoint of [`alldiff_window_logged`] over ids from `lo`; `UP` as
+/// in [`window_fixpoint`]. The rounds are logged as they are found and
+/// the words written once at the end (or, when a round would fail, as
+/// the last good round left them, matching the trail).
+#[inline(always)]
+fn window_logged<const UP: bool>(
+    store: &mut DomainStore,
+    vars: &[u32],
+    adj: &[i64],
+    lo: i64,
+    prop: u32,
+) -> Option<bool> {
+    let k = vars.len();
+    let to_ids = |bits: u64, by: i64| if UP { bits << by } else { shift_ids(bits, by) };
+    let to_bits = |ids: u64, by: i64| if UP { ids >> by } else { shift_ids(ids, -by) };
     // The value of id `lo + b` at position `j`.
     let value = |s: &DomainStore, j: usize, b: u32| {
         s.small_base(vars[j] as usize) + (lo + b as i64 - adj[j]) as crate::ids::Value
@@ -275,14 +298,17 @@ fn alldiff_window_logged_body(
     let masks = &mut masks[..k];
     let mut sum = WindowSummary::default();
     for j in 0..k {
-        masks[j] = shift_ids(store.small_word(vars[j] as usize), adj[j] - lo);
+        masks[j] = to_ids(store.small_word(vars[j] as usize), adj[j] - lo);
         sum.add(masks[j]);
     }
-    let (mut changed, mut holder, mut news) = (false, [0u8; 64], [0u64; 64]);
+    let level = store.level();
+    let (mut changed, mut holder, mut news) = (0u64, [0u8; 64], [0u64; 64]);
+    let mut failed = false;
     loop {
         let avail = sum.once.count_ones() as usize;
         if sum.clash != 0 || avail < k {
-            return None;
+            failed = true;
+            break;
         }
         let hidden = if avail == k {
             sum.once & !sum.twice & !sum.fixed
@@ -292,7 +318,7 @@ fn alldiff_window_logged_body(
         if sum.twice & sum.fixed == 0 && hidden == 0 {
             break;
         }
-        // The round, checked before anything is written.
+        // The round, checked before anything is logged.
         let (fixed, mut next, mut singles) = (sum.fixed, WindowSummary::default(), 0u64);
         for (j, &old) in masks.iter().enumerate() {
             if old & old.wrapping_sub(1) == 0 {
@@ -301,21 +327,21 @@ fn alldiff_window_logged_body(
             let kept = old & (!fixed | single_mask(old));
             let h = kept & hidden;
             let new = if h != 0 { h } else { kept };
-            if h & h.wrapping_sub(1) != 0 || new == 0 {
-                return None;
-            }
+            failed |= h & h.wrapping_sub(1) != 0 || new == 0;
             singles |= u64::from(h != 0) << j;
             news[j] = new;
             next.add(new);
+        }
+        if failed {
+            break;
         }
         for j in 0..k {
             let (old, new) = (masks[j], news[j]);
             if old == new {
                 continue;
             }
-            let x = VarId(vars[j]);
             if singles >> j & 1 == 1 {
-                let lit = Literal::Eq(x, value(store, j, new.trailing_zeros()));
+                let lit = Literal::Eq(VarId(vars[j]), value(store, j, new.trailing_zeros()));
                 let how = How::Lazy(j as u64);
                 store.log_literal(lit, Cause::Propagated { prop, how });
             } else {
@@ -324,19 +350,22 @@ fn alldiff_window_logged_body(
                     let b = gone.trailing_zeros();
                     gone &= gone - 1;
                     let h = holder[b as usize] as usize;
-                    let by = Literal::Eq(VarId(vars[h]), value(store, h, b));
-                    let how = How::One(by);
-                    let lit = Literal::Ne(x, value(store, j, b));
-                    store.log_literal(lit, Cause::Propagated { prop, how });
+                    let (v, w) = (value(store, j, b), value(store, h, b));
+                    store.ex.push_ne_by_eq(vars[j], v, prop, vars[h], w, level);
                 }
             }
-            store.set_small_unlogged(vars[j] as usize, shift_ids(new, lo - adj[j]));
             masks[j] = new;
+            changed |= 1 << j;
         }
-        changed = true;
         sum = next;
     }
-    Some(changed)
+    let mut c = changed;
+    while c != 0 {
+        let j = c.trailing_zeros() as usize;
+        c &= c - 1;
+        store.set_small_unlogged(vars[j] as usize, to_bits(masks[j], adj[j] - lo));
+    }
+    (!failed).then_some(changed != 0)
 }
 
 /// All-different forward checking on one-word domains: for every position

@@ -87,18 +87,146 @@ pub enum How {
     Bounds,
 }
 
-/// One change: `lit` became true at decision level `level` because of `cause`.
+/// One change: a literal became true at a decision level because of a
+/// cause ([`lit`](Entry::lit), [`cause`](Entry::cause),
+/// [`level`](Entry::level)).
+///
+/// Packed into 32 bytes (the plain `(Literal, Cause, level)` took 56):
+/// explaining mode writes one per removed value, so the trail's size is
+/// its cost. The variable and value of the literal, the propagator, the
+/// level and the link are `u32`s; the two kinds share `tag`; the cause's
+/// payload (an eager range, the one literal, a lazy code) is one `u64`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// What became true.
-    pub lit: Literal,
-    /// Why.
-    pub cause: Cause,
-    /// The decision level (0: the root).
-    pub level: u32,
+    var: u32,
+    value: Value,
+    /// Bits 0–1: the literal's kind; 2–4: the cause's kind; 5–6: the kind
+    /// of a [`How::One`] premise.
+    tag: u32,
+    prop: u32,
+    level: u32,
     /// The previous entry of the same variable (`u32::MAX`: none), once
     /// the trail is chained ([`ExplainTrail::chain`]).
     pub(crate) prev: u32,
+    /// An eager range (`start | len << 32`), a [`How::One`] premise
+    /// (`var | value << 32`) or a lazy code.
+    payload: u64,
+}
+
+const LIT_EQ: u32 = 0;
+const LIT_NE: u32 = 1;
+const LIT_GE: u32 = 2;
+const LIT_LE: u32 = 3;
+
+const CAUSE_GIVEN: u32 = 0;
+const CAUSE_DECISION: u32 = 1;
+const CAUSE_BOUND: u32 = 2;
+const HOW_EAGER: u32 = 3;
+const HOW_ONE: u32 = 4;
+const HOW_LAZY: u32 = 5;
+const HOW_SCOPE: u32 = 6;
+const HOW_BOUNDS: u32 = 7;
+
+#[inline(always)]
+fn pack_lit(lit: Literal) -> (u32, u32, Value) {
+    match lit {
+        Literal::Eq(x, v) => (LIT_EQ, x.index() as u32, v),
+        Literal::Ne(x, v) => (LIT_NE, x.index() as u32, v),
+        Literal::Ge(x, v) => (LIT_GE, x.index() as u32, v),
+        Literal::Le(x, v) => (LIT_LE, x.index() as u32, v),
+    }
+}
+
+#[inline(always)]
+fn unpack_lit(kind: u32, var: u32, v: Value) -> Literal {
+    let x = crate::ids::VarId(var);
+    match kind & 3 {
+        LIT_EQ => Literal::Eq(x, v),
+        LIT_NE => Literal::Ne(x, v),
+        LIT_GE => Literal::Ge(x, v),
+        _ => Literal::Le(x, v),
+    }
+}
+
+/// A cause as the trail stores it: `(tag bits above the literal's kind,
+/// propagator, payload)`.
+#[inline(always)]
+fn pack_cause(cause: Cause) -> (u32, u32, u64) {
+    let (kind, prop, payload) = match cause {
+        Cause::Given => (CAUSE_GIVEN, 0, 0),
+        Cause::Decision => (CAUSE_DECISION, 0, 0),
+        Cause::Bound => (CAUSE_BOUND, 0, 0),
+        Cause::Propagated { prop, how } => match how {
+            How::Eager { start, len } => (HOW_EAGER, prop, u64::from(start) | u64::from(len) << 32),
+            How::One(l) => {
+                let (k, var, v) = pack_lit(l);
+                let payload = u64::from(var) | u64::from(v as u32) << 32;
+                return ((HOW_ONE | k << 3) << 2, prop, payload);
+            }
+            How::Lazy(code) => (HOW_LAZY, prop, code),
+            How::Scope => (HOW_SCOPE, prop, 0),
+            How::Bounds => (HOW_BOUNDS, prop, 0),
+        },
+    };
+    (kind << 2, prop, payload)
+}
+
+impl Entry {
+    #[inline(always)]
+    fn new(lit: Literal, cause: Cause, level: usize) -> Entry {
+        let (k, var, value) = pack_lit(lit);
+        let (tag, prop, payload) = pack_cause(cause);
+        Entry {
+            var,
+            value,
+            tag: tag | k,
+            prop,
+            level: level as u32,
+            prev: NONE,
+            payload,
+        }
+    }
+
+    /// What became true.
+    #[inline]
+    pub fn lit(&self) -> Literal {
+        unpack_lit(self.tag, self.var, self.value)
+    }
+
+    /// The variable the literal is about (its index).
+    #[inline]
+    pub(crate) fn var_index(&self) -> usize {
+        self.var as usize
+    }
+
+    /// Why it became true.
+    pub fn cause(&self) -> Cause {
+        let prop = self.prop;
+        let how = match self.tag >> 2 & 7 {
+            CAUSE_GIVEN => return Cause::Given,
+            CAUSE_DECISION => return Cause::Decision,
+            CAUSE_BOUND => return Cause::Bound,
+            HOW_EAGER => How::Eager {
+                start: self.payload as u32,
+                len: (self.payload >> 32) as u32,
+            },
+            HOW_ONE => How::One(unpack_lit(
+                self.tag >> 5,
+                self.payload as u32,
+                (self.payload >> 32) as u32 as Value,
+            )),
+            HOW_LAZY => How::Lazy(self.payload),
+            HOW_SCOPE => How::Scope,
+            _ => How::Bounds,
+        };
+        Cause::Propagated { prop, how }
+    }
+
+    /// The decision level (0: the root).
+    #[inline]
+    pub fn level(&self) -> u32 {
+        self.level
+    }
 }
 
 /// A failure recorded while explaining: the propagator (`u32::MAX` for a
@@ -166,11 +294,57 @@ impl ExplainTrail {
     /// Appends `lit` with `cause` at `level`.
     #[inline]
     pub(crate) fn push_as(&mut self, lit: Literal, cause: Cause, level: usize) {
+        self.entries.push(Entry::new(lit, cause, level));
+    }
+
+    /// Appends `x ≠ v` with `cause` at `level` for each value `v = base + b`
+    /// of the set bits `b` of `gone` (a word pass's removals).
+    #[inline]
+    pub(crate) fn push_removed(
+        &mut self,
+        x: usize,
+        base: Value,
+        mut gone: u64,
+        cause: Cause,
+        level: usize,
+    ) {
+        let (tag, prop, payload) = pack_cause(cause);
+        while gone != 0 {
+            let value = base + gone.trailing_zeros() as Value;
+            gone &= gone - 1;
+            self.entries.push(Entry {
+                var: x as u32,
+                value,
+                tag: tag | LIT_NE,
+                prop,
+                level: level as u32,
+                prev: NONE,
+                payload,
+            });
+        }
+    }
+
+    /// Appends `x ≠ v` caused by propagator `prop` with the one premise
+    /// `y = w` (a value taken by a fixed peer), at `level`: `push_as`
+    /// without building and packing the cause.
+    #[inline(always)]
+    pub(crate) fn push_ne_by_eq(
+        &mut self,
+        x: u32,
+        v: Value,
+        prop: u32,
+        y: u32,
+        w: Value,
+        level: usize,
+    ) {
         self.entries.push(Entry {
-            lit,
-            cause,
+            var: x,
+            value: v,
+            tag: LIT_NE | (HOW_ONE | LIT_EQ << 3) << 2,
+            prop,
             level: level as u32,
             prev: NONE,
+            payload: u64::from(y) | u64::from(w as u32) << 32,
         });
     }
 
@@ -179,7 +353,7 @@ impl ExplainTrail {
     /// Called before the trail is read.
     pub(crate) fn chain(&mut self) {
         for k in self.chained..self.entries.len() {
-            let x = self.entries[k].lit.var().index();
+            let x = self.entries[k].var_index();
             self.entries[k].prev = self.last[x];
             self.last[x] = k as u32;
         }
@@ -208,7 +382,7 @@ impl ExplainTrail {
         while self.chained > len {
             self.chained -= 1;
             let e = &self.entries[self.chained];
-            self.last[e.lit.var().index()] = e.prev;
+            self.last[e.var_index()] = e.prev;
         }
         self.entries.truncate(len);
     }
@@ -259,7 +433,7 @@ impl<'a> History<'a> {
             && self
                 .trail
                 .entries_of(x, self.at)
-                .all(|k| self.trail.entries[k].lit.admits(v))
+                .all(|k| self.trail.entries[k].lit().admits(v))
     }
 
     /// The bounds `(min, max)` of `x`'s domain at this point (`None` if it
@@ -268,7 +442,7 @@ impl<'a> History<'a> {
         let i = x.index();
         let (mut lo, mut hi) = (self.root.min(i), self.root.max(i));
         for k in self.trail.entries_of(x, self.at) {
-            match self.trail.entries[k].lit {
+            match self.trail.entries[k].lit() {
                 Literal::Eq(_, v) => {
                     lo = lo.max(v);
                     hi = hi.min(v);
@@ -384,7 +558,7 @@ impl<'a> History<'a> {
         // before it).
         let mut alone = None;
         for k in self.trail.entries_of(x, self.at) {
-            if implies(self.trail.entries[k].lit, lit) {
+            if implies(self.trail.entries[k].lit(), lit) {
                 alone = Some(k);
             }
         }
@@ -393,7 +567,7 @@ impl<'a> History<'a> {
         }
         let mut out: Vec<usize> = Vec::new();
         for k in self.trail.entries_of(x, self.at) {
-            let e = self.trail.entries[k].lit;
+            let e = self.trail.entries[k].lit();
             if excludes_some(self.root, e, lit) {
                 out.push(k);
             }

@@ -593,15 +593,9 @@ impl DomainStore {
     /// variable `i`'s word) are about to be removed because of `cause`,
     /// by a write that makes no entries itself (a pass over words).
     #[inline]
-    pub(crate) fn log_removed(&mut self, i: usize, mut gone: u64, cause: super::explained::Cause) {
+    pub(crate) fn log_removed(&mut self, i: usize, gone: u64, cause: super::explained::Cause) {
         let level = self.marks.len();
-        let (x, base) = (crate::ids::VarId(i as u32), self.base[i]);
-        while gone != 0 {
-            let v = base + gone.trailing_zeros() as Value;
-            self.ex
-                .push_as(crate::literal::Literal::Ne(x, v), cause, level);
-            gone &= gone - 1;
-        }
+        self.ex.push_removed(i, self.base[i], gone, cause, level);
     }
 
     // ---- events ------------------------------------------------------------

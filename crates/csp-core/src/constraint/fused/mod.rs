@@ -505,6 +505,16 @@ impl FusedAllDifferent {
         }
         // The positions the waves fixed, not yet used as reasons.
         let mut fixed = active & !store.word(self.first_word) & !(1u64 << pos);
+        if fixed == 0 {
+            // One wave (the common case): `pos` removed everything.
+            let cause = self.placed(store, pos);
+            while changed != 0 {
+                let j = changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                store.log_removed(first + j, gone[j], cause);
+            }
+            return Ok(());
+        }
         let mut frontier = 1u64 << pos;
         while frontier != 0 {
             let q = frontier.trailing_zeros() as usize;
