@@ -39,6 +39,9 @@ struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
+// Each subcommand's arguments are built only when it runs (or its help
+// is shown): one command's start-up does not pay for all the others.
+#[command(defer = true)]
 enum Command {
     /// N-queens: solve, count, list, trace, compare solvers, verify placements.
     Queens(cli::queens::Args),
