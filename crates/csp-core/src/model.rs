@@ -143,8 +143,6 @@ pub struct Model {
     domains: Vec<Domain>,
     domain_index: FxHashMap<Domain, u32>,
     var_domain: Vec<u32>,
-    /// Names by variable index; empty until the first named variable.
-    names: Vec<Option<Box<str>>>,
     /// Named variables and arrays, for lookups by name (shared with the
     /// solutions of this model's searches).
     lookup: Arc<Names>,
@@ -179,7 +177,6 @@ impl Default for Model {
             domains: Vec::new(),
             domain_index: FxHashMap::default(),
             var_domain: Vec::new(),
-            names: Vec::new(),
             lookup: Arc::default(),
             last_domain: None,
             constraints: Vec::new(),
@@ -257,20 +254,10 @@ impl Model {
             });
         }
         let x = self.new_var(domain)?;
-        self.names_mut_vec(x.index()).push(Some(name.into()));
-        self.lookup_mut().add_scalar(name, x.index() as u32);
+        let lookup = self.lookup_mut();
+        lookup.names_from(x.index()).push(Some(name.into()));
+        lookup.add_scalar(x.index() as u32);
         Ok(x)
-    }
-
-    /// The names by variable index, filled with `None` up to `start` (the
-    /// first variable about to be named): `names` runs up to the last
-    /// named variable, so it grows only when one is named.
-    pub(crate) fn names_mut_vec(&mut self, start: usize) -> &mut Vec<Option<Box<str>>> {
-        if self.names.len() < start {
-            self.names.resize(start, None);
-        }
-        debug_assert_eq!(self.names.len(), start);
-        &mut self.names
     }
 
     /// The lookup by name, for changes.
@@ -360,7 +347,7 @@ impl Model {
 
     /// The name of `x`, if it has one.
     pub fn name(&self, x: VarId) -> Option<&str> {
-        self.names.get(x.index()).and_then(|s| s.as_deref())
+        self.lookup.name(x.index())
     }
 
     /// The name of `x`, or `v<index>`.

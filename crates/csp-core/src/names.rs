@@ -20,8 +20,11 @@ use crate::model::Model;
 /// consecutive). Shared with the solutions of the model's searches.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Names {
-    /// Named variables, in the order they were named.
-    scalar_list: Vec<(Box<str>, u32)>,
+    /// Names by variable index, up to the last named variable (`None`:
+    /// unnamed); empty until the first named variable.
+    vars: Vec<Option<Box<str>>>,
+    /// The variables named one by one, in the order they were named.
+    scalar_list: Vec<u32>,
     /// The same by name (the first of a repeated name), made at the first
     /// lookup: a hash insert per variable made Sudoku's 81 named cells
     /// cost 3 % of solving top95 (callgrind), for lookups few models do.
@@ -41,8 +44,25 @@ struct ArrayInfo {
 }
 
 impl Names {
-    pub(crate) fn add_scalar(&mut self, name: &str, index: u32) {
-        self.scalar_list.push((name.into(), index));
+    /// The names by variable index, filled with `None` up to `start` (the
+    /// first variable about to be named).
+    pub(crate) fn names_from(&mut self, start: usize) -> &mut Vec<Option<Box<str>>> {
+        if self.vars.len() < start {
+            self.vars.resize(start, None);
+        }
+        debug_assert_eq!(self.vars.len(), start);
+        &mut self.vars
+    }
+
+    /// The name of variable `index`, if it has one.
+    pub(crate) fn name(&self, index: usize) -> Option<&str> {
+        self.vars.get(index).and_then(|s| s.as_deref())
+    }
+
+    /// Records that variable `index` (already in `names_from`) was named
+    /// on its own, not as an array element.
+    pub(crate) fn add_scalar(&mut self, index: u32) {
+        self.scalar_list.push(index);
         if self.scalars.get().is_some() {
             self.scalars = OnceLock::new();
         }
@@ -53,8 +73,10 @@ impl Names {
     pub(crate) fn lookup(&self, name: &str) -> Option<usize> {
         let scalars = self.scalars.get_or_init(|| {
             let mut map = FxHashMap::default();
-            for (n, i) in &self.scalar_list {
-                map.entry(n.clone()).or_insert(*i);
+            for &i in &self.scalar_list {
+                if let Some(n) = self.name(i as usize) {
+                    map.entry(n.into()).or_insert(i);
+                }
             }
             map
         });
@@ -297,7 +319,7 @@ impl Model {
         let start = vars.first().map_or(self.num_vars(), |x| x.index());
         let mut index = vec![0usize; shape.len()];
         let mut label = String::new();
-        let names = self.names_mut_vec(start);
+        let names = self.lookup_mut().names_from(start);
         for _ in 0..len {
             label.clear();
             label.push_str(name);
