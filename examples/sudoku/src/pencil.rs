@@ -62,7 +62,8 @@ pub struct Candidates {
     value: Vec<u8>,
     given: Vec<bool>,
     cand: Vec<u32>,
-    houses: Vec<Vec<usize>>,
+    /// The cells of each house (shared: the grid's shape, not its state).
+    houses: std::sync::Arc<Vec<Vec<usize>>>,
 }
 
 /// Bit of digit `d` in a candidate mask.
@@ -112,7 +113,7 @@ impl Candidates {
             value: vec![0; n * n],
             given: vec![false; n * n],
             cand: vec![all; n * n],
-            houses,
+            houses: std::sync::Arc::new(houses),
         }
     }
 

@@ -124,10 +124,16 @@ pub enum Technique {
     FinnedJellyfish,
     /// A finned Jellyfish missing a body candidate.
     SashimiJellyfish,
+    /// Forcing net, contradiction: placing the digit leads, by singles
+    /// alone, to a cell or a house-digit with no place left.
+    ForcingNetContradiction,
+    /// Forcing net, verity: every digit of a cell (or every place of a
+    /// digit in a house) leads, by singles, to the same conclusion.
+    ForcingNetVerity,
 }
 
 /// Every technique, in the order [`next`] tries them.
-pub const LADDER: [Technique; 31] = [
+pub const LADDER: [Technique; 33] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -159,6 +165,8 @@ pub const LADDER: [Technique; 31] = [
     Technique::SashimiSwordfish,
     Technique::FinnedJellyfish,
     Technique::SashimiJellyfish,
+    Technique::ForcingNetContradiction,
+    Technique::ForcingNetVerity,
 ];
 
 impl Technique {
@@ -197,6 +205,8 @@ impl Technique {
             XyWing => "0800",
             XyzWing => "0801",
             WWing => "0803",
+            ForcingNetContradiction => "1303",
+            ForcingNetVerity => "1304",
         }
     }
 
@@ -235,6 +245,8 @@ impl Technique {
             XyWing => "xy-wing",
             XyzWing => "xyz-wing",
             WWing => "w-wing",
+            ForcingNetContradiction => "forcing net contradiction",
+            ForcingNetVerity => "forcing net verity",
         }
     }
 
@@ -267,6 +279,7 @@ impl Technique {
             Jellyfish | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish | SashimiJellyfish => {
                 Level::Unfair
             }
+            ForcingNetContradiction | ForcingNetVerity => Level::Extreme,
         }
     }
 
@@ -304,6 +317,7 @@ impl Technique {
             XyWing => 160,
             XyzWing => 180,
             WWing => 150,
+            ForcingNetContradiction | ForcingNetVerity => 700,
         }
     }
 
@@ -441,25 +455,60 @@ fn digits_text(ds: &[u8]) -> String {
         .join("/")
 }
 
-/// The `k`-element subsets of `items`, in order.
-fn combos<T: Copy>(items: &[T], k: usize) -> Vec<Vec<T>> {
-    fn go<T: Copy>(items: &[T], k: usize, start: usize, cur: &mut Vec<T>, out: &mut Vec<Vec<T>>) {
-        if cur.len() == k {
-            out.push(cur.clone());
-            return;
+/// A subset of at most four items (every pattern here has at most four
+/// lines, cells or digits), kept inline: the fish and subset detectors
+/// look at thousands of them per step.
+#[derive(Clone, Copy, Debug)]
+struct Subset<T> {
+    items: [T; 4],
+    len: usize,
+}
+
+impl<T> std::ops::Deref for Subset<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items[..self.len]
+    }
+}
+
+impl<T: Copy + Default> Subset<T> {
+    fn of(items: &[T]) -> Subset<T> {
+        let mut s = Subset {
+            items: [T::default(); 4],
+            len: items.len(),
+        };
+        s.items[..items.len()].copy_from_slice(items);
+        s
+    }
+}
+
+/// The `k`-element subsets of `items` (`k` at most 4), in order.
+fn combos<T: Copy + Default>(items: &[T], k: usize) -> Vec<Subset<T>> {
+    assert!(k <= 4, "patterns of at most four");
+    let mut out = Vec::new();
+    if k > items.len() {
+        return out;
+    }
+    // Indices of the current subset, advanced like an odometer.
+    let mut ix: [usize; 4] = [0, 1, 2, 3];
+    loop {
+        let mut s = Subset {
+            items: [T::default(); 4],
+            len: k,
+        };
+        for (slot, &i) in s.items.iter_mut().zip(&ix[..k]) {
+            *slot = items[i];
         }
-        for i in start..items.len() {
-            if items.len() - i < k - cur.len() {
-                break;
-            }
-            cur.push(items[i]);
-            go(items, k, i + 1, cur, out);
-            cur.pop();
+        out.push(s);
+        // The rightmost index that can still move.
+        let Some(j) = (0..k).rev().find(|&j| ix[j] < items.len() - k + j) else {
+            return out;
+        };
+        ix[j] += 1;
+        for t in j + 1..k {
+            ix[t] = ix[t - 1] + 1;
         }
     }
-    let mut out = Vec::new();
-    go(items, k, 0, &mut Vec::new(), &mut out);
-    out
 }
 
 /// Every instance of technique `t` in `pm` (unchecked).
@@ -494,6 +543,19 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         XyWing => xy_wing(pm),
         XyzWing => xyz_wing(pm),
         WWing => w_wing(pm),
+        ForcingNetContradiction => forcing_contradiction(pm),
+        ForcingNetVerity => forcing_verity(pm),
+    }
+}
+
+/// The size of a finned or sashimi fish technique.
+fn fish_size(t: Technique) -> Option<usize> {
+    use Technique::*;
+    match t {
+        FinnedXWing | SashimiXWing => Some(2),
+        FinnedSwordfish | SashimiSwordfish => Some(3),
+        FinnedJellyfish | SashimiJellyfish => Some(4),
+        _ => None,
     }
 }
 
@@ -520,8 +582,22 @@ pub fn next(pm: &Candidates) -> Option<Step> {
 /// [`next`] with a checker built once (`Err`: the checker refuted a step,
 /// which is a bug).
 pub fn next_with(pm: &Candidates, checker: &Checker) -> Result<Option<Step>, String> {
+    // Finned and sashimi fish of one size come from one search: kept
+    // for the second of the two.
+    let mut finned: [Option<Vec<Step>>; 5] = Default::default();
     for t in LADDER {
-        if let Some(s) = find_all(pm, t).into_iter().next() {
+        let steps = match fish_size(t) {
+            Some(k) => {
+                let all = finned[k].get_or_insert_with(|| fish(pm, k, true));
+                all.iter()
+                    .filter(|s| s.technique == t)
+                    .take(1)
+                    .cloned()
+                    .collect()
+            }
+            None => find_all(pm, t),
+        };
+        if let Some(s) = steps.into_iter().next() {
             checker.verify(pm, &s)?;
             return Ok(Some(s));
         }
@@ -598,6 +674,220 @@ pub fn rate(steps: &[Step], end: &End) -> Rating {
         score: steps.iter().map(|s| s.technique.score()).sum(),
         steps: steps.len(),
     }
+}
+
+// ---- forcing nets -------------------------------------------------------------
+
+/// Places `d` in `cell` as a step of a net: the cell's rule and the digit's
+/// rules of its three houses are what the placement uses.
+fn net_place(pm: &mut Candidates, cell: usize, d: u8, used: &mut Vec<Rule>) {
+    pm.place(cell, d);
+    used.push(Rule::Cell(cell));
+    for h in pm.houses_of(cell) {
+        used.push(Rule::Digit(h, d));
+    }
+}
+
+/// Naked and hidden singles from `pm` until none is left; `true` when the
+/// state breaks (an empty cell without candidates, or a digit with no
+/// place in a house that lacks it). `used` gathers the rules the net
+/// applied, the broken one last.
+fn net_singles(pm: &mut Candidates, used: &mut Vec<Rule>) -> bool {
+    let n = pm.side();
+    let houses = pm.houses();
+    loop {
+        let mut changed = false;
+        for c in 0..n * n {
+            if pm.value(c) != 0 {
+                continue;
+            }
+            let m = pm.mask(c);
+            if m == 0 {
+                used.push(Rule::Cell(c));
+                return true;
+            }
+            if m & (m - 1) == 0 {
+                net_place(pm, c, m.trailing_zeros() as u8, used);
+                changed = true;
+            }
+        }
+        let all = ((1u64 << (n + 1)) - 2) as u32;
+        for &h in &houses {
+            // Digits with one place, and digits with none, from masks.
+            let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
+            for &x in pm.cells(h) {
+                let m = pm.mask(x);
+                twice |= once & m;
+                once |= m;
+                placed |= bit(pm.value(x));
+            }
+            let missing = all & !placed & !once;
+            if missing != 0 {
+                used.push(Rule::Digit(h, missing.trailing_zeros() as u8));
+                return true;
+            }
+            let mut single = once & !twice & !placed & all;
+            while single != 0 {
+                let d = single.trailing_zeros() as u8;
+                single &= single - 1;
+                // An earlier placement of this pass may have taken its
+                // place: the next pass finds the house broken.
+                if let Some(&c) = pm.cells(h).iter().find(|&&c| pm.has(c, d)) {
+                    used.push(Rule::Digit(h, d));
+                    net_place(pm, c, d, used);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return false;
+        }
+    }
+}
+
+fn dedup_rules(mut rules: Vec<Rule>) -> Vec<Rule> {
+    rules.sort_unstable();
+    rules.dedup();
+    rules
+}
+
+/// Forcing nets by contradiction: a candidate whose placement breaks the
+/// grid by singles is eliminated. Shortest nets (fewest rules) first.
+fn forcing_contradiction(pm: &Candidates) -> Vec<Step> {
+    let n = pm.side();
+    let mut out = Vec::new();
+    for c in 0..n * n {
+        if pm.value(c) != 0 {
+            continue;
+        }
+        for d in digits_of(pm.mask(c)) {
+            let mut branch = pm.clone();
+            let mut used = Vec::new();
+            net_place(&mut branch, c, d, &mut used);
+            if !net_singles(&mut branch, &mut used) {
+                continue;
+            }
+            let why = match used.last() {
+                Some(&Rule::Cell(x)) => format!("{} without a candidate", cell_name(n, x)),
+                Some(&Rule::Digit(h, e)) => format!("no place for {e} in {h}"),
+                None => String::new(),
+            };
+            let rules = dedup_rules(used);
+            out.push(Step {
+                technique: Technique::ForcingNetContradiction,
+                digits: vec![d],
+                cells: vec![c],
+                houses: vec![],
+                placements: vec![],
+                eliminations: vec![(c, d)],
+                sentence: format!(
+                    "Forcing net (contradiction): with {d} in {}, singles over {} rules leave {why}, so {} is not {d}",
+                    cell_name(n, c),
+                    rules.len(),
+                    cell_name(n, c)
+                ),
+                rules,
+            });
+        }
+    }
+    out.sort_by_key(|s| s.rules.len());
+    out
+}
+
+/// Forcing nets by verity: each branch of a bivalue cell, or of a digit
+/// with two places in a house, is followed by singles; what every branch
+/// concludes (a placement, an elimination) holds. Smallest nets first.
+fn forcing_verity(pm: &Candidates) -> Vec<Step> {
+    let n = pm.side();
+    // Each choice: its branches, the rule that says one of them holds,
+    // and how to name it.
+    type Choice = (Vec<(usize, u8)>, Rule, String);
+    let mut choices: Vec<Choice> = Vec::new();
+    for c in 0..n * n {
+        let ds = digits_of(pm.mask(c));
+        if pm.value(c) == 0 && ds.len() == 2 {
+            let branches = ds.iter().map(|&d| (c, d)).collect();
+            choices.push((branches, Rule::Cell(c), cell_name(n, c)));
+        }
+    }
+    for h in pm.houses() {
+        for d in 1..=n as u8 {
+            let at = pm.cells_with(h, d);
+            if at.len() == 2 {
+                let branches = at.iter().map(|&c| (c, d)).collect();
+                choices.push((branches, Rule::Digit(h, d), format!("{d} in {h}")));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (branches, root, name) in choices {
+        let mut ends = Vec::new();
+        let mut used = vec![root];
+        for &(c, d) in &branches {
+            let mut b = pm.clone();
+            let mut u = Vec::new();
+            net_place(&mut b, c, d, &mut u);
+            let broken = net_singles(&mut b, &mut u);
+            used.extend(u);
+            if !broken {
+                ends.push(b);
+            }
+        }
+        // A broken branch is a contradiction net's business; with every
+        // branch broken the grid has no solution.
+        if ends.len() != branches.len() {
+            continue;
+        }
+        let mut placements = Vec::new();
+        let mut eliminations = Vec::new();
+        for c in 0..n * n {
+            if pm.value(c) != 0 {
+                continue;
+            }
+            let v = ends[0].value(c);
+            if v != 0 && ends.iter().all(|e| e.value(c) == v) {
+                placements.push((c, v));
+                continue;
+            }
+            for d in digits_of(pm.mask(c)) {
+                if ends.iter().all(|e| e.value(c) != d && !e.has(c, d)) {
+                    eliminations.push((c, d));
+                }
+            }
+        }
+        if placements.is_empty() && eliminations.is_empty() {
+            continue;
+        }
+        let what: Vec<String> = placements
+            .iter()
+            .map(|&(c, d)| format!("{}={d}", cell_name(n, c)))
+            .chain(
+                eliminations
+                    .iter()
+                    .map(|&(c, d)| format!("{}<>{d}", cell_name(n, c))),
+            )
+            .collect();
+        let rules = dedup_rules(used);
+        let cells = branches.iter().map(|&(c, _)| c).collect();
+        let mut digits: Vec<u8> = branches.iter().map(|&(_, d)| d).collect();
+        digits.dedup();
+        out.push(Step {
+            technique: Technique::ForcingNetVerity,
+            digits,
+            cells,
+            houses: vec![],
+            placements,
+            eliminations,
+            sentence: format!(
+                "Forcing net (verity): every choice for {name}, followed by singles over {} rules, gives {}",
+                rules.len(),
+                what.join(", ")
+            ),
+            rules,
+        });
+    }
+    out.sort_by_key(|s| s.rules.len());
+    out
 }
 
 // ---- detectors --------------------------------------------------------------
@@ -795,6 +1085,7 @@ fn naked_sets(pm: &Candidates, h: House, k: usize) -> Vec<Vec<usize>> {
     combos(&small, k)
         .into_iter()
         .filter(|set| pm_digits(pm, set).len() == k)
+        .map(|set| set.to_vec())
         .collect()
 }
 
@@ -903,7 +1194,7 @@ fn hidden(pm: &Candidates, k: usize) -> Vec<Step> {
                     cells_text(n, &cells),
                     list(n, &elims, false)
                 ),
-                digits: set,
+                digits: set.to_vec(),
                 cells,
                 houses: vec![h],
                 placements: vec![],
@@ -931,13 +1222,15 @@ fn fish(pm: &Candidates, k: usize, finned: bool) -> Vec<Step> {
             // The cover index of a cell of a base line.
             let cross = |c: usize| if rows { c % n } else { c / n };
             let most = if finned { k + pm.box_side() } else { k };
+            // The cells of `d` in each line, found once.
+            let on_line: Vec<Vec<usize>> = (0..n).map(|i| pm.cells_with(line(i), d)).collect();
             let bases: Vec<usize> = (0..n)
-                .filter(|&i| (2..=most).contains(&pm.cells_with(line(i), d).len()))
+                .filter(|&i| (2..=most).contains(&on_line[i].len()))
                 .collect();
             for set in combos(&bases, k) {
                 let base_cells: Vec<usize> = set
                     .iter()
-                    .flat_map(|&i| pm.cells_with(line(i), d))
+                    .flat_map(|&i| on_line[i].iter().copied())
                     .collect();
                 let crosses: Vec<usize> = base_cells
                     .iter()
@@ -948,30 +1241,35 @@ fn fish(pm: &Candidates, k: usize, finned: bool) -> Vec<Step> {
                 let choices = if finned {
                     combos(&crosses, k)
                 } else if crosses.len() == k {
-                    vec![crosses.clone()]
+                    vec![Subset::of(&crosses)]
                 } else {
                     vec![]
                 };
                 for covers in choices {
-                    let fins: Vec<usize> = base_cells
-                        .iter()
-                        .copied()
-                        .filter(|&c| !covers.contains(&cross(c)))
-                        .collect();
-                    let body = |i: usize| {
-                        pm.cells_with(line(i), d)
-                            .into_iter()
-                            .filter(|c| covers.contains(&cross(*c)))
-                            .count()
-                    };
-                    let fin_box = fins.first().map(|&f| pm.houses_of(f)[2]);
+                    let covered = covers.iter().fold(0u64, |m, &j| m | 1 << j);
+                    let in_cover = |c: usize| covered >> cross(c) & 1 == 1;
+                    // The fins (base cells outside the covers) must share a
+                    // box: tested before anything is collected.
+                    let mut fin_box = None;
+                    let mut one_box = true;
+                    for &c in base_cells.iter().filter(|&&c| !in_cover(c)) {
+                        let b = pm.houses_of(c)[2];
+                        if *fin_box.get_or_insert(b) != b {
+                            one_box = false;
+                            break;
+                        }
+                    }
+                    let body = |i: usize| on_line[i].iter().filter(|&&c| in_cover(c)).count();
                     if finned
-                        && (fins.is_empty()
-                            || fins.iter().any(|&f| Some(pm.houses_of(f)[2]) != fin_box)
-                            || set.iter().any(|&i| body(i) == 0))
+                        && (fin_box.is_none() || !one_box || set.iter().any(|&i| body(i) == 0))
                     {
                         continue;
                     }
+                    let fins: Vec<usize> = base_cells
+                        .iter()
+                        .copied()
+                        .filter(|&c| !in_cover(c))
+                        .collect();
                     let sashimi = finned && set.iter().any(|&i| body(i) < 2);
                     let elims: Vec<(usize, u8)> = covers
                         .iter()
