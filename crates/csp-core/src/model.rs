@@ -118,7 +118,7 @@ fn is_builtin<C: 'static>() -> bool {
         TypeId::of::<c::Table>(),
         TypeId::of::<c::TernaryEq>(),
         TypeId::of::<c::ValuePrecede>(),
-        TypeId::of::<c::ValuePrecedence>(),
+        TypeId::of::<c::ValuePrecedeChain>(),
         TypeId::of::<c::Xor>(),
     ]
     .contains(&t)

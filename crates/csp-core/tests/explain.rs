@@ -429,7 +429,7 @@ fn weakened_counting_circuit_and_parity_reasons_are_caught() {
 
 #[test]
 fn weakened_precedence_reasons_are_caught() {
-    use csp_core::constraint::{ValuePrecede, ValuePrecedence};
+    use csp_core::constraint::{ValuePrecede, ValuePrecedeChain};
     let d = [
         Domain::range(0, 2),
         Domain::range(0, 2),
@@ -437,7 +437,7 @@ fn weakened_precedence_reasons_are_caught() {
         Domain::range(0, 2),
     ];
     weakening_is_caught(&d, |m, v| {
-        m.post(ValuePrecedence::new(v.to_vec(), 0)).map(|_| ())
+        m.post(ValuePrecedeChain::new(v.to_vec(), 0)).map(|_| ())
     });
     weakening_is_caught(&d, |m, v| {
         m.post(ValuePrecede::new(v.to_vec(), 0, 1)).map(|_| ())

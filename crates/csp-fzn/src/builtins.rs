@@ -13,7 +13,7 @@
 use std::collections::HashSet;
 
 use csp_core::constraint::{
-    Automaton, Consistency, ValuePrecede, ValuePrecedence, MAX_AUTOMATON_TABLE,
+    Automaton, Consistency, ValuePrecede, ValuePrecedeChain, MAX_AUTOMATON_TABLE,
 };
 use csp_core::expr::sum;
 use csp_core::{Domain, Expr, ModelError, Rel, Relation, TextError, VarId};
@@ -809,7 +809,7 @@ pub(crate) fn post(
             arity(c, args, 2)?;
             let start = fit(c.int(&args[0])?, pos)?;
             let xs = c.vars(&args[1])?;
-            c.b.m.post(ValuePrecedence::new(xs, start)).map(|_| ())
+            c.b.m.post(ValuePrecedeChain::new(xs, start)).map(|_| ())
         }
         "csp_value_precede" => {
             // csp_value_precede(s, t, x): every t in x has an s before it.

@@ -15,7 +15,7 @@
 //! **The model.** One variable per vertex with domain `0..k`, and one not-equal
 //! constraint per edge: that is the whole rule. The colors are interchangeable,
 //! so any coloring can be renamed `k!` ways; a generic value-precedence
-//! constraint ([`csp_core::constraint::ValuePrecedence`]) keeps one coloring per class by
+//! constraint ([`csp_core::constraint::ValuePrecedeChain`]) keeps one coloring per class by
 //! requiring that colors appear in order of first use along a fixed vertex
 //! order. That order lists a large clique first ([`model::greedy_clique`]), so
 //! the clique's vertices get colors 0, 1, 2, ... outright.
@@ -35,7 +35,7 @@
 //! * [`maps`]: the built-in maps `australia` and `us`.
 //! * [`model`]: the model, [`model::color`] (a `k`-coloring) and
 //!   [`model::chromatic_number`] through the generic engine.
-//! * value precedence (`csp_core::constraint::ValuePrecedence`, in the engine) breaks color symmetry
+//! * value precedence (`csp_core::constraint::ValuePrecedeChain`, in the engine) breaks color symmetry
 //!   (generic: it knows nothing about graphs).
 //! * [`render`]: colorings as text.
 //! * [`check_coloring`]: an independent checker used to re-check every coloring.

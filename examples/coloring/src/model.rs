@@ -20,7 +20,7 @@ use csp_core::{
 };
 
 use crate::Graph;
-use csp_core::constraint::ValuePrecedence;
+use csp_core::constraint::ValuePrecedeChain;
 
 /// How the interchangeable colors are told apart.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -28,7 +28,7 @@ pub enum Symmetry {
     /// No symmetry breaking: every coloring and all its renamings are solutions.
     None,
     /// Colors appear in order of first use along [`precedence_order`] (see
-    /// [`ValuePrecedence`]): one coloring per class of renamings. The default.
+    /// [`ValuePrecedeChain`]): one coloring per class of renamings. The default.
     #[default]
     ValuePrecedence,
 }
@@ -255,7 +255,7 @@ pub fn model(graph: &Graph, k: u32, symmetry: Symmetry) -> Result<(Model, Vec<Va
 
 /// [`model`], and with `bound = Some((lo, hi))` a variable `top` in `lo..=hi`
 /// (named `colors-1`) that bounds every color. With value precedence the
-/// bound is part of that one constraint ([`ValuePrecedence::bounded`]), so
+/// bound is part of that one constraint ([`ValuePrecedeChain::bounded`]), so
 /// each vertex keeps the weighted degree it has in [`model`] and dom/wdeg
 /// chooses as it does there: `top = max(colors)` (or a constraint per
 /// vertex) added one to every vertex's weighted degree, which alone made
@@ -286,8 +286,8 @@ fn model_with_top(
             .map(|v| colors[v as usize])
             .collect();
         match top {
-            Some(t) => m.post(ValuePrecedence::bounded(order, 0, t))?,
-            None => m.post(ValuePrecedence::new(order, 0))?,
+            Some(t) => m.post(ValuePrecedeChain::bounded(order, 0, t))?,
+            None => m.post(ValuePrecedeChain::new(order, 0))?,
         };
     } else if let Some(t) = top {
         m.max(&colors, t)?;
@@ -479,7 +479,7 @@ pub fn chromatic_number_by_loop(
 /// search hardly ever backtracks). Between them, one model: the coloring
 /// model with `upper − 1` colors, a variable `top` in
 /// `[lower − 1, upper − 2]` with `colors[v] ≤ top` for every vertex (part
-/// of the value-precedence constraint, see [`ValuePrecedence::bounded`]),
+/// of the value-precedence constraint, see [`ValuePrecedeChain::bounded`]),
 /// and `minimize(top)`. The search decides `top` first, smallest value
 /// first ([`SearchOptions::decision_vars`](csp_core::SearchOptions::decision_vars)),
 /// so it tries `lower` colors, then `lower + 1`, … within one search that

@@ -102,7 +102,12 @@ pub use linear::{Linear, Relation};
 pub use negative_table::NegativeTable;
 pub use not_equal::{Equal, NotEqual};
 pub use ordering::{Increasing, LexLess};
-pub use precedence::{ValuePrecede, ValuePrecedence};
+pub use precedence::{ValuePrecede, ValuePrecedeChain};
+
+/// The old name of [`ValuePrecedeChain`] (MiniZinc's `value_precede_chain`),
+/// easy to confuse with [`ValuePrecede`] (one pair of values).
+#[deprecated(since = "0.1.0", note = "renamed to `ValuePrecedeChain`")]
+pub type ValuePrecedence = ValuePrecedeChain;
 pub use predicate::Predicate;
 pub use regular::{Automaton, Regular, MAX_AUTOMATON_TABLE};
 pub use scheduling::Disjunctive;

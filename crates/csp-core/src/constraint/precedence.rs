@@ -74,7 +74,7 @@ fn prefix_domains(r: &mut Premises<'_>, vars: &[VarId], i: usize) {
 /// Violations count the positions whose value exceeds the bound (0/1 each).
 ///
 /// ```
-/// use csp_core::constraint::ValuePrecedence;
+/// use csp_core::constraint::ValuePrecedeChain;
 /// use csp_core::{Domain, Model, Search};
 ///
 /// // Three variables over four interchangeable values: of the 4^3 = 64
@@ -82,11 +82,11 @@ fn prefix_domains(r: &mut Premises<'_>, vars: &[VarId], i: usize) {
 /// // elements, Bell(3) = 5.
 /// let mut m = Model::new();
 /// let xs = m.new_vars(3, Domain::range(0, 3)).unwrap();
-/// m.post(ValuePrecedence::new(xs, 0)).unwrap();
+/// m.post(ValuePrecedeChain::new(xs, 0)).unwrap();
 /// assert_eq!(Search::new(&m).count().count, 5);
 /// ```
 #[derive(Debug, Clone)]
-pub struct ValuePrecedence {
+pub struct ValuePrecedeChain {
     vars: Vec<VarId>,
     /// `vars`, then `top` when bounded.
     scope: Vec<VarId>,
@@ -97,9 +97,9 @@ pub struct ValuePrecedence {
     distinct: bool,
 }
 
-impl ValuePrecedence {
+impl ValuePrecedeChain {
     /// Values `start, start + 1, ...` appear in order of first use along `vars`.
-    pub fn new(vars: Vec<VarId>, start: Value) -> ValuePrecedence {
+    pub fn new(vars: Vec<VarId>, start: Value) -> ValuePrecedeChain {
         Self::build(vars, start, None)
     }
 
@@ -113,7 +113,7 @@ impl ValuePrecedence {
     /// and `top >= min(x_i)`. The scope is `vars` then `top`.
     ///
     /// ```
-    /// use csp_core::constraint::ValuePrecedence;
+    /// use csp_core::constraint::ValuePrecedeChain;
     /// use csp_core::{Domain, Model, Search};
     ///
     /// // Three variables over four values, `top` 0 or 1: with `top` 0 only
@@ -121,20 +121,20 @@ impl ValuePrecedence {
     /// let mut m = Model::new();
     /// let xs = m.new_vars(3, Domain::range(0, 3)).unwrap();
     /// let top = m.new_var(Domain::range(0, 1)).unwrap();
-    /// m.post(ValuePrecedence::bounded(xs, 0, top)).unwrap();
+    /// m.post(ValuePrecedeChain::bounded(xs, 0, top)).unwrap();
     /// assert_eq!(Search::new(&m).count().count, 5);
     /// ```
-    pub fn bounded(vars: Vec<VarId>, start: Value, top: VarId) -> ValuePrecedence {
+    pub fn bounded(vars: Vec<VarId>, start: Value, top: VarId) -> ValuePrecedeChain {
         Self::build(vars, start, Some(top))
     }
 
-    fn build(vars: Vec<VarId>, start: Value, top: Option<VarId>) -> ValuePrecedence {
+    fn build(vars: Vec<VarId>, start: Value, top: Option<VarId>) -> ValuePrecedeChain {
         let mut scope = vars.clone();
         scope.extend(top);
         let mut sorted = scope.clone();
         sorted.sort_unstable();
         let distinct = sorted.windows(2).all(|w| w[0] != w[1]);
-        ValuePrecedence {
+        ValuePrecedeChain {
             vars,
             scope,
             start,
@@ -262,7 +262,7 @@ impl ValuePrecedence {
     }
 }
 
-impl Constraint for ValuePrecedence {
+impl Constraint for ValuePrecedeChain {
     fn scope(&self) -> &[VarId] {
         &self.scope
     }
@@ -317,13 +317,13 @@ impl Constraint for ValuePrecedence {
     }
 }
 
-/// The incremental propagator of [`ValuePrecedence`] (see its pruning
+/// The incremental propagator of [`ValuePrecedeChain`] (see its pruning
 /// section). Positions are stored in reversible words as `position + 1`,
 /// so 0 stands for "before position 0" (not computed yet) and `n + 1` for
 /// "none".
 #[derive(Debug)]
 struct PrecedenceProp<'a> {
-    c: &'a ValuePrecedence,
+    c: &'a ValuePrecedeChain,
     /// The values tracked, `start..start + k`: the root span, at most `n`
     /// (position `i` can take at most `start + i`).
     k: usize,
@@ -637,7 +637,8 @@ mod tests {
     use crate::{testing, Domain, Model, Search};
 
     fn post(m: &mut Model, v: &[VarId], start: Value) -> Result<(), crate::ModelError> {
-        m.post(ValuePrecedence::new(v.to_vec(), start)).map(|_| ())
+        m.post(ValuePrecedeChain::new(v.to_vec(), start))
+            .map(|_| ())
     }
 
     #[test]
@@ -686,7 +687,7 @@ mod tests {
     fn the_same_variable_twice_in_the_scope() {
         let doms = vec![Domain::range(0, 2); 3];
         testing::check_constraint(&doms, |m, v| {
-            m.post(ValuePrecedence::new(vec![v[0], v[1], v[0], v[2]], 0))
+            m.post(ValuePrecedeChain::new(vec![v[0], v[1], v[0], v[2]], 0))
                 .map(|_| ())
         })
         .unwrap();
@@ -695,7 +696,7 @@ mod tests {
         for seq in [[0, 1, 3, 2], [0, 1, 1, 2]] {
             testing::check_constraint(&doms, |m, v| {
                 let xs = seq.iter().map(|&i| v[i]).collect();
-                m.post(ValuePrecedence::bounded(xs, 0, v[3])).map(|_| ())
+                m.post(ValuePrecedeChain::bounded(xs, 0, v[3])).map(|_| ())
             })
             .unwrap();
         }
@@ -785,7 +786,7 @@ mod tests {
     /// The two passes in full on every call, without the incremental
     /// propagator: the reference for the pruning of the incremental one.
     #[derive(Debug)]
-    struct Scan(ValuePrecedence);
+    struct Scan(ValuePrecedeChain);
 
     impl Constraint for Scan {
         fn scope(&self) -> &[VarId] {
@@ -861,9 +862,9 @@ mod tests {
         let c = match top {
             Some(d) => {
                 let t = m.new_var(d.clone()).unwrap();
-                ValuePrecedence::bounded(v, start, t)
+                ValuePrecedeChain::bounded(v, start, t)
             }
-            None => ValuePrecedence::new(v, start),
+            None => ValuePrecedeChain::new(v, start),
         };
         if scan {
             m.post(Scan(c)).unwrap();
