@@ -303,3 +303,115 @@ fn a_grid_drawn_over_nine_lines_reads_as_its_line() {
         text(&o.stderr)
     );
 }
+
+/// The literal of a generic hint step, `r2c3 ≠ 3 by …`: (row, column,
+/// operator, value).
+fn step_literal(line: &str) -> (usize, usize, String, i32) {
+    let body = line.split_once(". ").map_or(line, |(_, b)| b);
+    let mut words = body.split_whitespace();
+    let (var, op, value) = (
+        words.next().unwrap(),
+        words.next().unwrap().to_string(),
+        words.next().unwrap().parse::<i32>().unwrap(),
+    );
+    let (r, c) = var[1..].split_once('c').unwrap();
+    (r.parse().unwrap(), c.parse().unwrap(), op, value)
+}
+
+fn holds(op: &str, x: i32, v: i32) -> bool {
+    match op {
+        "=" => x == v,
+        "≠" => x != v,
+        "≥" => x >= v,
+        "≤" => x <= v,
+        _ => panic!("operator {op}"),
+    }
+}
+
+/// `csp futoshiki --explain`: every step holds in the puzzle's known
+/// solution (`examples/futoshiki/data/solutions.txt`, found by an
+/// independent brute-force solver), each puzzle's explanation ends as
+/// solved or with a case split, and `--hint` prints each puzzle's first
+/// step.
+#[test]
+fn futoshiki_hints_agree_with_the_known_solutions() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let file = format!("{root}/examples/futoshiki/data/puzzles.txt");
+    let sols: Vec<Vec<i32>> =
+        std::fs::read_to_string(format!("{root}/examples/futoshiki/data/solutions.txt"))
+            .unwrap()
+            .lines()
+            .map(|l| l.split_whitespace().map(|t| t.parse().unwrap()).collect())
+            .collect();
+    let o = common::csp(&["futoshiki", &file, "--explain"]);
+    assert!(o.status.success());
+    let out = text(&o.stdout);
+    let explanations: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(explanations.len(), sols.len());
+    let mut steps = 0;
+    let mut firsts = Vec::new();
+    for (ex, sol) in explanations.iter().zip(&sols) {
+        let n = (sol.len() as f64).sqrt() as usize;
+        let lines: Vec<&str> = ex.lines().collect();
+        let (last, body) = lines.split_last().unwrap();
+        assert!(
+            last.starts_with("Solved in ") || last.contains("search is needed"),
+            "{last}"
+        );
+        for l in body {
+            let (r, c, op, v) = step_literal(l);
+            assert!(holds(&op, sol[(r - 1) * n + c - 1], v), "{l}");
+            steps += 1;
+        }
+        firsts.push(
+            body.first()
+                .map(|l| l.split_once(". ").unwrap().1.to_string()),
+        );
+    }
+    assert!(steps > 0);
+    let o = common::csp(&["futoshiki", &file, "--hint"]);
+    let hints = text(&o.stdout);
+    for (h, first) in hints.lines().zip(&firsts) {
+        match first {
+            Some(f) => assert_eq!(h, f),
+            None => assert!(h.contains("search is needed"), "{h}"),
+        }
+    }
+}
+
+/// `csp kakuro --explain`: every step holds in the solution `csp kakuro`
+/// finds by search, and the flags conflict with `--count`.
+#[test]
+fn kakuro_hints_agree_with_the_solution() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let file = format!("{root}/examples/kakuro/data/small.txt");
+    let o = common::csp(&["kakuro", &file, "--explain"]);
+    assert!(o.status.success());
+    let out = text(&o.stdout);
+    // The solved grids: digits by (row, column) from the plain run.
+    let grids = text(&common::csp(&["kakuro", &file]).stdout);
+    let explanations: Vec<&str> = out.split("\n\n").collect();
+    let solved: Vec<&str> = grids.split("\n\n").collect();
+    assert_eq!(explanations.len(), solved.len());
+    let mut steps = 0;
+    for (ex, grid) in explanations.iter().zip(&solved) {
+        let rows: Vec<Vec<&str>> = grid
+            .lines()
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        for l in ex
+            .lines()
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        {
+            let (r, c, op, v) = step_literal(l);
+            let x: i32 = rows[r - 1][c - 1]
+                .parse()
+                .unwrap_or_else(|_| panic!("{l}: not a white cell"));
+            assert!(holds(&op, x, v), "{l}");
+            steps += 1;
+        }
+    }
+    assert!(steps > 0);
+    let o = common::csp(&["kakuro", &file, "--hint", "--count"]);
+    assert_eq!(o.status.code(), Some(2));
+}

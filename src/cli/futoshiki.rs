@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use super::puzzle_file::PuzzleFile;
+use super::puzzle_file::{HintArgs, PuzzleFile};
 use super::puzzles::{read_input, EngineArgs};
 use super::CliError;
 
@@ -16,6 +16,8 @@ pub struct FutoshikiArgs {
     #[arg(long)]
     count: bool,
     #[command(flatten)]
+    hints: HintArgs,
+    #[command(flatten)]
     engine: EngineArgs,
 }
 
@@ -24,7 +26,7 @@ pub fn run(a: FutoshikiArgs) -> Result<ExitCode, CliError> {
     let options = a.engine.apply(csp_futoshiki::options())?;
     let (text, name) = read_input(a.file.as_deref())?;
     let puzzles = csp_futoshiki::parse(&text).map_err(|e| format!("{name}:{e}"))?;
-    PuzzleFile {
+    let file = PuzzleFile {
         name: &name,
         puzzles: &puzzles,
         count: a.count,
@@ -32,6 +34,9 @@ pub fn run(a: FutoshikiArgs) -> Result<ExitCode, CliError> {
         model: &csp_futoshiki::model,
         check: csp_futoshiki::check,
         render: csp_futoshiki::render,
+    };
+    if a.hints.wanted() {
+        return file.run_hints(csp_futoshiki::hint_model, &a.hints);
     }
-    .run(&options, &a.engine)
+    file.run(&options, &a.engine)
 }

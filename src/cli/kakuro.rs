@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use csp_core::constraint::Consistency;
 
-use super::puzzle_file::PuzzleFile;
+use super::puzzle_file::{HintArgs, PuzzleFile};
 use super::puzzles::{read_input, EngineArgs};
 use super::CliError;
 
@@ -21,6 +21,8 @@ pub struct KakuroArgs {
     #[arg(long, default_value = "value")]
     alldiff: String,
     #[command(flatten)]
+    hints: HintArgs,
+    #[command(flatten)]
     engine: EngineArgs,
 }
 
@@ -30,7 +32,7 @@ pub fn run(a: KakuroArgs) -> Result<ExitCode, CliError> {
     let strength: Consistency = a.alldiff.parse()?;
     let (text, name) = read_input(a.file.as_deref())?;
     let puzzles = csp_kakuro::parse(&text).map_err(|e| format!("{name}:{e}"))?;
-    PuzzleFile {
+    let file = PuzzleFile {
         name: &name,
         puzzles: &puzzles,
         count: a.count,
@@ -38,6 +40,9 @@ pub fn run(a: KakuroArgs) -> Result<ExitCode, CliError> {
         model: &|p| csp_kakuro::model_with(p, strength),
         check: csp_kakuro::check,
         render: csp_kakuro::render,
+    };
+    if a.hints.wanted() {
+        return file.run_hints(csp_kakuro::hint_model, &a.hints);
     }
-    .run(&options, &a.engine)
+    file.run(&options, &a.engine)
 }

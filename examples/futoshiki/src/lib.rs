@@ -30,7 +30,7 @@
 //! print!("{}", render(p, &grid));
 //! ```
 
-use csp_core::{Domain, Model, ModelError, SearchOptions, VarId, VarOrder};
+use csp_core::{Domain, Literal, Model, ModelError, SearchOptions, VarId, VarOrder};
 
 /// The largest order: one character per cell.
 pub const MAX_ORDER: usize = 9;
@@ -220,9 +220,30 @@ pub fn options() -> SearchOptions {
 
 /// The model: one variable per cell (row-major) over `1..=n`.
 pub fn model(p: &Puzzle) -> Result<(Model, Vec<VarId>), ModelError> {
+    let (mut m, cells) = rules(p, false)?;
+    for (k, &v) in p.givens.iter().enumerate() {
+        if v != 0 {
+            m.post(cells[k].eq(v))?;
+        }
+    }
+    Ok((m, cells))
+}
+
+/// The rules of the grid alone (no givens): rows and columns all
+/// different, the inequalities; the cells named `r1c1`… when `named`.
+fn rules(p: &Puzzle, named: bool) -> Result<(Model, Vec<VarId>), ModelError> {
     let n = p.n;
     let mut m = Model::new();
-    let cells = m.new_vars(n * n, Domain::range(1, n as i32))?;
+    let cells = if named {
+        let mut cells = Vec::with_capacity(n * n);
+        for k in 0..n * n {
+            let name = format!("r{}c{}", k / n + 1, k % n + 1);
+            cells.push(m.new_var_named(&name, Domain::range(1, n as i32))?);
+        }
+        cells
+    } else {
+        m.new_vars(n * n, Domain::range(1, n as i32))?
+    };
     for i in 0..n {
         let row: Vec<VarId> = (0..n).map(|j| cells[i * n + j]).collect();
         let col: Vec<VarId> = (0..n).map(|j| cells[j * n + i]).collect();
@@ -232,12 +253,23 @@ pub fn model(p: &Puzzle) -> Result<(Model, Vec<VarId>), ModelError> {
     for s in &p.signs {
         m.post(cells[s.less].lt(cells[s.greater]))?;
     }
-    for (k, &v) in p.givens.iter().enumerate() {
-        if v != 0 {
-            m.post(cells[k].eq(v))?;
-        }
-    }
     Ok((m, cells))
+}
+
+/// The model for hints ([`csp_core::hints`]): the rules with the cells
+/// named `r1c1`…, and the givens as facts (`r1c1 = 3`) rather than
+/// constraints, so that a step reads "r2c3 ≠ 3 by all-different (c2)
+/// from r1c3 = 3".
+pub fn hint_model(p: &Puzzle) -> Result<(Model, Vec<Literal>), ModelError> {
+    let (m, cells) = rules(p, true)?;
+    let facts = p
+        .givens
+        .iter()
+        .enumerate()
+        .filter(|&(_, &v)| v != 0)
+        .map(|(k, &v)| Literal::Eq(cells[k], v))
+        .collect();
+    Ok((m, facts))
 }
 
 /// An independent check of a filled grid against the puzzle's rules.

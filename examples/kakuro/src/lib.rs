@@ -28,7 +28,7 @@
 
 use csp_core::constraint::Consistency;
 use csp_core::expr::sum;
-use csp_core::{Domain, Model, ModelError, SearchOptions, VarId, VarOrder};
+use csp_core::{Domain, Literal, Model, ModelError, SearchOptions, VarId, VarOrder};
 
 /// The largest clue: 1 + 2 + … + 9.
 pub const MAX_SUM: i32 = 45;
@@ -393,19 +393,54 @@ pub fn model(p: &Puzzle) -> Result<(Model, Vec<VarId>), ModelError> {
 /// [`Puzzle::whites`]); per run, its cells all different, propagated at
 /// `strength`, and their sum equal to the clue.
 pub fn model_with(p: &Puzzle, strength: Consistency) -> Result<(Model, Vec<VarId>), ModelError> {
-    let mut m = Model::new();
-    let cells = m.new_vars(p.whites.len(), Domain::range(1, 9))?;
-    for run in &p.runs {
-        let vars: Vec<VarId> = run.cells.iter().map(|&i| cells[i]).collect();
-        m.all_different_with(&vars, strength)?;
-        m.post(sum(&vars).eq(run.sum))?;
-    }
+    let (mut m, cells) = rules(p, strength, false)?;
     for (i, d) in p.givens().into_iter().enumerate() {
         if d != 0 {
             m.post(cells[i].eq(d))?;
         }
     }
     Ok((m, cells))
+}
+
+/// The runs alone (no givens); the white cells named `r1c2`… (by their
+/// place in the grid) when `named`.
+fn rules(
+    p: &Puzzle,
+    strength: Consistency,
+    named: bool,
+) -> Result<(Model, Vec<VarId>), ModelError> {
+    let mut m = Model::new();
+    let cells = if named {
+        let mut cells = Vec::with_capacity(p.whites.len());
+        for &k in &p.whites {
+            let name = format!("r{}c{}", k / p.width + 1, k % p.width + 1);
+            cells.push(m.new_var_named(&name, Domain::range(1, 9))?);
+        }
+        cells
+    } else {
+        m.new_vars(p.whites.len(), Domain::range(1, 9))?
+    };
+    for run in &p.runs {
+        let vars: Vec<VarId> = run.cells.iter().map(|&i| cells[i]).collect();
+        m.all_different_with(&vars, strength)?;
+        m.post(sum(&vars).eq(run.sum))?;
+    }
+    Ok((m, cells))
+}
+
+/// The model for hints ([`csp_core::hints`]): the runs with the white
+/// cells named `r1c2`… (row and column in the grid), and the givens as
+/// facts rather than constraints.
+pub fn hint_model(p: &Puzzle) -> Result<(Model, Vec<Literal>), ModelError> {
+    let (m, cells) = rules(p, DEFAULT_STRENGTH, true)?;
+    let facts = p
+        .givens()
+        .into_iter()
+        .enumerate()
+        .filter(|&(_, d)| d != 0)
+        .map(|(i, d)| Literal::Eq(cells[i], d))
+        .collect();
+    Ok((m, facts))
 }
 
 /// An independent check of the digits of the white cells (in the order of
