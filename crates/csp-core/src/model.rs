@@ -1028,7 +1028,22 @@ impl Model {
                 reason: format!("{name} of no variables"),
             });
         }
-        self.post(c)
+        // Over a domain wider than the filtering limit, `/`, `mod`, `|·|`
+        // and `ᵏ` bound the last open variable without filtering it
+        // (`|x| = 10⁶` leaves `x ∈ −10⁶..=10⁶`): counting then checks
+        // each solution rather than adding the values left.
+        let loose = matches!(
+            op,
+            ArithOp::Div | ArithOp::Mod | ArithOp::Abs | ArithOp::Pow(_)
+        ) && c
+            .scope()
+            .iter()
+            .any(|&x| self.domain(x).size() > crate::constraint::FILTER_LIMIT);
+        let id = self.post(c)?;
+        if loose {
+            self.check_counted(id);
+        }
+        Ok(id)
     }
 
     /// A constraint given by a closure over the values of `vars` (see [`Predicate`]).
