@@ -160,6 +160,9 @@ pub struct Model {
     /// order. The search checks them on every counted solution: their
     /// pruning may let a non-solution through.
     foreign: Vec<ConstraintId>,
+    /// The variables expressions introduced ([`crate::expr`]), each with
+    /// the constraint that defines it from the caller's variables.
+    hidden: Vec<(VarId, ConstraintId)>,
 }
 
 impl fmt::Debug for Model {
@@ -185,6 +188,7 @@ impl Default for Model {
             constraints: Vec::new(),
             caps: Vec::new(),
             foreign: Vec::new(),
+            hidden: Vec::new(),
         }
     }
 }
@@ -570,6 +574,21 @@ impl Model {
             && vars
                 .iter()
                 .any(|&x| x.index() < self.num_vars() && self.domain(x).size() > limit)
+    }
+
+    /// Records `z` as a variable an expression introduced, defined by
+    /// constraint `c` (see [`hidden`](Self::hidden)).
+    pub(crate) fn mark_hidden(&mut self, z: VarId, c: ConstraintId) {
+        self.hidden.push((z, c));
+    }
+
+    /// The variables expressions introduced (an auxiliary for `x * y`,
+    /// say), each with the constraint that defines it. Without inference
+    /// the search branches on the caller's variables first and forward
+    /// checks these constraints, so a hidden variable is computed, not
+    /// tried value by value.
+    pub(crate) fn hidden(&self) -> &[(VarId, ConstraintId)] {
+        &self.hidden
     }
 
     /// The constraints whose pruning the search does not trust (see
