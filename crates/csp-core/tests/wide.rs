@@ -230,3 +230,37 @@ fn wide_arithmetic_counts_are_exact_or_stopped() {
     let r = wide(&[(-1_000_000, true), (0, false), (7, true)], "div");
     assert_eq!((r.outcome, r.count), (Outcome::Solved, 17_857));
 }
+
+#[test]
+fn min_divided_by_minus_one_is_settled_within_the_limits() {
+    // i32::MIN / −1 = 2³¹ does not fit: x = i32::MIN has no quotient,
+    // every other x has one (issue 32, item 9).
+    let mut m = Model::new();
+    let x = m
+        .new_var(Domain::range(Value::MIN, Value::MIN + 5))
+        .unwrap();
+    let y = m.new_var(Domain::singleton(-1)).unwrap();
+    let z = m.new_var(full()).unwrap();
+    m.div(x, y, z).unwrap();
+    for inference in [Inference::ForwardChecking, Inference::Mac] {
+        let r = Search::new(&m)
+            .inference(inference)
+            .limits(nodes(100))
+            .count();
+        assert_eq!((r.outcome, r.count), (Outcome::Solved, 5), "{inference:?}");
+    }
+    // Over the whole range, x / y = x mod y = z: only x = z = 0 with
+    // y = ±1, found by the bounds at once.
+    let mut m = Model::new();
+    let x = m.new_var(full()).unwrap();
+    let y = m.new_var(Domain::range(-1, 1)).unwrap();
+    let z = m.new_var(full()).unwrap();
+    m.div(x, y, z).unwrap();
+    m.modulo(x, y, z).unwrap();
+    let r = Search::new(&m).limits(nodes(1000)).solve();
+    assert_eq!(r.outcome, Outcome::Solved);
+    let s = r.solution.unwrap();
+    assert_eq!(s[z] as i64, s[x] as i64 / s[y] as i64);
+    let r = Search::new(&m).limits(nodes(1000)).count();
+    assert_eq!((r.outcome, r.count), (Outcome::Solved, 2), "{r:?}");
+}
