@@ -223,6 +223,11 @@ fn jobshop_lns_is_seeded_and_never_claims_without_proof() {
     assert_eq!(text(&a.stdout), text(&b.stdout)); // the same seed, the same schedule
     let out = text(&a.stdout);
     assert!(out.contains("(best found, not proven optimal"), "{out}");
+    // No node limit was given: the budget that ended it is the LNS one.
+    assert!(
+        out.contains("stopped by the LNS iteration budget") && !out.contains("node limit"),
+        "{out}"
+    );
     let shop = csp_jobshop::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
     let makespan = csp_jobshop::check(&shop, &starts_in(&out)).unwrap();
     assert!(makespan >= 666 && out.contains(&format!("makespan: {makespan} ")));

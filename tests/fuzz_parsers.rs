@@ -58,11 +58,18 @@ fn input(samples: &'static [&'static str], max: usize) -> impl Strategy<Value = 
     ]
 }
 
-/// Runs `parse` on `s`, in bounded time.
+/// Runs `parse` on `s`, guarding against a parser that never returns. The
+/// inputs are at most a few hundred characters, so any parser finishes in
+/// microseconds; the guard is a hang guard, generous enough that a loaded
+/// machine (a load of 20 on two cores, a debug build) never trips it — it
+/// was one second, an assertion on speed that a busy CI machine could fail.
 fn timed<T>(s: &str, parse: impl FnOnce(&str) -> T) -> T {
     let start = Instant::now();
     let r = parse(s);
-    assert!(start.elapsed() < Duration::from_secs(1), "slow on {s:?}");
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "no answer in 30 s on {s:?}"
+    );
     r
 }
 

@@ -13,8 +13,10 @@ use std::time::{Duration, Instant};
 
 /// The limit given to every run.
 const LIMIT: f64 = 1.0;
-/// What the bound allows beyond twice the limit.
-const SLACK: Duration = Duration::from_secs(10);
+/// What the bound allows beyond twice the limit: 30 s, still half the
+/// minute the guarded bug ran past, and three times the 10 s that a
+/// loaded CI machine's start-ups came close to.
+const SLACK: Duration = Duration::from_secs(30);
 
 /// Every solver of `csp queens --solver`, with a run it cannot finish in
 /// time: a count on a large board for the exact ones, one solution on a

@@ -220,6 +220,11 @@ impl std::fmt::Display for Stop {
                 "memory limit (the search's store outgrew it; raise it with --memory-limit SIZE, \
                  default half the available memory)"
             ),
+            csp_core::Limit::Iterations => write!(
+                f,
+                "LNS iteration budget (every neighbourhood searched; \
+                 raise it with --lns ITERATIONS)"
+            ),
             l => write!(f, "{l}"),
         }
     }

@@ -870,7 +870,13 @@ pub(super) fn enumerate(
             let Some((q, options)) = engine_model(job)? else {
                 return Ok((Some(BUILD_STOPPED.into()), String::new()));
             };
-            if job.threads == 1 {
+            // A random value order draws per subproblem in the parallel
+            // search (seeded by the subproblem's index): the sequential
+            // search would give another order, so with it one thread
+            // goes the parallel way too and the output is the same for
+            // any --threads.
+            let random = matches!(options.val_order, csp_core::ValOrder::Random { .. });
+            if job.threads == 1 && !random {
                 let r = Search::new(&q.model)
                     .options(options)
                     .for_each_solution(|s| g(&q.columns(s)));

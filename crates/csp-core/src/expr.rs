@@ -599,7 +599,8 @@ fn flatten(m: &mut Model, e: &Expr) -> Result<Flat, ModelError> {
                     .collect::<Result<Vec<_>, _>>()?;
                 let (lo, hi) = op_range(m, *op, &args)?;
                 let z = m.new_var(Domain::range(fit(lo)?, fit(hi)?))?;
-                post_op(m, *op, &args, z)?;
+                let c = post_op(m, *op, &args, z)?;
+                m.mark_hidden(z, c);
                 z
             }
         };
@@ -627,7 +628,8 @@ fn as_var(m: &mut Model, e: &Expr) -> Result<VarId, ModelError> {
     // Σ terms + k = z  ⇔  Σ terms − z = −k
     let mut all = terms;
     all.push((-1, z));
-    m.linear(&all, Relation::Eq, fit64(-k)?)?;
+    let c = m.linear(&all, Relation::Eq, fit64(-k)?)?;
+    m.mark_hidden(z, c);
     Ok(z)
 }
 

@@ -104,6 +104,10 @@ pub enum Limit {
     Steps,
     /// The memory budget ([`Limits::memory`]).
     Memory,
+    /// The neighbourhood budget of a large neighbourhood search
+    /// ([`Lns::iterations`](crate::Lns::iterations)): every neighbourhood
+    /// was searched and none proved the best solution optimal.
+    Iterations,
 }
 
 impl std::fmt::Display for Limit {
@@ -115,6 +119,7 @@ impl std::fmt::Display for Limit {
             Limit::Cancelled => "cancelled",
             Limit::Steps => "step limit",
             Limit::Memory => "memory limit",
+            Limit::Iterations => "LNS iteration budget",
         })
     }
 }

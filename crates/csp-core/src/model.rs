@@ -158,6 +158,9 @@ pub struct Model {
     /// order. The search checks them on every counted solution: their
     /// pruning may let a non-solution through.
     foreign: Vec<ConstraintId>,
+    /// The variables expressions introduced ([`crate::expr`]), each with
+    /// the constraint that defines it from the caller's variables.
+    hidden: Vec<(VarId, ConstraintId)>,
 }
 
 impl fmt::Debug for Model {
@@ -182,6 +185,7 @@ impl Default for Model {
             constraints: Vec::new(),
             caps: Vec::new(),
             foreign: Vec::new(),
+            hidden: Vec::new(),
         }
     }
 }
@@ -557,6 +561,21 @@ impl Model {
             && vars
                 .iter()
                 .any(|&x| x.index() < self.num_vars() && self.domain(x).size() > limit)
+    }
+
+    /// Records `z` as a variable an expression introduced, defined by
+    /// constraint `c` (see [`hidden`](Self::hidden)).
+    pub(crate) fn mark_hidden(&mut self, z: VarId, c: ConstraintId) {
+        self.hidden.push((z, c));
+    }
+
+    /// The variables expressions introduced (an auxiliary for `x * y`,
+    /// say), each with the constraint that defines it. Without inference
+    /// the search branches on the caller's variables first and forward
+    /// checks these constraints, so a hidden variable is computed, not
+    /// tried value by value.
+    pub(crate) fn hidden(&self) -> &[(VarId, ConstraintId)] {
+        &self.hidden
     }
 
     /// The constraints whose pruning the search does not trust (see
@@ -1015,7 +1034,22 @@ impl Model {
                 reason: format!("{name} of no variables"),
             });
         }
-        self.post(c)
+        // Over a domain wider than the filtering limit, `/`, `mod`, `|·|`
+        // and `ᵏ` bound the last open variable without filtering it
+        // (`|x| = 10⁶` leaves `x ∈ −10⁶..=10⁶`): counting then checks
+        // each solution rather than adding the values left.
+        let loose = matches!(
+            op,
+            ArithOp::Div | ArithOp::Mod | ArithOp::Abs | ArithOp::Pow(_)
+        ) && c
+            .scope()
+            .iter()
+            .any(|&x| self.domain(x).size() > crate::constraint::FILTER_LIMIT);
+        let id = self.post(c)?;
+        if loose {
+            self.check_counted(id);
+        }
+        Ok(id)
     }
 
     /// A constraint given by a closure over the values of `vars` (see [`Predicate`]).

@@ -299,7 +299,18 @@ fn lns_improves_deterministically_and_can_prove() {
         assert!(w[1].objective < w[0].objective);
     }
     assert!(!a.is_optimal(), "{a}"); // a neighbourhood search proves nothing here
-                                     // Freeing every variable with a large budget is a complete search.
+                                     // No node limit was set: the neighbourhood budget ended the run, and
+                                     // the outcome says so (it said the node limit).
+    assert_eq!(a.outcome, Outcome::LimitReached(Limit::Iterations));
+    assert!(a.to_string().contains("LNS iteration budget"), "{a}");
+    // A node limit of the caller's bounds the whole run and is named.
+    let capped = Search::new(&m)
+        .node_limit(1000)
+        .minimize_lns(cost, lns)
+        .unwrap();
+    assert_eq!(capped.outcome, Outcome::LimitReached(Limit::Nodes));
+    assert!(capped.stats.nodes <= 1000, "{}", capped.stats.nodes);
+    // Freeing every variable with a large budget is a complete search.
     let full = Search::new(&m)
         .minimize_lns(
             cost,

@@ -150,3 +150,117 @@ fn regular_over_full_range_domains_bounds_to_the_alphabet() {
         .iter()
         .all(|&v| v == 0 || v == big));
 }
+
+#[test]
+fn equal_over_full_range_domains_reasons_on_bounds() {
+    // x = y + 3 over all of i32 was pruned value by value (a list of
+    // 2³² values per call); now by the bounds, and still exact once a
+    // side is fixed.
+    let mut m = Model::new();
+    let x = m.new_var(full()).unwrap();
+    let y = m.new_var(full()).unwrap();
+    let z = m.new_var(full()).unwrap();
+    m.equal(x, y, 3).unwrap();
+    m.less_eq(z, y, -1).unwrap();
+    for inference in [Inference::ForwardChecking, Inference::Mac] {
+        let r = Search::new(&m)
+            .inference(inference)
+            .limits(nodes(100))
+            .solve();
+        assert_eq!(r.outcome, Outcome::Solved, "{inference:?}");
+        let s = r.solution.unwrap();
+        assert_eq!(s[x] as i64, s[y] as i64 + 3);
+        assert!(s[z] < s[y]);
+    }
+    // With y fixed by a unary bound, x follows: one solution.
+    let mut m = Model::new();
+    let x = m.new_var(full()).unwrap();
+    let y = m
+        .new_var(Domain::range(Value::MAX - 2, Value::MAX))
+        .unwrap();
+    m.equal(x, y, 3).unwrap();
+    let r = Search::new(&m).limits(nodes(100)).count();
+    assert_eq!((r.outcome, r.count), (Outcome::Unsatisfiable, 0));
+    let mut m = Model::new();
+    let x = m.new_var(full()).unwrap();
+    let y = m
+        .new_var(Domain::range(Value::MIN, Value::MIN + 4))
+        .unwrap();
+    m.equal(x, y, -5).unwrap();
+    let r = Search::new(&m).limits(nodes(100)).count();
+    assert_eq!((r.outcome, r.count), (Outcome::Unsatisfiable, 0));
+}
+
+#[test]
+fn wide_arithmetic_counts_are_exact_or_stopped() {
+    // The last open variable of |·|, /, mod is only bounded when it is
+    // wide: counting adds nothing it has not checked. These counts were
+    // 2,000,001, 2³² − 1 and 285,714, reported as complete.
+    let wide = |fixed: &[(Value, bool)], op: &str| {
+        let mut m = Model::new();
+        let vs: Vec<_> = fixed
+            .iter()
+            .map(|&(v, is_fixed)| {
+                m.new_var(if is_fixed {
+                    Domain::singleton(v)
+                } else {
+                    full()
+                })
+                .unwrap()
+            })
+            .collect();
+        match op {
+            "abs" => m.abs(vs[0], vs[1]),
+            "mod" => m.modulo(vs[0], vs[1], vs[2]),
+            _ => m.div(vs[0], vs[1], vs[2]),
+        }
+        .unwrap();
+        Search::new(&m).limits(nodes(50_000)).count()
+    };
+    // |x| = 10⁶: 2 solutions.
+    let r = wide(&[(0, false), (1_000_000, true)], "abs");
+    assert!(r.outcome != Outcome::Solved || r.count == 2, "{r:?}");
+    // 10⁹ mod y = 0: the 200 divisors and their negatives.
+    let r = wide(&[(1_000_000_000, true), (0, false), (0, true)], "mod");
+    assert!(r.outcome != Outcome::Solved || r.count == 200, "{r:?}");
+    // 10⁶ / y = 7: y ∈ 125001..=142857, bounded by |y|·7 ≤ 10⁶ < |y|·8
+    // and the signs: exact.
+    let r = wide(&[(1_000_000, true), (0, false), (7, true)], "div");
+    assert_eq!((r.outcome, r.count), (Outcome::Solved, 17_857));
+    let r = wide(&[(-1_000_000, true), (0, false), (7, true)], "div");
+    assert_eq!((r.outcome, r.count), (Outcome::Solved, 17_857));
+}
+
+#[test]
+fn min_divided_by_minus_one_is_settled_within_the_limits() {
+    // i32::MIN / −1 = 2³¹ does not fit: x = i32::MIN has no quotient,
+    // every other x has one (issue 32, item 9).
+    let mut m = Model::new();
+    let x = m
+        .new_var(Domain::range(Value::MIN, Value::MIN + 5))
+        .unwrap();
+    let y = m.new_var(Domain::singleton(-1)).unwrap();
+    let z = m.new_var(full()).unwrap();
+    m.div(x, y, z).unwrap();
+    for inference in [Inference::ForwardChecking, Inference::Mac] {
+        let r = Search::new(&m)
+            .inference(inference)
+            .limits(nodes(100))
+            .count();
+        assert_eq!((r.outcome, r.count), (Outcome::Solved, 5), "{inference:?}");
+    }
+    // Over the whole range, x / y = x mod y = z: only x = z = 0 with
+    // y = ±1, found by the bounds at once.
+    let mut m = Model::new();
+    let x = m.new_var(full()).unwrap();
+    let y = m.new_var(Domain::range(-1, 1)).unwrap();
+    let z = m.new_var(full()).unwrap();
+    m.div(x, y, z).unwrap();
+    m.modulo(x, y, z).unwrap();
+    let r = Search::new(&m).limits(nodes(1000)).solve();
+    assert_eq!(r.outcome, Outcome::Solved);
+    let s = r.solution.unwrap();
+    assert_eq!(s[z] as i64, s[x] as i64 / s[y] as i64);
+    let r = Search::new(&m).limits(nodes(1000)).count();
+    assert_eq!((r.outcome, r.count), (Outcome::Solved, 2), "{r:?}");
+}

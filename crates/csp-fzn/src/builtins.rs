@@ -440,9 +440,34 @@ pub(crate) fn post(
             ];
             return c.linear(&terms, Relation::Eq, 0, Mode::Post);
         }
+        "int_div" | "int_mod" if args.len() == 3 && args[0] == args[1] => {
+            // `x / x = 1` and `x mod x = 0` for `x ≠ 0`: said directly.
+            // As `x / x'` with a copy `x' = x` the bounds cannot see it,
+            // and the search would try a wide `x` value by value.
+            c.linear(&[(1, args[0].clone())], Relation::Ne, 0, Mode::Post)?;
+            let k = i64::from(name == "int_div");
+            return c.linear(&[(1, args[2].clone())], Relation::Eq, k, Mode::Post);
+        }
+        "int_mod" if args.len() == 3 && args[1] == args[2] => {
+            // `|x mod y| < |y|`: never `y`. Posted with a copy `y' = y`,
+            // the bounds of `y` and its copy would shrink by one per
+            // propagation round: 2³² rounds over a wide `y`.
+            c.b.inconsistent = true;
+            return Ok(());
+        }
         "int_times" | "int_div" | "int_mod" | "int_min" | "int_max" => {
             arity(c, args, 3)?;
-            let (x, y, z) = (c.var(&args[0])?, c.var(&args[1])?, c.var(&args[2])?);
+            let x = c.var(&args[0])?;
+            // `int_times(i, i, r)` is the square of `i`, which has its
+            // own propagator (`i` within ±46340 for a 32-bit `r`); a
+            // copy of `i` tied by equality would hide that, and the
+            // search over a wide `i` would try its values one by one.
+            let y = if name == "int_times" && args[1] == args[0] {
+                x
+            } else {
+                c.var(&args[1])?
+            };
+            let z = c.var(&args[2])?;
             let m = &mut c.b.m;
             match name {
                 "int_times" => m.times(x, y, z),

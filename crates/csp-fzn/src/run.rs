@@ -150,6 +150,76 @@ const UNSAT: &str = "=====UNSATISFIABLE=====";
 pub const UNKNOWN: &str = "=====UNKNOWN=====";
 const ERROR: &str = "=====ERROR=====";
 
+/// Nodes a sequential search may take before `-p N` starts its workers.
+pub const PROBE_NODES: u64 = 250_000;
+
+/// What the sequential probe of a parallel run found.
+struct Probe {
+    /// Did it finish (every solution, or the optimum proven)?
+    finished: bool,
+    /// Satisfaction: the solutions and the report.
+    solutions: Vec<Solution>,
+    report: Option<csp_core::Report>,
+    /// Optimisation: the result and every improving solution.
+    optimum: Option<(csp_core::Optimum, Vec<Solution>)>,
+}
+
+/// The sequential search of `fzn` within `nodes` nodes ([`PROBE_NODES`]
+/// unless the environment variable `FZN_CSP_PROBE_NODES` says otherwise;
+/// 0 turns the probe off).
+fn probe(fzn: &FznModel, cfg: &Config, opts: &csp_core::SearchOptions, nodes: u64) -> Probe {
+    let mut o = opts.clone();
+    o.limits.nodes = Some(o.limits.nodes.map_or(nodes, |n| n.min(nodes)));
+    let search = Search::new(&fzn.model).options(o);
+    let stopped_here = |outcome: Outcome| outcome == Outcome::LimitReached(csp_core::Limit::Nodes);
+    match fzn.objective {
+        Objective::Satisfy => {
+            let max = cfg.solutions;
+            let mut solutions = Vec::new();
+            let report = search.for_each_solution(|s| {
+                solutions.push(s.clone());
+                if max.is_some_and(|m| solutions.len() as u64 >= m) {
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
+            });
+            Probe {
+                finished: !stopped_here(report.outcome),
+                solutions,
+                report: Some(report),
+                optimum: None,
+            }
+        }
+        Objective::Minimize(x) | Objective::Maximize(x) => {
+            let mut search = search;
+            let mut improving = Vec::new();
+            let f = |s: &Solution, _v| {
+                improving.push(s.clone());
+                ControlFlow::Continue(())
+            };
+            let r = if matches!(fzn.objective, Objective::Minimize(_)) {
+                search.minimize_each(x, f)
+            } else {
+                search.maximize_each(x, f)
+            };
+            match r {
+                Ok(r) if !stopped_here(r.outcome) => Probe {
+                    finished: true,
+                    solutions: Vec::new(),
+                    report: None,
+                    optimum: Some((r, improving)),
+                },
+                _ => Probe {
+                    finished: false,
+                    solutions: Vec::new(),
+                    report: None,
+                    optimum: None,
+                },
+            }
+        }
+    }
+}
+
 /// Solves `fzn` as `cfg` says, printing to `out` as it goes; `init` is the
 /// time spent reading and building the model (for `-s`).
 pub fn solve(
@@ -191,9 +261,40 @@ pub fn solve(
         limits = limits.with_time(t.saturating_sub(Duration::from_millis(50)));
     }
     opts.limits = limits;
-    let threads = cfg.threads.max(1);
-    let mut search = Search::new(&fzn.model).options(opts);
+    let mut threads = cfg.threads.max(1);
     let started = Instant::now();
+    // With `-p N`, a sequential probe first: small models (most of
+    // MiniZinc's examples) finish within it, where starting workers and
+    // splitting the tree cost more than the whole search (`-p 2` was 2 to
+    // 4 times slower than `-p 1` on them). A model the probe does not
+    // finish is searched again in parallel, with the time left.
+    let mut probed: Option<Probe> = None;
+    let one_solution =
+        fzn.objective == Objective::Satisfy && !cfg.all && cfg.solutions.is_none_or(|n| n <= 1);
+    let probe_nodes = std::env::var("FZN_CSP_PROBE_NODES")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(PROBE_NODES);
+    if threads > 1 && !one_solution && probe_nodes > 0 {
+        let p = probe(fzn, cfg, &opts, probe_nodes);
+        if cfg.verbose {
+            eprintln!(
+                "fzn-csp: sequential probe of {probe_nodes} nodes: {}",
+                if p.finished {
+                    "finished, no workers started"
+                } else {
+                    "not finished, starting the workers"
+                }
+            );
+        }
+        if p.finished {
+            threads = 1;
+            probed = Some(p);
+        } else if let Some(t) = opts.limits.time {
+            opts.limits.time = Some(t.saturating_sub(started.elapsed()));
+        }
+    }
+    let mut search = Search::new(&fzn.model).options(opts);
     let (outcome, found, stats, objective) = match fzn.objective {
         Objective::Satisfy if !cfg.all && cfg.solutions.is_none_or(|n| n <= 1) => {
             // One solution: the sequential search (the parallel one
@@ -219,7 +320,21 @@ pub fn solve(
             let mut n = 0u64;
             let mut broke = false;
             let mut io_err = None;
-            let report = if threads > 1 {
+            let report = if let Some(Probe {
+                solutions,
+                report: Some(rep),
+                ..
+            }) = probed.take()
+            {
+                // The probe finished: its solutions, in its order.
+                for s in &solutions {
+                    n += 1;
+                    emit(out, &fzn.outputs, s)?;
+                }
+                broke = max.is_some_and(|m| n >= m)
+                    && rep.outcome == Outcome::LimitReached(csp_core::Limit::Solutions);
+                rep
+            } else if threads > 1 {
                 let (sols, rep) = search.par_solutions(threads);
                 for s in sols.iter().take(max.unwrap_or(u64::MAX) as usize) {
                     n += 1;
@@ -253,7 +368,17 @@ pub fn solve(
         Objective::Minimize(x) | Objective::Maximize(x) => {
             let minimize = matches!(fzn.objective, Objective::Minimize(_));
             let every = cfg.all || cfg.intermediate;
-            let r = if threads > 1 {
+            let r = if let Some(Probe {
+                optimum: Some(o), ..
+            }) = probed.take()
+            {
+                if every {
+                    for s in &o.1 {
+                        emit(out, &fzn.outputs, s)?;
+                    }
+                }
+                Ok(o.0)
+            } else if threads > 1 {
                 if minimize {
                     search.par_minimize(x, threads)
                 } else {

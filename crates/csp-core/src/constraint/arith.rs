@@ -137,7 +137,8 @@ pub enum ArithOp {
 ///   divisor interval around 0) for `x` and `y`; `y ≠ 0` is enforced when
 ///   `0 ∉ z`.
 /// * `/`: `z` from the corners of `x / y` over each sign of `y`; `x` from
-///   `z·y ± (|y| − 1)`; `0` is removed from `y`.
+///   `z·y ± (|y| − 1)`; `|y|` within `(|x| / (|z| + 1), |x| / |z|]`;
+///   `0` is removed from `y`.
 /// * `mod`: `|z| < max |y|`, `z` has `x`'s sign and `|z| ≤ |x|`.
 /// * `|·|`: `z` from `min/max |x|`, `x ∈ [−max z, max z]` outside
 ///   `(−min z, min z)` at the bounds.
@@ -359,6 +360,53 @@ impl ArithProp<'_> {
                 }));
                 if let Some((lo, hi)) = xh {
                     moved |= tighten(p, x, lo, hi)?;
+                }
+                // |x| = |y|·|z| + |r| with |r| < |y|: |y|·|z| ≤ |x| and
+                // |x| < |y|·(|z| + 1). With x fixed and y wide, this
+                // leaves y a few values rather than 2³² to try.
+                let (xb, zb) = (b(p, x), b(p, z));
+                let abs_range = |(l, h): (i128, i128)| {
+                    let lo = if l <= 0 && 0 <= h {
+                        0
+                    } else {
+                        l.abs().min(h.abs())
+                    };
+                    (lo, l.abs().max(h.abs()))
+                };
+                let ((xa, xz), (za, zz)) = (abs_range(xb), abs_range(zb));
+                let y_hi = if za >= 1 { xz / za } else { i128::MAX };
+                let y_lo = xa / (zz + 1) + 1;
+                if y_hi < i128::MAX {
+                    moved |= tighten(p, y, -y_hi, y_hi)?;
+                }
+                // z ≠ 0 has the sign of x·y: with the signs of x and z
+                // known, y has one sign too.
+                let x_sign = if xb.0 >= 1 {
+                    1
+                } else if xb.1 <= -1 {
+                    -1
+                } else {
+                    0
+                };
+                let z_sign = if zb.0 >= 1 {
+                    1
+                } else if zb.1 <= -1 {
+                    -1
+                } else {
+                    0
+                };
+                match x_sign * z_sign {
+                    1 => moved |= p.set_min(y, 1, Why::Bounds)?,
+                    -1 => moved |= p.set_max(y, -1, Why::Bounds)?,
+                    _ => {}
+                }
+                if y_lo > 1 {
+                    if p.min(y) as i128 > -y_lo {
+                        moved |= p.set_min(y, clamp(y_lo), Why::Bounds)?;
+                    }
+                    if (p.max(y) as i128) < y_lo {
+                        moved |= p.set_max(y, clamp(-y_lo), Why::Bounds)?;
+                    }
                 }
             }
             ArithOp::Mod => {

@@ -63,6 +63,8 @@ impl Constraint for NotEqual {
 /// Both inference levels make the two domains mirror each other: a value of
 /// `x` stays only if `x − c` is in `y`'s domain and vice versa. O(d) for
 /// domain size d (one shift and mask when both domains are one word).
+/// When either domain holds more than 2¹⁶ values, only the bounds are
+/// mirrored (O(1)), so domains over the whole `i32` range are never listed.
 #[derive(Debug, Clone)]
 pub struct Equal {
     vars: [VarId; 2],
@@ -96,6 +98,12 @@ impl Equal {
             pruner.retain_word(y, shift_bits(bx, -shift), |r: &mut Premises| r.domain(x))?;
             return Ok(());
         }
+        if pruner.size(x) > WIDE || pruner.size(y) > WIDE {
+            // Over wide domains (up to 2³² values) the bounds only: one
+            // step per call, never one per value. Sound, and still exact
+            // once either side is fixed (the other is fixed to match).
+            return self.bounds(pruner);
+        }
         let xs: Vec<Value> = pruner.values(x).collect();
         for v in xs {
             let w = v as i64 - c;
@@ -115,6 +123,36 @@ impl Equal {
         Ok(())
     }
 }
+
+impl Equal {
+    /// `x` within `[min y + c, max y + c]` and `y` within `[min x − c,
+    /// max x − c]`, to a fixpoint (two rounds suffice: bounds only move
+    /// inward, and each side's bounds are copied from the other's).
+    fn bounds(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let [x, y] = self.vars;
+        let c = self.c as i64;
+        let clamp = |v: i64| v.clamp(Value::MIN as i64, Value::MAX as i64) as Value;
+        for _ in 0..2 {
+            let (ylo, yhi) = (pruner.min(y), pruner.max(y));
+            if ylo as i64 + c > Value::MAX as i64 || (yhi as i64 + c) < Value::MIN as i64 {
+                return Err(pruner.fail(Why::Bounds));
+            }
+            pruner.set_min(x, clamp(ylo as i64 + c), Literal::Ge(y, ylo))?;
+            pruner.set_max(x, clamp(yhi as i64 + c), Literal::Le(y, yhi))?;
+            let (xlo, xhi) = (pruner.min(x), pruner.max(x));
+            if xlo as i64 - c > Value::MAX as i64 || (xhi as i64 - c) < Value::MIN as i64 {
+                return Err(pruner.fail(Why::Bounds));
+            }
+            pruner.set_min(y, clamp(xlo as i64 - c), Literal::Ge(x, xlo))?;
+            pruner.set_max(y, clamp(xhi as i64 - c), Literal::Le(x, xhi))?;
+        }
+        Ok(())
+    }
+}
+
+/// Above this many values a side of [`Equal`] is pruned at its bounds
+/// only (the value-by-value pass would list the domain).
+const WIDE: u64 = 1 << 16;
 
 /// The reason a value goes from one side of `x = y + c`: its partner `w`
 /// is gone from `y` (or cannot be a value at all).

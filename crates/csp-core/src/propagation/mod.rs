@@ -72,6 +72,11 @@ pub use pruner::{Because, DomainValues, Premises, Pruner, Why};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Inference {
     /// Check each constraint once all its variables are fixed; prune nothing.
+    /// The variables that expressions introduce (the auxiliary of `x * y`,
+    /// say) are the exception: without decision variables, the search
+    /// branches on the others first, and the constraints defining the
+    /// auxiliaries are forward checked, so each is computed once its
+    /// arguments are fixed rather than tried value by value.
     None,
     /// Forward checking (the default): whenever a variable becomes fixed, each
     /// of its constraints prunes the other variables (see

@@ -174,8 +174,11 @@ impl<'a> Search<'a> {
     /// of `decision_vars` when given — freed), each searched by branch and
     /// bound within `lns.nodes` nodes. The result is "best found"
     /// (`LimitReached`) unless a neighbourhood that freed every variable
-    /// was exhausted, which proves optimality. The options' time limit
-    /// bounds the whole run. No observer is called.
+    /// was exhausted, which proves optimality; when every neighbourhood
+    /// was searched without that proof, the outcome is
+    /// `LimitReached(Limit::Iterations)`. The options' time and node
+    /// limits bound the whole run (their outcome names them). No
+    /// observer is called.
     ///
     /// ```
     /// use csp_core::{Domain, Lns, Model, Search};
@@ -413,12 +416,24 @@ impl<'a> Search<'a> {
         };
         let keep_below = ((1.0 - relax) * (1u64 << 32) as f64) as u64;
         let mut rng = splitmix(lns.seed ^ 0x4C4E_5300);
-        // Out of iterations: the budget of iterations × nodes is spent.
-        let mut outcome = Outcome::LimitReached(Limit::Nodes);
+        // Out of iterations: every neighbourhood was searched (each
+        // within its own node budget) and none proved optimality. No
+        // node limit of the caller's stopped it: say which budget did.
+        let mut outcome = Outcome::LimitReached(Limit::Iterations);
         for _ in 0..lns.iterations {
             let mut opts = options.clone();
             opts.restarts = super::Restarts::None;
             opts.limits.nodes = Some(lns.nodes.max(1));
+            // The caller's node limit bounds the whole run, the first
+            // solution's search included.
+            if let Some(n) = options.limits.nodes {
+                let left = n.saturating_sub(stats.nodes);
+                if left == 0 {
+                    outcome = Outcome::LimitReached(Limit::Nodes);
+                    break;
+                }
+                opts.limits.nodes = Some(left.min(lns.nodes.max(1)));
+            }
             if let Some(t) = options.limits.time {
                 let left = t.saturating_sub(started.elapsed());
                 if left.is_zero() {

@@ -28,6 +28,10 @@ pub(crate) struct Prepared {
     /// Does the model hold constraints whose pruning is the caller's
     /// ([`Model::foreign`])? Their solutions are checked, not trusted.
     pub(super) foreign: bool,
+    /// Without inference and with hidden variables ([`Model::hidden`]):
+    /// the caller's variables, branched on before the hidden ones.
+    /// Empty otherwise.
+    pub(super) user_first: Vec<u32>,
 }
 
 impl Prepared {
@@ -51,9 +55,23 @@ impl Prepared {
                 fill[x.index()] += 1;
             }
         }
-        let levels: Vec<Inference> = (0..posted.len())
+        let mut levels: Vec<Inference> = (0..posted.len())
             .map(|ci| model.inference_of(crate::ConstraintId(ci as u32), inference))
             .collect();
+        // Without inference, the variables expressions introduced would
+        // be branched on like the caller's (x·y over 0..=999 has a
+        // million values): the caller's come first, and the constraints
+        // defining the hidden ones are forward checked, which fixes each
+        // once its arguments are.
+        let mut user_first = Vec::new();
+        if inference == Inference::None && !model.hidden().is_empty() {
+            let mut hidden = vec![false; n];
+            for &(z, c) in model.hidden() {
+                hidden[z.index()] = true;
+                levels[c.0 as usize] = model.inference_of(c, Inference::ForwardChecking);
+            }
+            user_first = (0..n as u32).filter(|&i| !hidden[i as usize]).collect();
+        }
         // Forward-checked all-different constraints over the same variables
         // are fused (all of them when the search forward-checks, the capped
         // ones under MAC).
@@ -72,6 +90,7 @@ impl Prepared {
             simd: Simd::detect(),
             levels,
             foreign: !model.foreign().is_empty(),
+            user_first,
         }
     }
 

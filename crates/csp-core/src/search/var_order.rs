@@ -32,9 +32,26 @@ impl Engine<'_> {
         }
         if self.last_conflict.is_none() && self.opts.decision_vars.is_empty() {
             // The usual case: no last conflict, no decision variables.
-            return self.select_among_all();
+            return self.select_rest();
         }
         self.select_with_conflict_or_phases()
+    }
+
+    /// [`select_among_all`](Self::select_among_all), except without
+    /// inference and with hidden variables: the caller's variables
+    /// first (`Prepared::user_first`).
+    fn select_rest(&self) -> Option<usize> {
+        if !self.prep.user_first.is_empty() {
+            let user = self.prep.user_first.iter().map(|&i| i as usize);
+            let x = match self.opts.var_order {
+                VarOrder::Input => user.clone().find(|&i| self.store.is_open(i)),
+                order => self.best_of(user, order),
+            };
+            if x.is_some() {
+                return x;
+            }
+        }
+        self.select_among_all()
     }
 
     /// [`select_var`](Self::select_var) with a last-conflict variable or
@@ -73,7 +90,7 @@ impl Engine<'_> {
             }
             start = end;
         }
-        self.select_among_all()
+        self.select_rest()
     }
 
     /// The best open variable of `decision_vars[start..end]`.
