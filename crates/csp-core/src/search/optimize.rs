@@ -591,6 +591,9 @@ impl<'a> Search<'a> {
                 stats: r.stats,
             };
         }
+        if self.options.learning && self.observer.is_none() {
+            return super::learning::optimize(self.model, self.options, objective, minimize, f);
+        }
         let declared = self.model.domain(objective);
         let prep = Arc::new(Prepared::new(self.model, self.options.inference));
         let mut it = Solutions::new(self.model, prep, self.options, self.observer);
