@@ -6,24 +6,28 @@
 //! literal is *false* when the domain admits none of its values, *true*
 //! when every value left admits it. Two literals of each clause are
 //! watched (positions 0 and 1): while neither is false the clause can
-//! neither propagate nor fail, whatever the others do. The watches are kept
-//! per variable (a clause is on the list of each watched literal's
-//! variable) and woken by the explanation trail: every domain change in
-//! explaining mode is a trail entry, so the entries not yet seen
-//! (`qhead..`) are exactly the variables to visit, as MiniSat's
-//! propagation queue is its trail (Eén and Sörensson, "An extensible
-//! SAT-solver", 2003). Chuffed and Pumpkin watch literals rather than
-//! variables, with literals created lazily per bound; watching variables is
-//! the simpler first form here (a clause is visited on every change of a
-//! watched variable, and skipped at once when its watch still holds).
+//! neither propagate nor fail, whatever the others do. A watch is filed
+//! under its literal, by kind, so that a change visits only the watches it
+//! may have made false: `x = v` under `v` (false once `v` is gone), `x ≠ v`
+//! under `v` (false once `x` is fixed to `v`), `x ≥ v` and `x ≤ v` in maps
+//! ordered by `v` (false once the maximum is below `v`, or the minimum
+//! above it). The variables to look at come from the explanation trail:
+//! every domain change in explaining mode is a trail entry, so the entries
+//! not yet seen (`qhead..`) are exactly the changes to propagate, as
+//! MiniSat's propagation queue is its trail (Eén and Sörensson, "An
+//! extensible SAT-solver", 2003). Chuffed and Pumpkin watch literals the
+//! same way, with the literals of a variable's bounds created lazily.
 //!
 //! A literal the store infers is written with its clause as the reason:
 //! eager premises (the negations of the clause's other literals, all true
 //! then) under the reserved propagator index [`NOGOOD_PROP`], so conflict
 //! analysis explains through learned nogoods as through any propagator.
 
+use std::collections::BTreeMap;
+
 use crate::domain::explained::{Cause, How};
 use crate::domain::DomainStore;
+use crate::ids::Value;
 use crate::literal::Literal;
 use crate::search::engine::write_literal;
 
@@ -66,6 +70,15 @@ pub(crate) enum Visit {
     Conflict,
 }
 
+/// The watches of one variable's literals, by kind and value.
+#[derive(Clone, Debug, Default)]
+struct VarWatches {
+    eq: BTreeMap<Value, Vec<u32>>,
+    ne: BTreeMap<Value, Vec<u32>>,
+    ge: BTreeMap<Value, Vec<u32>>,
+    le: BTreeMap<Value, Vec<u32>>,
+}
+
 /// The learned clauses and their watches.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Nogoods {
@@ -73,17 +86,24 @@ pub(crate) struct Nogoods {
     pub(crate) clauses: Vec<Vec<Literal>>,
     /// Per variable: the clauses watching one of its literals (possibly
     /// stale: a clause whose watch moved away is dropped when next met).
-    watches: Vec<Vec<u32>>,
+    watches: Vec<VarWatches>,
     /// The first trail entry not yet propagated.
     pub(crate) qhead: usize,
+    /// Per variable: the pass that last visited it (a variable changed
+    /// several times is visited once per pass).
+    visited: Vec<u64>,
+    pass: u64,
     /// Literals written by the store (statistics).
     pub(crate) propagated: u64,
+    /// Scratch: the literals whose watches a pass visits.
+    due: Vec<Literal>,
 }
 
 impl Nogoods {
     pub(crate) fn new(num_vars: usize) -> Nogoods {
         Nogoods {
-            watches: vec![Vec::new(); num_vars],
+            watches: vec![VarWatches::default(); num_vars],
+            visited: vec![0; num_vars],
             ..Nogoods::default()
         }
     }
@@ -93,63 +113,155 @@ impl Nogoods {
         self.qhead = self.qhead.min(trail_len);
     }
 
+    /// The watch list of literal `l`.
+    fn list(&mut self, l: Literal) -> &mut Vec<u32> {
+        let w = &mut self.watches[l.var().index()];
+        match l {
+            Literal::Eq(_, v) => w.eq.entry(v).or_default(),
+            Literal::Ne(_, v) => w.ne.entry(v).or_default(),
+            Literal::Ge(_, v) => w.ge.entry(v).or_default(),
+            Literal::Le(_, v) => w.le.entry(v).or_default(),
+        }
+    }
+
     /// Adds a clause of two or more literals, watching its first two (the
     /// caller puts the asserting literal first and, second, the false
     /// literal of the highest level). Returns its index.
     pub(crate) fn add(&mut self, lits: Vec<Literal>) -> u32 {
         debug_assert!(lits.len() >= 2);
         let c = self.clauses.len() as u32;
-        let (a, b) = (lits[0].var().index(), lits[1].var().index());
-        self.watches[a].push(c);
+        let (a, b) = (lits[0], lits[1]);
+        self.list(a).push(c);
         if b != a {
-            self.watches[b].push(c);
+            self.list(b).push(c);
         }
         self.clauses.push(lits);
         c
     }
 
-    /// Propagates the clauses watching the variables changed on the trail
-    /// since the last call, until no clause is unit. `Ok(true)` if a
-    /// literal was written; `Err(c)` when clause `c` has every literal
-    /// false.
+    /// Propagates the clauses watching the literals made false since the
+    /// last call, until no clause is unit. `Ok(true)` if a literal was
+    /// written; `Err(c)` when clause `c` has every literal false.
     pub(crate) fn propagate(&mut self, store: &mut DomainStore) -> Result<bool, u32> {
         let mut wrote = false;
         while self.qhead < store.ex.entries.len() {
-            let x = store.ex.entries[self.qhead].lit.var().index();
-            self.qhead += 1;
-            let mut k = 0;
-            while k < self.watches[x].len() {
-                let c = self.watches[x][k];
-                let lits = &self.clauses[c as usize];
-                let (w0, w1) = (lits[0].var().index(), lits[1].var().index());
-                if w0 != x && w1 != x {
-                    // Stale: the watch moved away earlier.
-                    self.watches[x].swap_remove(k);
+            self.pass += 1;
+            let end = store.ex.entries.len();
+            let mut due = std::mem::take(&mut self.due);
+            due.clear();
+            for k in self.qhead..end {
+                let x = store.ex.entries[k].lit.var();
+                let i = x.index();
+                if self.visited[i] == self.pass {
                     continue;
                 }
-                match self.visit(store, c) {
-                    Visit::Conflict => return Err(c),
-                    Visit::Unit => wrote = true,
-                    Visit::Quiet => {}
+                self.visited[i] = self.pass;
+                let w = &self.watches[i];
+                let (lo, hi) = (store.min(i), store.max(i));
+                if lo == hi {
+                    if w.ne.contains_key(&lo) {
+                        due.push(Literal::Ne(x, lo));
+                    }
                 }
-                let lits = &self.clauses[c as usize];
-                let (n0, n1) = (lits[0].var().index(), lits[1].var().index());
-                // Watch lists of the variables the clause watches now
-                // (those it watched keep their entries).
-                if n0 != w0 && n0 != w1 {
-                    self.watches[n0].push(c);
+                for &v in w.eq.keys() {
+                    if !store.contains(i, v) {
+                        due.push(Literal::Eq(x, v));
+                    }
                 }
-                if n1 != n0 && n1 != w0 && n1 != w1 {
-                    self.watches[n1].push(c);
+                if hi < Value::MAX {
+                    for &v in w.ge.range(hi + 1..).map(|e| e.0) {
+                        due.push(Literal::Ge(x, v));
+                    }
                 }
-                if n0 != x && n1 != x {
-                    self.watches[x].swap_remove(k);
-                } else {
-                    k += 1;
+                if lo > Value::MIN {
+                    for &v in w.le.range(..lo).map(|e| e.0) {
+                        due.push(Literal::Le(x, v));
+                    }
                 }
             }
+            self.qhead = end;
+            for &l in &due {
+                match self.visit_list(store, l) {
+                    Ok(w) => wrote |= w,
+                    Err(c) => {
+                        self.due = due;
+                        return Err(c);
+                    }
+                }
+            }
+            self.due = due;
         }
         Ok(wrote)
+    }
+
+    /// Visits the clauses watching `l` (false now).
+    fn visit_list(&mut self, store: &mut DomainStore, l: Literal) -> Result<bool, u32> {
+        let mut list = std::mem::take(self.list(l));
+        let mut wrote = false;
+        let mut i = 0;
+        let mut result = Ok(());
+        while i < list.len() {
+            let c = list[i];
+            let (b0, b1) = {
+                let lits = &self.clauses[c as usize];
+                (lits[0], lits[1])
+            };
+            if b0 != l && b1 != l {
+                list.swap_remove(i); // stale
+                continue;
+            }
+            let v = self.visit_false(store, c, l);
+            let (a0, a1) = {
+                let lits = &self.clauses[c as usize];
+                (lits[0], lits[1])
+            };
+            if a0 != b0 && a0 != b1 {
+                self.list(a0).push(c);
+            }
+            if a1 != a0 && a1 != b0 && a1 != b1 {
+                self.list(a1).push(c);
+            }
+            if a0 != l && a1 != l {
+                list.swap_remove(i);
+            } else {
+                i += 1;
+            }
+            match v {
+                Visit::Conflict => {
+                    result = Err(c);
+                    break;
+                }
+                Visit::Unit => wrote = true,
+                Visit::Quiet => {}
+            }
+        }
+        // Nothing else can have been filed under `l` meanwhile (a watch
+        // moves to a literal that is not false), but keep any that was.
+        let slot = self.list(l);
+        list.append(slot);
+        *slot = list;
+        result.map(|()| wrote)
+    }
+
+    /// [`visit`](Self::visit) when watched literal `l` of clause `c` is
+    /// known to be false: the other watch is tried first, so a clause it
+    /// satisfies costs one test (MiniSat's order).
+    fn visit_false(&mut self, store: &mut DomainStore, c: u32, l: Literal) -> Visit {
+        let lits = &mut self.clauses[c as usize];
+        if lits[0] == l {
+            lits.swap(0, 1);
+        }
+        if lits[1] != l {
+            return self.visit(store, c);
+        }
+        if is_true(store, lits[0]) {
+            return Visit::Quiet;
+        }
+        if let Some(j) = (2..lits.len()).find(|&j| !is_false(store, lits[j])) {
+            lits.swap(1, j);
+            return Visit::Quiet;
+        }
+        self.visit(store, c)
     }
 
     /// Looks at clause `c`: moves its watches off false literals where it
