@@ -14,8 +14,8 @@ mod common;
 use csp_core::expr::sum;
 use csp_core::testing::{brute_force, learned_nogoods, LearnedNogood};
 use csp_core::{
-    Domain, Inference, Limit, Literal, Model, Outcome, Relation, Search, SearchOptions, Value,
-    VarId,
+    Domain, Inference, Limit, Literal, Model, Outcome, Relation, Restarts, Search, SearchOptions,
+    Value, VarId,
 };
 
 /// A random small model: `n` variables over small domains (some with
@@ -151,9 +151,22 @@ fn every_learned_nogood_excludes_no_solution() {
             continue;
         };
         for inf in INFERENCES {
-            let ngs = learned_nogoods(&m, options(inf, 5_000), None);
+            let ngs = learned_nogoods(&m, options(inf, 5_000), None, None);
             learned += ngs.len();
             check_nogoods(&m, &sols, &ngs, None, &format!("seed {seed}, {inf:?}"));
+            // Frequent restarts and reductions: the clauses learned after
+            // a reduction rest on root facts and shortened clauses.
+            let mut o = options(inf, 5_000);
+            o.restarts = Restarts::Luby { scale: 2 };
+            let ngs = learned_nogoods(&m, o, None, Some(4));
+            learned += ngs.len();
+            check_nogoods(
+                &m,
+                &sols,
+                &ngs,
+                None,
+                &format!("seed {seed}, {inf:?}, reduced"),
+            );
         }
     }
     // The models must make the search learn, or the test checks nothing.
@@ -177,7 +190,11 @@ fn nogoods_learned_under_a_bound_exclude_no_better_solution() {
         };
         for minimize in [true, false] {
             for inf in [Inference::ForwardChecking, Inference::Mac] {
-                let ngs = learned_nogoods(&m, options(inf, 5_000), Some((cost, minimize)));
+                let mut o = options(inf, 5_000);
+                if seed % 2 == 1 {
+                    o.restarts = Restarts::Luby { scale: 2 };
+                }
+                let ngs = learned_nogoods(&m, o, Some((cost, minimize)), Some(4));
                 learned += ngs.len();
                 check_nogoods(
                     &m,
@@ -296,7 +313,12 @@ fn pigeonhole_is_proven_unsatisfiable() {
             .try_solve()
             .unwrap();
         assert_eq!(r.outcome, Outcome::Unsatisfiable, "{n} pigeons: {r}");
-        let ngs = learned_nogoods(&m, options(Inference::ForwardChecking, 1_000_000), None);
+        let ngs = learned_nogoods(
+            &m,
+            options(Inference::ForwardChecking, 1_000_000),
+            None,
+            None,
+        );
         assert!(!ngs.is_empty() || n <= 2);
     }
 }
@@ -354,7 +376,7 @@ fn the_nogood_check_catches_weakened_reasons() {
         let Some(sols) = brute_force(&m) else {
             continue;
         };
-        let ngs = learned_nogoods(&m, options(Inference::Mac, 2_000), None);
+        let ngs = learned_nogoods(&m, options(Inference::Mac, 2_000), None, None);
         if ngs
             .iter()
             .any(|ng| sols.iter().any(|s| !satisfies(&ng.clause, s)))

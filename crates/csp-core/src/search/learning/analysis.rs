@@ -38,6 +38,9 @@ pub(crate) struct Learnt {
     pub(crate) lits: Vec<Literal>,
     /// The level to backjump to (where the clause is unit).
     pub(crate) level: usize,
+    /// Its literal block distance: the number of decision levels among
+    /// its literals.
+    pub(crate) lbd: u32,
 }
 
 /// Scratch space of the analysis, kept between conflicts.
@@ -133,7 +136,10 @@ impl Analyzer {
         lits.push(ex.entries[uip].lit.negate());
         lits.extend(self.lower.iter().map(|&k| ex.entries[k].lit.negate()));
         let level = self.lower.first().map_or(0, |&k| ex.entries[k].level) as usize;
-        Some(Learnt { lits, level })
+        let mut levels: Vec<u32> = self.lower.iter().map(|&k| ex.entries[k].level).collect();
+        levels.dedup(); // sorted by level already
+        let lbd = levels.len() as u32 + 1;
+        Some(Learnt { lits, level, lbd })
     }
 
     /// Marks entry `k` as part of the nogood: counted if of level `top`,

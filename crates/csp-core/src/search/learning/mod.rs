@@ -66,6 +66,11 @@ pub(crate) const SPLIT_ABOVE: u64 = 64;
 /// Luby with 100 conflicts per unit (Chuffed's and MiniSat's scale).
 pub(crate) const DEFAULT_RESTARTS: Restarts = Restarts::Luby { scale: 100 };
 
+/// The number of learned clauses (besides those of LBD at most 2) kept
+/// before the first reduction; each reduction, made at a restart, keeps
+/// half of them and raises the threshold by 10%.
+pub(crate) const FIRST_MAX_LEARNTS: usize = 2000;
+
 /// What [`Learner::next`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Found {
@@ -122,6 +127,9 @@ pub(crate) struct Learner<'a> {
     pub(crate) log: Option<Vec<LearnedNogood>>,
     /// Nogoods learned.
     pub(crate) learned: u64,
+    /// Learned clauses kept before the next reduction (see
+    /// [`Nogoods::reduce`]); grows by 10% at each.
+    pub(crate) max_learnts: usize,
 }
 
 impl<'a> Learner<'a> {
@@ -151,6 +159,7 @@ impl<'a> Learner<'a> {
             done: false,
             log: None,
             learned: 0,
+            max_learnts: FIRST_MAX_LEARNTS,
         }
     }
 
@@ -205,6 +214,19 @@ impl<'a> Learner<'a> {
                 self.run.0 += 1;
                 self.run = (self.run.0, 0, self.restarts.cutoff(self.run.0));
                 self.engine.stats.restarts += 1;
+                if self.nogoods.clauses.len() > self.max_learnts {
+                    // Forget the clauses least likely to be of use
+                    // (root-satisfied, then of the highest LBD).
+                    if self
+                        .nogoods
+                        .reduce(&mut self.engine.store, self.max_learnts / 2)
+                        .is_err()
+                    {
+                        self.done = true;
+                        return Found::Done;
+                    }
+                    self.max_learnts += self.max_learnts / 10;
+                }
                 continue;
             }
             let Some(x) = self.pick() else {
@@ -322,7 +344,7 @@ impl<'a> Learner<'a> {
                 }
                 return true;
             }
-            let c = self.nogoods.add(learnt.lits);
+            let c = self.nogoods.add(learnt.lits, learnt.lbd);
             match self.nogoods.visit(&mut self.engine.store, c) {
                 nogoods::Visit::Conflict => clash = Clash::Nogood(c),
                 _ => return true,
@@ -520,15 +542,21 @@ pub(crate) fn optimize(
 
 /// Runs a learning search and returns every nogood it learned (tests):
 /// satisfaction when `objective` is `None`, else branch and bound to the
-/// end or the options' limits.
+/// end or the options' limits. `max_learnts` replaces the number of
+/// clauses kept before the first reduction (small values make the tests
+/// exercise the deletion).
 #[doc(hidden)]
 pub fn learned_nogoods(
     model: &Model,
     options: SearchOptions,
     objective: Option<(VarId, bool)>,
+    max_learnts: Option<usize>,
 ) -> Vec<LearnedNogood> {
     let mut l = Learner::new(model, options);
     l.log = Some(Vec::new());
+    if let Some(k) = max_learnts {
+        l.max_learnts = k;
+    }
     if let Some((x, minimize)) = objective {
         l.set_objective(x, minimize);
     }

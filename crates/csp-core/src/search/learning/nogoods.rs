@@ -84,6 +84,10 @@ struct VarWatches {
 pub(crate) struct Nogoods {
     /// The clauses; literals 0 and 1 are the watched ones.
     pub(crate) clauses: Vec<Vec<Literal>>,
+    /// Per clause: its literal block distance when learned (the number of
+    /// decision levels among its literals; Audemard and Simon, "Predicting
+    /// learnt clauses quality in modern SAT solvers", IJCAI 2009).
+    lbd: Vec<u32>,
     /// Per variable: the clauses watching one of its literals (possibly
     /// stale: a clause whose watch moved away is dropped when next met).
     watches: Vec<VarWatches>,
@@ -127,8 +131,9 @@ impl Nogoods {
     /// Adds a clause of two or more literals, watching its first two (the
     /// caller puts the asserting literal first and, second, the false
     /// literal of the highest level). Returns its index.
-    pub(crate) fn add(&mut self, lits: Vec<Literal>) -> u32 {
+    pub(crate) fn add(&mut self, lits: Vec<Literal>, lbd: u32) -> u32 {
         debug_assert!(lits.len() >= 2);
+        self.lbd.push(lbd);
         let c = self.clauses.len() as u32;
         let (a, b) = (lits[0], lits[1]);
         self.list(a).push(c);
@@ -137,6 +142,58 @@ impl Nogoods {
         }
         self.clauses.push(lits);
         c
+    }
+
+    /// Forgets learned clauses, at the root (level 0, at a fixpoint): those
+    /// a root fact satisfies, then, of the others, all but the `keep` of
+    /// lowest LBD (the later learned first among equals); clauses of LBD
+    /// at most 2 ("glue" clauses) are always kept. The watches are made
+    /// anew. Reasons are not affected: a nogood's premises were copied
+    /// onto the trail when it propagated. `Err(c)` if a clause kept is
+    /// false at the root (the problem has no solution).
+    pub(crate) fn reduce(&mut self, store: &mut DomainStore, keep: usize) -> Result<(), u32> {
+        let n = self.clauses.len();
+        let mut live: Vec<usize> = Vec::with_capacity(n);
+        for c in 0..n {
+            let lits = &mut self.clauses[c];
+            if lits.iter().any(|&l| is_true(store, l)) {
+                continue; // satisfied for good
+            }
+            // Literals false at the root are false for good: drop them.
+            lits.retain(|&l| !is_false(store, l));
+            live.push(c);
+        }
+        let (glue, mut rest): (Vec<usize>, Vec<usize>) =
+            live.into_iter().partition(|&c| self.lbd[c] <= 2);
+        rest.sort_unstable_by_key(|&c| (self.lbd[c], std::cmp::Reverse(c)));
+        rest.truncate(keep);
+        let mut kept: Vec<usize> = glue.into_iter().chain(rest).collect();
+        kept.sort_unstable();
+        let old = std::mem::take(&mut self.clauses);
+        let old_lbd = std::mem::take(&mut self.lbd);
+        let mut old: Vec<Option<Vec<Literal>>> = old.into_iter().map(Some).collect();
+        for w in &mut self.watches {
+            *w = VarWatches::default();
+        }
+        let mut short = Vec::new();
+        for c in kept {
+            let lits = old[c].take().expect("kept once");
+            match lits.len() {
+                0 => return Err(u32::MAX),
+                1 => short.push(lits[0]),
+                _ => {
+                    self.add(lits, old_lbd[c]);
+                }
+            }
+        }
+        // A clause left with one literal is a root fact now.
+        for l in short {
+            if !Nogoods::assert_root(store, l) {
+                return Err(u32::MAX);
+            }
+        }
+        self.qhead = self.qhead.min(store.ex.entries.len());
+        Ok(())
     }
 
     /// Propagates the clauses watching the literals made false since the
