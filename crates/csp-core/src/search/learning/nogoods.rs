@@ -215,10 +215,8 @@ impl Nogoods {
                 self.visited[i] = self.pass;
                 let w = &self.watches[i];
                 let (lo, hi) = (store.min(i), store.max(i));
-                if lo == hi {
-                    if w.ne.contains_key(&lo) {
-                        due.push(Literal::Ne(x, lo));
-                    }
+                if lo == hi && w.ne.contains_key(&lo) {
+                    due.push(Literal::Ne(x, lo));
                 }
                 for &v in w.eq.keys() {
                     if !store.contains(i, v) {
