@@ -25,7 +25,7 @@
 //! objective bound in force, which is a level-0 fact).
 
 use super::activity::Activity;
-use crate::domain::explained::History;
+use crate::domain::explained::{Cause, History};
 use crate::explain::entry_premises;
 use crate::literal::Literal;
 use crate::search::engine::Engine;
@@ -128,6 +128,7 @@ impl Analyzer {
                 self.add(engine, k, top, &mut count, activity);
             }
         };
+        self.minimize(engine);
         let ex = &engine.store.ex;
         // Highest level first, so that lits[1] is of the backjump level.
         self.lower
@@ -140,6 +141,40 @@ impl Analyzer {
         levels.dedup(); // sorted by level already
         let lbd = levels.len() as u32 + 1;
         Some(Learnt { lits, level, lbd })
+    }
+
+    /// Drops from the nogood the entries of lower levels that its other
+    /// entries imply: a propagated entry whose premises all rest on
+    /// entries seen by this analysis (or on level-0 facts). Every entry
+    /// seen is implied by the nogood's literals with the entries before it
+    /// (by trail order), so the shorter nogood still cannot hold (MiniSat's
+    /// local minimisation; Sörensson and Biere, "Minimizing learned
+    /// clauses", SAT 2009, do it recursively).
+    fn minimize(&mut self, engine: &mut Engine<'_>) {
+        let lower = std::mem::take(&mut self.lower);
+        let mut kept = Vec::with_capacity(lower.len());
+        let mut prem = std::mem::take(&mut self.premises);
+        for k in lower {
+            let e = engine.store.ex.entries[k];
+            if !matches!(e.cause, Cause::Propagated { .. }) {
+                kept.push(k);
+                continue;
+            }
+            prem.clear();
+            entry_premises(engine, k, &mut prem);
+            let h = history(engine, k);
+            let ex = &engine.store.ex;
+            let implied = prem.iter().all(|&p| {
+                h.supports(p)
+                    .iter()
+                    .all(|&j| self.seen[j] == self.stamp || ex.entries[j].level == 0)
+            });
+            if !implied {
+                kept.push(k);
+            }
+        }
+        self.premises = prem;
+        self.lower = kept;
     }
 
     /// Marks entry `k` as part of the nogood: counted if of level `top`,
