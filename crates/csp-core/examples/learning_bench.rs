@@ -144,7 +144,13 @@ fn main() {
         let (m, x) = binpack(n, seed);
         runs.push((format!("binpack-{n}"), m, x));
     }
-    for (j, k, seed) in [(4usize, 4usize, 11u64), (5, 5, 13), (6, 6, 17), (7, 7, 19), (8, 8, 23)] {
+    for (j, k, seed) in [
+        (4usize, 4usize, 11u64),
+        (5, 5, 13),
+        (6, 6, 17),
+        (7, 7, 19),
+        (8, 8, 23),
+    ] {
         let (m, x) = jobshop(j, k, seed);
         runs.push((format!("jobshop-{j}x{k}"), m, x));
     }

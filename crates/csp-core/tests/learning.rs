@@ -287,6 +287,25 @@ fn learning_agrees_with_brute_force_on_the_optimum() {
                     }
                     None => assert_eq!(r.outcome, Outcome::Unsatisfiable, "{what}"),
                 }
+                // Stopped early: the bound reported is still a bound.
+                for nodes in [1, 3, 10] {
+                    let mut search = Search::new(&m).options(options(inf, nodes));
+                    let r = if minimize {
+                        search.minimize(cost)
+                    } else {
+                        search.maximize(cost)
+                    }
+                    .unwrap();
+                    if let (Some(b), Some(opt)) = (r.bound, best) {
+                        assert!((b <= opt) == minimize || b == opt, "{what}: bound {b}, {r}");
+                    }
+                    if r.proven {
+                        assert_eq!(r.objective, best, "{what}: {r}");
+                    }
+                    if let Some(s) = &r.best {
+                        m.check(s.values()).unwrap();
+                    }
+                }
             }
         }
     }

@@ -130,6 +130,9 @@ pub(crate) struct Learner<'a> {
     /// Learned clauses kept before the next reduction (see
     /// [`Nogoods::reduce`]); grows by 10% at each.
     pub(crate) max_learnts: usize,
+    /// The objective's bound at the last fixpoint of level 0 (`min` when
+    /// minimising): no better solution lies beyond it.
+    root_bound: Option<Value>,
 }
 
 impl<'a> Learner<'a> {
@@ -160,6 +163,7 @@ impl<'a> Learner<'a> {
             log: None,
             learned: 0,
             max_learnts: FIRST_MAX_LEARNTS,
+            root_bound: None,
         }
     }
 
@@ -195,7 +199,11 @@ impl<'a> Learner<'a> {
         }
         loop {
             match self.propagate() {
-                Ok(()) => {}
+                Ok(()) => {
+                    if self.engine.store.level() == 0 {
+                        self.note_root_bound();
+                    }
+                }
                 Err(Clash::Limit) => {
                     self.done = true;
                     return Found::Limit(self.engine.limit_hit().unwrap_or(Limit::Cancelled));
@@ -290,6 +298,19 @@ impl<'a> Learner<'a> {
             return false;
         }
         true
+    }
+
+    /// At a fixpoint of level 0: the objective's bound there is proven
+    /// (no solution better than the incumbent goes beyond it).
+    fn note_root_bound(&mut self) {
+        if let Some((x, minimize)) = self.objective {
+            let i = x.index();
+            self.root_bound = Some(if minimize {
+                self.engine.store.min(i)
+            } else {
+                self.engine.store.max(i)
+            });
+        }
     }
 
     /// Propagates the kernel and the nogoods to a common fixpoint.
@@ -533,7 +554,8 @@ pub(crate) fn optimize(
         outcome,
         objective: best.as_ref().map(|s| s[objective]),
         best,
-        bound: None,
+        // Settled by the caller: the proven bound, when not optimal.
+        bound: l.root_bound,
         proven: false,
         improvements,
         stats: l.engine.stats.clone(),
