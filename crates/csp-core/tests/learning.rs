@@ -213,15 +213,17 @@ fn nogoods_learned_under_a_bound_exclude_no_better_solution() {
 #[test]
 fn learning_agrees_with_brute_force_and_the_ordinary_engine_on_satisfiability() {
     for seed in 0..300u64 {
-        let (m, _) = random_model(seed, false);
+        let (m, xs) = random_model(seed, false);
         let Some(sols) = brute_force(&m) else {
             continue;
         };
         for inf in INFERENCES {
-            let r = Search::new(&m)
-                .options(options(inf, 100_000))
-                .try_solve()
-                .unwrap();
+            let mut o = options(inf, 100_000);
+            if seed % 2 == 0 {
+                // The user's decision variables first.
+                o.decision_vars = vec![xs[xs.len() - 1], xs[0]];
+            }
+            let r = Search::new(&m).options(o).try_solve().unwrap();
             let plain = Search::new(&m).inference(inf).try_solve().unwrap();
             assert_eq!(r.outcome, plain.outcome, "seed {seed}, {inf:?}: {m:?}");
             match r.outcome {

@@ -236,7 +236,8 @@ pub struct SearchOptions {
     /// are analysed into nogoods, which are kept and propagated; the search
     /// backjumps, branches on the most active variable, saves phases and
     /// restarts (Luby, 100 conflicts per unit, unless `restarts` says
-    /// otherwise). It runs in explaining mode; `var_order` is not used.
+    /// otherwise). It runs in explaining mode; `decision_vars` are branched
+    /// on first, `var_order` is not used.
     /// Counting, enumeration, the parallel and LNS calls and searches with
     /// an observer run the ordinary engine. Off by default. See
     /// `docs/learning.md`.

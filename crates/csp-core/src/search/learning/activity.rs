@@ -25,6 +25,10 @@ pub(crate) struct Activity {
     /// Per variable: the value it last had when fixed (phase saving,
     /// Pipatsrisawat and Darwiche 2007), if any.
     pub(crate) phase: Vec<Option<Value>>,
+    /// Per variable: its tier; a lower tier is branched on first,
+    /// whatever the activities (the user's decision variables are tier 0,
+    /// the rest tier 1, when the options name some).
+    tier: Vec<u8>,
 }
 
 const OUT: u32 = u32::MAX;
@@ -39,6 +43,7 @@ impl Activity {
             heap: Vec::with_capacity(vars.len()),
             pos: vec![OUT; num_vars],
             phase: vec![None; num_vars],
+            tier: vec![0; num_vars],
         };
         for &x in vars {
             a.insert(x);
@@ -46,9 +51,35 @@ impl Activity {
         a
     }
 
+    /// Puts the variables not in `first` after those in it: the search
+    /// then branches on `first` while one of them is open. Call before
+    /// the search starts.
+    pub(crate) fn prefer(&mut self, first: &[u32]) {
+        if first.is_empty() {
+            return;
+        }
+        self.tier.fill(1);
+        for &x in first {
+            if let Some(t) = self.tier.get_mut(x as usize) {
+                *t = 0;
+            }
+        }
+        let all = std::mem::take(&mut self.heap);
+        for &x in &all {
+            self.pos[x as usize] = OUT;
+        }
+        for x in all {
+            self.insert(x);
+        }
+    }
+
     /// Is `x` before `y` in the heap's order?
     #[inline]
     fn better(&self, x: u32, y: u32) -> bool {
+        let (tx, ty) = (self.tier[x as usize], self.tier[y as usize]);
+        if tx != ty {
+            return tx < ty;
+        }
         let (ax, ay) = (self.act[x as usize], self.act[y as usize]);
         ax > ay || (ax == ay && x < y)
     }
@@ -159,5 +190,18 @@ mod tests {
         assert_eq!(a.pop(), Some(2));
         assert_eq!(a.pop(), Some(4));
         assert_eq!(a.pop(), None);
+    }
+
+    #[test]
+    fn preferred_variables_come_first_whatever_their_activity() {
+        let mut a = Activity::new(4, &[0, 1, 2, 3]);
+        a.bump(0);
+        a.bump(0);
+        a.prefer(&[3, 2, 9]); // 9 is not a variable: ignored
+        a.bump(2);
+        assert_eq!(a.pop(), Some(2));
+        assert_eq!(a.pop(), Some(3));
+        assert_eq!(a.pop(), Some(0));
+        assert_eq!(a.pop(), Some(1));
     }
 }

@@ -29,6 +29,9 @@
 //! for the rest of the search. Exhausting the space under the bound
 //! proves the last solution optimal.
 //!
+//! The options' `decision_vars`, when given, are branched on first (by
+//! activity among them), then the other variables.
+//!
 //! Defaults (documented in `docs/learning.md`): activity decay 0.95,
 //! phase saving on, Luby restarts with 100 conflicts per unit unless the
 //! options ask for other restarts ([`Restarts::Geometric`], or
@@ -148,10 +151,18 @@ impl<'a> Learner<'a> {
         let engine = Engine::new(model, prep, options, None);
         let n = model.num_vars();
         let vars: Vec<u32> = (0..n as u32).collect();
+        let mut activity = Activity::new(n, &vars);
+        let first: Vec<u32> = engine
+            .opts
+            .decision_vars
+            .iter()
+            .map(|x| x.index() as u32)
+            .collect();
+        activity.prefer(&first);
         Learner {
             engine,
             nogoods: Nogoods::new(n),
-            activity: Activity::new(n, &vars),
+            activity,
             analyzer: Analyzer::default(),
             candidate: vec![true; n],
             restarts,
