@@ -70,13 +70,19 @@ pub(crate) enum Visit {
     Conflict,
 }
 
+/// A watch: the clause, and a *blocker*, another of its literals (the
+/// other watch when filed): while the blocker is true the clause is
+/// satisfied and is not looked at (MiniSat 2.2's blockers, which save
+/// reading the clause).
+type Watch = (u32, Literal);
+
 /// The watches of one variable's literals, by kind and value.
 #[derive(Clone, Debug, Default)]
 struct VarWatches {
-    eq: BTreeMap<Value, Vec<u32>>,
-    ne: BTreeMap<Value, Vec<u32>>,
-    ge: BTreeMap<Value, Vec<u32>>,
-    le: BTreeMap<Value, Vec<u32>>,
+    eq: BTreeMap<Value, Vec<Watch>>,
+    ne: BTreeMap<Value, Vec<Watch>>,
+    ge: BTreeMap<Value, Vec<Watch>>,
+    le: BTreeMap<Value, Vec<Watch>>,
 }
 
 /// The learned clauses and their watches.
@@ -118,7 +124,7 @@ impl Nogoods {
     }
 
     /// The watch list of literal `l`.
-    fn list(&mut self, l: Literal) -> &mut Vec<u32> {
+    fn list(&mut self, l: Literal) -> &mut Vec<Watch> {
         let w = &mut self.watches[l.var().index()];
         match l {
             Literal::Eq(_, v) => w.eq.entry(v).or_default(),
@@ -136,9 +142,9 @@ impl Nogoods {
         self.lbd.push(lbd);
         let c = self.clauses.len() as u32;
         let (a, b) = (lits[0], lits[1]);
-        self.list(a).push(c);
+        self.list(a).push((c, b));
         if b != a {
-            self.list(b).push(c);
+            self.list(b).push((c, a));
         }
         self.clauses.push(lits);
         c
@@ -256,7 +262,11 @@ impl Nogoods {
         let mut i = 0;
         let mut result = Ok(());
         while i < list.len() {
-            let c = list[i];
+            let (c, blocker) = list[i];
+            if is_true(store, blocker) {
+                i += 1;
+                continue;
+            }
             let (b0, b1) = {
                 let lits = &self.clauses[c as usize];
                 (lits[0], lits[1])
@@ -271,14 +281,15 @@ impl Nogoods {
                 (lits[0], lits[1])
             };
             if a0 != b0 && a0 != b1 {
-                self.list(a0).push(c);
+                self.list(a0).push((c, a1));
             }
             if a1 != a0 && a1 != b0 && a1 != b1 {
-                self.list(a1).push(c);
+                self.list(a1).push((c, a0));
             }
             if a0 != l && a1 != l {
                 list.swap_remove(i);
             } else {
+                list[i].1 = if a0 == l { a1 } else { a0 };
                 i += 1;
             }
             match v {
