@@ -50,4 +50,6 @@ mod book {
     struct Explanations;
     #[doc = include_str!("../docs/hints.md")]
     struct Hints;
+    #[doc = include_str!("../docs/learning.md")]
+    struct Learning;
 }

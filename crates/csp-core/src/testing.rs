@@ -24,6 +24,9 @@ use crate::{
     Value, VarId, VarOrder,
 };
 
+#[doc(hidden)]
+pub use crate::search::learning::{learned_nogoods, LearnedNogood};
+
 /// The largest number of assignments [`brute_force`] will enumerate.
 pub const MAX_ASSIGNMENTS: u64 = 2_000_000;
 
@@ -206,6 +209,7 @@ pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
                         _ => RootWeights::Keep,
                     },
                     validate: true,
+                    learning: false,
                     // Explaining mode on a spread of configurations: it
                     // must not change what the search finds.
                     explain: matches!(

@@ -67,6 +67,7 @@ mod budget;
 mod builder;
 mod checked;
 pub(crate) mod engine;
+pub(crate) mod learning;
 mod optimize;
 mod options;
 mod prepared;
@@ -272,6 +273,29 @@ impl<'a> Search<'a> {
         self
     }
 
+    /// The learning search ([`SearchOptions::learning`]) for
+    /// [`solve`](Search::solve) and `minimize`/`maximize`: nogoods learned
+    /// from conflicts, backjumping, activity-based branching and restarts.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Outcome, Search};
+    /// // Five pigeons, four holes: no solution, proven by learning.
+    /// let mut m = Model::new();
+    /// let xs = m.new_vars(5, Domain::range(1, 4))?;
+    /// for i in 0..5 {
+    ///     for j in i + 1..5 {
+    ///         m.not_equal(xs[i], xs[j], 0)?;
+    ///     }
+    /// }
+    /// let r = Search::new(&m).learning(true).try_solve()?;
+    /// assert_eq!(r.outcome, Outcome::Unsatisfiable);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn learning(mut self, on: bool) -> Self {
+        self.options.learning = on;
+        self
+    }
+
     /// Sets the limits.
     pub fn limits(mut self, l: Limits) -> Self {
         self.options.limits = l;
@@ -298,6 +322,9 @@ impl<'a> Search<'a> {
     /// assert_eq!(r.solution.unwrap().values(), &[0, 1]);
     /// ```
     pub fn solve(self) -> SolveResult {
+        if self.options.learning && self.observer.is_none() {
+            return learning::solve(self.model, self.options);
+        }
         let mut it = self.solutions();
         it.engine.enable_restarts();
         let solution = it.next();

@@ -91,13 +91,20 @@ impl Optimum {
     }
 
     /// Sets [`bound`](Optimum::bound) and [`proven`](Optimum::proven)
-    /// from the outcome and the objective's declared domain.
+    /// from the outcome and the objective's declared domain, or the bound
+    /// the run proved, if it set a tighter one (the learning search: the
+    /// objective's bound at its root).
     fn settle(mut self, declared: &crate::Domain, minimize: bool) -> Optimum {
+        let proved = self.bound;
         self.bound = match (self.outcome, self.objective) {
             (Outcome::Solved, Some(v)) => Some(v),
             (_, None) | (Outcome::Invalid(_), _) => None,
-            (_, Some(_)) if minimize => declared.min(),
-            (_, Some(_)) => declared.max(),
+            (_, Some(v)) if minimize => declared
+                .min()
+                .map(|d| proved.map_or(d, |p| p.max(d).min(v))),
+            (_, Some(v)) => declared
+                .max()
+                .map(|d| proved.map_or(d, |p| p.min(d).max(v))),
         };
         self.proven = self.objective.is_some() && self.bound == self.objective;
         self
@@ -605,6 +612,9 @@ impl<'a> Search<'a> {
                 improvements: Vec::new(),
                 stats: r.stats,
             };
+        }
+        if self.options.learning && self.observer.is_none() {
+            return super::learning::optimize(self.model, self.options, objective, minimize, f);
         }
         let declared = self.model.domain(objective);
         let prep = Arc::new(Prepared::new(self.model, self.options.inference));

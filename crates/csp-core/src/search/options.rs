@@ -230,4 +230,16 @@ pub struct SearchOptions {
     /// the explanation trail (see [`crate::explain`]). Off by default; the
     /// search tree is the same either way, only slower when on.
     pub explain: bool,
+    /// The learning search (lazy clause generation) for
+    /// [`Search::solve`](super::Search::solve) and the optimisation calls
+    /// `minimize`, `maximize`, `minimize_each` and `maximize_each`: conflicts
+    /// are analysed into nogoods, which are kept and propagated; the search
+    /// backjumps, branches on the most active variable, saves phases and
+    /// restarts (Luby, 100 conflicts per unit, unless `restarts` says
+    /// otherwise). It runs in explaining mode; `decision_vars` are branched
+    /// on first, `var_order` is not used.
+    /// Counting, enumeration, the parallel and LNS calls and searches with
+    /// an observer run the ordinary engine. Off by default. See
+    /// `docs/learning.md`.
+    pub learning: bool,
 }

@@ -1,0 +1,181 @@
+//! The learning search against the ordinary engine: nodes, failures and
+//! time on a few models where remembering failures should pay.
+//!
+//! ```sh
+//! cargo run --release -p csp-core --example learning_bench [NODE_LIMIT [FILTER]]
+//! ```
+//!
+//! With `FILTER`, only the models whose name contains it run.
+//!
+//! Each model is run with learning off (the ordinary engine, its default
+//! orders with the inference given) and on (`Search::learning(true)`,
+//! same inference), under the same node limit (default 2,000,000); a run
+//! stopped by the limit is marked `limit`. The models:
+//! * `pigeons-N`: N pigeons in N − 1 holes, pairwise `≠` (unsatisfiable;
+//!   the all-different's Hall reasoning would see it at the root, so the
+//!   pairwise form is the test of the search);
+//! * `binpack-N`: N items of random sizes (seeded) in bins of capacity
+//!   10, minimising the bins used (`bin_packing` with symmetry left in);
+//! * `jobshop-JxM`: a random (seeded) job shop of J jobs on M machines,
+//!   minimising the makespan (`disjunctive` per machine).
+
+use std::time::Instant;
+
+use csp_core::expr::max_of;
+use csp_core::{Domain, Inference, Model, Outcome, Search, VarId};
+
+fn rng(mut s: u64) -> impl FnMut(u64) -> u64 {
+    move |m| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s % m
+    }
+}
+
+fn pigeons(n: usize) -> Model {
+    let mut m = Model::new();
+    let xs = m.new_vars(n, Domain::range(1, n as i32 - 1)).unwrap();
+    for i in 0..n {
+        for j in i + 1..n {
+            m.not_equal(xs[i], xs[j], 0).unwrap();
+        }
+    }
+    m
+}
+
+/// `n` items, capacity 10, sizes 2..=7; the objective is the number of bins.
+fn binpack(n: usize, seed: u64) -> (Model, VarId) {
+    let mut next = rng(seed);
+    let sizes: Vec<i32> = (0..n).map(|_| 2 + next(6) as i32).collect();
+    let mut m = Model::new();
+    let bins = m.new_vars(n, Domain::range(0, n as i32 - 1)).unwrap();
+    m.bin_packing(10, &bins, &sizes).unwrap();
+    let used = m.new_var(Domain::range(1, n as i32)).unwrap();
+    for &b in &bins {
+        m.less_eq(b, used, -1).unwrap(); // b ≤ used − 1
+    }
+    (m, used)
+}
+
+/// A random job shop: each job visits every machine once in a random
+/// order, durations 1..=9; the objective is the makespan.
+fn jobshop(jobs: usize, machines: usize, seed: u64) -> (Model, VarId) {
+    let mut next = rng(seed);
+    let horizon: i32 = 9 * (jobs * machines) as i32;
+    let mut m = Model::new();
+    let mut on: Vec<Vec<(VarId, i32)>> = vec![Vec::new(); machines];
+    let mut ends = Vec::new();
+    for _ in 0..jobs {
+        let mut order: Vec<usize> = (0..machines).collect();
+        for i in (1..machines).rev() {
+            order.swap(i, next(i as u64 + 1) as usize);
+        }
+        let mut prev: Option<(VarId, i32)> = None;
+        for &k in &order {
+            let d = 1 + next(9) as i32;
+            let s = m.new_var(Domain::range(0, horizon)).unwrap();
+            if let Some((p, pd)) = prev {
+                m.less_eq(p, s, -(pd as i64)).unwrap(); // p + pd ≤ s
+            }
+            on[k].push((s, d));
+            prev = Some((s, d));
+        }
+        let (p, pd) = prev.unwrap();
+        ends.push(p + pd);
+    }
+    for tasks in &on {
+        let s: Vec<VarId> = tasks.iter().map(|t| t.0).collect();
+        let d: Vec<i32> = tasks.iter().map(|t| t.1).collect();
+        m.disjunctive(&s, &d).unwrap();
+    }
+    let makespan = m.define(max_of(ends)).unwrap();
+    (m, makespan)
+}
+
+fn show(name: &str, learning: bool, outcome: String, nodes: u64, failures: u64, t: f64) {
+    println!(
+        "{name:<14} {:<8} {outcome:<24} {nodes:>10} {failures:>10} {:>10.1}",
+        if learning { "on" } else { "off" },
+        t * 1e3
+    );
+}
+
+fn main() {
+    let limit: u64 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(2_000_000);
+    let filter = std::env::args().nth(2).unwrap_or_default();
+    println!(
+        "{:<14} {:<8} {:<24} {:>10} {:>10} {:>10}",
+        "model", "learning", "outcome", "nodes", "failures", "ms"
+    );
+    for n in [8usize, 9, 10] {
+        let name = format!("pigeons-{n}");
+        if !name.contains(&filter) {
+            continue;
+        }
+        let m = pigeons(n);
+        for learning in [false, true] {
+            let t = Instant::now();
+            let r = Search::new(&m)
+                .inference(Inference::ForwardChecking)
+                .learning(learning)
+                .node_limit(limit)
+                .try_solve()
+                .unwrap();
+            let o = match r.outcome {
+                Outcome::LimitReached(_) => "limit".to_string(),
+                o => o.to_string(),
+            };
+            show(
+                &name,
+                learning,
+                o,
+                r.stats.nodes,
+                r.stats.failures,
+                t.elapsed().as_secs_f64(),
+            );
+        }
+    }
+    let mut runs: Vec<(String, Model, VarId)> = Vec::new();
+    for (n, seed) in [(10usize, 3u64), (14, 5), (18, 7)] {
+        let (m, x) = binpack(n, seed);
+        runs.push((format!("binpack-{n}"), m, x));
+    }
+    for (j, k, seed) in [
+        (4usize, 4usize, 11u64),
+        (5, 5, 13),
+        (6, 6, 17),
+        (7, 7, 19),
+        (8, 8, 23),
+    ] {
+        let (m, x) = jobshop(j, k, seed);
+        runs.push((format!("jobshop-{j}x{k}"), m, x));
+    }
+    for (name, m, x) in runs.iter().filter(|r| r.0.contains(&filter)) {
+        for learning in [false, true] {
+            let t = Instant::now();
+            let r = Search::new(m)
+                .inference(Inference::Mac)
+                .learning(learning)
+                .node_limit(limit)
+                .minimize(*x)
+                .unwrap();
+            let o = match (r.outcome, r.objective) {
+                (Outcome::Solved, Some(v)) => format!("optimal {v}"),
+                (Outcome::LimitReached(_), Some(v)) => format!("limit, best {v}"),
+                (o, _) => o.to_string(),
+            };
+            show(
+                name,
+                learning,
+                o,
+                r.stats.nodes,
+                r.stats.failures,
+                t.elapsed().as_secs_f64(),
+            );
+        }
+    }
+}

@@ -1,0 +1,603 @@
+//! The learning search: conflict-driven nogood learning over domain
+//! literals (lazy clause generation), for [`Search::solve`](super::Search::solve)
+//! and branch and bound, when [`SearchOptions::learning`] is on.
+//!
+//! The loop is MiniSat's `search()` (Eén and Sörensson, 2003) over the
+//! explained kernel:
+//! 1. propagate to a fixpoint: the kernel's propagators in explaining mode
+//!    (every change goes on the explanation trail with its reason), then
+//!    the learned nogoods ([`nogoods`]), again until neither changes
+//!    anything;
+//! 2. on a conflict, analyse it to the first unique implication point
+//!    ([`analysis`]), learn the nogood, backjump to the level where its
+//!    clause is unit and make its asserting literal true there, with the
+//!    clause as the reason; a conflict at level 0 ends the search;
+//! 3. at a fixpoint, restart if the run's conflicts reached its cutoff
+//!    (Luby by default); otherwise decide: the open variable of highest
+//!    activity ([`activity`]), `x = v` on its saved phase (or smallest
+//!    value) for domains of at most [`SPLIT_ABOVE`] values, else a bound
+//!    split `x ≤ mid` / `x ≥ mid + 1` towards the saved phase. No
+//!    variable left open: a solution.
+//!
+//! Optimisation is branch and bound with the bound as a root fact: after a
+//! solution of value `v`, the search goes back to level 0 and writes
+//! `objective ≤ v − 1` (when minimising) there as a
+//! [`Cause::Bound`] entry. Learned nogoods are kept. A nogood learned
+//! under a bound may rest on it (level-0 entries are left out of
+//! nogoods), so it is only valid under that bound; since the bound only
+//! tightens, every later node is under it, and every nogood stays valid
+//! for the rest of the search. Exhausting the space under the bound
+//! proves the last solution optimal.
+//!
+//! The options' `decision_vars`, when given, are branched on first (by
+//! activity among them), then the other variables.
+//!
+//! Defaults (documented in `docs/learning.md`): activity decay 0.95,
+//! phase saving on, Luby restarts with 100 conflicts per unit unless the
+//! options ask for other restarts ([`Restarts::Geometric`], or
+//! [`Restarts::Luby`] with another scale).
+
+pub(crate) mod activity;
+pub(crate) mod analysis;
+pub(crate) mod nogoods;
+
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::time::Instant;
+
+use activity::Activity;
+use analysis::Analyzer;
+use nogoods::Nogoods;
+
+use super::engine::{write_literal, Engine, Prepared};
+use super::optimize::{Improvement, Optimum};
+use super::{complete_outcome, Restarts, SearchOptions, SolveResult, ValOrder};
+use crate::domain::explained::Cause;
+use crate::explain::failure_premises;
+use crate::ids::{Value, VarId};
+use crate::limits::{Limit, Outcome};
+use crate::literal::Literal;
+use crate::model::Model;
+use crate::propagation::kernel::Stop;
+use crate::solution::Solution;
+
+/// Domains of more values than this are branched on by bound splits
+/// rather than by values.
+pub(crate) const SPLIT_ABOVE: u64 = 64;
+
+/// The restarts a learning search makes when the options ask for none:
+/// Luby with 100 conflicts per unit (Chuffed's and MiniSat's scale).
+pub(crate) const DEFAULT_RESTARTS: Restarts = Restarts::Luby { scale: 100 };
+
+/// The number of learned clauses (besides those of LBD at most 2) kept
+/// before the first reduction; each reduction, made at a restart, keeps
+/// half of them and raises the threshold by 10%.
+pub(crate) const FIRST_MAX_LEARNTS: usize = 2000;
+
+/// What [`Learner::next`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// A solution (checked against every constraint).
+    Solution(Vec<Value>),
+    /// The space (under the bound) is exhausted.
+    Done,
+    /// A limit stopped the search.
+    Limit(Limit),
+    /// A candidate solution failed a checker (see `Engine::invalid`).
+    Invalid,
+}
+
+/// Why propagation stopped short of a fixpoint.
+enum Clash {
+    /// A propagator of the kernel failed (its failure is on the trail).
+    Kernel,
+    /// Learned clause `c` has every literal false.
+    Nogood(u32),
+    /// A limit stopped propagation.
+    Limit,
+}
+
+/// A nogood learned, for the tests: the clause and the objective bound in
+/// force when it was learned (it excludes no solution within that bound).
+#[doc(hidden)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LearnedNogood {
+    /// The clause: at least one of these literals holds in every solution
+    /// within the bound.
+    pub clause: Vec<Literal>,
+    /// The objective bound in force (`≤` when minimising, `≥` when
+    /// maximising), `None` for satisfaction or before the first solution.
+    pub bound: Option<Value>,
+}
+
+/// The learning engine: the explained kernel, the nogoods and the
+/// heuristics.
+pub(crate) struct Learner<'a> {
+    pub(crate) engine: Engine<'a>,
+    nogoods: Nogoods,
+    activity: Activity,
+    analyzer: Analyzer,
+    /// Is the variable a branching candidate?
+    candidate: Vec<bool>,
+    restarts: Restarts,
+    /// Restart run, conflicts in it, its cutoff.
+    run: (u64, u64, u64),
+    objective: Option<(VarId, bool)>,
+    bound: Option<Value>,
+    started: bool,
+    done: bool,
+    /// Every nogood learned, when asked for (tests).
+    pub(crate) log: Option<Vec<LearnedNogood>>,
+    /// Nogoods learned.
+    pub(crate) learned: u64,
+    /// Learned clauses kept before the next reduction (see
+    /// [`Nogoods::reduce`]); grows by 10% at each.
+    pub(crate) max_learnts: usize,
+    /// The objective's bound at the last fixpoint of level 0 (`min` when
+    /// minimising): no better solution lies beyond it.
+    root_bound: Option<Value>,
+}
+
+impl<'a> Learner<'a> {
+    /// A learning search over `model` with `options` (explaining mode is
+    /// turned on; the variable order is replaced by activities).
+    pub(crate) fn new(model: &'a Model, mut options: SearchOptions) -> Learner<'a> {
+        options.explain = true;
+        let restarts = match options.restarts {
+            Restarts::None => DEFAULT_RESTARTS,
+            r => r,
+        };
+        let prep = Arc::new(Prepared::new(model, options.inference));
+        let engine = Engine::new(model, prep, options, None);
+        let n = model.num_vars();
+        let vars: Vec<u32> = (0..n as u32).collect();
+        let mut activity = Activity::new(n, &vars);
+        let first: Vec<u32> = engine
+            .opts
+            .decision_vars
+            .iter()
+            .map(|x| x.index() as u32)
+            .collect();
+        activity.prefer(&first);
+        Learner {
+            engine,
+            nogoods: Nogoods::new(n),
+            activity,
+            analyzer: Analyzer::default(),
+            candidate: vec![true; n],
+            restarts,
+            run: (0, 0, restarts.cutoff(0)),
+            objective: None,
+            bound: None,
+            started: false,
+            done: false,
+            log: None,
+            learned: 0,
+            max_learnts: FIRST_MAX_LEARNTS,
+            root_bound: None,
+        }
+    }
+
+    /// Optimises `x` (minimising if `minimize`).
+    pub(crate) fn set_objective(&mut self, x: VarId, minimize: bool) {
+        self.objective = Some((x, minimize));
+    }
+
+    /// The number of learned clauses kept.
+    #[allow(dead_code)]
+    pub(crate) fn num_nogoods(&self) -> usize {
+        self.nogoods.clauses.len()
+    }
+
+    /// Runs to the next solution, the end of the space or a limit.
+    pub(crate) fn next(&mut self) -> Found {
+        if self.done {
+            return Found::Done;
+        }
+        if !self.started {
+            self.started = true;
+            match self.engine.start() {
+                Ok(()) => {}
+                Err(Stop::Limit) => {
+                    self.done = true;
+                    return Found::Limit(self.engine.limit_hit().unwrap_or(Limit::Cancelled));
+                }
+                Err(Stop::Conflict) => {
+                    self.done = true;
+                    return Found::Done;
+                }
+            }
+        }
+        loop {
+            match self.propagate() {
+                Ok(()) => {
+                    if self.engine.store.level() == 0 {
+                        self.note_root_bound();
+                    }
+                }
+                Err(Clash::Limit) => {
+                    self.done = true;
+                    return Found::Limit(self.engine.limit_hit().unwrap_or(Limit::Cancelled));
+                }
+                Err(clash) => {
+                    if !self.resolve(clash) {
+                        self.done = true;
+                        return Found::Done;
+                    }
+                    continue;
+                }
+            }
+            // A restart, when this run's conflicts reached its cutoff.
+            if self.run.1 >= self.run.2 && self.engine.store.level() > 0 {
+                self.backjump(0);
+                self.run.0 += 1;
+                self.run = (self.run.0, 0, self.restarts.cutoff(self.run.0));
+                self.engine.stats.restarts += 1;
+                if self.nogoods.clauses.len() > self.max_learnts {
+                    // Forget the clauses least likely to be of use
+                    // (root-satisfied, then of the highest LBD).
+                    if self
+                        .nogoods
+                        .reduce(&mut self.engine.store, self.max_learnts / 2)
+                        .is_err()
+                    {
+                        self.done = true;
+                        return Found::Done;
+                    }
+                    self.max_learnts += self.max_learnts / 10;
+                }
+                continue;
+            }
+            let Some(x) = self.pick() else {
+                self.engine.stats.solutions += 1;
+                // Back to the root next time (the caller tightens the
+                // bound or stops).
+                return match self.engine.take_solution() {
+                    Some(v) => Found::Solution(v),
+                    None => {
+                        self.done = true;
+                        Found::Invalid
+                    }
+                };
+            };
+            self.engine.stats.nodes += 1;
+            if self.engine.stats.nodes >= self.engine.next_check {
+                if let Some(l) = self.engine.check_limits() {
+                    self.done = true;
+                    return Found::Limit(l);
+                }
+            }
+            let lit = self.decision(x);
+            self.engine.store.push_level();
+            let depth = self.engine.store.level() as u64;
+            if depth > self.engine.stats.max_depth {
+                self.engine.stats.max_depth = depth;
+            }
+            // The literal is not false (its value is in the domain), so
+            // the write cannot fail.
+            let r = self.engine.decision_write(lit);
+            debug_assert!(r.is_ok());
+        }
+    }
+
+    /// After a solution of value `v`: back to the root, where the
+    /// objective must now be better than `v`. False when no better value
+    /// can exist (the last solution is optimal).
+    pub(crate) fn tighten(&mut self, v: Value) -> bool {
+        let Some((x, minimize)) = self.objective else {
+            return false;
+        };
+        let b = if minimize {
+            v.checked_sub(1)
+        } else {
+            v.checked_add(1)
+        };
+        let Some(b) = b else {
+            self.done = true;
+            return false;
+        };
+        self.bound = Some(b);
+        self.backjump(0);
+        let lit = if minimize {
+            Literal::Le(x, b)
+        } else {
+            Literal::Ge(x, b)
+        };
+        if write_literal(&mut self.engine.store, Cause::Bound, lit).is_err() {
+            self.engine.kernel.clear(&mut self.engine.store);
+            self.done = true;
+            return false;
+        }
+        true
+    }
+
+    /// At a fixpoint of level 0: the objective's bound there is proven
+    /// (no solution better than the incumbent goes beyond it).
+    fn note_root_bound(&mut self) {
+        if let Some((x, minimize)) = self.objective {
+            let i = x.index();
+            self.root_bound = Some(if minimize {
+                self.engine.store.min(i)
+            } else {
+                self.engine.store.max(i)
+            });
+        }
+    }
+
+    /// Propagates the kernel and the nogoods to a common fixpoint.
+    fn propagate(&mut self) -> Result<(), Clash> {
+        loop {
+            match self.engine.propagate() {
+                Ok(()) => {}
+                Err(Stop::Limit) => return Err(Clash::Limit),
+                Err(Stop::Conflict) => return Err(Clash::Kernel),
+            }
+            match self.nogoods.propagate(&mut self.engine.store) {
+                Ok(true) => {}
+                Ok(false) => return Ok(()),
+                Err(c) => {
+                    self.engine.kernel.clear(&mut self.engine.store);
+                    return Err(Clash::Nogood(c));
+                }
+            }
+        }
+    }
+
+    /// Handles a conflict: learns a nogood, backjumps and asserts it.
+    /// False when the conflict proves that nothing (under the bound) is
+    /// left.
+    fn resolve(&mut self, mut clash: Clash) -> bool {
+        loop {
+            self.engine.stats.failures += 1;
+            self.run.1 += 1;
+            if self.engine.store.level() == 0 {
+                return false;
+            }
+            let conflict = self.conflict_literals(&clash);
+            let Some(learnt) =
+                self.analyzer
+                    .analyze(&mut self.engine, &conflict, &mut self.activity)
+            else {
+                return false;
+            };
+            self.activity.decay();
+            self.learned += 1;
+            if let Some(log) = &mut self.log {
+                log.push(LearnedNogood {
+                    clause: learnt.lits.clone(),
+                    bound: self.bound,
+                });
+            }
+            self.backjump(learnt.level);
+            self.engine.stats.backtracks += 1;
+            if learnt.lits.len() == 1 {
+                if !Nogoods::assert_root(&mut self.engine.store, learnt.lits[0]) {
+                    return false;
+                }
+                return true;
+            }
+            let c = self.nogoods.add(learnt.lits, learnt.lbd);
+            match self.nogoods.visit(&mut self.engine.store, c) {
+                nogoods::Visit::Conflict => clash = Clash::Nogood(c),
+                _ => return true,
+            }
+        }
+    }
+
+    /// The literals (true now) that the conflict says cannot hold together.
+    fn conflict_literals(&mut self, clash: &Clash) -> Vec<Literal> {
+        let mut out = Vec::new();
+        match *clash {
+            Clash::Nogood(c) => {
+                out.extend(self.nogoods.clauses[c as usize].iter().map(|l| l.negate()));
+            }
+            Clash::Kernel | Clash::Limit => {
+                self.engine.store.ex.chain();
+                let at = self.engine.store.ex.entries.len();
+                match self.engine.store.ex.failure {
+                    Some(f) => failure_premises(&mut self.engine, &f, at, &mut out),
+                    None => {
+                        // No record (cannot happen while explaining): the
+                        // decisions themselves, which imply everything.
+                        out.extend(
+                            self.engine
+                                .store
+                                .ex
+                                .entries
+                                .iter()
+                                .filter(|e| e.cause() == Cause::Decision)
+                                .map(|e| e.lit()),
+                        );
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Undoes every level above `level`, saving the phases of the
+    /// variables fixed there and putting them back among the candidates.
+    fn backjump(&mut self, level: usize) {
+        let store = &self.engine.store;
+        let entries = &store.ex.entries;
+        let mut k = entries.len();
+        while k > 0 && entries[k - 1].level() as usize > level {
+            k -= 1;
+            let x = entries[k].lit().var().index();
+            if store.size(x) == 1 {
+                self.activity.phase[x] = Some(store.min(x));
+            }
+            if self.candidate[x] {
+                self.activity.insert(x as u32);
+            }
+        }
+        self.engine.kernel.clear(&mut self.engine.store);
+        self.engine.store.backtrack_to(level);
+        self.nogoods.backtracked(self.engine.store.ex.entries.len());
+    }
+
+    /// The open candidate of highest activity (`None`: every variable is
+    /// fixed).
+    fn pick(&mut self) -> Option<usize> {
+        while let Some(x) = self.activity.pop() {
+            if self.engine.store.size(x as usize) > 1 {
+                return Some(x as usize);
+            }
+        }
+        // The heap holds every open candidate; non-candidates are fixed
+        // by propagation or searched below.
+        (0..self.engine.store.len()).find(|&i| self.engine.store.size(i) > 1)
+    }
+
+    /// The decision on open variable `x`.
+    fn decision(&self, x: usize) -> Literal {
+        let s = &self.engine.store;
+        let var = VarId(x as u32);
+        let (lo, hi) = (s.min(x), s.max(x));
+        let down = !matches!(
+            self.engine.opts.val_order,
+            ValOrder::Descending | ValOrder::ReverseSplit | ValOrder::BinaryMax
+        );
+        let phase = self.activity.phase[x].filter(|&v| s.contains(x, v));
+        if s.size(x) <= SPLIT_ABOVE {
+            let v = phase.unwrap_or(if down { lo } else { hi });
+            return Literal::Eq(var, v);
+        }
+        let mid = ((lo as i64 + hi as i64).div_euclid(2)) as Value;
+        let low_half = match phase {
+            Some(v) => v <= mid,
+            None => down,
+        };
+        if low_half {
+            Literal::Le(var, mid)
+        } else {
+            Literal::Ge(var, mid + 1)
+        }
+    }
+}
+
+/// [`Search::solve`](super::Search::solve) with learning.
+pub(crate) fn solve(model: &Model, options: SearchOptions) -> SolveResult {
+    let start = Instant::now();
+    let mut l = Learner::new(model, options);
+    l.engine.set_start_time(start);
+    let found = l.next();
+    l.engine.elapsed_into_stats();
+    let stats = l.engine.stats.clone();
+    match found {
+        Found::Solution(v) => SolveResult {
+            outcome: Outcome::Solved,
+            solution: Some(Solution::new(v).named(model)),
+            stats,
+        },
+        Found::Done => SolveResult {
+            outcome: Outcome::Unsatisfiable,
+            solution: None,
+            stats,
+        },
+        Found::Limit(lim) => SolveResult {
+            outcome: Outcome::LimitReached(lim),
+            solution: None,
+            stats,
+        },
+        Found::Invalid => SolveResult {
+            outcome: Outcome::Invalid(l.engine.invalid.unwrap_or(crate::ConstraintId(0))),
+            solution: None,
+            stats,
+        },
+    }
+}
+
+/// Branch and bound with learning (see the module documentation); `f`
+/// sees each improving solution and may stop the search.
+pub(crate) fn optimize(
+    model: &Model,
+    options: SearchOptions,
+    objective: VarId,
+    minimize: bool,
+    mut f: impl FnMut(&Solution, Value) -> ControlFlow<()>,
+) -> Optimum {
+    let start = Instant::now();
+    let mut l = Learner::new(model, options);
+    l.engine.set_start_time(start);
+    l.set_objective(objective, minimize);
+    let mut best: Option<Solution> = None;
+    let mut improvements = Vec::new();
+    let mut stopped = None;
+    let mut invalid = None;
+    loop {
+        match l.next() {
+            Found::Solution(values) => {
+                let s = Solution::new(values).named(model);
+                let v = s[objective];
+                improvements.push(Improvement {
+                    objective: v,
+                    nodes: l.engine.stats.nodes,
+                    time: l.engine.elapsed(),
+                });
+                let go_on = f(&s, v);
+                best = Some(s);
+                if !l.tighten(v) {
+                    break; // nothing better can exist
+                }
+                if go_on.is_break() {
+                    stopped = Some(Limit::Solutions);
+                    break;
+                }
+            }
+            Found::Done => break,
+            Found::Limit(lim) => {
+                stopped = Some(lim);
+                break;
+            }
+            Found::Invalid => {
+                invalid = l.engine.invalid;
+                break;
+            }
+        }
+    }
+    l.engine.elapsed_into_stats();
+    let outcome = match invalid {
+        Some(c) => Outcome::Invalid(c),
+        None => complete_outcome(stopped, u128::from(best.is_some())),
+    };
+    Optimum {
+        outcome,
+        objective: best.as_ref().map(|s| s[objective]),
+        best,
+        // Settled by the caller: the proven bound, when not optimal.
+        bound: l.root_bound,
+        proven: false,
+        improvements,
+        stats: l.engine.stats.clone(),
+    }
+}
+
+/// Runs a learning search and returns every nogood it learned (tests):
+/// satisfaction when `objective` is `None`, else branch and bound to the
+/// end or the options' limits. `max_learnts` replaces the number of
+/// clauses kept before the first reduction (small values make the tests
+/// exercise the deletion).
+#[doc(hidden)]
+pub fn learned_nogoods(
+    model: &Model,
+    options: SearchOptions,
+    objective: Option<(VarId, bool)>,
+    max_learnts: Option<usize>,
+) -> Vec<LearnedNogood> {
+    let mut l = Learner::new(model, options);
+    l.log = Some(Vec::new());
+    if let Some(k) = max_learnts {
+        l.max_learnts = k;
+    }
+    if let Some((x, minimize)) = objective {
+        l.set_objective(x, minimize);
+    }
+    while let Found::Solution(values) = l.next() {
+        let Some((x, _)) = objective else { break };
+        if !l.tighten(values[x.index()]) {
+            break;
+        }
+    }
+    l.log.take().unwrap_or_default()
+}

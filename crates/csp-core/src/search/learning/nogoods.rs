@@ -1,0 +1,398 @@
+//! The nogood store: learned clauses over domain literals, propagated with
+//! two watched literals.
+//!
+//! A nogood is stored as the clause that forbids it: `l₁ ∨ … ∨ lₙ`, where
+//! each `lᵢ` is a domain literal (`x = v`, `x ≠ v`, `x ≥ v`, `x ≤ v`). A
+//! literal is *false* when the domain admits none of its values, *true*
+//! when every value left admits it. Two literals of each clause are
+//! watched (positions 0 and 1): while neither is false the clause can
+//! neither propagate nor fail, whatever the others do. A watch is filed
+//! under its literal, by kind, so that a change visits only the watches it
+//! may have made false: `x = v` under `v` (false once `v` is gone), `x ≠ v`
+//! under `v` (false once `x` is fixed to `v`), `x ≥ v` and `x ≤ v` in maps
+//! ordered by `v` (false once the maximum is below `v`, or the minimum
+//! above it). The variables to look at come from the explanation trail:
+//! every domain change in explaining mode is a trail entry, so the entries
+//! not yet seen (`qhead..`) are exactly the changes to propagate, as
+//! MiniSat's propagation queue is its trail (Eén and Sörensson, "An
+//! extensible SAT-solver", 2003). Chuffed and Pumpkin watch literals the
+//! same way, with the literals of a variable's bounds created lazily.
+//!
+//! A literal the store infers is written with its clause as the reason:
+//! eager premises (the negations of the clause's other literals, all true
+//! then) under the reserved propagator index [`NOGOOD_PROP`], so conflict
+//! analysis explains through learned nogoods as through any propagator.
+
+use std::collections::BTreeMap;
+
+use crate::domain::explained::{Cause, How};
+use crate::domain::DomainStore;
+use crate::ids::Value;
+use crate::literal::Literal;
+use crate::search::engine::write_literal;
+
+/// The propagator index of the causes the nogood store writes (no
+/// propagator of the kernel has it: the kernel's indices are small).
+pub(crate) const NOGOOD_PROP: u32 = u32::MAX - 1;
+
+/// Is `l` false in `store` (does the domain admit none of its values)?
+#[inline]
+pub(crate) fn is_false(store: &DomainStore, l: Literal) -> bool {
+    let i = l.var().index();
+    match l {
+        Literal::Eq(_, v) => !store.contains(i, v),
+        Literal::Ne(_, v) => store.min(i) == v && store.max(i) == v,
+        Literal::Ge(_, v) => store.max(i) < v,
+        Literal::Le(_, v) => store.min(i) > v,
+    }
+}
+
+/// Is `l` true in `store` (does every value left admit it)?
+#[inline]
+pub(crate) fn is_true(store: &DomainStore, l: Literal) -> bool {
+    let i = l.var().index();
+    match l {
+        Literal::Eq(_, v) => store.min(i) == v && store.max(i) == v,
+        Literal::Ne(_, v) => !store.contains(i, v),
+        Literal::Ge(_, v) => store.min(i) >= v,
+        Literal::Le(_, v) => store.max(i) <= v,
+    }
+}
+
+/// What visiting one clause found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Visit {
+    /// Nothing to do (a watch holds, or two literals are still open).
+    Quiet,
+    /// Every literal but the first is false: the first was made true.
+    Unit,
+    /// Every literal is false.
+    Conflict,
+}
+
+/// A watch: the clause, and a *blocker*, another of its literals (the
+/// other watch when filed): while the blocker is true the clause is
+/// satisfied and is not looked at (MiniSat 2.2's blockers, which save
+/// reading the clause).
+type Watch = (u32, Literal);
+
+/// The watches of one variable's literals, by kind and value.
+#[derive(Clone, Debug, Default)]
+struct VarWatches {
+    eq: BTreeMap<Value, Vec<Watch>>,
+    ne: BTreeMap<Value, Vec<Watch>>,
+    ge: BTreeMap<Value, Vec<Watch>>,
+    le: BTreeMap<Value, Vec<Watch>>,
+}
+
+/// The learned clauses and their watches.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Nogoods {
+    /// The clauses; literals 0 and 1 are the watched ones.
+    pub(crate) clauses: Vec<Vec<Literal>>,
+    /// Per clause: its literal block distance when learned (the number of
+    /// decision levels among its literals; Audemard and Simon, "Predicting
+    /// learnt clauses quality in modern SAT solvers", IJCAI 2009).
+    lbd: Vec<u32>,
+    /// Per variable: the clauses watching one of its literals (possibly
+    /// stale: a clause whose watch moved away is dropped when next met).
+    watches: Vec<VarWatches>,
+    /// The first trail entry not yet propagated.
+    pub(crate) qhead: usize,
+    /// Per variable: the pass that last visited it (a variable changed
+    /// several times is visited once per pass).
+    visited: Vec<u64>,
+    pass: u64,
+    /// Literals written by the store (statistics).
+    pub(crate) propagated: u64,
+    /// Scratch: the literals whose watches a pass visits.
+    due: Vec<Literal>,
+}
+
+impl Nogoods {
+    pub(crate) fn new(num_vars: usize) -> Nogoods {
+        Nogoods {
+            watches: vec![VarWatches::default(); num_vars],
+            visited: vec![0; num_vars],
+            ..Nogoods::default()
+        }
+    }
+
+    /// After backtracking: the trail is shorter, so the queue is too.
+    pub(crate) fn backtracked(&mut self, trail_len: usize) {
+        self.qhead = self.qhead.min(trail_len);
+    }
+
+    /// The watch list of literal `l`.
+    fn list(&mut self, l: Literal) -> &mut Vec<Watch> {
+        let w = &mut self.watches[l.var().index()];
+        match l {
+            Literal::Eq(_, v) => w.eq.entry(v).or_default(),
+            Literal::Ne(_, v) => w.ne.entry(v).or_default(),
+            Literal::Ge(_, v) => w.ge.entry(v).or_default(),
+            Literal::Le(_, v) => w.le.entry(v).or_default(),
+        }
+    }
+
+    /// Adds a clause of two or more literals, watching its first two (the
+    /// caller puts the asserting literal first and, second, the false
+    /// literal of the highest level). Returns its index.
+    pub(crate) fn add(&mut self, lits: Vec<Literal>, lbd: u32) -> u32 {
+        debug_assert!(lits.len() >= 2);
+        self.lbd.push(lbd);
+        let c = self.clauses.len() as u32;
+        let (a, b) = (lits[0], lits[1]);
+        self.list(a).push((c, b));
+        if b != a {
+            self.list(b).push((c, a));
+        }
+        self.clauses.push(lits);
+        c
+    }
+
+    /// Forgets learned clauses, at the root (level 0, at a fixpoint): those
+    /// a root fact satisfies, then, of the others, all but the `keep` of
+    /// lowest LBD (the later learned first among equals); clauses of LBD
+    /// at most 2 ("glue" clauses) are always kept. The watches are made
+    /// anew. Reasons are not affected: a nogood's premises were copied
+    /// onto the trail when it propagated. `Err(c)` if a clause kept is
+    /// false at the root (the problem has no solution).
+    pub(crate) fn reduce(&mut self, store: &mut DomainStore, keep: usize) -> Result<(), u32> {
+        let n = self.clauses.len();
+        let mut live: Vec<usize> = Vec::with_capacity(n);
+        for c in 0..n {
+            let lits = &mut self.clauses[c];
+            if lits.iter().any(|&l| is_true(store, l)) {
+                continue; // satisfied for good
+            }
+            // Literals false at the root are false for good: drop them.
+            lits.retain(|&l| !is_false(store, l));
+            live.push(c);
+        }
+        let (glue, mut rest): (Vec<usize>, Vec<usize>) =
+            live.into_iter().partition(|&c| self.lbd[c] <= 2);
+        rest.sort_unstable_by_key(|&c| (self.lbd[c], std::cmp::Reverse(c)));
+        rest.truncate(keep);
+        let mut kept: Vec<usize> = glue.into_iter().chain(rest).collect();
+        kept.sort_unstable();
+        let old = std::mem::take(&mut self.clauses);
+        let old_lbd = std::mem::take(&mut self.lbd);
+        let mut old: Vec<Option<Vec<Literal>>> = old.into_iter().map(Some).collect();
+        for w in &mut self.watches {
+            *w = VarWatches::default();
+        }
+        let mut short = Vec::new();
+        for c in kept {
+            let lits = old[c].take().expect("kept once");
+            match lits.len() {
+                0 => return Err(u32::MAX),
+                1 => short.push(lits[0]),
+                _ => {
+                    self.add(lits, old_lbd[c]);
+                }
+            }
+        }
+        // A clause left with one literal is a root fact now.
+        for l in short {
+            if !Nogoods::assert_root(store, l) {
+                return Err(u32::MAX);
+            }
+        }
+        self.qhead = self.qhead.min(store.ex.entries.len());
+        Ok(())
+    }
+
+    /// Propagates the clauses watching the literals made false since the
+    /// last call, until no clause is unit. `Ok(true)` if a literal was
+    /// written; `Err(c)` when clause `c` has every literal false.
+    pub(crate) fn propagate(&mut self, store: &mut DomainStore) -> Result<bool, u32> {
+        let mut wrote = false;
+        while self.qhead < store.ex.entries.len() {
+            self.pass += 1;
+            let end = store.ex.entries.len();
+            let mut due = std::mem::take(&mut self.due);
+            due.clear();
+            for k in self.qhead..end {
+                let x = store.ex.entries[k].lit().var();
+                let i = x.index();
+                if self.visited[i] == self.pass {
+                    continue;
+                }
+                self.visited[i] = self.pass;
+                let w = &self.watches[i];
+                let (lo, hi) = (store.min(i), store.max(i));
+                if lo == hi && w.ne.contains_key(&lo) {
+                    due.push(Literal::Ne(x, lo));
+                }
+                for &v in w.eq.keys() {
+                    if !store.contains(i, v) {
+                        due.push(Literal::Eq(x, v));
+                    }
+                }
+                if hi < Value::MAX {
+                    for &v in w.ge.range(hi + 1..).map(|e| e.0) {
+                        due.push(Literal::Ge(x, v));
+                    }
+                }
+                if lo > Value::MIN {
+                    for &v in w.le.range(..lo).map(|e| e.0) {
+                        due.push(Literal::Le(x, v));
+                    }
+                }
+            }
+            self.qhead = end;
+            for &l in &due {
+                match self.visit_list(store, l) {
+                    Ok(w) => wrote |= w,
+                    Err(c) => {
+                        self.due = due;
+                        return Err(c);
+                    }
+                }
+            }
+            self.due = due;
+        }
+        Ok(wrote)
+    }
+
+    /// Visits the clauses watching `l` (false now).
+    fn visit_list(&mut self, store: &mut DomainStore, l: Literal) -> Result<bool, u32> {
+        let mut list = std::mem::take(self.list(l));
+        let mut wrote = false;
+        let mut i = 0;
+        let mut result = Ok(());
+        while i < list.len() {
+            let (c, blocker) = list[i];
+            if is_true(store, blocker) {
+                i += 1;
+                continue;
+            }
+            let (b0, b1) = {
+                let lits = &self.clauses[c as usize];
+                (lits[0], lits[1])
+            };
+            if b0 != l && b1 != l {
+                list.swap_remove(i); // stale
+                continue;
+            }
+            let v = self.visit_false(store, c, l);
+            let (a0, a1) = {
+                let lits = &self.clauses[c as usize];
+                (lits[0], lits[1])
+            };
+            if a0 != b0 && a0 != b1 {
+                self.list(a0).push((c, a1));
+            }
+            if a1 != a0 && a1 != b0 && a1 != b1 {
+                self.list(a1).push((c, a0));
+            }
+            if a0 != l && a1 != l {
+                list.swap_remove(i);
+            } else {
+                list[i].1 = if a0 == l { a1 } else { a0 };
+                i += 1;
+            }
+            match v {
+                Visit::Conflict => {
+                    result = Err(c);
+                    break;
+                }
+                Visit::Unit => wrote = true,
+                Visit::Quiet => {}
+            }
+        }
+        // Nothing else can have been filed under `l` meanwhile (a watch
+        // moves to a literal that is not false), but keep any that was.
+        let slot = self.list(l);
+        list.append(slot);
+        *slot = list;
+        result.map(|()| wrote)
+    }
+
+    /// [`visit`](Self::visit) when watched literal `l` of clause `c` is
+    /// known to be false: the other watch is tried first, so a clause it
+    /// satisfies costs one test (MiniSat's order).
+    fn visit_false(&mut self, store: &mut DomainStore, c: u32, l: Literal) -> Visit {
+        let lits = &mut self.clauses[c as usize];
+        if lits[0] == l {
+            lits.swap(0, 1);
+        }
+        if lits[1] != l {
+            return self.visit(store, c);
+        }
+        if is_true(store, lits[0]) {
+            return Visit::Quiet;
+        }
+        if let Some(j) = (2..lits.len()).find(|&j| !is_false(store, lits[j])) {
+            lits.swap(1, j);
+            return Visit::Quiet;
+        }
+        self.visit(store, c)
+    }
+
+    /// Looks at clause `c`: moves its watches off false literals where it
+    /// can, and makes its first literal true when it is the only one not
+    /// false (with the others as the reason).
+    pub(crate) fn visit(&mut self, store: &mut DomainStore, c: u32) -> Visit {
+        let lits = &mut self.clauses[c as usize];
+        for w in 0..2 {
+            if is_false(store, lits[w]) {
+                if let Some(j) = (2..lits.len()).find(|&j| !is_false(store, lits[j])) {
+                    lits.swap(w, j);
+                }
+            }
+        }
+        let (f0, f1) = (is_false(store, lits[0]), is_false(store, lits[1]));
+        if f0 && f1 {
+            return Visit::Conflict;
+        }
+        if f0 {
+            lits.swap(0, 1);
+        } else if !f1 {
+            return Visit::Quiet;
+        }
+        // lits[1] is false, and so is every literal after it.
+        if is_true(store, lits[0]) {
+            return Visit::Quiet;
+        }
+        let start = store.ex.premises.len() as u32;
+        for &l in &lits[1..] {
+            store.ex.premises.push(l.negate());
+        }
+        let cause = Cause::Propagated {
+            prop: NOGOOD_PROP,
+            how: How::Eager {
+                start,
+                len: (lits.len() - 1) as u32,
+            },
+        };
+        let lit = lits[0];
+        self.propagated += 1;
+        // Not false, so the write cannot empty the domain.
+        let r = write_literal(store, cause, lit);
+        debug_assert!(r.is_ok());
+        if r.is_err() {
+            return Visit::Conflict;
+        }
+        Visit::Unit
+    }
+
+    /// Asserts the unit clause `[lit]` at the root (no watches needed: it
+    /// holds from now on). False when `lit` is false already.
+    pub(crate) fn assert_root(store: &mut DomainStore, lit: Literal) -> bool {
+        if is_false(store, lit) {
+            return false;
+        }
+        if is_true(store, lit) {
+            return true;
+        }
+        let cause = Cause::Propagated {
+            prop: NOGOOD_PROP,
+            how: How::Eager {
+                start: store.ex.premises.len() as u32,
+                len: 0,
+            },
+        };
+        write_literal(store, cause, lit).is_ok()
+    }
+}

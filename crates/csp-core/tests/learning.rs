@@ -1,0 +1,411 @@
+//! The learning search (issue 28) against brute force and against the
+//! ordinary engine, on small random models:
+//! * every nogood it learns excludes no solution of the model (for
+//!   optimisation: no solution within the bound in force when it was
+//!   learned);
+//! * with and without learning, the same satisfiability and the same
+//!   optimum; every solution returned passes the model's checkers;
+//! * limits are reported as limits, never as "no solution".
+//!
+//! Node limits only; no wall-clock assertion.
+
+mod common;
+
+use csp_core::expr::sum;
+use csp_core::testing::{brute_force, learned_nogoods, LearnedNogood};
+use csp_core::{
+    Domain, Inference, Limit, Literal, Model, Outcome, Relation, Restarts, Search, SearchOptions,
+    Value, VarId,
+};
+
+/// A random small model: `n` variables over small domains (some with
+/// holes) and a handful of constraints of the kinds whose reasons differ
+/// (binary, all-different, linear, table, count, element).
+fn random_model(seed: u64, big: bool) -> (Model, Vec<VarId>) {
+    let mut next = common::rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let n = 3 + next(if big { 5 } else { 4 }) as usize;
+    let doms = common::domains(&mut next, n, (0, 3, 5), seed.is_multiple_of(3));
+    let mut m = Model::new();
+    let xs: Vec<VarId> = doms.iter().map(|d| m.new_var(d.clone()).unwrap()).collect();
+    let k = 2 + next(if big { 7 } else { 5 }) as usize;
+    let pick = |next: &mut dyn FnMut(u64) -> u64, c: usize| -> Vec<VarId> {
+        let mut v: Vec<VarId> = Vec::new();
+        while v.len() < c.min(n) {
+            let x = xs[next(n as u64) as usize];
+            if !v.contains(&x) {
+                v.push(x);
+            }
+        }
+        v
+    };
+    for _ in 0..k {
+        match next(7) {
+            0 => {
+                let v = pick(&mut next, 2);
+                let c = next(3) as Value - 1;
+                m.not_equal(v[0], v[1], c).unwrap();
+            }
+            1 => {
+                let v = pick(&mut next, 3);
+                m.all_different(&v).unwrap();
+            }
+            2 => {
+                let c = 2 + next(2) as usize;
+                let v = pick(&mut next, c);
+                let terms: Vec<(i64, VarId)> = v
+                    .iter()
+                    .map(|&x| ([-2, -1, 1, 2][next(4) as usize], x))
+                    .collect();
+                let rel =
+                    [Relation::Le, Relation::Ge, Relation::Eq, Relation::Ne][next(4) as usize];
+                m.linear(&terms, rel, next(9) as i64 - 2).unwrap();
+            }
+            3 => {
+                let v = pick(&mut next, 2);
+                let rows: Vec<Vec<Value>> = (0..2 + next(6))
+                    .map(|_| vec![next(6) as Value, next(6) as Value])
+                    .collect();
+                m.table(&v, rows).unwrap();
+            }
+            4 => {
+                let v = pick(&mut next, 3);
+                let rel = [Relation::Le, Relation::Ge, Relation::Eq][next(3) as usize];
+                m.count(&v, next(4) as Value, rel, next(3) as i64).unwrap();
+            }
+            5 => {
+                let v = pick(&mut next, 4);
+                if v.len() == 4 {
+                    m.element(v[0], &v[1..3], v[3]).unwrap();
+                }
+            }
+            _ => {
+                let v = pick(&mut next, 2);
+                m.less_eq(v[0], v[1], next(3) as i64 - 1).unwrap();
+            }
+        }
+    }
+    (m, xs)
+}
+
+fn options(inference: Inference, nodes: u64) -> SearchOptions {
+    SearchOptions {
+        inference,
+        learning: true,
+        ..SearchOptions::default()
+    }
+    .with_nodes(nodes)
+}
+
+trait WithNodes {
+    fn with_nodes(self, nodes: u64) -> Self;
+}
+
+impl WithNodes for SearchOptions {
+    fn with_nodes(mut self, nodes: u64) -> Self {
+        self.limits.nodes = Some(nodes);
+        self
+    }
+}
+
+const INFERENCES: [Inference; 3] = [Inference::None, Inference::ForwardChecking, Inference::Mac];
+
+/// Does `solution` satisfy the clause (one of its literals admits the
+/// solution's value)?
+fn satisfies(clause: &[Literal], solution: &[Value]) -> bool {
+    clause.iter().any(|l| l.admits(solution[l.var().index()]))
+}
+
+fn check_nogoods(
+    m: &Model,
+    sols: &[Vec<Value>],
+    nogoods: &[LearnedNogood],
+    objective: Option<(VarId, bool)>,
+    what: &str,
+) {
+    for ng in nogoods {
+        assert!(!ng.clause.is_empty(), "{what}: an empty clause was learned");
+        for s in sols {
+            let within = match (objective, ng.bound) {
+                (Some((x, true)), Some(b)) => s[x.index()] <= b,
+                (Some((x, false)), Some(b)) => s[x.index()] >= b,
+                _ => true,
+            };
+            if within {
+                assert!(
+                    satisfies(&ng.clause, s),
+                    "{what}: nogood {:?} (bound {:?}) excludes solution {s:?}\nmodel: {m:?}",
+                    ng.clause,
+                    ng.bound
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_learned_nogood_excludes_no_solution() {
+    let mut learned = 0;
+    for seed in 0..300u64 {
+        let (m, _) = random_model(seed, true);
+        let Some(sols) = brute_force(&m) else {
+            continue;
+        };
+        for inf in INFERENCES {
+            let ngs = learned_nogoods(&m, options(inf, 5_000), None, None);
+            learned += ngs.len();
+            check_nogoods(&m, &sols, &ngs, None, &format!("seed {seed}, {inf:?}"));
+            // Frequent restarts and reductions: the clauses learned after
+            // a reduction rest on root facts and shortened clauses.
+            let mut o = options(inf, 5_000);
+            o.restarts = Restarts::Luby { scale: 2 };
+            let ngs = learned_nogoods(&m, o, None, Some(4));
+            learned += ngs.len();
+            check_nogoods(
+                &m,
+                &sols,
+                &ngs,
+                None,
+                &format!("seed {seed}, {inf:?}, reduced"),
+            );
+        }
+    }
+    // The models must make the search learn, or the test checks nothing.
+    eprintln!("{learned} nogoods learned");
+    assert!(learned > 100, "only {learned} nogoods learned");
+}
+
+#[test]
+fn nogoods_learned_under_a_bound_exclude_no_better_solution() {
+    let mut learned = 0;
+    for seed in 0..200u64 {
+        let (mut m, xs) = random_model(seed, false);
+        let cost = m
+            .define(sum(xs
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
+            .unwrap();
+        let Some(sols) = brute_force(&m) else {
+            continue;
+        };
+        for minimize in [true, false] {
+            for inf in [Inference::ForwardChecking, Inference::Mac] {
+                let mut o = options(inf, 5_000);
+                if seed % 2 == 1 {
+                    o.restarts = Restarts::Luby { scale: 2 };
+                }
+                let ngs = learned_nogoods(&m, o, Some((cost, minimize)), Some(4));
+                learned += ngs.len();
+                check_nogoods(
+                    &m,
+                    &sols,
+                    &ngs,
+                    Some((cost, minimize)),
+                    &format!("seed {seed}, {inf:?}, minimize {minimize}"),
+                );
+            }
+        }
+    }
+    eprintln!("{learned} nogoods learned");
+    assert!(learned > 100, "only {learned} nogoods learned");
+}
+
+#[test]
+fn learning_agrees_with_brute_force_and_the_ordinary_engine_on_satisfiability() {
+    for seed in 0..300u64 {
+        let (m, xs) = random_model(seed, false);
+        let Some(sols) = brute_force(&m) else {
+            continue;
+        };
+        for inf in INFERENCES {
+            let mut o = options(inf, 100_000);
+            if seed % 2 == 0 {
+                // The user's decision variables first.
+                o.decision_vars = vec![xs[xs.len() - 1], xs[0]];
+            }
+            let r = Search::new(&m).options(o).try_solve().unwrap();
+            let plain = Search::new(&m).inference(inf).try_solve().unwrap();
+            assert_eq!(r.outcome, plain.outcome, "seed {seed}, {inf:?}: {m:?}");
+            match r.outcome {
+                Outcome::Solved => {
+                    let s = r.solution.unwrap();
+                    m.check(s.values()).unwrap();
+                    assert!(!sols.is_empty());
+                }
+                Outcome::Unsatisfiable => assert!(sols.is_empty(), "seed {seed}: {m:?}"),
+                o => panic!("seed {seed}, {inf:?}: {o:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn learning_agrees_with_brute_force_on_the_optimum() {
+    for seed in 0..200u64 {
+        let (mut m, xs) = random_model(seed, false);
+        let cost = m
+            .define(sum(xs
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
+            .unwrap();
+        let Some(sols) = brute_force(&m) else {
+            continue;
+        };
+        for minimize in [true, false] {
+            let best = sols.iter().map(|s| s[cost.index()]).reduce(|a, b| {
+                if (a < b) == minimize {
+                    a
+                } else {
+                    b
+                }
+            });
+            for inf in [Inference::ForwardChecking, Inference::Mac] {
+                let mut search = Search::new(&m).options(options(inf, 100_000));
+                let r = if minimize {
+                    search.minimize(cost)
+                } else {
+                    search.maximize(cost)
+                }
+                .unwrap();
+                let mut plain = Search::new(&m).inference(inf);
+                let p = if minimize {
+                    plain.minimize(cost)
+                } else {
+                    plain.maximize(cost)
+                }
+                .unwrap();
+                let what = format!("seed {seed}, {inf:?}, minimize {minimize}: {m:?}");
+                assert_eq!(r.objective, best, "{what}");
+                assert_eq!(r.objective, p.objective, "{what}");
+                match best {
+                    Some(_) => {
+                        assert!(r.is_optimal() && r.proven, "{what}: {r}");
+                        m.check(r.best.as_ref().unwrap().values()).unwrap();
+                        // Each improvement is strictly better.
+                        for w in r.improvements.windows(2) {
+                            assert!((w[1].objective < w[0].objective) == minimize, "{what}");
+                        }
+                    }
+                    None => assert_eq!(r.outcome, Outcome::Unsatisfiable, "{what}"),
+                }
+                // Stopped early: the bound reported is still a bound.
+                for nodes in [1, 3, 10] {
+                    let mut search = Search::new(&m).options(options(inf, nodes));
+                    let r = if minimize {
+                        search.minimize(cost)
+                    } else {
+                        search.maximize(cost)
+                    }
+                    .unwrap();
+                    if let (Some(b), Some(opt)) = (r.bound, best) {
+                        assert!((b <= opt) == minimize || b == opt, "{what}: bound {b}, {r}");
+                    }
+                    if r.proven {
+                        assert_eq!(r.objective, best, "{what}: {r}");
+                    }
+                    if let Some(s) = &r.best {
+                        m.check(s.values()).unwrap();
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `n` pigeons in `n − 1` holes, as pairwise `≠` (no global reasoning).
+fn pigeons(n: usize) -> Model {
+    let mut m = Model::new();
+    let xs = m.new_vars(n, Domain::range(1, n as i32 - 1)).unwrap();
+    for i in 0..n {
+        for j in i + 1..n {
+            m.not_equal(xs[i], xs[j], 0).unwrap();
+        }
+    }
+    m
+}
+
+#[test]
+fn pigeonhole_is_proven_unsatisfiable() {
+    for n in 3..=7 {
+        let m = pigeons(n);
+        let r = Search::new(&m)
+            .options(options(Inference::ForwardChecking, 1_000_000))
+            .try_solve()
+            .unwrap();
+        assert_eq!(r.outcome, Outcome::Unsatisfiable, "{n} pigeons: {r}");
+        let ngs = learned_nogoods(
+            &m,
+            options(Inference::ForwardChecking, 1_000_000),
+            None,
+            None,
+        );
+        assert!(!ngs.is_empty() || n <= 2);
+    }
+}
+
+#[test]
+fn a_search_stopped_by_a_node_limit_says_so() {
+    let m = pigeons(9);
+    let r = Search::new(&m)
+        .options(options(Inference::ForwardChecking, 50))
+        .try_solve()
+        .unwrap();
+    assert_eq!(r.outcome, Outcome::LimitReached(Limit::Nodes), "{r}");
+    assert!(r.solution.is_none());
+    // Optimisation too: the best found is not claimed optimal.
+    let mut m = pigeons(9);
+    let xs: Vec<VarId> = m.vars().take(9).collect();
+    let cost = m.define(sum(xs.iter().copied())).unwrap();
+    let r = Search::new(&m)
+        .options(options(Inference::ForwardChecking, 50))
+        .minimize(cost)
+        .unwrap();
+    assert_eq!(r.outcome, Outcome::LimitReached(Limit::Nodes), "{r}");
+    assert!(!r.proven);
+}
+
+#[test]
+fn learning_finds_solutions_that_pass_the_checkers_on_queens() {
+    for n in [4usize, 6, 8, 10, 12] {
+        let mut m = Model::new();
+        let q = m.new_vars(n, Domain::range(0, n as i32 - 1)).unwrap();
+        m.all_different(&q).unwrap();
+        let up: Vec<i32> = (0..n as i32).collect();
+        let down: Vec<i32> = (0..n as i32).map(|i| -i).collect();
+        m.all_different_offset(&q, &up).unwrap();
+        m.all_different_offset(&q, &down).unwrap();
+        for inf in [Inference::ForwardChecking, Inference::Mac] {
+            let r = Search::new(&m)
+                .options(options(inf, 1_000_000))
+                .try_solve()
+                .unwrap();
+            assert_eq!(r.outcome, Outcome::Solved, "{n}-queens {inf:?}");
+            m.check(r.solution.unwrap().values()).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_nogood_check_catches_weakened_reasons() {
+    // With every reason missing its last premise, the analysis learns
+    // nogoods that are too strong: the brute-force check must see one.
+    csp_core::testing::weaken_reasons(true);
+    let mut caught = false;
+    for seed in 0..300u64 {
+        let (m, _) = random_model(seed, true);
+        let Some(sols) = brute_force(&m) else {
+            continue;
+        };
+        let ngs = learned_nogoods(&m, options(Inference::Mac, 2_000), None, None);
+        if ngs
+            .iter()
+            .any(|ng| sols.iter().any(|s| !satisfies(&ng.clause, s)))
+        {
+            caught = true;
+            break;
+        }
+    }
+    csp_core::testing::weaken_reasons(false);
+    assert!(caught, "weakened reasons went unnoticed");
+}
