@@ -219,9 +219,17 @@ pub fn model(b: &Board) -> Result<(Model, Vec<VarId>), ModelError> {
     for (k, cell) in b.cells.iter().enumerate() {
         match *cell {
             Cell::Shows(n) => {
-                let around = b.neighbours(k).into_iter().map(|j| mine[j]);
+                let around: Vec<VarId> = b.neighbours(k).into_iter().map(|j| mine[j]).collect();
                 m.post(mine[k].eq(0))?;
-                m.post(sum(around).eq(n))?;
+                if around.is_empty() {
+                    // A board of one cell: its clue counts nothing, so
+                    // only 0 fits (a sum of no variables is refused).
+                    if n != 0 {
+                        m.post(mine[k].eq(1))?;
+                    }
+                } else {
+                    m.post(sum(&around).eq(n))?;
+                }
             }
             Cell::Safe => {
                 m.post(mine[k].eq(0))?;

@@ -96,6 +96,10 @@ fn the_small_boards_agree_with_brute_force() {
         ".3?\n???\n?2?\n",
         "2?\n??\n",
         "8??\n",
+        // One cell: its clue has no neighbours (a sum of nothing).
+        "0\n",
+        "?\n",
+        "mines 1\n?\n",
     ] {
         if let Ok(b) = parse(text) {
             agree(&b);
