@@ -8,7 +8,8 @@
 //! all-different); `sudoku`: every puzzle of a file, one per line
 //! (default `examples/sudoku/tests/data/top95.txt`, MAC). Prints the best
 //! of eleven wall-clock times with explaining off and on (run in turn),
-//! and their ratio.
+//! and their ratio; `EXPLAIN_COST_ROUNDS=N` takes the best of `N`
+//! instead (more rounds, less noise on a shared machine).
 //! For instruction counts, run it under `valgrind --tool=callgrind` with
 //! `off` or `on` as the last argument, which runs that mode once.
 
@@ -145,6 +146,11 @@ fn main() {
         };
         jobs.push(("sudoku file", models, mac, false));
     }
+    let rounds = std::env::var("EXPLAIN_COST_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .filter(|&r: &usize| r > 0)
+        .unwrap_or(11);
     for (name, models, options, count) in &jobs {
         if let Some(mode) = once {
             let r = run(models, options, mode == "on", *count);
@@ -152,7 +158,7 @@ fn main() {
             continue;
         }
         let ((off, a), (on, b)) = best_of(
-            11,
+            rounds,
             || run(models, options, false, *count),
             || run(models, options, true, *count),
         );

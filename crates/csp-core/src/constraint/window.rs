@@ -302,7 +302,9 @@ fn window_logged<const UP: bool>(
         sum.add(masks[j]);
     }
     let level = store.level();
-    let (mut changed, mut holder, mut news) = (0u64, [0u8; 64], [0u64; 64]);
+    // `holder[b]`: the position fixed to id `lo + b` (slot 64 takes the
+    // open positions' writes, so that recording one needs no branch).
+    let (mut changed, mut holder, mut news) = (0u64, [0u8; 65], [0u64; 64]);
     let mut failed = false;
     loop {
         let avail = sum.once.count_ones() as usize;
@@ -320,26 +322,33 @@ fn window_logged<const UP: bool>(
         }
         // The round, checked before anything is logged.
         let (fixed, mut next, mut singles) = (sum.fixed, WindowSummary::default(), 0u64);
+        let mut round = 0u64;
         for (j, &old) in masks.iter().enumerate() {
-            if old & old.wrapping_sub(1) == 0 {
-                holder[old.trailing_zeros() as usize] = j as u8;
-            }
+            let single = old & old.wrapping_sub(1) == 0;
+            holder[if single {
+                old.trailing_zeros() as usize
+            } else {
+                64
+            }] = j as u8;
             let kept = old & (!fixed | single_mask(old));
             let h = kept & hidden;
             let new = if h != 0 { h } else { kept };
             failed |= h & h.wrapping_sub(1) != 0 || new == 0;
             singles |= u64::from(h != 0) << j;
+            round |= u64::from(new != old) << j;
             news[j] = new;
             next.add(new);
         }
         if failed {
             break;
         }
-        for j in 0..k {
+        // Only the positions the round changed (a loop over their bits,
+        // not a test per position).
+        let mut c = round;
+        while c != 0 {
+            let j = c.trailing_zeros() as usize;
+            c &= c - 1;
             let (old, new) = (masks[j], news[j]);
-            if old == new {
-                continue;
-            }
             if singles >> j & 1 == 1 {
                 let lit = Literal::Eq(VarId(vars[j]), value(store, j, new.trailing_zeros()));
                 let how = How::Lazy(j as u64);
@@ -355,8 +364,8 @@ fn window_logged<const UP: bool>(
                 }
             }
             masks[j] = new;
-            changed |= 1 << j;
         }
+        changed |= round;
         sum = next;
     }
     let mut c = changed;

@@ -324,6 +324,48 @@ impl ExplainTrail {
         }
     }
 
+    /// [`push_removed`](Self::push_removed) for a `gone` of at most `K` set
+    /// bits, without a loop over them: `K` entries are written to the
+    /// trail's spare room unconditionally and the length grows by the
+    /// number of bits, so the number of removals (which varies from word
+    /// to word) costs no mispredicted loop exit. A fused pass's single wave
+    /// removes at most one value per member constraint from a word.
+    #[inline(always)]
+    pub(crate) fn push_removed_few<const K: usize>(
+        &mut self,
+        x: usize,
+        base: Value,
+        gone: u64,
+        cause: Cause,
+        level: usize,
+    ) {
+        let n = gone.count_ones() as usize;
+        debug_assert!(n <= K);
+        let (tag, prop, payload) = pack_cause(cause);
+        self.entries.reserve(K);
+        let len = self.entries.len();
+        let out = self.entries.as_mut_ptr();
+        let mut rest = gone;
+        for k in 0..K {
+            // Past the last bit, `trailing_zeros` is 64: an entry written
+            // beyond the new length and never read.
+            let e = Entry {
+                var: x as u32,
+                value: base.wrapping_add(rest.trailing_zeros() as Value),
+                tag: tag | LIT_NE,
+                prop,
+                level: level as u32,
+                prev: NONE,
+                payload,
+            };
+            // SAFETY: `reserve(K)` made room for `K` entries past `len`.
+            unsafe { out.add(len + k).write(e) };
+            rest &= rest.wrapping_sub(1);
+        }
+        // SAFETY: the first `n <= K` of them were written just above.
+        unsafe { self.entries.set_len(len + n) };
+    }
+
     /// Appends `x ≠ v` caused by propagator `prop` with the one premise
     /// `y = w` (a value taken by a fixed peer), at `level`: `push_as`
     /// without building and packing the cause.

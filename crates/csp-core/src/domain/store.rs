@@ -598,6 +598,20 @@ impl DomainStore {
         self.ex.push_removed(i, self.base[i], gone, cause, level);
     }
 
+    /// [`log_removed`](Self::log_removed) for a `gone` of at most `K` bits
+    /// (see [`push_removed_few`](super::explained::ExplainTrail::push_removed_few)).
+    #[inline(always)]
+    pub(crate) fn log_removed_few<const K: usize>(
+        &mut self,
+        i: usize,
+        gone: u64,
+        cause: super::explained::Cause,
+    ) {
+        let level = self.marks.len();
+        self.ex
+            .push_removed_few::<K>(i, self.base[i], gone, cause, level);
+    }
+
     // ---- events ------------------------------------------------------------
 
     /// Declares that some propagator wants events of `kinds` on variable `i`.

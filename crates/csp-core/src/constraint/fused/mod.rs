@@ -511,7 +511,8 @@ impl FusedAllDifferent {
             while changed != 0 {
                 let j = changed.trailing_zeros() as usize;
                 changed &= changed - 1;
-                store.log_removed(first + j, gone[j], cause);
+                // One wave: at most one value per member goes.
+                store.log_removed_few::<G>(first + j, gone[j], cause);
             }
             return Ok(());
         }
@@ -525,14 +526,12 @@ impl FusedAllDifferent {
             while c != 0 {
                 let j = c.trailing_zeros() as usize;
                 c &= c - 1;
+                // Without branches on what `q` took: a wave removes at
+                // most one value per member from a word.
                 let m = gone[j] & passes::id_mask(&ids, &self.group.pos[j].adj);
-                if m != 0 {
-                    store.log_removed(first + j, m, cause);
-                    gone[j] &= !m;
-                    if gone[j] == 0 {
-                        changed &= !(1u64 << j);
-                    }
-                }
+                store.log_removed_few::<G>(first + j, m, cause);
+                gone[j] &= !m;
+                changed &= !(u64::from(gone[j] == 0) << j);
             }
             // Fixed positions whose removals are all logged join.
             let ready = fixed & !changed;
