@@ -13,7 +13,7 @@
 #   scripts/bench-mpi.sh [-r ROUNDS] [-n NP] N
 #
 # Needs target/release/csp and target/release/csp-mpi:
-#   cargo build --release -p csp -p csp-mpi --features csp-mpi/mpi
+#   cargo build --release -p csp-toolkit -p csp-mpi --features csp-mpi/mpi
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=5 np=2
