@@ -25,6 +25,7 @@ pub mod puzzle_file;
 pub mod puzzles;
 pub mod queens;
 pub mod queens_compare;
+pub mod queens_html;
 pub mod queens_local;
 pub mod queens_orbits;
 pub mod queens_size;
