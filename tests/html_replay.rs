@@ -1214,3 +1214,49 @@ fn min_conflicts_page_shows_a_move() {
     assert_eq!(attr(tag, "data-step"), Some(k.to_string().as_str()));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The engine's page draws the line of attack too: with no propagation,
+/// every failure is a queen refused by one already placed, and its line
+/// joins the decision to that queen; with forward checking, a failure is
+/// a row run dry and has no line.
+#[test]
+fn engine_pages_draw_the_line_of_attack() {
+    for (inference, lines) in [("none", true), ("fc", false)] {
+        let data = page_data(&write_html(&[
+            "queens",
+            "6",
+            "--format",
+            "html",
+            "--inference",
+            inference,
+        ]));
+        let steps = data["steps"].as_array().unwrap();
+        let mut failures = 0;
+        for (k, s) in steps.iter().enumerate() {
+            if s["kind"] != "failure" {
+                assert!(s["line"].is_null(), "step {k}");
+                continue;
+            }
+            failures += 1;
+            assert_eq!(s["line"].is_array(), lines, "step {k}: {s}");
+            if let Some(l) = s["line"].as_array() {
+                let at = queens_at(steps, k);
+                let sq = |i: usize| {
+                    let r = l[i][0].as_u64().unwrap() as usize;
+                    (r, l[i][1].as_u64().unwrap() as u32 - 1)
+                };
+                let ((r1, c1), (r2, c2)) = (sq(0), sq(1));
+                assert_eq!(
+                    (r1, c1 + 1),
+                    (
+                        s["var"].as_u64().unwrap() as usize,
+                        s["value"].as_u64().unwrap() as u32
+                    )
+                );
+                assert_eq!(at[r2], Some(c2), "step {k}: the attacker is on the board");
+                assert!(attack(r1, c1, r2, c2), "step {k}");
+            }
+        }
+        assert!(failures > 0, "--inference {inference}");
+    }
+}
