@@ -15,7 +15,12 @@ use common::{csp, text};
 /// the pseudo-terminal; `None` when `CSP_SKIP_TTY=1` and there is no
 /// `script`.
 fn on_a_terminal(args: &[&str]) -> Option<String> {
-    let line = std::iter::once(env!("CARGO_BIN_EXE_csp"))
+    run_on_a_terminal(env!("CARGO_BIN_EXE_csp"), args)
+}
+
+/// [`on_a_terminal`] for the binary `bin`.
+fn run_on_a_terminal(bin: &str, args: &[&str]) -> Option<String> {
+    let line = std::iter::once(bin)
         .chain(args.iter().copied())
         .map(|a| format!("'{a}'"))
         .collect::<Vec<_>>()
@@ -96,4 +101,31 @@ fn long_runs_show_a_spinner_on_a_terminal_only() {
     }
     let _ = std::fs::remove_file(graph);
     let _ = std::fs::remove_file(items);
+}
+
+/// `fzn-csp -s` on a terminal shows a spinner while it searches, wiped
+/// before the statistics; without `-s`, or off a terminal, none.
+#[test]
+fn fzn_csp_shows_a_spinner_with_statistics() {
+    let fzn = env!("CARGO_BIN_EXE_fzn-csp");
+    let model = "tests/data/fzn/pigeons.fzn"; // minutes to prove unsatisfiable
+    let message = "fzn-csp: solving tests/data/fzn/pigeons.fzn";
+    let plain = Command::new(fzn)
+        .args(["-s", "-t", "2000", model])
+        .output()
+        .unwrap();
+    assert!(!text(&plain.stderr).contains(message));
+    assert!(text(&plain.stdout).contains("%%%mzn-stat-end"));
+    let Some(shown) = run_on_a_terminal(fzn, &["-s", "-t", "2000", model]) else {
+        return;
+    };
+    let spun = shown.find(message).expect("a spinner");
+    let stats = shown.find("%%%mzn-stat:").expect("statistics");
+    assert!(spun < stats, "{shown}");
+    assert!(
+        shown[shown.rfind(message).unwrap()..stats].contains("\u{1b}[2K"),
+        "{shown}"
+    );
+    let quiet = run_on_a_terminal(fzn, &["-t", "2000", model]).unwrap();
+    assert!(!quiet.contains(message), "{quiet}");
 }
