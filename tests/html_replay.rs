@@ -1208,7 +1208,25 @@ fn min_conflicts_page_shows_a_move() {
             assert_eq!(c.shown, attackers.to_string(), "{c:?}");
         }
         assert_eq!(c.has("from"), r == row && before[r] as usize == f, "{c:?}");
+        // A queen under attack is ringed.
+        let attacked = (0..8).any(|q| q != r && attack(q, after[q], r, f as u32));
+        assert_eq!(
+            c.has("culprit"),
+            after[r] as usize == f && attacked,
+            "{c:?}"
+        );
     }
+    let name = |r: usize| format!("{}{}", (b'a' + after[r] as u8) as char, r + 1);
+    let pairs: Vec<String> = (0..8)
+        .flat_map(|r| (r + 1..8).map(move |q| (r, q)))
+        .filter(|&(r, q)| attack(r, after[r], q, after[q]))
+        .map(|(r, q)| format!("{}\u{2013}{}", name(r), name(q)))
+        .collect();
+    assert!(!pairs.is_empty(), "a move before the solution leaves pairs");
+    assert_eq!(
+        text_of(&dom, "domains"),
+        format!("attacking pairs: {}", pairs.join(" "))
+    );
     let marker = &dom[dom.find("id=\"marker\"").expect("the chart's marker")..];
     let tag = &marker[..marker.find('>').unwrap()];
     assert_eq!(attr(tag, "data-step"), Some(k.to_string().as_str()));

@@ -123,6 +123,10 @@ function drawQueens(s, decided) {
     }
   }
   if (s.line) drawLine(s.line);
+  // A local search: every queen under attack ringed.
+  if (data.view === "local") {
+    attackingPairs(s).flat().forEach(([r, c]) => cells[r][c].classList.add("culprit"));
+  }
   // A move of min-conflicts: the attackers of each square of its row.
   if (s.moved !== undefined && s.moved !== null) {
     s.counts.forEach((count, c) => {
@@ -177,9 +181,27 @@ function drawSudoku(s, decided) {
   }
 }
 
+// The pairs of queens of a local search's step that attack each other,
+// as [[row, column], [row, column]] from 0.
+function attackingPairs(s) {
+  const q = s.dom.map((d, r) => [r, d[0] - 1]);
+  const pairs = [];
+  q.forEach(([r1, c1], i) => q.slice(i + 1).forEach(([r2, c2]) => {
+    if (c1 === c2 || Math.abs(c1 - c2) === r2 - r1) pairs.push([[r1, c1], [r2, c2]]);
+  }));
+  return pairs;
+}
+
 // The domains of the variables not decided yet: `q3 {2 4}`, a variable
-// fixed by propagation `q4 = 2 (forced)`, an empty domain `q5 {}`.
+// fixed by propagation `q4 = 2 (forced)`, an empty domain `q5 {}`; for a
+// local search, the pairs of queens that attack each other.
 function drawDomains(s, decided) {
+  if (data.view === "local") {
+    const name = ([r, c]) => file(c) + (r + 1);
+    const pairs = attackingPairs(s).map(([a, b]) => `${name(a)}\u2013${name(b)}`);
+    $("domains").textContent = pairs.length ? `attacking pairs: ${pairs.join(" ")}` : "no queen is attacked";
+    return;
+  }
   const parts = [];
   s.dom.forEach((dom, v) => {
     if (decided.has(v) || (data.puzzle === "sudoku" && data.givens[v] !== 0)) return;
@@ -281,7 +303,7 @@ function buildChart() {
   chartX = (i) => CM + (CW * i) / (count - 1);
   const y = (v) => CM / 2 + CH * (1 - v / top);
   const width = CW + 2 * CM, height = CH + CM + 20 * data.chart.length + 20;
-  let svg = `<svg id="chart" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`;
+  let svg = `<svg id="chart" width="100%" viewBox="0 0 ${width} ${height}">`;
   svg += `<rect class="frame" x="${CM}" y="${CM / 2}" width="${CW}" height="${CH}"/>`;
   svg += `<text x="${CM - 4}" y="${y(top) + 4}" text-anchor="end">${top}</text>`;
   svg += `<text x="${CM - 4}" y="${y(0) + 4}" text-anchor="end">0</text>`;

@@ -204,8 +204,8 @@ impl TreeRecorder {
                     .push_str(&format!("; one column left: {}", forced.join(", ")));
             }
         } else if step.kind == Kind::Failure {
+            // The line of attack shows the clash (no row ran dry).
             if let Some(y) = (0..row).find(|&y| attack(y, cols[y], row, col)) {
-                step.culprit = Some(y);
                 step.line = Some([(row, col + 1), (y, cols[y] + 1)]);
                 step.text
                     .push_str(&format!("; failure: {}", q.clash_with(y, cols[y] + 1)));
