@@ -653,6 +653,18 @@ fn a_large_search_is_cut_at_the_node_limit() {
     let page = text(&out.stdout);
     assert!(page.contains("\"note\":\"the page records at most 2000 nodes"));
     assert_eq!(page.matches("{\"id\":").count(), 2000);
+    // A local search that gives up says so, and exits with 1.
+    let out = csp(&[
+        "queens",
+        "3",
+        "--solver",
+        "teach-genetic",
+        "--format",
+        "html",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("teach-genetic gave up after"));
+    assert!(text(&out.stdout).contains("\"result\":\"no solution found\""));
     // A teaching solver is stopped at the page's cap too: 8⁸ placements.
     let out = csp(&["queens", "8", "--solver", "teach-nn", "--format", "html"]);
     assert_eq!(out.status.code(), Some(1), "a limit stopped the search");

@@ -193,15 +193,16 @@ fn local(job: &Job, t: Teach) -> Result<(About, Vec<Step>, Tally), CliError> {
         chart.push(("mean".to_string(), mean));
     }
     let tally = Tally::of(&run);
-    let note = incomplete(&run, cap, rec.kept().dropped());
+    let limit = incomplete(&run, cap, rec.kept().dropped());
     drop(run);
-    let result = match (found, &note) {
-        (true, _) => result(1, false, note.is_some(), rec.kept().steps()),
+    let result = match (found, &limit) {
+        (true, _) => result(1, false, limit.is_some(), rec.kept().steps()),
         (false, Some(_)) => "no solution found before the search was stopped".to_string(),
-        (false, None) => tally
-            .no_solution_note(t, false)
-            .unwrap_or_else(|| "no solution".to_string()),
+        (false, None) => "no solution found".to_string(),
     };
+    // A local search that gives up is stopped by its step limit: it has
+    // not shown that there is no solution (exit status 1, as --trace).
+    let note = limit.or_else(|| tally.no_solution_note(t, found));
     let about = About {
         result,
         note,
