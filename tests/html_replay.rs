@@ -83,6 +83,17 @@ fn dump_dom(browser: &str, page: &Path, query: &str, virtual_ms: u32) -> String 
         .stderr(Stdio::piped())
         .spawn()
         .expect("start chromium");
+    // Drain the pipes while waiting: a DOM larger than a pipe's buffer
+    // (64 KiB) would otherwise block chromium on its write.
+    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
     let start = Instant::now();
     while child.try_wait().expect("wait for chromium").is_none() {
         if start.elapsed() > Duration::from_secs(90) {
@@ -91,13 +102,12 @@ fn dump_dom(browser: &str, page: &Path, query: &str, virtual_ms: u32) -> String 
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let out = child.wait_with_output().unwrap();
     let _ = std::fs::remove_dir_all(&profile);
-    let dom = text(&out.stdout);
+    let dom = text(&stdout.join().unwrap());
     assert!(
         dom.contains("id=\"counter\""),
         "chromium showed no page for {url}: {}",
-        text(&out.stderr)
+        text(&stderr.join().unwrap())
     );
     dom
 }
@@ -643,6 +653,23 @@ fn a_large_search_is_cut_at_the_node_limit() {
     let page = text(&out.stdout);
     assert!(page.contains("\"note\":\"the page records at most 2000 nodes"));
     assert_eq!(page.matches("{\"id\":").count(), 2000);
+    // A local search that gives up says so, and exits with 1.
+    let out = csp(&[
+        "queens",
+        "3",
+        "--solver",
+        "teach-genetic",
+        "--format",
+        "html",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("teach-genetic gave up after"));
+    assert!(text(&out.stdout).contains("\"result\":\"no solution found\""));
+    // A teaching solver is stopped at the page's cap too: 8⁸ placements.
+    let out = csp(&["queens", "8", "--solver", "teach-nn", "--format", "html"]);
+    assert_eq!(out.status.code(), Some(1), "a limit stopped the search");
+    assert!(text(&out.stderr).contains("records at most 2000 steps"));
+    assert_eq!(text(&out.stdout).matches("{\"id\":").count(), 2000);
 }
 
 #[test]
@@ -655,6 +682,22 @@ fn bad_combinations_are_refused() {
         (
             &["queens", "8", "--format", "html", "--count"],
             "not a count",
+        ),
+        (
+            &["queens", "65", "--format", "html", "--solver", "teach-sets"],
+            "to n = 64",
+        ),
+        (
+            &[
+                "queens",
+                "8",
+                "--format",
+                "html",
+                "--solver",
+                "teach-genetic",
+                "--all",
+            ],
+            "need an exact solver",
         ),
         (&["queens", "65", "--format", "html"], "to n = 64"),
         (&["queens", "0", "--format", "html"], "from n = 1"),
@@ -698,4 +741,552 @@ fn bad_combinations_are_refused() {
     let out = csp_stdin(&["sudoku", "--format", "html"], &two_fives);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("\"kind\":\"failure\""));
+}
+
+// ---- the teaching solvers' pages ------------------------------------------
+
+use csp::queens::teaching::{self, attack, Run};
+use csp::queens::trace::{Mark, TraceLine};
+use serde_json::Value as Json;
+
+/// The page's data block, parsed.
+fn page_data(page: &str) -> Json {
+    let open = "<script id=\"search-data\" type=\"application/json\">";
+    let start = page.find(open).expect("a data block") + open.len();
+    let end = start + page[start..].find("</script>").unwrap();
+    serde_json::from_str(&page[start..end]).expect("the data is JSON")
+}
+
+/// The queens a step holds, row -> column (0-based), worked out from the
+/// page's data as the script does: the decisions on the path from the
+/// root (or the step's `decided` rows), each at its only column.
+fn queens_at(steps: &[Json], k: usize) -> Vec<Option<u32>> {
+    let n = steps[k]["dom"].as_array().unwrap().len();
+    let mut at = vec![None; n];
+    let col = |s: &Json, r: usize| s["dom"][r][0].as_u64().unwrap() as u32 - 1;
+    if let Some(rows) = steps[k]["decided"].as_array() {
+        for r in rows {
+            let r = r.as_u64().unwrap() as usize;
+            at[r] = Some(col(&steps[k], r));
+        }
+        return at;
+    }
+    let mut s = Some(k);
+    while let Some(i) = s {
+        if let Some(r) = steps[i]["var"].as_u64() {
+            at[r as usize] = Some(steps[i]["value"].as_u64().unwrap() as u32 - 1);
+        }
+        s = steps[i]["parent"].as_u64().map(|p| p as usize);
+    }
+    at
+}
+
+/// The nodes a teaching solver shows to `--trace` (its backtrack lines
+/// aside), with forward checking's domains of the open rows.
+fn teaching_nodes(solver: &str, n: usize) -> Vec<(TraceLine, Option<Vec<Vec<u32>>>)> {
+    let mut nodes = Vec::new();
+    let mut run = Run::counting();
+    let mut keep = |l: &TraceLine, d: Option<&[Vec<u32>]>| {
+        if l.mark != Mark::Backtrack {
+            nodes.push((l.clone(), d.map(<[Vec<u32>]>::to_vec)));
+        }
+    };
+    let mut show = |l: &TraceLine| keep(l, None);
+    match solver {
+        "teach-sets" => teaching::sets::solve_watched(n, &mut run, Some(&mut show)),
+        "teach-stack" => teaching::stack::solve(n, &mut run, Some(&mut show)),
+        "teach-nn" => teaching::brute_nn::solve_watched(n, &mut run, Some(&mut show)),
+        "teach-perm" => teaching::brute_perm::solve_watched(n, &mut run, Some(&mut show)),
+        "teach-fc" => {
+            let mut show = |l: &TraceLine, d: &[Vec<u32>]| keep(l, Some(d));
+            teaching::forward::solve(n, &mut run, Some(&mut show))
+        }
+        other => panic!("no tree for {other}"),
+    }
+    nodes
+}
+
+fn write_html(args: &[&str]) -> String {
+    let out = csp(args);
+    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+/// Every tree search of the ladder: the page's steps are the solver's own
+/// nodes, in order, with their placements and marks; forward checking's
+/// domains; each refused queen joined to a queen that attacks it.
+#[test]
+fn teaching_pages_replay_the_solvers_own_nodes() {
+    for (solver, n, solutions) in [
+        ("teach-sets", 6, 4),
+        ("teach-stack", 6, 4),
+        ("teach-fc", 6, 4),
+        ("teach-nn", 4, 2),
+        ("teach-perm", 5, 10),
+    ] {
+        let ns = n.to_string();
+        let page = write_html(&[
+            "queens", &ns, "--solver", solver, "--all", "--format", "html",
+        ]);
+        let data = page_data(&page);
+        assert_eq!(data["view"], "tree");
+        let steps = data["steps"].as_array().unwrap();
+        let want = teaching_nodes(solver, n);
+        assert_eq!(steps.len(), want.len(), "{solver}: one step a node");
+        let mut found = 0;
+        for (k, (s, (line, open))) in steps.iter().zip(&want).enumerate() {
+            let placed: Vec<Option<u32>> =
+                line.placement.iter().map(|p| p.map(|c| c - 1)).collect();
+            assert_eq!(queens_at(steps, k), placed, "{solver}, step {k}");
+            let kind = match line.mark {
+                _ if k == 0 => "root",
+                Mark::Failed => "failure",
+                Mark::Solution => "solution",
+                _ => "choice",
+            };
+            assert_eq!(s["kind"], kind, "{solver}, step {k}: {}", s["text"]);
+            found += usize::from(kind == "solution");
+            if let Some(open) = open {
+                let shown: Vec<Vec<u32>> = s["dom"].as_array().unwrap()[line.depth..]
+                    .iter()
+                    .map(|d| {
+                        d.as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|v| v.as_u64().unwrap() as u32 - 1)
+                            .collect()
+                    })
+                    .collect();
+                assert_eq!(&shown, open, "{solver}, step {k}: the domains");
+            }
+            // A line joins two queens of the step that attack each other.
+            if let Some(l) = s["line"].as_array() {
+                let sq = |i: usize| {
+                    (
+                        l[i][0].as_u64().unwrap() as usize,
+                        l[i][1].as_u64().unwrap() as u32 - 1,
+                    )
+                };
+                let ((r1, c1), (r2, c2)) = (sq(0), sq(1));
+                let at = queens_at(steps, k);
+                assert_eq!((at[r1], at[r2]), (Some(c1), Some(c2)), "{solver}, step {k}");
+                assert!(r1 != r2 && attack(r1, c1, r2, c2), "{solver}, step {k}");
+            }
+            let refused = kind == "failure" && solver != "teach-fc";
+            assert_eq!(s["line"].is_array(), refused, "{solver}, step {k}: {s}");
+        }
+        assert_eq!(found, solutions, "{solver}");
+    }
+}
+
+/// The bitboard's page: its nodes are the free squares teach-sets tries, in
+/// the same order; a node is a dead end exactly when the next row has no
+/// free square; each text shows the bit taken as `free & -free`.
+#[test]
+fn the_bitboard_page_shows_its_masks() {
+    let n = 6;
+    let data = page_data(&write_html(&[
+        "queens",
+        "6",
+        "--solver",
+        "teach-bits",
+        "--all",
+        "--format",
+        "html",
+    ]));
+    let steps = data["steps"].as_array().unwrap();
+    let sets = teaching_nodes("teach-sets", n);
+    assert_eq!(steps.len(), sets.len());
+    for (k, (s, (line, _))) in steps.iter().zip(&sets).enumerate() {
+        let at = queens_at(steps, k);
+        let placed: Vec<Option<u32>> = line.placement.iter().map(|p| p.map(|c| c - 1)).collect();
+        assert_eq!(at, placed, "step {k}");
+        let cols: Vec<u32> = at.iter().flatten().copied().collect();
+        let row = cols.len();
+        let next_free =
+            row < n && (0..n as u32).any(|x| (0..row).all(|r| !attack(r, cols[r], row, x)));
+        let dead = k > 0 && row < n && !next_free;
+        assert_eq!(s["kind"] == "failure", dead, "step {k}: {}", s["text"]);
+        if k > 0 {
+            let bit = format!("{:0n$b}", 1u64 << cols[row - 1]);
+            assert!(
+                s["text"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!("bit {bit} = free & -free")),
+                "{}",
+                s["text"]
+            );
+        }
+    }
+}
+
+/// The attacking pairs of a placement, counted here.
+fn pairs(cols: &[u32]) -> usize {
+    (0..cols.len())
+        .flat_map(|r| (0..r).map(move |s| (r, s)))
+        .filter(|&(r, s)| attack(r, cols[r], s, cols[s]))
+        .count()
+}
+
+/// The min-conflicts page: each move changes one row, from the column it
+/// names to one of the least attacked others; the counts are the attackers
+/// of each square of the row before the move, the pairs those left; the
+/// lines are the terminal's, the chart the pairs, the end a solution.
+#[test]
+fn the_min_conflicts_page_counts_the_conflicts() {
+    for seed in ["1", "2", "3"] {
+        let page = write_html(&[
+            "queens",
+            "8",
+            "--solver",
+            "teach-min-conflicts",
+            "--seed",
+            seed,
+            "--format",
+            "html",
+        ]);
+        let data = page_data(&page);
+        assert_eq!(data["view"], "local");
+        let steps = data["steps"].as_array().unwrap();
+        let cols = |k: usize| -> Vec<u32> {
+            queens_at(steps, k)
+                .into_iter()
+                .map(Option::unwrap)
+                .collect()
+        };
+        let mut moves = 0;
+        for (k, s) in steps.iter().enumerate() {
+            assert_eq!(
+                s["pairs"].as_u64().unwrap() as usize,
+                pairs(&cols(k)),
+                "seed {seed}, step {k}"
+            );
+            let Some(row) = s["moved"].as_u64().map(|r| r as usize) else {
+                continue;
+            };
+            moves += 1;
+            let (before, after) = (cols(k - 1), cols(k));
+            let counts: Vec<usize> = s["counts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_u64().unwrap() as usize)
+                .collect();
+            let want: Vec<usize> = (0..8u32)
+                .map(|x| {
+                    (0..8)
+                        .filter(|&r| r != row && attack(r, before[r], row, x))
+                        .count()
+                })
+                .collect();
+            assert_eq!(counts, want, "seed {seed}, step {k}");
+            let from = s["from"].as_u64().unwrap() as u32 - 1;
+            assert_eq!(before[row], from);
+            for r in (0..8).filter(|&r| r != row) {
+                assert_eq!(
+                    before[r], after[r],
+                    "seed {seed}, step {k}: only row {row} moves"
+                );
+            }
+            let least = (0..8u32)
+                .filter(|&x| x != from)
+                .map(|x| want[x as usize])
+                .min()
+                .unwrap();
+            assert_ne!(after[row], from);
+            assert_eq!(want[after[row] as usize], least, "seed {seed}, step {k}");
+        }
+        assert!(moves > 0, "seed {seed}: a search with moves");
+        let last = steps.len() - 1;
+        assert_eq!(steps[last]["kind"], "solution");
+        assert!(csp::queens::verify::check(&cols(last)).is_solution());
+        let chart: Vec<f64> = data["chart"][0]["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let shown: Vec<f64> = steps.iter().map(|s| s["pairs"].as_f64().unwrap()).collect();
+        assert_eq!(chart, shown);
+        // The same lines as `--trace` prints (which ends with the solution).
+        let trace = csp(&[
+            "queens",
+            "8",
+            "--solver",
+            "teach-min-conflicts",
+            "--seed",
+            seed,
+            "--trace",
+        ]);
+        let lines: Vec<String> = text(&trace.stdout).lines().map(str::to_string).collect();
+        let texts: Vec<String> = steps
+            .iter()
+            .map(|s| s["text"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(texts[..], lines[..lines.len() - 1], "seed {seed}");
+    }
+}
+
+/// The genetic search's page: a step a generation, the best individual on
+/// the board with its attacking pairs, the best never rising (the best
+/// individual is kept from one generation to the next).
+#[test]
+fn the_genetic_page_charts_best_and_mean() {
+    let data = page_data(&write_html(&[
+        "queens",
+        "6",
+        "--solver",
+        "teach-genetic",
+        "--format",
+        "html",
+    ]));
+    let steps = data["steps"].as_array().unwrap();
+    let names: Vec<&str> = data["chart"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["best", "mean"]);
+    let best: Vec<f64> = data["chart"][0]["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(best.len(), steps.len());
+    for (k, s) in steps.iter().enumerate() {
+        let cols: Vec<u32> = queens_at(steps, k)
+            .into_iter()
+            .map(Option::unwrap)
+            .collect();
+        assert_eq!(pairs(&cols) as f64, best[k], "generation {}", k + 1);
+        assert!(s["text"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("generation {}: best", k + 1)));
+    }
+    assert!(best.windows(2).all(|w| w[1] <= w[0]), "{best:?}");
+}
+
+/// The squares `a1`-style of a page cell.
+fn square(c: &Cell) -> (usize, usize) {
+    (c.num("data-row") - 1, c.num("data-col") - 1)
+}
+
+/// In the browser, teach-stack's page draws the line of attack to a
+/// refused queen; in play mode a click puts a queen, the page marks the
+/// squares it attacks and lists the columns left to each row, and the
+/// engine's next step from a queen on a1 is the search's own.
+#[test]
+fn teaching_page_draws_refusals_and_plays() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch("teach-play");
+    let n: usize = 5;
+    let page = write_page(
+        &dir,
+        "stack5.html",
+        &csp(&["queens", "5", "--solver", "teach-stack", "--format", "html"]),
+    );
+    let data = page_data(&std::fs::read_to_string(&page).unwrap());
+    let steps = data["steps"].as_array().unwrap();
+    let fail = steps.iter().position(|s| s["kind"] == "failure").unwrap();
+    let a1 = steps
+        .iter()
+        .position(|s| s["var"] == 0 && s["value"] == 1)
+        .unwrap();
+    let child = steps.iter().position(|s| s["parent"] == a1).unwrap();
+    let doms = dump_all(
+        &browser,
+        &page,
+        &[
+            (&format!("step={fail}"), 1000),
+            ("mode=play&click=c3", 1000),
+            ("mode=play&click=a1&engine=1", 1000),
+        ],
+    );
+    // The refusal: the squares from the refused queen to its attacker.
+    let l = steps[fail]["line"].as_array().expect("a line");
+    let end = |i: usize| {
+        (
+            l[i][0].as_u64().unwrap() as usize,
+            l[i][1].as_u64().unwrap() as usize - 1,
+        )
+    };
+    let ((r1, c1), (r2, c2)) = (end(0), end(1));
+    let on_line = |(r, c): (usize, usize)| {
+        let between = |x: usize, a: usize, b: usize| a.min(b) <= x && x <= a.max(b);
+        between(r, r1, r2)
+            && between(c, c1, c2)
+            && (c1 == c2 && c == c1 || r.abs_diff(r1) == c.abs_diff(c1))
+    };
+    for c in cells(&doms[0]) {
+        assert_eq!(c.has("ray"), on_line(square(&c)), "{c:?}");
+        assert_eq!(c.has("attacker"), square(&c) == (r2, c2), "{c:?}");
+    }
+    // Play mode: a queen on c3, the squares it attacks, the columns left.
+    let dom = &doms[1];
+    for c in cells(dom) {
+        let (r, f) = square(&c);
+        let queen = (r, f) == (2, 2);
+        let attacked = !queen && (r == 2 || f == 2 || r.abs_diff(2) == f.abs_diff(2));
+        assert_eq!(c.has("queen"), queen, "{c:?}");
+        assert_eq!(c.has("attacked"), attacked, "{c:?}");
+    }
+    let left: Vec<String> = (0..n)
+        .map(|r| {
+            if r == 2 {
+                return "row 3: queen on c3".to_string();
+            }
+            let files: Vec<String> = (0..n)
+                .filter(|&f| f != 2 && r.abs_diff(2) != f.abs_diff(2))
+                .map(|f| ((b'a' + f as u8) as char).to_string())
+                .collect();
+            format!("row {}: {}", r + 1, files.join(" "))
+        })
+        .collect();
+    assert_eq!(text_of(dom, "domains"), left.join("  "));
+    assert_eq!(text_of(dom, "text"), "your queens: c3");
+    // The engine's next step from a1: the first node below a1.
+    let dom = &doms[2];
+    assert_eq!(
+        text_of(dom, "text"),
+        format!(
+            "engine, step {child}: {}",
+            steps[child]["text"].as_str().unwrap()
+        )
+    );
+    let queens: Vec<(usize, usize)> = cells(dom)
+        .iter()
+        .filter(|c| c.has("queen"))
+        .map(square)
+        .collect();
+    let want: Vec<(usize, usize)> = if steps[child]["kind"] == "failure" {
+        vec![(0, 0)]
+    } else {
+        (0..n)
+            .filter_map(|r| queens_at(steps, child)[r].map(|c| (r, c as usize)))
+            .collect()
+    };
+    assert_eq!(queens, want);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// In the browser, a move of the min-conflicts page shows the attackers of
+/// each square of the row it moved, its old square outlined, and marks
+/// the step on the chart.
+#[test]
+fn min_conflicts_page_shows_a_move() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch("min-conflicts");
+    let page = write_page(
+        &dir,
+        "mc8.html",
+        &csp(&[
+            "queens",
+            "8",
+            "--solver",
+            "teach-min-conflicts",
+            "--format",
+            "html",
+        ]),
+    );
+    let data = page_data(&std::fs::read_to_string(&page).unwrap());
+    let steps = data["steps"].as_array().unwrap();
+    let k = steps
+        .iter()
+        .position(|s| s["moved"].is_u64())
+        .expect("a move");
+    let before: Vec<u32> = queens_at(steps, k - 1)
+        .into_iter()
+        .map(Option::unwrap)
+        .collect();
+    let after: Vec<u32> = queens_at(steps, k)
+        .into_iter()
+        .map(Option::unwrap)
+        .collect();
+    let row = steps[k]["moved"].as_u64().unwrap() as usize;
+    let dom = dump_dom(&browser, &page, &format!("step={k}"), 1000);
+    for c in cells(&dom) {
+        let (r, f) = square(&c);
+        assert_eq!(c.has("queen"), after[r] as usize == f, "{c:?}");
+        let counted = r == row && after[r] as usize != f;
+        assert_eq!(c.has("count"), counted, "{c:?}");
+        if counted {
+            let attackers = (0..8)
+                .filter(|&q| q != row && attack(q, before[q], row, f as u32))
+                .count();
+            assert_eq!(c.shown, attackers.to_string(), "{c:?}");
+        }
+        assert_eq!(c.has("from"), r == row && before[r] as usize == f, "{c:?}");
+        // A queen under attack is ringed.
+        let attacked = (0..8).any(|q| q != r && attack(q, after[q], r, f as u32));
+        assert_eq!(
+            c.has("culprit"),
+            after[r] as usize == f && attacked,
+            "{c:?}"
+        );
+    }
+    let name = |r: usize| format!("{}{}", (b'a' + after[r] as u8) as char, r + 1);
+    let pairs: Vec<String> = (0..8)
+        .flat_map(|r| (r + 1..8).map(move |q| (r, q)))
+        .filter(|&(r, q)| attack(r, after[r], q, after[q]))
+        .map(|(r, q)| format!("{}\u{2013}{}", name(r), name(q)))
+        .collect();
+    assert!(!pairs.is_empty(), "a move before the solution leaves pairs");
+    assert_eq!(
+        text_of(&dom, "domains"),
+        format!("attacking pairs: {}", pairs.join(" "))
+    );
+    let marker = &dom[dom.find("id=\"marker\"").expect("the chart's marker")..];
+    let tag = &marker[..marker.find('>').unwrap()];
+    assert_eq!(attr(tag, "data-step"), Some(k.to_string().as_str()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The engine's page draws the line of attack too: with no propagation,
+/// every failure is a queen refused by one already placed, and its line
+/// joins the decision to that queen; with forward checking, a failure is
+/// a row run dry and has no line.
+#[test]
+fn engine_pages_draw_the_line_of_attack() {
+    for (inference, lines) in [("none", true), ("fc", false)] {
+        let data = page_data(&write_html(&[
+            "queens",
+            "6",
+            "--format",
+            "html",
+            "--inference",
+            inference,
+        ]));
+        let steps = data["steps"].as_array().unwrap();
+        let mut failures = 0;
+        for (k, s) in steps.iter().enumerate() {
+            if s["kind"] != "failure" {
+                assert!(s["line"].is_null(), "step {k}");
+                continue;
+            }
+            failures += 1;
+            assert_eq!(s["line"].is_array(), lines, "step {k}: {s}");
+            if let Some(l) = s["line"].as_array() {
+                let at = queens_at(steps, k);
+                let sq = |i: usize| {
+                    let r = l[i][0].as_u64().unwrap() as usize;
+                    (r, l[i][1].as_u64().unwrap() as u32 - 1)
+                };
+                let ((r1, c1), (r2, c2)) = (sq(0), sq(1));
+                assert_eq!(
+                    (r1, c1 + 1),
+                    (
+                        s["var"].as_u64().unwrap() as usize,
+                        s["value"].as_u64().unwrap() as u32
+                    )
+                );
+                assert_eq!(at[r2], Some(c2), "step {k}: the attacker is on the board");
+                assert!(attack(r1, c1, r2, c2), "step {k}");
+            }
+        }
+        assert!(failures > 0, "--inference {inference}");
+    }
 }

@@ -43,6 +43,7 @@ pub fn run(a: GolombArgs) -> Result<ExitCode, CliError> {
     let g = csp_golomb::model(n).map_err(|e| e.to_string())?;
     let marks_of = |s: &csp_core::Solution| -> Vec<i32> { g.marks.iter().map(|&x| s[x]).collect() };
     let progress = a.progress;
+    let spinner = super::Progress::unless(progress, &format!("Golomb ruler with {n} marks"));
     let r = if let Some(t) = a.threads {
         Search::new(&g.model)
             .options(options)
@@ -54,10 +55,12 @@ pub fn run(a: GolombArgs) -> Result<ExitCode, CliError> {
                 if progress {
                     errln!("found length {len}: {}", join(&marks_of(s)));
                 }
+                spinner.say(format!("Golomb ruler with {n} marks: length {len} found"));
                 std::ops::ControlFlow::Continue(())
             })
     }
     .map_err(|e| e.to_string())?;
+    drop(spinner);
     super::finish_optimum(&r, "ruler", a.engine.stats, |best, proof| {
         let marks = marks_of(best);
         csp_golomb::check(&marks).map_err(|e| format!("internal error: {e}"))?;

@@ -43,6 +43,7 @@ pub fn run(a: JobshopArgs) -> Result<ExitCode, CliError> {
         options.decision_vars = js.orders.clone();
     }
     let progress = a.progress;
+    let spinner = super::Progress::unless(progress, &format!("job shop {name}"));
     let r = match a.lns {
         Some(iterations) => {
             let r = Search::new(&js.model)
@@ -73,10 +74,12 @@ pub fn run(a: JobshopArgs) -> Result<ExitCode, CliError> {
                 if progress {
                     errln!("found makespan {v}");
                 }
+                spinner.say(format!("job shop {name}: makespan {v} found"));
                 std::ops::ControlFlow::Continue(())
             })
             .map_err(|e| e.to_string())?,
     };
+    drop(spinner);
     super::finish_optimum(&r, "schedule", a.engine.stats, |best, proof| {
         let starts: Vec<Vec<i32>> = js
             .starts

@@ -28,15 +28,18 @@ pub fn run(a: KnapsackArgs) -> Result<ExitCode, CliError> {
     let km = csp_knapsack::model(&k).map_err(|e| e.to_string())?;
     let options = a.engine.apply(csp_knapsack::options(&k, &km))?;
     let progress = a.progress;
+    let spinner = super::Progress::unless(progress, &format!("knapsack of {name}"));
     let r = Search::new(&km.model)
         .options(options)
         .maximize_each(km.value, |_, v| {
             if progress {
                 errln!("found value {v}");
             }
+            spinner.say(format!("knapsack of {name}: value {v} found"));
             std::ops::ControlFlow::Continue(())
         })
         .map_err(|e| e.to_string())?;
+    drop(spinner);
     super::finish_optimum(&r, "choice", a.engine.stats, |best, proof| {
         let taken: Vec<bool> = km.take.iter().map(|&t| best[t] == 1).collect();
         let value = csp_knapsack::check(&k, &taken).map_err(|e| format!("internal error: {e}"))?;

@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
@@ -25,6 +25,7 @@ pub mod puzzle_file;
 pub mod puzzles;
 pub mod queens;
 pub mod queens_compare;
+pub mod queens_html;
 pub mod queens_local;
 pub mod queens_orbits;
 pub mod queens_size;
@@ -382,20 +383,33 @@ pub fn over_budget(need: Option<u128>, limit: Option<u64>) -> Option<String> {
 }
 
 /// A spinner on stderr that appears only if the work lasts more than a
-/// second and stderr is a terminal. Dropping it clears it.
+/// second and stderr is a terminal (so tests, pipes and the docs' outputs
+/// never see it). Its message can change as the work goes on (the best
+/// value so far). Dropping it clears it.
 pub struct Progress {
     done: Arc<AtomicBool>,
+    message: Arc<Mutex<String>>,
     handle: Option<thread::JoinHandle<()>>,
 }
 
 impl Progress {
     /// Starts the timer for a task described by `message`.
     pub fn start(message: &str) -> Progress {
+        Progress::start_if(std::io::stderr().is_terminal(), message)
+    }
+
+    /// [`Progress::start`] unless `quiet` (say, when `--progress` prints
+    /// its own lines on stderr).
+    pub fn unless(quiet: bool, message: &str) -> Progress {
+        Progress::start_if(!quiet && std::io::stderr().is_terminal(), message)
+    }
+
+    fn start_if(show: bool, message: &str) -> Progress {
         let done = Arc::new(AtomicBool::new(false));
-        let handle = if std::io::stderr().is_terminal() {
-            let d = done.clone();
-            let msg = message.to_string();
-            Some(thread::spawn(move || {
+        let message = Arc::new(Mutex::new(message.to_string()));
+        let handle = show.then(|| {
+            let (d, msg) = (done.clone(), message.clone());
+            thread::spawn(move || {
                 for _ in 0..10 {
                     if d.load(Ordering::Relaxed) {
                         return;
@@ -407,17 +421,28 @@ impl Progress {
                     indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
                         .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
                 );
-                bar.set_message(msg);
                 while !d.load(Ordering::Relaxed) {
+                    if let Ok(m) = msg.lock() {
+                        bar.set_message(m.clone());
+                    }
                     bar.tick();
                     thread::sleep(Duration::from_millis(100));
                 }
                 bar.finish_and_clear();
-            }))
-        } else {
-            None
-        };
-        Progress { done, handle }
+            })
+        });
+        Progress {
+            done,
+            message,
+            handle,
+        }
+    }
+
+    /// Changes the message shown from now on.
+    pub fn say(&self, message: String) {
+        if let Ok(mut m) = self.message.lock() {
+            *m = message;
+        }
     }
 }
 

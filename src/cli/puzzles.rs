@@ -486,6 +486,7 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
         return Err("--colors must be at least 1".into());
     }
     let t = Instant::now();
+    let what = format!("coloring {} vertices", graph.vertices());
     match (a.solver.as_str(), a.colors) {
         ("min-conflicts", None) => Err("--solver min-conflicts needs --colors K".into()),
         ("min-conflicts", Some(k)) => {
@@ -494,8 +495,10 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
             }
             let mut limits = Limits::none();
             limits.time = Some(time_limit.unwrap_or(Duration::from_secs(10)));
+            let spinner = super::Progress::start(&what);
             let r = model::color_min_conflicts(&graph, k, a.engine.seed, &limits)
                 .map_err(|e| e.to_string())?;
+            drop(spinner);
             let solved = r.outcome == Outcome::Solved;
             if solved {
                 print(&r.colors, k)?;
@@ -533,9 +536,11 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
             }
             let (m, _) =
                 model::model(&graph, k, model::Symmetry::None).map_err(|e| e.to_string())?;
+            let spinner = super::Progress::start(&format!("counting the {k}-colorings"));
             let r: Report = csp_core::Search::new(&m)
                 .options(options.search.clone())
                 .count();
+            drop(spinner);
             outln!("{}", r.count);
             if a.engine.stats {
                 errln!("solver: backtracking, {}", r.stats);
@@ -550,7 +555,9 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
             Ok(ExitCode::SUCCESS)
         }
         ("backtracking", Some(k)) => {
+            let spinner = super::Progress::start(&what);
             let r = model::color(&graph, k, &options).map_err(|e| e.to_string())?;
+            drop(spinner);
             let stopped = r.colors.is_none() && matches!(r.outcome, Outcome::LimitReached(_));
             match (&r.colors, r.outcome) {
                 (Some(c), _) => print(c, k)?,
@@ -573,12 +580,14 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
                 return Err("--count needs --colors K".into());
             }
             let limit = time_limit.or(Some(Duration::from_secs(60)));
+            let spinner = super::Progress::start(&format!("{what} with as few colors as possible"));
             let c = match a.method.as_str() {
                 "minimize" => model::chromatic_number(&graph, limit, &options),
                 "loop" => model::chromatic_number_by_loop(&graph, limit, &options),
                 m => return Err(format!("unknown method '{m}' (expected minimize or loop)")),
             }
             .map_err(|e| e.to_string())?;
+            drop(spinner);
             // Without a proof of optimality the answer is incomplete.
             match (&c.coloring, c.upper) {
                 (Some(col), Some(k)) => {

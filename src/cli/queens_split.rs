@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -17,19 +17,48 @@ use csp_queens::permutation::{Budget, Status};
 
 use super::CliError;
 
-/// A progress bar on stderr (subproblems done, rate, time left) that
+/// What a [`Bar`] measures the work done by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Measure {
+    /// The solutions counted, against Q(n) when it is known: the work of a
+    /// subproblem grows with its solutions, and the many subproblems with
+    /// none cost next to nothing (counted one a subproblem, the first
+    /// update read `8110914/s, 0s left`).
+    Solutions(u64),
+    /// The subproblems done, of this many (Q(n) unknown, or a slice).
+    Subproblems(usize),
+}
+
+impl Measure {
+    /// Solutions when Q(`n`) is known (and not 0), else the `subproblems`.
+    fn for_board(n: usize, subproblems: usize) -> Measure {
+        match journal::A000170.get(n).map(|&q| u64::try_from(q)) {
+            Some(Ok(q)) if q > 0 => Measure::Solutions(q),
+            _ => Measure::Subproblems(subproblems),
+        }
+    }
+}
+
+/// A progress bar on stderr (work done, its rate, the time left) that
 /// appears only if the work lasts more than a second and stderr is a
 /// terminal, like [`super::Progress`]. Dropping it clears it.
 struct Bar {
-    done: Arc<AtomicUsize>,
+    measure: Measure,
+    done: Arc<AtomicU64>,
     finished: Arc<AtomicBool>,
     handle: Option<thread::JoinHandle<()>>,
 }
 
 impl Bar {
-    fn start(message: String, total: usize) -> Bar {
-        let done = Arc::new(AtomicUsize::new(0));
+    fn start(message: String, measure: Measure) -> Bar {
+        let done = Arc::new(AtomicU64::new(0));
         let finished = Arc::new(AtomicBool::new(false));
+        let (total, unit) = match measure {
+            Measure::Solutions(q) => (q, "solutions"),
+            Measure::Subproblems(k) => (k as u64, "subproblems"),
+        };
+        // The clock of the rate: the work starts now, the bar a second later.
+        let started = Instant::now();
         let handle = std::io::stderr().is_terminal().then(|| {
             let (d, f) = (done.clone(), finished.clone());
             thread::spawn(move || {
@@ -39,37 +68,79 @@ impl Bar {
                     }
                     thread::sleep(Duration::from_millis(100));
                 }
-                let bar = indicatif::ProgressBar::new(total as u64);
+                // Drawn once the work so far is in, not from 0.
+                let bar = indicatif::ProgressBar::hidden();
+                bar.set_length(total);
                 bar.set_style(
-                    indicatif::ProgressStyle::with_template(
-                        "{msg} [{bar:30}] {pos}/{len} subproblems, {rate}, {eta} left",
-                    )
+                    indicatif::ProgressStyle::with_template(&format!(
+                        "{{msg}} [{{bar:30}}] {{pos}}/{{len}} {unit}, {{rate}}, {{left}} left"
+                    ))
                     .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                    // The rate and the time left over the whole count so far,
+                    // not over the last updates: one update may bring a
+                    // subproblem of millions of solutions, the next none.
                     .with_key(
                         "rate",
-                        |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                            let _ = write!(w, "{:.0}/s", state.per_sec());
+                        move |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                            let _ = write!(w, "{}", rate(state.pos(), started.elapsed()));
+                        },
+                    )
+                    .with_key(
+                        "left",
+                        move |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                            let left = time_left(state.pos(), state.len(), started.elapsed());
+                            let _ = write!(w, "{left}");
                         },
                     )
                     .progress_chars("=> "),
                 );
                 bar.set_message(message);
+                bar.set_position(d.load(Ordering::Relaxed));
+                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
                 while !f.load(Ordering::Relaxed) {
-                    bar.set_position(d.load(Ordering::Relaxed) as u64);
+                    bar.set_position(d.load(Ordering::Relaxed));
                     thread::sleep(Duration::from_millis(200));
                 }
                 bar.finish_and_clear();
             })
         });
         Bar {
+            measure,
             done,
             finished,
             handle,
         }
     }
 
-    fn tick(&self) {
-        self.done.fetch_add(1, Ordering::Relaxed);
+    /// A subproblem done, with `solutions`.
+    fn tick(&self, solutions: u128) {
+        let work = match self.measure {
+            Measure::Solutions(_) => u64::try_from(solutions).unwrap_or(u64::MAX),
+            Measure::Subproblems(_) => 1,
+        };
+        self.done.fetch_add(work, Ordering::Relaxed);
+    }
+}
+
+/// `1234/s`: the work done a second, over `elapsed`.
+fn rate(done: u64, elapsed: Duration) -> String {
+    match elapsed.as_secs_f64() {
+        t if t > 0.0 => format!("{:.0}/s", done as f64 / t),
+        _ => "?/s".to_string(),
+    }
+}
+
+/// The time left if the work goes on at the rate so far: `1h 02m`,
+/// `3m 05s`, `12s`, or `?` before any work is done.
+fn time_left(done: u64, total: Option<u64>, elapsed: Duration) -> String {
+    let Some(total) = total.filter(|_| done > 0) else {
+        return "?".to_string();
+    };
+    let secs = (elapsed.as_secs_f64() * total.saturating_sub(done) as f64 / done as f64) as u64;
+    match secs {
+        s if s >= 3600 => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+        s if s >= 60 => format!("{}m {:02}s", s / 60, s % 60),
+        s => format!("{s}s"),
     }
 }
 
@@ -98,9 +169,9 @@ pub fn count(
 ) -> Result<(u128, Option<String>, String), CliError> {
     let budget = budget(time_limit);
     let split = Split::new(n, constellation::default_depth(n)).map_err(|e| e.to_string())?;
-    let bar = Bar::start(format!("{n}-queens"), split.len());
+    let bar = Bar::start(format!("{n}-queens"), Measure::for_board(n, split.len()));
     let (counts, status) = split
-        .count_range(0..split.len(), threads, &budget, &|_, _| bar.tick())
+        .count_range(0..split.len(), threads, &budget, &|_, c| bar.tick(c))
         .map_err(|e| e.to_string())?;
     drop(bar);
     let total = counts.iter().flatten().sum();
@@ -240,10 +311,13 @@ fn slice_counts(
         waiting: BTreeMap::new(),
         error: None,
     });
-    let bar = Bar::start(format!("{n}-queens slice"), range.len());
+    let bar = Bar::start(
+        format!("{n}-queens slice"),
+        Measure::Subproblems(range.len()),
+    );
     let (counts, status) = split
         .count_range(range.clone(), threads, &budget, &|index, count| {
-            bar.tick();
+            bar.tick(count);
             let Ok(mut guard) = pending.lock() else {
                 return;
             };
@@ -356,5 +430,33 @@ mod tests {
         assert!(parse_range("6..10", 5).is_err());
         assert!(parse_range("4..2", 5).is_err());
         assert!(parse_range("4-2", 5).is_err());
+    }
+
+    #[test]
+    fn the_bar_measures_solutions_when_the_total_is_known() {
+        assert_eq!(Measure::for_board(18, 9), Measure::Solutions(666_090_624));
+        assert_eq!(Measure::for_board(3, 9), Measure::Subproblems(9));
+        assert_eq!(Measure::for_board(28, 9), Measure::Subproblems(9));
+        let bar = Bar::start("test".into(), Measure::Solutions(100));
+        bar.tick(40);
+        bar.tick(0);
+        assert_eq!(bar.done.load(Ordering::Relaxed), 40);
+        let bar = Bar::start("test".into(), Measure::Subproblems(3));
+        bar.tick(40);
+        bar.tick(0);
+        assert_eq!(bar.done.load(Ordering::Relaxed), 2);
+    }
+
+    #[test]
+    fn rate_and_time_left_from_the_work_so_far() {
+        let s = Duration::from_secs;
+        assert_eq!(rate(500, s(2)), "250/s");
+        assert_eq!(rate(0, Duration::ZERO), "?/s");
+        // A quarter done in 10 s: 30 s left.
+        assert_eq!(time_left(25, Some(100), s(10)), "30s");
+        assert_eq!(time_left(1, Some(100), s(10)), "16m 30s");
+        assert_eq!(time_left(1, Some(1000), s(10)), "2h 46m");
+        assert_eq!(time_left(0, Some(100), s(10)), "?");
+        assert_eq!(time_left(5, None, s(10)), "?");
     }
 }

@@ -112,6 +112,15 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// The tally of `run` so far.
+    pub fn of(run: &Run) -> Tally {
+        Tally {
+            nodes: run.nodes(),
+            solutions: run.solutions(),
+            timed_out: run.timed_out(),
+        }
+    }
+
     /// Why a run of `t` that was after one solution has none to show
     /// (`None` when it found one, or when `t` is exact and ran to the end:
     /// then there is none). A local search that gives up has not shown
@@ -156,25 +165,33 @@ pub fn run(
 ) -> Result<Tally, CliError> {
     t.check_n(n)?;
     let mut run = Run::new(deadline, on_solution);
+    run_in(t, n, seed, &mut run, show, show_domains);
+    Ok(Tally::of(&run))
+}
+
+/// [`run`] with the caller's [`Run`] (a node limit, say).
+pub fn run_in(
+    t: Teach,
+    n: usize,
+    seed: u64,
+    run: &mut Run,
+    show: Option<&mut dyn FnMut(&TraceLine)>,
+    show_domains: Option<forward::Show>,
+) {
     match t {
-        Teach::Sets => sets::solve_watched(n, &mut run, show),
-        Teach::Stack => stack::solve(n, &mut run, show),
-        Teach::Bits => bits::solve(n, &mut run),
-        Teach::Nn => brute_nn::solve_watched(n, &mut run, show),
-        Teach::Perm => brute_perm::solve_watched(n, &mut run, show),
-        Teach::Fc => forward::solve(n, &mut run, show_domains),
+        Teach::Sets => sets::solve_watched(n, run, show),
+        Teach::Stack => stack::solve(n, run, show),
+        Teach::Bits => bits::solve(n, run),
+        Teach::Nn => brute_nn::solve_watched(n, run, show),
+        Teach::Perm => brute_perm::solve_watched(n, run, show),
+        Teach::Fc => forward::solve(n, run, show_domains),
         Teach::MinConflicts => {
-            min_conflicts::solve(n, seed, MIN_CONFLICTS_STEPS, &mut run);
+            min_conflicts::solve(n, seed, MIN_CONFLICTS_STEPS, run);
         }
         Teach::Genetic => {
-            genetic::solve(n, seed, GENETIC_GENERATIONS, &mut run);
+            genetic::solve(n, seed, GENETIC_GENERATIONS, run);
         }
     }
-    Ok(Tally {
-        nodes: run.nodes(),
-        solutions: run.solutions(),
-        timed_out: run.timed_out(),
-    })
 }
 
 /// Runs the local search `t` (min-conflicts or the genetic algorithm) on
@@ -200,10 +217,6 @@ pub fn watch_local(
         found = Some(c.to_vec());
         ControlFlow::Break(())
     });
-    let pairs = |k: usize| match k {
-        1 => "1 attacking pair".to_string(),
-        _ => format!("{k} attacking pairs"),
-    };
     match t {
         Teach::MinConflicts => {
             let mut moves = 0u64;
@@ -211,7 +224,7 @@ pub fn watch_local(
             let mut watch = |s: min_conflicts::Step| match s {
                 min_conflicts::Step::Start { cols, pairs: k } => {
                     left.push(k as f64);
-                    emit(&format!("start: {} ({})", one_line(cols), pairs(k)));
+                    emit(&start_line(cols, k));
                 }
                 min_conflicts::Step::Move {
                     row,
@@ -222,25 +235,7 @@ pub fn watch_local(
                 } => {
                     moves += 1;
                     left.push(k as f64);
-                    let counts: Vec<String> = attackers
-                        .iter()
-                        .enumerate()
-                        .map(|(x, a)| {
-                            if x as u32 == from {
-                                format!("[{a}]")
-                            } else {
-                                a.to_string()
-                            }
-                        })
-                        .collect();
-                    emit(&format!(
-                        "move {moves}: row {} from column {} to {}; attackers by column: {}; {} left",
-                        row + 1,
-                        from + 1,
-                        to + 1,
-                        counts.join(" "),
-                        pairs(k)
-                    ));
+                    emit(&move_line(moves, row, from, to, attackers, k));
                 }
             };
             min_conflicts::solve_watched(n, seed, MIN_CONFLICTS_STEPS, &mut run, Some(&mut watch));
@@ -251,13 +246,7 @@ pub fn watch_local(
             let mut watch = |g: genetic::Generation| {
                 best.push(g.best_pairs as f64);
                 mean.push(g.mean_pairs);
-                emit(&format!(
-                    "generation {}: best {} ({}), mean {:.2}",
-                    g.number,
-                    pairs(g.best_pairs),
-                    one_line(g.best),
-                    g.mean_pairs
-                ));
+                emit(&generation_line(&g));
             };
             genetic::solve_watched(n, seed, GENETIC_GENERATIONS, &mut run, Some(&mut watch));
             series.push(("best", best));
@@ -265,11 +254,7 @@ pub fn watch_local(
         }
         _ => return Err(format!("'{}' is not a local search", t.name())),
     }
-    let tally = Tally {
-        nodes: run.nodes(),
-        solutions: run.solutions(),
-        timed_out: run.timed_out(),
-    };
+    let tally = Tally::of(&run);
     drop(run);
     if let Some(c) = &found {
         emit(&format!("solution: {}", one_line(c)));
@@ -279,6 +264,63 @@ pub fn watch_local(
         found,
         series,
     })
+}
+
+/// `3 attacking pairs`.
+fn pairs(k: usize) -> String {
+    match k {
+        1 => "1 attacking pair".to_string(),
+        _ => format!("{k} attacking pairs"),
+    }
+}
+
+/// Min-conflicts' line for a random start: `start: 2 4 4 1 (3 attacking pairs)`.
+pub fn start_line(cols: &[u32], pairs_left: usize) -> String {
+    format!("start: {} ({})", one_line(cols), pairs(pairs_left))
+}
+
+/// Min-conflicts' line for move number `number`: the row, the columns
+/// from and to (0-based in, shown from 1), the attackers of every square
+/// of the row before the move (its old square in brackets), the
+/// attacking pairs after it.
+pub fn move_line(
+    number: u64,
+    row: usize,
+    from: u32,
+    to: u32,
+    attackers: &[usize],
+    pairs_left: usize,
+) -> String {
+    let counts: Vec<String> = attackers
+        .iter()
+        .enumerate()
+        .map(|(x, a)| {
+            if x as u32 == from {
+                format!("[{a}]")
+            } else {
+                a.to_string()
+            }
+        })
+        .collect();
+    format!(
+        "move {number}: row {} from column {} to {}; attackers by column: {}; {} left",
+        row + 1,
+        from + 1,
+        to + 1,
+        counts.join(" "),
+        pairs(pairs_left)
+    )
+}
+
+/// The genetic search's line for a generation: its best and mean.
+pub fn generation_line(g: &genetic::Generation) -> String {
+    format!(
+        "generation {}: best {} ({}), mean {:.2}",
+        g.number,
+        pairs(g.best_pairs),
+        one_line(g.best),
+        g.mean_pairs
+    )
 }
 
 /// What [`watch_local`] saw.
@@ -428,9 +470,5 @@ pub fn watch_bits(
     };
     let mut run = Run::new(deadline, on_solution);
     bits::solve_watched(n, &mut run, Some(&mut watch));
-    Ok(Tally {
-        nodes: run.nodes(),
-        solutions: run.solutions(),
-        timed_out: run.timed_out(),
-    })
+    Ok(Tally::of(&run))
 }

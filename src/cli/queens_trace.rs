@@ -288,9 +288,13 @@ pub(super) fn html_page(
     if counts {
         return Err("--format html writes a page, not a count: drop --count and --unique".into());
     }
-    if !matches!(job.solver, Solver::Backtracking | Solver::Pairwise) {
+    if !matches!(
+        job.solver,
+        Solver::Backtracking | Solver::Pairwise | Solver::Teach(_)
+    ) {
         return Err(format!(
-            "--format html replays the generic engine's search (--solver backtracking or pairwise), not '{}'",
+            "--format html replays the generic engine's search (--solver backtracking or pairwise) \
+             or a teaching solver's (teach-*), not '{}'",
             job.solver.name()
         ));
     }
@@ -299,6 +303,9 @@ pub(super) fn html_page(
             "--format html shows boards from n = 1 to n = {}, got n = {n}",
             super::replay::MAX_VALUES
         ));
+    }
+    if let Solver::Teach(t) = job.solver {
+        return super::queens_html::teach_page(job, t, all);
     }
     let t = Instant::now();
     let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;

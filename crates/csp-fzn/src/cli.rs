@@ -136,6 +136,7 @@ pub fn main() -> ExitCode {
             while Instant::now() < deadline {
                 std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
             }
+            crate::spinner::wipe();
             // Solutions already printed may wait in the buffer: out first.
             let _ = crate::out::write_out();
             let mut out = io::stdout().lock();
@@ -165,7 +166,10 @@ pub fn main() -> ExitCode {
         fzn.full_value_all_different();
     }
     let mut out = crate::out::Batched;
+    // With -s on a terminal, a spinner while the search runs.
+    let spinner = cfg.stats.then(|| crate::spinner::start(&file));
     let solved = run::solve(&fzn, &cfg, &mut out, start.elapsed());
+    drop(spinner);
     let written = crate::out::write_out();
     match written.and(solved) {
         Ok(Status::Done | Status::Unknown) => ExitCode::SUCCESS,

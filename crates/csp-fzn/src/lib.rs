@@ -15,6 +15,7 @@ mod out;
 mod parse;
 pub mod run;
 pub mod search;
+mod spinner;
 
 pub use build::{build, FznModel, Objective, Output, Val, INT_MAX, INT_MIN, MAX_VARIABLES};
 pub use parse::parse;

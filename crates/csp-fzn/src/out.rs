@@ -46,8 +46,10 @@ fn drain(p: &mut Pending) -> io::Result<()> {
     if p.buf.is_empty() {
         return Ok(());
     }
-    let mut out = io::stdout().lock();
-    let r = out.write_all(&p.buf).and_then(|()| out.flush());
+    let r = crate::spinner::quiet(|| {
+        let mut out = io::stdout().lock();
+        out.write_all(&p.buf).and_then(|()| out.flush())
+    });
     p.buf.clear();
     if let Err(e) = &r {
         p.error = Some(e.kind());

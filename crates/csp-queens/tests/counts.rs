@@ -31,6 +31,12 @@ fn expected_total(n: usize) -> u128 {
 }
 
 #[test]
+fn the_known_totals_are_the_data_file() {
+    let totals: Vec<u128> = expected().iter().map(|r| r.1).collect();
+    assert_eq!(totals, csp_queens::journal::A000170);
+}
+
+#[test]
 fn data_file_matches_oeis_prefix() {
     let rows = expected();
     let totals: Vec<u128> = rows[1..=12].iter().map(|r| r.1).collect();

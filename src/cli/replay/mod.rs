@@ -13,6 +13,8 @@ use std::fmt::Write as _;
 
 use csp_core::{Model, Outcome, SearchObserver, Value, VarId};
 
+pub mod teach;
+
 /// The most nodes a page records. The search is stopped there (a node
 /// limit), the page and stderr say so: a page of 2,000 steps is about
 /// 2 MB for a 9×9 Sudoku.
@@ -219,6 +221,26 @@ pub struct Step {
     pub unit: Vec<usize>,
     /// What happened, in words.
     pub text: String,
+    /// The rows holding a queen, when not the decisions on the path (a
+    /// brute-force placement: every row; a local search: every row).
+    pub decided: Option<Vec<usize>>,
+    /// Two squares `(row, column shown from 1)` to join by a line: a queen
+    /// refused and the queen that attacks it.
+    pub line: Option<[(usize, u32); 2]>,
+    /// A step of a local search: what the page shows besides the board.
+    pub local: Option<Local>,
+}
+
+/// A step of a local search (min-conflicts, the genetic search).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Local {
+    /// The row whose queen moved, and its column before (shown from 1).
+    pub moved: Option<(usize, u32)>,
+    /// For each column of that row, the queens of the other rows that
+    /// attacked the square before the move.
+    pub counts: Vec<usize>,
+    /// The attacking pairs of the placement shown.
+    pub pairs: usize,
 }
 
 impl Step {
@@ -240,6 +262,9 @@ impl Step {
             reason: None,
             unit: Vec::new(),
             text: String::new(),
+            decided: None,
+            line: None,
+            local: None,
         }
     }
 }
@@ -356,6 +381,12 @@ impl Recorder {
                 let why = self.explain_failure(&before, x, v);
                 (step.culprit, step.reason, step.unit, domains, step.forced) =
                     (why.culprit, why.reason, why.unit, why.domains, why.forced);
+                // A queen refused by a queen already fixed: the line of attack.
+                if let (Puzzle::Queens { .. }, Some(y)) = (&self.puzzle, step.culprit) {
+                    if before[y].count_ones() == 1 {
+                        step.line = Some([(x, v), (y, before[y].trailing_zeros() + 1)]);
+                    }
+                }
             }
         } else {
             step.forced = (0..domains.len())
@@ -649,6 +680,11 @@ pub struct About {
     pub result: String,
     /// Why the page is incomplete, when it is.
     pub note: Option<String>,
+    /// The legend under the board, when not the puzzle's usual one.
+    pub legend: Option<String>,
+    /// A local search's page: its figures, one a step, charted in place of
+    /// the tree (named series: `attacking pairs`, or `best` and `mean`).
+    pub chart: Vec<(String, Vec<f64>)>,
 }
 
 /// The recorded search as JSON (the page's `search-data`), one step a line.
@@ -661,14 +697,28 @@ pub fn to_json(about: &About, puzzle: &Puzzle, steps: &[Step]) -> String {
     let names: Vec<String> = (0..puzzle.len())
         .map(|x| json_str(&puzzle.short(x)))
         .collect();
+    let chart: Vec<String> = about
+        .chart
+        .iter()
+        .map(|(name, values)| {
+            let v: Vec<String> = values.iter().map(|x| format!("{x}")).collect();
+            format!(
+                "{{\"name\":{},\"values\":[{}]}}",
+                json_str(name),
+                v.join(",")
+            )
+        })
+        .collect();
     let _ = write!(
         s,
-        "{{\"puzzle\":\"{name}\",\"side\":{},\"box\":{},\"title\":{},\"result\":{},\"note\":{},\n\"names\":[{}],\n\"givens\":{},\n\"steps\":[",
+        "{{\"puzzle\":\"{name}\",\"view\":\"{}\",\"side\":{},\"box\":{},\"title\":{},\"result\":{},\"note\":{},\n\"chart\":[{}],\n\"names\":[{}],\n\"givens\":{},\n\"steps\":[",
+        if about.chart.is_empty() { "tree" } else { "local" },
         puzzle.side(),
         opt(box_side),
         json_str(&about.title),
         json_str(&about.result),
         opt(about.note.as_deref().map(json_str)),
+        chart.join(","),
         names.join(","),
         givens.map_or_else(
             || "null".to_string(),
@@ -707,6 +757,27 @@ pub fn to_json(about: &About, puzzle: &Puzzle, steps: &[Step]) -> String {
                 .join(","),
             json_str(&st.text),
         );
+        // The optional fields, before the closing brace.
+        s.pop();
+        if let Some(d) = &st.decided {
+            let d: Vec<String> = d.iter().map(usize::to_string).collect();
+            let _ = write!(s, ",\"decided\":[{}]", d.join(","));
+        }
+        if let Some([(r1, c1), (r2, c2)]) = st.line {
+            let _ = write!(s, ",\"line\":[[{r1},{c1}],[{r2},{c2}]]");
+        }
+        if let Some(l) = &st.local {
+            let counts: Vec<String> = l.counts.iter().map(usize::to_string).collect();
+            let _ = write!(
+                s,
+                ",\"moved\":{},\"from\":{},\"counts\":[{}],\"pairs\":{}",
+                opt(l.moved.map(|m| m.0)),
+                opt(l.moved.map(|m| m.1)),
+                counts.join(","),
+                l.pairs
+            );
+        }
+        s.push('}');
     }
     s.push_str("\n]}");
     s
@@ -729,6 +800,7 @@ pub fn page(about: &About, puzzle: &Puzzle, steps: &[Step]) -> String {
              solutions."
         }
     };
+    let legend = about.legend.as_deref().unwrap_or(legend);
     let puzzle_class = match puzzle {
         Puzzle::Queens { .. } => "queens",
         Puzzle::Sudoku { .. } => "sudoku",
@@ -764,7 +836,6 @@ pub fn record(
     mut options: csp_core::SearchOptions,
     all: bool,
 ) -> Result<Recorded, super::CliError> {
-    use std::io::Write as _;
     use std::ops::ControlFlow;
     let row_by_row = options.var_order != csp_core::VarOrder::Mrv;
     let mut rec = Recorder::new(puzzle, model, vars)?;
@@ -827,13 +898,20 @@ pub fn record(
         title: title.to_string(),
         result,
         note: note.clone(),
+        ..About::default()
     };
-    let html = page(&about, &rec.puzzle, rec.steps());
+    write_page(&about, &rec.puzzle, rec.steps())?;
+    Ok(Recorded { stats, note })
+}
+
+/// Writes the page of `steps` to stdout.
+pub fn write_page(about: &About, puzzle: &Puzzle, steps: &[Step]) -> Result<(), super::CliError> {
+    use std::io::Write as _;
+    let html = page(about, puzzle, steps);
     let mut out = super::output::stdout();
     out.write_all(html.as_bytes())
         .and_then(|_| out.flush())
-        .map_err(|e| format!("writing the page: {e}"))?;
-    Ok(Recorded { stats, note })
+        .map_err(|e| format!("writing the page: {e}"))
 }
 
 #[cfg(test)]

@@ -69,6 +69,10 @@ pub struct Run<'a> {
     timed_out: bool,
     /// Set when the caller's callback asked to stop.
     halted: bool,
+    /// The most nodes the search may count (see [`Run::with_node_limit`]).
+    node_limit: Option<u64>,
+    /// Set when a node past the limit was refused.
+    capped: bool,
     on_solution: OnSolution<'a>,
 }
 
@@ -87,8 +91,22 @@ impl<'a> Run<'a> {
             next_clock: CLOCK_EVERY,
             timed_out: false,
             halted: false,
+            node_limit: None,
+            capped: false,
             on_solution: Box::new(on_solution),
         }
+    }
+
+    /// The same run, stopped after `limit` nodes (a page that replays the
+    /// search records a bounded number of steps).
+    pub fn with_node_limit(mut self, limit: u64) -> Run<'a> {
+        self.node_limit = Some(limit);
+        self
+    }
+
+    /// Whether the node limit stopped the search.
+    pub fn hit_node_limit(&self) -> bool {
+        self.capped
     }
 
     /// A run that only counts, with no deadline.
@@ -110,6 +128,10 @@ impl<'a> Run<'a> {
     /// bitboard a handful, and both must notice the deadline soon after it
     /// passes.
     pub fn node_costing(&mut self, work: u64) -> bool {
+        if self.node_limit.is_some_and(|l| self.nodes >= l) {
+            self.capped = true;
+            return false;
+        }
         self.nodes += 1;
         self.work = self.work.saturating_add(work);
         if self.work >= self.next_clock {
@@ -200,4 +222,22 @@ pub(crate) fn tested(n: usize, cols: &[u32], good: bool) -> TraceLine {
 /// each other: same column, or as many rows apart as columns apart.
 pub fn attack(r1: usize, c1: u32, r2: usize, c2: u32) -> bool {
     c1 == c2 || c1.abs_diff(c2) as usize == r1.abs_diff(r2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_limit_stops_the_search_at_that_many_nodes() {
+        // 8 queens by teach-sets: 2,056 queens put on free squares.
+        let mut run = Run::counting().with_node_limit(100);
+        sets::solve(8, &mut run);
+        assert_eq!(run.nodes(), 100);
+        assert!(run.hit_node_limit());
+        let mut run = Run::counting().with_node_limit(1_000_000);
+        sets::solve(8, &mut run);
+        assert_eq!((run.nodes(), run.solutions()), (2056, 92));
+        assert!(!run.hit_node_limit());
+    }
 }
