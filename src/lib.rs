@@ -52,4 +52,6 @@ mod book {
     struct Hints;
     #[doc = include_str!("../docs/learning.md")]
     struct Learning;
+    #[doc = include_str!("../docs/minizinc.md")]
+    struct MiniZinc;
 }

@@ -78,6 +78,16 @@ pub enum ModelError {
         /// What is wrong.
         reason: String,
     },
+    /// [`Model::to_minizinc`](crate::Model::to_minizinc) cannot write a
+    /// constraint.
+    NoMiniZinc {
+        /// The constraint's index in the model.
+        constraint: usize,
+        /// Its kind ([`Constraint::name`](crate::Constraint::name)).
+        name: String,
+        /// Why.
+        reason: String,
+    },
 }
 
 impl fmt::Display for ModelError {
@@ -132,6 +142,11 @@ impl fmt::Display for ModelError {
                 "{constraint}: the sum's extreme values overflow 64-bit integers"
             ),
             ModelError::Invalid { constraint, reason } => write!(f, "{constraint}: {reason}"),
+            ModelError::NoMiniZinc {
+                constraint,
+                name,
+                reason,
+            } => write!(f, "c{constraint} ({name}) cannot be written in MiniZinc: {reason}"),
         }
     }
 }

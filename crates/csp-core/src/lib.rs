@@ -179,6 +179,7 @@ mod ids;
 mod limits;
 mod literal;
 pub mod local;
+pub mod minizinc;
 mod model;
 mod names;
 mod observer;

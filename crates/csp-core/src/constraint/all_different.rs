@@ -506,6 +506,20 @@ impl Constraint for AllDifferent {
     fn name(&self) -> &str {
         "all-different"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        let ids: Vec<String> = vars
+            .iter()
+            .zip(&self.offsets)
+            .map(|(x, &c)| {
+                if c == 0 {
+                    x.clone()
+                } else {
+                    format!("({x} + {c})")
+                }
+            })
+            .collect();
+        Some(format!("all_different({})", crate::minizinc::list(&ids)))
+    }
 
     /// The lazy reason of a hidden single found by the store's window pass
     /// (code: its position): the window reason of

@@ -53,6 +53,9 @@ impl Constraint for LessEq {
     fn name(&self) -> &str {
         "less-eq"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        Some(format!("{} <= {} + {}", vars[0], vars[1], self.c))
+    }
     fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
         Some(Box::new(LessEqProp(self)))
     }
@@ -250,6 +253,20 @@ impl Constraint for Arith {
             ArithOp::Min => "min",
             ArithOp::Max => "max",
         }
+    }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        let (z, args) = vars.split_last()?;
+        let list = crate::minizinc::list(args);
+        Some(match self.op {
+            ArithOp::Times => format!("{} * {} = {z}", args[0], args[1]),
+            ArithOp::Div => format!("{1} != 0 /\\ {0} div {1} = {z}", args[0], args[1]),
+            ArithOp::Mod => format!("{1} != 0 /\\ {0} mod {1} = {z}", args[0], args[1]),
+            ArithOp::Abs => format!("abs({}) = {z}", args[0]),
+            // Saturated powers (beyond 64 bits) are not written.
+            ArithOp::Pow(_) => return None,
+            ArithOp::Min => format!("min({list}) = {z}"),
+            ArithOp::Max => format!("max({list}) = {z}"),
+        })
     }
     fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
         Some(Box::new(ArithProp(self)))

@@ -62,6 +62,15 @@ impl Constraint for Clause {
     fn name(&self) -> &str {
         "clause"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        if vars.is_empty() {
+            return Some("false".into());
+        }
+        let lits: Vec<String> = (0..vars.len())
+            .map(|i| format!("{} = {}", vars[i], self.sat(i)))
+            .collect();
+        Some(format!("({})", lits.join(" \\/ ")))
+    }
     fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
         Some(Box::new(ClauseProp {
             c: self,
@@ -242,6 +251,12 @@ impl Constraint for ReifiedLinear {
         } else {
             "reified-linear"
         }
+    }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        let (b, xs) = vars.split_last()?;
+        let holds = self.pos.to_minizinc(xs)?;
+        let arrow = if self.half { "->" } else { "<->" };
+        Some(format!("{b} in 0..1 /\\ (({b} = 1) {arrow} ({holds}))"))
     }
     fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
         Some(Box::new(ReifiedProp(self)))

@@ -149,6 +149,15 @@ impl Constraint for Count {
     fn name(&self) -> &str {
         "count"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        Some(format!(
+            "count({}, {}) {} {}",
+            crate::minizinc::list(vars),
+            self.value,
+            crate::minizinc::relation(self.rel),
+            self.k
+        ))
+    }
     fn forward_check(&self, pruner: &mut Pruner<'_>, _changed: usize) -> Result<(), Conflict> {
         self.prune(pruner)
     }

@@ -130,6 +130,15 @@ impl Constraint for Among {
     fn name(&self) -> &str {
         "among"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        let (n, xs) = vars.split_last()?;
+        let set: Vec<String> = self.set.iter().map(Value::to_string).collect();
+        Some(format!(
+            "among({n}, {}, {{{}}})",
+            crate::minizinc::list(xs),
+            set.join(", ")
+        ))
+    }
     fn violations(&self, values: &[Value]) -> u64 {
         let (xs, n) = values.split_at(values.len() - 1);
         let count = xs
@@ -278,6 +287,16 @@ impl Constraint for GlobalCardinality {
     }
     fn name(&self) -> &str {
         "global-cardinality"
+    }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        let (xs, counts) = vars.split_at(self.n);
+        let values: Vec<String> = self.values.iter().map(Value::to_string).collect();
+        Some(format!(
+            "global_cardinality({}, [{}], {})",
+            crate::minizinc::list(xs),
+            values.join(", "),
+            crate::minizinc::list(counts)
+        ))
     }
     fn violations(&self, values: &[Value]) -> u64 {
         let (xs, counts) = values.split_at(self.n);

@@ -100,6 +100,9 @@ impl Constraint for Distinct {
     fn name(&self) -> &str {
         "all-different"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        self.base.to_minizinc(vars)
+    }
     fn is_consistent_partial(&self, values: &[Option<Value>]) -> bool {
         self.base.is_consistent_partial(values)
     }

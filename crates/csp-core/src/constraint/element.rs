@@ -171,6 +171,15 @@ impl Constraint for Element {
     fn name(&self) -> &str {
         "element"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        // MiniZinc arrays count from 1; an index outside makes it false.
+        Some(format!(
+            "{}[{} + 1] = {}",
+            crate::minizinc::list(&vars[2..]),
+            vars[0],
+            vars[1]
+        ))
+    }
     fn forward_check(&self, pruner: &mut Pruner<'_>, _changed: usize) -> Result<(), Conflict> {
         self.prune(pruner)
     }

@@ -425,6 +425,21 @@ impl Constraint for Linear {
     fn name(&self) -> &str {
         "linear"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        let c = i64::try_from(self.c).ok()?;
+        let terms: Vec<String> = self
+            .coefs
+            .iter()
+            .zip(vars)
+            .map(|(&a, x)| crate::minizinc::term(a, x))
+            .collect();
+        let lhs = if terms.is_empty() {
+            "0".into()
+        } else {
+            terms.join(" + ")
+        };
+        Some(format!("{lhs} {} {c}", crate::minizinc::relation(self.rel)))
+    }
     fn forward_check(&self, pruner: &mut Pruner<'_>, _changed: usize) -> Result<(), Conflict> {
         if self.rel == Relation::Ne {
             return default_forward_check(self, pruner);

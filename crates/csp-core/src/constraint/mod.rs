@@ -132,6 +132,29 @@ pub trait Constraint: Send + Sync + fmt::Debug {
         "constraint"
     }
 
+    /// This constraint as a MiniZinc constraint (the expression after
+    /// `constraint`), for [`Model::to_minizinc`](crate::Model::to_minizinc):
+    /// `vars[i]` is the MiniZinc name of scope position `i`. `None` (the
+    /// default): the writer lists the solutions of the checker as a
+    /// `table` when the scope is small enough (see [`crate::minizinc`]).
+    ///
+    /// ```
+    /// # use csp_core::{Constraint, Value, VarId};
+    /// #[derive(Debug)]
+    /// struct Even(Vec<VarId>);
+    /// impl Constraint for Even {
+    ///     fn scope(&self) -> &[VarId] { &self.0 }
+    ///     fn is_satisfied(&self, v: &[Value]) -> bool { v.iter().sum::<Value>() % 2 == 0 }
+    ///     fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+    ///         Some(format!("sum({}) mod 2 = 0", csp_core::minizinc::list(vars)))
+    ///     }
+    /// }
+    /// ```
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        let _ = vars;
+        None
+    }
+
     /// Expands a lazy reason ([`Why::Lazy`]`(code)`) this constraint gave
     /// for `lit`: pushes onto `out` literals that held at `history` (just
     /// before `lit` was recorded) and, with the constraint, imply `lit`.

@@ -48,6 +48,9 @@ impl Constraint for NotEqual {
     fn name(&self) -> &str {
         "not-equal"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        Some(format!("{} != {} + {}", vars[0], vars[1], self.c))
+    }
     #[inline]
     fn forward_check(&self, pruner: &mut Pruner<'_>, _changed: usize) -> Result<(), Conflict> {
         self.prune(pruner)
@@ -184,6 +187,9 @@ impl Constraint for Equal {
     }
     fn name(&self) -> &str {
         "equal"
+    }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        Some(format!("{} = {} + {}", vars[0], vars[1], self.c))
     }
     fn forward_check(&self, pruner: &mut Pruner<'_>, _changed: usize) -> Result<(), Conflict> {
         self.prune(pruner)

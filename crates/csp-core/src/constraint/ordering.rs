@@ -162,6 +162,14 @@ impl Constraint for Increasing {
     fn name(&self) -> &str {
         "increasing"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        let name = if self.strict {
+            "strictly_increasing"
+        } else {
+            "increasing"
+        };
+        Some(format!("{name}({})", crate::minizinc::list(vars)))
+    }
     fn violations(&self, values: &[Value]) -> u64 {
         values
             .windows(2)

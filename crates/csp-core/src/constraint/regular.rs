@@ -231,6 +231,47 @@ impl Constraint for Regular {
     fn name(&self) -> &str {
         "regular"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        // MiniZinc's `regular` reads symbols 1..S and states 1..Q (0:
+        // no transition): written when the alphabet is a range of values.
+        let a = &self.automaton;
+        let (&first, s) = (a.alphabet.first()?, a.alphabet.len());
+        if a.alphabet
+            .iter()
+            .enumerate()
+            .any(|(i, &v)| v as i64 != first as i64 + i as i64)
+        {
+            return None;
+        }
+        let symbols: Vec<String> = vars
+            .iter()
+            .map(|x| format!("({x} - {})", first as i64 - 1))
+            .collect();
+        let delta: Vec<String> = a
+            .delta
+            .iter()
+            .map(|&q| {
+                if q == NONE {
+                    "0".into()
+                } else {
+                    (q + 1).to_string()
+                }
+            })
+            .collect();
+        let accepting: Vec<String> = (0..a.states)
+            .filter(|&q| a.accepting[q])
+            .map(|q| (q + 1).to_string())
+            .collect();
+        Some(format!(
+            "regular({}, {}, {s}, array2d(1..{}, 1..{s}, [{}]), {}, {{{}}})",
+            crate::minizinc::list(&symbols),
+            a.states,
+            a.states,
+            delta.join(", "),
+            a.start + 1,
+            accepting.join(", ")
+        ))
+    }
     fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
         Some(Box::new(RegularProp::new(&self.vars, &self.automaton)))
     }

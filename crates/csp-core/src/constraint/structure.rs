@@ -70,6 +70,14 @@ impl Constraint for Circuit {
             "circuit"
         }
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        // MiniZinc's successors count from 1.
+        let name = if self.sub { "subcircuit" } else { "circuit" };
+        Some(format!(
+            "{name}({})",
+            crate::minizinc::list(&crate::minizinc::plus_one(vars))
+        ))
+    }
     fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
         let n = self.succ.len();
         Some(Box::new(CircuitProp {
@@ -262,6 +270,15 @@ impl Constraint for Inverse {
     }
     fn name(&self) -> &str {
         "inverse"
+    }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        let (f, g) = vars.split_at(vars.len() / 2);
+        let (f, g) = (crate::minizinc::plus_one(f), crate::minizinc::plus_one(g));
+        Some(format!(
+            "inverse({}, {})",
+            crate::minizinc::list(&f),
+            crate::minizinc::list(&g)
+        ))
     }
     fn violations(&self, values: &[Value]) -> u64 {
         let n = values.len() / 2;

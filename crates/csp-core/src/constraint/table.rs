@@ -120,6 +120,28 @@ impl Constraint for Table {
     fn name(&self) -> &str {
         "table"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        let k = self.arity();
+        if k == 0 || self.n_rows == 0 {
+            return Some((k == 0 && self.n_rows > 0).to_string());
+        }
+        let rows: Vec<String> = self
+            .tuples
+            .chunks(k)
+            .map(|t| {
+                t.iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .collect();
+        Some(format!(
+            "table({}, array2d(1..{}, 1..{k}, [\n    {}]))",
+            crate::minizinc::list(vars),
+            self.n_rows,
+            rows.join(",\n    ")
+        ))
+    }
     fn forward_check(&self, pruner: &mut Pruner<'_>, _changed: usize) -> Result<(), Conflict> {
         self.gac(pruner)
     }

@@ -152,6 +152,14 @@ impl Constraint for TernaryEq {
     fn name(&self) -> &str {
         "ternary-eq"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        let terms: Vec<String> = vars
+            .iter()
+            .zip(self.neg)
+            .map(|(x, n)| crate::minizinc::term(if n { -1 } else { 1 }, x))
+            .collect();
+        Some(format!("{} = {}", terms.join(" + "), self.c))
+    }
     fn forward_check(&self, pruner: &mut Pruner<'_>, _changed: usize) -> Result<(), Conflict> {
         self.enforce(pruner)
     }
