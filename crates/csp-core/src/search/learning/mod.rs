@@ -376,7 +376,7 @@ impl<'a> Learner<'a> {
                 }
                 return true;
             }
-            let c = self.nogoods.add(learnt.lits, learnt.lbd);
+            let c = self.nogoods.add(&learnt.lits, learnt.lbd);
             match self.nogoods.visit(&mut self.engine.store, c) {
                 nogoods::Visit::Conflict => clash = Clash::Nogood(c),
                 _ => return true,
@@ -389,7 +389,11 @@ impl<'a> Learner<'a> {
         let mut out = Vec::new();
         match *clash {
             Clash::Nogood(c) => {
-                out.extend(self.nogoods.clauses[c as usize].iter().map(|l| l.negate()));
+                out.extend(
+                    self.nogoods.clauses[c as usize]
+                        .iter()
+                        .map(|l| l.lit.negate()),
+                );
             }
             Clash::Kernel | Clash::Limit => {
                 self.engine.store.ex.chain();
