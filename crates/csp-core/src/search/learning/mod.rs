@@ -108,6 +108,11 @@ pub struct LearnedNogood {
     /// The objective bound in force (`≤` when minimising, `≥` when
     /// maximising), `None` for satisfaction or before the first solution.
     pub bound: Option<Value>,
+    /// Literals the minimisation removed from the clause.
+    pub removed: usize,
+    /// Of those, the literals only the recursive minimisation removes
+    /// (some literal behind their reasons is not in the clause).
+    pub removed_deep: usize,
 }
 
 /// The learning engine: the explained kernel, the nogoods and the
@@ -366,6 +371,8 @@ impl<'a> Learner<'a> {
                 log.push(LearnedNogood {
                     clause: learnt.lits.clone(),
                     bound: self.bound,
+                    removed: self.analyzer.removed,
+                    removed_deep: self.analyzer.deep,
                 });
             }
             self.backjump(learnt.level);
