@@ -66,14 +66,123 @@ pub(crate) fn is_true(store: &DomainStore, l: Literal) -> bool {
     }
 }
 
+/// A literal as the store tests it. For a variable of at most 64
+/// declared values (one word of the domain store), `mask` holds the bits
+/// of the values the literal admits, so that the literal is true when the
+/// domain's word has no bit outside the mask and false when it has none
+/// inside: one load and one `and`, whatever the kind (Chuffed tests its
+/// literals against the domain the same way, with no literal variable to
+/// assign). Other variables (`var` has [`LARGE`] set) keep the literal
+/// itself, kind in `mask`'s high half and value in its low half, tested
+/// through the domain store's bounds and membership.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Test {
+    var: u32,
+    mask: u64,
+}
+
+/// The flag of a [`Test`] on a variable of more than 64 values.
+const LARGE: u32 = 1 << 31;
+
+impl Test {
+    fn new(store: &DomainStore, l: Literal) -> Test {
+        let i = l.var().index();
+        debug_assert!((i as u32) < LARGE);
+        if !store.is_small(i) {
+            let kind: u64 = match l {
+                Literal::Eq(..) => 0,
+                Literal::Ne(..) => 1,
+                Literal::Ge(..) => 2,
+                Literal::Le(..) => 3,
+            };
+            return Test {
+                var: i as u32 | LARGE,
+                mask: kind << 32 | u64::from(l.value() as u32),
+            };
+        }
+        let off = l.value() as i64 - store.small_bits(i).1 as i64;
+        let bit = if (0..64).contains(&off) {
+            1u64 << off
+        } else {
+            0
+        };
+        let mask = match l {
+            Literal::Eq(..) => bit,
+            Literal::Ne(..) => !bit,
+            Literal::Ge(..) if off <= 0 => !0,
+            Literal::Ge(..) if off >= 64 => 0,
+            Literal::Ge(..) => !0u64 << off,
+            Literal::Le(..) if off < 0 => 0,
+            Literal::Le(..) if off >= 63 => !0,
+            Literal::Le(..) => (1u64 << (off + 1)) - 1,
+        };
+        Test {
+            var: i as u32,
+            mask,
+        }
+    }
+
+    /// The literal of a test on a large variable.
+    #[inline]
+    fn large_lit(self) -> Literal {
+        let x = crate::ids::VarId(self.var & !LARGE);
+        let v = self.mask as u32 as Value;
+        match self.mask >> 32 {
+            0 => Literal::Eq(x, v),
+            1 => Literal::Ne(x, v),
+            2 => Literal::Ge(x, v),
+            _ => Literal::Le(x, v),
+        }
+    }
+
+    /// [`is_true`] of the literal.
+    #[inline(always)]
+    fn is_true(self, store: &DomainStore) -> bool {
+        if self.var & LARGE == 0 {
+            store.small_bits(self.var as usize).0 & !self.mask == 0
+        } else {
+            is_true(store, self.large_lit())
+        }
+    }
+
+    /// [`is_false`] of the literal.
+    #[inline(always)]
+    fn is_false(self, store: &DomainStore) -> bool {
+        if self.var & LARGE == 0 {
+            store.small_bits(self.var as usize).0 & self.mask == 0
+        } else {
+            is_false(store, self.large_lit())
+        }
+    }
+}
+
+impl CLit {
+    /// The literal's test, checked against the literal in debug builds.
+    #[inline(always)]
+    fn is_true(&self, store: &DomainStore) -> bool {
+        let t = self.test.is_true(store);
+        debug_assert_eq!(t, is_true(store, self.lit), "{:?}", self.lit);
+        t
+    }
+
+    /// The literal's test, checked against the literal in debug builds.
+    #[inline(always)]
+    fn is_false(&self, store: &DomainStore) -> bool {
+        let f = self.test.is_false(store);
+        debug_assert_eq!(f, is_false(store, self.lit), "{:?}", self.lit);
+        f
+    }
+}
+
 /// A literal of a stored clause, with its id (the index of its watch
-/// list).
+/// list) and its test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct CLit {
     /// The literal.
     pub(crate) lit: Literal,
     /// Its id.
     id: u32,
+    test: Test,
 }
 
 /// What visiting one clause found.
@@ -91,7 +200,7 @@ pub(crate) enum Visit {
 /// other watch when filed): while the blocker is true the clause is
 /// satisfied and is not looked at (MiniSat 2.2's blockers, which save
 /// reading the clause).
-type Watch = (u32, Literal);
+type Watch = (u32, Test);
 
 /// The ids of one variable's literals, by kind, each list sorted by value.
 #[derive(Clone, Debug, Default)]
@@ -152,19 +261,17 @@ impl Nogoods {
 
     /// The number of literal ids made so far (they are never freed: one
     /// per distinct literal any clause has mentioned).
-    #[allow(dead_code)]
     pub(crate) fn num_literal_ids(&self) -> usize {
         self.watches.len()
     }
 
     /// The number of literals in the clauses kept.
-    #[allow(dead_code)]
     pub(crate) fn num_literals(&self) -> usize {
         self.clauses.iter().map(Vec::len).sum()
     }
 
     /// `l` with its id, made if `l` has none yet.
-    fn intern(&mut self, l: Literal) -> CLit {
+    fn intern(&mut self, store: &DomainStore, l: Literal) -> CLit {
         let w = &mut self.ids[l.var().index()];
         let list = match l {
             Literal::Eq(..) => &mut w.eq,
@@ -182,15 +289,19 @@ impl Nogoods {
                 id
             }
         };
-        CLit { lit: l, id }
+        CLit {
+            lit: l,
+            id,
+            test: Test::new(store, l),
+        }
     }
 
     /// Adds a clause of two or more literals, watching its first two (the
     /// caller puts the asserting literal first and, second, the false
     /// literal of the highest level). Returns its index.
-    pub(crate) fn add(&mut self, lits: &[Literal], lbd: u32) -> u32 {
+    pub(crate) fn add(&mut self, store: &DomainStore, lits: &[Literal], lbd: u32) -> u32 {
         debug_assert!(lits.len() >= 2);
-        let clause: Vec<CLit> = lits.iter().map(|&l| self.intern(l)).collect();
+        let clause: Vec<CLit> = lits.iter().map(|&l| self.intern(store, l)).collect();
         self.add_clause(clause, lbd)
     }
 
@@ -198,31 +309,42 @@ impl Nogoods {
         self.lbd.push(lbd);
         let c = self.clauses.len() as u32;
         let (a, b) = (clause[0], clause[1]);
-        self.watches[a.id as usize].push((c, b.lit));
+        self.watches[a.id as usize].push((c, b.test));
         if b.id != a.id {
-            self.watches[b.id as usize].push((c, a.lit));
+            self.watches[b.id as usize].push((c, a.test));
         }
         self.clauses.push(clause);
         c
     }
 
-    /// Forgets learned clauses, at the root (level 0, at a fixpoint): those
-    /// a root fact satisfies, then, of the others, all but the `keep` of
-    /// lowest LBD (the later learned first among equals); clauses of LBD
-    /// at most 2 ("glue" clauses) are always kept. The watches are made
-    /// anew. Reasons are not affected: a nogood's premises were copied
-    /// onto the trail when it propagated. `Err(c)` if a clause kept is
-    /// false at the root (the problem has no solution).
-    pub(crate) fn reduce(&mut self, store: &mut DomainStore, keep: usize) -> Result<(), u32> {
+    /// Forgets learned clauses, at a fixpoint: at the `root` (level 0)
+    /// those a root fact satisfies, then, of the others, all but the
+    /// `keep` of lowest LBD (the later learned first among equals);
+    /// clauses of LBD at most 2 ("glue" clauses) are always kept. The
+    /// watches are made anew, on the same literals (so that above the
+    /// root they still watch literals that are not false, or the clause
+    /// is satisfied or has propagated). Reasons are not affected: a
+    /// nogood's premises were copied onto the trail when it propagated.
+    /// `Err(c)` if a clause kept is false at the root (the problem has no
+    /// solution).
+    pub(crate) fn reduce(
+        &mut self,
+        store: &mut DomainStore,
+        keep: usize,
+        root: bool,
+    ) -> Result<(), u32> {
         let n = self.clauses.len();
         let mut live: Vec<usize> = Vec::with_capacity(n);
         for c in 0..n {
             let lits = &mut self.clauses[c];
-            if lits.iter().any(|l| is_true(store, l.lit)) {
-                continue; // satisfied for good
+            if root {
+                if lits.iter().any(|l| l.is_true(store)) {
+                    continue; // satisfied for good
+                }
+                // Literals false at the root are false for good: drop
+                // them.
+                lits.retain(|l| !l.is_false(store));
             }
-            // Literals false at the root are false for good: drop them.
-            lits.retain(|l| !is_false(store, l.lit));
             live.push(c);
         }
         let (glue, mut rest): (Vec<usize>, Vec<usize>) =
@@ -319,7 +441,7 @@ impl Nogoods {
         let mut result = Ok(());
         while i < list.len() {
             let (c, blocker) = list[i];
-            if is_true(store, blocker) {
+            if blocker.is_true(store) {
                 i += 1;
                 continue;
             }
@@ -337,15 +459,15 @@ impl Nogoods {
                 (lits[0], lits[1])
             };
             if a0.id != b0 && a0.id != b1 {
-                self.watches[a0.id as usize].push((c, a1.lit));
+                self.watches[a0.id as usize].push((c, a1.test));
             }
             if a1.id != a0.id && a1.id != b0 && a1.id != b1 {
-                self.watches[a1.id as usize].push((c, a0.lit));
+                self.watches[a1.id as usize].push((c, a0.test));
             }
             if a0.id != id && a1.id != id {
                 list.swap_remove(i);
             } else {
-                list[i].1 = if a0.id == id { a1.lit } else { a0.lit };
+                list[i].1 = if a0.id == id { a1.test } else { a0.test };
                 i += 1;
             }
             match v {
@@ -376,10 +498,10 @@ impl Nogoods {
         if lits[1].id != id {
             return self.visit(store, c);
         }
-        if is_true(store, lits[0].lit) {
+        if lits[0].is_true(store) {
             return Visit::Quiet;
         }
-        if let Some(j) = (2..lits.len()).find(|&j| !is_false(store, lits[j].lit)) {
+        if let Some(j) = (2..lits.len()).find(|&j| !lits[j].is_false(store)) {
             lits.swap(1, j);
             return Visit::Quiet;
         }
@@ -392,13 +514,13 @@ impl Nogoods {
     pub(crate) fn visit(&mut self, store: &mut DomainStore, c: u32) -> Visit {
         let lits = &mut self.clauses[c as usize];
         for w in 0..2 {
-            if is_false(store, lits[w].lit) {
-                if let Some(j) = (2..lits.len()).find(|&j| !is_false(store, lits[j].lit)) {
+            if lits[w].is_false(store) {
+                if let Some(j) = (2..lits.len()).find(|&j| !lits[j].is_false(store)) {
                     lits.swap(w, j);
                 }
             }
         }
-        let (f0, f1) = (is_false(store, lits[0].lit), is_false(store, lits[1].lit));
+        let (f0, f1) = (lits[0].is_false(store), lits[1].is_false(store));
         if f0 && f1 {
             return Visit::Conflict;
         }
@@ -408,7 +530,7 @@ impl Nogoods {
             return Visit::Quiet;
         }
         // lits[1] is false, and so is every literal after it.
-        if is_true(store, lits[0].lit) {
+        if lits[0].is_true(store) {
             return Visit::Quiet;
         }
         let start = store.ex.premises.len() as u32;
