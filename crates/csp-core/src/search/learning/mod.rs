@@ -252,7 +252,9 @@ impl<'a> Learner<'a> {
                         self.note_root_bound();
                     }
                     let len = self.engine.store.ex.entries.len();
-                    let over = self.nogoods.clauses.len() > self.max_learnts;
+                    // Glue clauses are kept, so they do not count: each
+                    // reduction leaves half the threshold to fill.
+                    let over = self.nogoods.num_deletable() > self.max_learnts;
                     if over || (root && len > self.simplified) {
                         if self.reduce(over, root).is_err() {
                             self.done = true;

@@ -196,6 +196,10 @@ pub(crate) enum Visit {
     Conflict,
 }
 
+/// Clauses of at most this LBD ("glue" clauses, Audemard and Simon 2009)
+/// are never deleted.
+const GLUE_LBD: u32 = 2;
+
 /// A watch: the clause, and a *blocker*, another of its literals (the
 /// other watch when filed): while the blocker is true the clause is
 /// satisfied and is not looked at (MiniSat 2.2's blockers, which save
@@ -220,6 +224,8 @@ pub(crate) struct Nogoods {
     /// decision levels among its literals; Audemard and Simon, "Predicting
     /// learnt clauses quality in modern SAT solvers", IJCAI 2009).
     lbd: Vec<u32>,
+    /// The clauses of LBD at most 2 ("glue" clauses, never deleted).
+    glue: usize,
     /// Per variable: the ids of its literals that clauses have mentioned.
     ids: Vec<VarLits>,
     /// Per literal id: the clauses watching it (possibly stale: a clause
@@ -305,8 +311,14 @@ impl Nogoods {
         self.add_clause(clause, lbd)
     }
 
+    /// The clauses a reduction may delete (all but the glue clauses).
+    pub(crate) fn num_deletable(&self) -> usize {
+        self.clauses.len() - self.glue
+    }
+
     fn add_clause(&mut self, clause: Vec<CLit>, lbd: u32) -> u32 {
         self.lbd.push(lbd);
+        self.glue += usize::from(lbd <= GLUE_LBD);
         let c = self.clauses.len() as u32;
         let (a, b) = (clause[0], clause[1]);
         self.watches[a.id as usize].push((c, b.test));
@@ -348,7 +360,7 @@ impl Nogoods {
             live.push(c);
         }
         let (glue, mut rest): (Vec<usize>, Vec<usize>) =
-            live.into_iter().partition(|&c| self.lbd[c] <= 2);
+            live.into_iter().partition(|&c| self.lbd[c] <= GLUE_LBD);
         rest.sort_unstable_by_key(|&c| (self.lbd[c], std::cmp::Reverse(c)));
         rest.truncate(keep);
         let mut kept: Vec<usize> = glue.into_iter().chain(rest).collect();
@@ -359,6 +371,7 @@ impl Nogoods {
         for w in &mut self.watches {
             w.clear();
         }
+        self.glue = 0;
         let mut short = Vec::new();
         for c in kept {
             let lits = old[c].take().expect("kept once");
