@@ -359,12 +359,18 @@ impl Nogoods {
             }
             live.push(c);
         }
-        let (glue, mut rest): (Vec<usize>, Vec<usize>) =
-            live.into_iter().partition(|&c| self.lbd[c] <= GLUE_LBD);
-        rest.sort_unstable_by_key(|&c| (self.lbd[c], std::cmp::Reverse(c)));
-        rest.truncate(keep);
-        let mut kept: Vec<usize> = glue.into_iter().chain(rest).collect();
-        kept.sort_unstable();
+        let deletable = live.iter().filter(|&&c| self.lbd[c] > GLUE_LBD).count();
+        let kept: Vec<usize> = if deletable <= keep {
+            live // nothing to delete (a root simplification): no sort
+        } else {
+            let (glue, mut rest): (Vec<usize>, Vec<usize>) =
+                live.into_iter().partition(|&c| self.lbd[c] <= GLUE_LBD);
+            rest.sort_unstable_by_key(|&c| (self.lbd[c], std::cmp::Reverse(c)));
+            rest.truncate(keep);
+            let mut kept: Vec<usize> = glue.into_iter().chain(rest).collect();
+            kept.sort_unstable();
+            kept
+        };
         let old = std::mem::take(&mut self.clauses);
         let old_lbd = std::mem::take(&mut self.lbd);
         let mut old: Vec<Option<Vec<CLit>>> = old.into_iter().map(Some).collect();
