@@ -7,6 +7,15 @@
 //!
 //! With `FILTER`, only the models whose name contains it run.
 //!
+//! ```sh
+//! cargo run --release -p csp-core --example learning_bench -- memory [NODE_LIMIT]
+//! ```
+//!
+//! measures the deletion policy instead: the nogood store's size (clauses
+//! kept, their literals, literal ids made) over a long learning run on
+//! `pigeons-11` and `binpack-18` (default 1,000,000 nodes), printed at
+//! about twenty points, each the largest size seen since the previous one.
+//!
 //! Each model is run with learning off (the ordinary engine, its default
 //! orders with the inference given) and on (`Search::learning(true)`,
 //! same inference), under the same node limit (default 2,000,000); a run
@@ -22,7 +31,8 @@
 use std::time::Instant;
 
 use csp_core::expr::max_of;
-use csp_core::{Domain, Inference, Model, Outcome, Search, VarId};
+use csp_core::testing::{nogood_memory, MemorySample};
+use csp_core::{Domain, Inference, Model, Outcome, Search, SearchOptions, VarId};
 
 fn rng(mut s: u64) -> impl FnMut(u64) -> u64 {
     move |m| {
@@ -101,7 +111,73 @@ fn show(name: &str, learning: bool, outcome: String, nodes: u64, failures: u64, 
     );
 }
 
+/// Prints the store's size over a run, at about twenty points.
+fn memory(
+    name: &str,
+    m: &Model,
+    inference: Inference,
+    objective: Option<(VarId, bool)>,
+    limit: u64,
+) {
+    let mut o = SearchOptions {
+        inference,
+        ..Default::default()
+    };
+    o.limits.nodes = Some(limit);
+    let t = Instant::now();
+    let (samples, nodes) = nogood_memory(m, o, objective);
+    println!(
+        "{name}: {nodes} nodes, {} restarts, {:.1} s",
+        samples.iter().filter(|s| !s.reduced).count(),
+        t.elapsed().as_secs_f64()
+    );
+    println!(
+        "{:>12} {:>10} {:>12} {:>12} {:>10}",
+        "conflicts", "clauses", "literals", "literal ids", "reductions"
+    );
+    let last = samples.last().map_or(0, |s| s.conflicts);
+    let step = (last / 20).max(1);
+    let mut peak = MemorySample {
+        conflicts: 0,
+        clauses: 0,
+        literals: 0,
+        literal_ids: 0,
+        reduced: false,
+    };
+    let (mut reductions, mut next) = (0, step);
+    for s in &samples {
+        reductions += usize::from(s.reduced);
+        if s.literals > peak.literals {
+            peak = *s;
+        }
+        if s.conflicts >= next || std::ptr::eq(s, samples.last().unwrap()) {
+            println!(
+                "{:>12} {:>10} {:>12} {:>12} {:>10}",
+                s.conflicts, peak.clauses, peak.literals, s.literal_ids, reductions
+            );
+            peak.literals = 0;
+            next = s.conflicts + step;
+        }
+    }
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("memory") {
+        let limit: u64 = std::env::args()
+            .nth(2)
+            .and_then(|a| a.parse().ok())
+            .unwrap_or(1_000_000);
+        memory(
+            "pigeons-11",
+            &pigeons(11),
+            Inference::ForwardChecking,
+            None,
+            limit,
+        );
+        let (m, x) = binpack(18, 7);
+        memory("binpack-18", &m, Inference::Mac, Some((x, true)), limit);
+        return;
+    }
     let limit: u64 = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())

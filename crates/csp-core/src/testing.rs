@@ -25,7 +25,7 @@ use crate::{
 };
 
 #[doc(hidden)]
-pub use crate::search::learning::{learned_nogoods, LearnedNogood};
+pub use crate::search::learning::{learned_nogoods, nogood_memory, LearnedNogood, MemorySample};
 
 /// The largest number of assignments [`brute_force`] will enumerate.
 pub const MAX_ASSIGNMENTS: u64 = 2_000_000;

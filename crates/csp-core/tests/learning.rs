@@ -144,7 +144,7 @@ fn check_nogoods(
 
 #[test]
 fn every_learned_nogood_excludes_no_solution() {
-    let mut learned = 0;
+    let (mut learned, mut deep) = (0, 0);
     for seed in 0..300u64 {
         let (m, _) = random_model(seed, true);
         let Some(sols) = brute_force(&m) else {
@@ -153,6 +153,7 @@ fn every_learned_nogood_excludes_no_solution() {
         for inf in INFERENCES {
             let ngs = learned_nogoods(&m, options(inf, 5_000), None, None);
             learned += ngs.len();
+            deep += deep_removals(&ngs);
             check_nogoods(&m, &sols, &ngs, None, &format!("seed {seed}, {inf:?}"));
             // Frequent restarts and reductions: the clauses learned after
             // a reduction rest on root facts and shortened clauses.
@@ -160,6 +161,7 @@ fn every_learned_nogood_excludes_no_solution() {
             o.restarts = Restarts::Luby { scale: 2 };
             let ngs = learned_nogoods(&m, o, None, Some(4));
             learned += ngs.len();
+            deep += deep_removals(&ngs);
             check_nogoods(
                 &m,
                 &sols,
@@ -169,14 +171,25 @@ fn every_learned_nogood_excludes_no_solution() {
             );
         }
     }
-    // The models must make the search learn, or the test checks nothing.
-    eprintln!("{learned} nogoods learned");
+    // The models must make the search learn, or the test checks nothing;
+    // and the recursive minimisation must have removed literals that the
+    // local one keeps, or its nogoods were not checked.
+    eprintln!("{learned} nogoods learned, {deep} literals removed by recursive minimisation");
     assert!(learned > 100, "only {learned} nogoods learned");
+    assert!(
+        deep > 0,
+        "the recursive minimisation never removed a literal"
+    );
+}
+
+/// The literals removed by recursive minimisation only, in `nogoods`.
+fn deep_removals(nogoods: &[LearnedNogood]) -> usize {
+    nogoods.iter().map(|ng| ng.removed_deep).sum()
 }
 
 #[test]
 fn nogoods_learned_under_a_bound_exclude_no_better_solution() {
-    let mut learned = 0;
+    let (mut learned, mut deep) = (0, 0);
     for seed in 0..200u64 {
         let (mut m, xs) = random_model(seed, false);
         let cost = m
@@ -196,6 +209,7 @@ fn nogoods_learned_under_a_bound_exclude_no_better_solution() {
                 }
                 let ngs = learned_nogoods(&m, o, Some((cost, minimize)), Some(4));
                 learned += ngs.len();
+                deep += deep_removals(&ngs);
                 check_nogoods(
                     &m,
                     &sols,
@@ -206,8 +220,12 @@ fn nogoods_learned_under_a_bound_exclude_no_better_solution() {
             }
         }
     }
-    eprintln!("{learned} nogoods learned");
+    eprintln!("{learned} nogoods learned, {deep} literals removed by recursive minimisation");
     assert!(learned > 100, "only {learned} nogoods learned");
+    assert!(
+        deep > 0,
+        "the recursive minimisation never removed a literal"
+    );
 }
 
 #[test]

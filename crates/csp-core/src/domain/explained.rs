@@ -594,6 +594,14 @@ impl<'a> History<'a> {
     /// declared domain has: together with the declared domain they imply
     /// `lit` whenever it holds here.
     pub fn supports(&self, lit: Literal) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.supports_into(lit, &mut out);
+        out
+    }
+
+    /// [`supports`](Self::supports), appended to `out` (no allocation:
+    /// the learning search's analysis calls it once per premise).
+    pub(crate) fn supports_into(&self, lit: Literal, out: &mut Vec<usize>) {
         let x = lit.var();
         // One entry that implies `lit` alone is the whole support: the
         // first such (`x = 4` explains `x ≠ 3` without the values removed
@@ -605,17 +613,17 @@ impl<'a> History<'a> {
             }
         }
         if let Some(k) = alone {
-            return vec![k];
+            out.push(k);
+            return;
         }
-        let mut out: Vec<usize> = Vec::new();
+        let start = out.len();
         for k in self.trail.entries_of(x, self.at) {
             let e = self.trail.entries[k].lit();
             if excludes_some(self.root, e, lit) {
                 out.push(k);
             }
         }
-        out.reverse();
-        out
+        out[start..].reverse();
     }
 }
 

@@ -52,6 +52,32 @@ pub(crate) struct Analyzer {
     premises: Vec<Literal>,
     /// Entries of the nogood below the conflict level.
     lower: Vec<usize>,
+    /// Scratch: the entries that make a set of premises true.
+    found: Vec<usize>,
+    /// Scratch of [`redundant`](Self::redundant): entries to look at,
+    /// entries it marked.
+    stack: Vec<usize>,
+    marked: Vec<usize>,
+    /// Entries the last minimisation dropped.
+    pub(crate) removed: usize,
+    /// Of those, the entries whose removal needed the recursion (local
+    /// minimisation, which looks at the direct premises only, would have
+    /// kept them).
+    pub(crate) deep: usize,
+}
+
+/// Is `c` a propagation with a reason (not a decision, a given, the
+/// bound, or a change recorded without a reason)?
+#[inline]
+fn explained(c: Cause) -> bool {
+    matches!(c, Cause::Propagated { prop, .. } if prop != u32::MAX)
+}
+
+/// The bit of level `l` in a set of levels kept as a `u64` (levels equal
+/// modulo 64 share a bit: the set may say yes wrongly, never no).
+#[inline]
+fn level_bit(l: u32) -> u64 {
+    1u64 << (l & 63)
 }
 
 impl Analyzer {
@@ -76,24 +102,26 @@ impl Analyzer {
         }
         self.lower.clear();
         // The entries behind the conflict, and its level.
-        let mut roots: Vec<usize> = Vec::new();
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
         {
             let h = history(engine, len);
             for &p in conflict {
-                roots.extend(h.supports(p));
+                h.supports_into(p, &mut found);
             }
         }
         let ex = &engine.store.ex;
-        let top = roots
+        let top = found
             .iter()
             .map(|&k| ex.entries[k].level())
             .max()
             .unwrap_or(0);
         if top == 0 {
+            self.found = found;
             return None;
         }
         let mut count = 0usize;
-        for k in roots {
+        for &k in &found {
             self.add(engine, k, top, &mut count, activity);
         }
         // Walk the trail back, resolving entries of level `top`.
@@ -102,6 +130,7 @@ impl Analyzer {
             if i == 0 {
                 // Cannot happen (the count stays at least 1), but never
                 // loop: no clause.
+                self.found = found;
                 return None;
             }
             i -= 1;
@@ -116,18 +145,19 @@ impl Analyzer {
             self.premises.clear();
             let mut prem = std::mem::take(&mut self.premises);
             entry_premises(engine, i, &mut prem);
-            let mut found: Vec<usize> = Vec::new();
+            found.clear();
             {
                 let h = history(engine, i);
                 for &p in &prem {
-                    found.extend(h.supports(p));
+                    h.supports_into(p, &mut found);
                 }
             }
             self.premises = prem;
-            for k in found {
+            for &k in &found {
                 self.add(engine, k, top, &mut count, activity);
             }
         };
+        self.found = found;
         self.minimize(engine);
         let ex = &engine.store.ex;
         // Highest level first, so that lits[1] is of the backjump level.
@@ -143,38 +173,87 @@ impl Analyzer {
         Some(Learnt { lits, level, lbd })
     }
 
-    /// Drops from the nogood the entries of lower levels that its other
-    /// entries imply: a propagated entry whose premises all rest on
-    /// entries seen by this analysis (or on level-0 facts). Every entry
-    /// seen is implied by the nogood's literals with the entries before it
-    /// (by trail order), so the shorter nogood still cannot hold (MiniSat's
-    /// local minimisation; Sörensson and Biere, "Minimizing learned
-    /// clauses", SAT 2009, do it recursively).
+    /// Drops from the nogood the entries of lower levels that the others
+    /// imply: recursive minimisation (Sörensson and Biere, "Minimizing
+    /// learned clauses", SAT 2009; MiniSat 2.2's `litRedundant`). An entry
+    /// is redundant when every entry behind its reason is in the nogood
+    /// (seen by this analysis), a level-0 fact, or itself redundant;
+    /// decisions, givens and the bound are not. Every entry seen is
+    /// implied by the nogood's entries before it on the trail (the
+    /// resolution steps say so, and an entry is only marked when proven
+    /// redundant), and an entry's premises precede it, so by induction on
+    /// the trail the shorter nogood still cannot hold. The search stops
+    /// at the entries of levels the nogood does not have (MiniSat's
+    /// abstract levels): those rest on a decision not in it.
     fn minimize(&mut self, engine: &mut Engine<'_>) {
         let lower = std::mem::take(&mut self.lower);
+        let mut levels = 0u64;
+        for &k in &lower {
+            levels |= level_bit(engine.store.ex.entries[k].level());
+        }
         let mut kept = Vec::with_capacity(lower.len());
-        let mut prem = std::mem::take(&mut self.premises);
-        for k in lower {
+        self.deep = 0;
+        for &k in &lower {
             let e = engine.store.ex.entries[k];
-            if !matches!(e.cause(), Cause::Propagated { .. }) {
-                kept.push(k);
-                continue;
-            }
-            prem.clear();
-            entry_premises(engine, k, &mut prem);
-            let h = history(engine, k);
-            let ex = &engine.store.ex;
-            let implied = prem.iter().all(|&p| {
-                h.supports(p)
-                    .iter()
-                    .all(|&j| self.seen[j] == self.stamp || ex.entries[j].level() == 0)
-            });
-            if !implied {
+            if !explained(e.cause()) || !self.redundant(engine, k, levels) {
                 kept.push(k);
             }
         }
-        self.premises = prem;
+        self.removed = lower.len() - kept.len();
         self.lower = kept;
+    }
+
+    /// Is entry `k` (seen) implied by the other entries seen? A depth-
+    /// first search over the entries behind the reasons, marking as seen
+    /// those it proves implied; on failure the marks of this search are
+    /// taken back.
+    fn redundant(&mut self, engine: &mut Engine<'_>, k: usize, levels: u64) -> bool {
+        let mut stack = std::mem::take(&mut self.stack);
+        let mut marked = std::mem::take(&mut self.marked);
+        let mut prem = std::mem::take(&mut self.premises);
+        let mut found = std::mem::take(&mut self.found);
+        stack.clear();
+        marked.clear();
+        stack.push(k);
+        let mut ok = true;
+        'search: while let Some(q) = stack.pop() {
+            prem.clear();
+            entry_premises(engine, q, &mut prem);
+            found.clear();
+            let h = history(engine, q);
+            for &p in &prem {
+                h.supports_into(p, &mut found);
+            }
+            let ex = &engine.store.ex;
+            for &j in &found {
+                let e = ex.entries[j];
+                if self.seen[j] == self.stamp || e.level() == 0 {
+                    continue;
+                }
+                if explained(e.cause()) && levels & level_bit(e.level()) != 0 {
+                    self.seen[j] = self.stamp;
+                    marked.push(j);
+                    stack.push(j);
+                } else {
+                    ok = false;
+                    break 'search;
+                }
+            }
+        }
+        if ok {
+            // Local minimisation would have kept `k` when the search went
+            // beyond its own premises.
+            self.deep += usize::from(!marked.is_empty());
+        } else {
+            for &j in &marked {
+                self.seen[j] = 0;
+            }
+        }
+        self.stack = stack;
+        self.marked = marked;
+        self.premises = prem;
+        self.found = found;
+        ok
     }
 
     /// Marks entry `k` as part of the nogood: counted if of level `top`,

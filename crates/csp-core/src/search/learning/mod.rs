@@ -69,10 +69,15 @@ pub(crate) const SPLIT_ABOVE: u64 = 64;
 /// Luby with 100 conflicts per unit (Chuffed's and MiniSat's scale).
 pub(crate) const DEFAULT_RESTARTS: Restarts = Restarts::Luby { scale: 100 };
 
-/// The number of learned clauses (besides those of LBD at most 2) kept
-/// before the first reduction; each reduction, made at a restart, keeps
-/// half of them and raises the threshold by 10%.
+/// The number of learned clauses kept before the first reduction; each
+/// reduction, made at the first fixpoint past the threshold, keeps the
+/// clauses of LBD at most 2 and half of the threshold of the others, and
+/// raises the threshold by 10%, up to [`MAX_LEARNTS_CAP`].
 pub(crate) const FIRST_MAX_LEARNTS: usize = 2000;
+
+/// The threshold stops growing here, so that the store stays bounded on
+/// long runs (besides the glue clauses, LBD ≤ 2, which are always kept).
+pub(crate) const MAX_LEARNTS_CAP: usize = 20_000;
 
 /// What [`Learner::next`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,6 +113,29 @@ pub struct LearnedNogood {
     /// The objective bound in force (`≤` when minimising, `≥` when
     /// maximising), `None` for satisfaction or before the first solution.
     pub bound: Option<Value>,
+    /// Literals the minimisation removed from the clause.
+    pub removed: usize,
+    /// Of those, the literals only the recursive minimisation removes
+    /// (some literal behind their reasons is not in the clause).
+    pub removed_deep: usize,
+}
+
+/// The size of the nogood store at one restart, for the memory
+/// measurement of the deletion policy (`learning_memory` example).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemorySample {
+    /// Conflicts so far.
+    pub conflicts: u64,
+    /// Learned clauses kept (unit clauses are root facts, not kept).
+    pub clauses: usize,
+    /// Literals in those clauses.
+    pub literals: usize,
+    /// Literal ids made so far (never freed).
+    pub literal_ids: usize,
+    /// Taken just after a reduction (else just before the restart's
+    /// reduction, if any).
+    pub reduced: bool,
 }
 
 /// The learning engine: the explained kernel, the nogoods and the
@@ -128,11 +156,17 @@ pub(crate) struct Learner<'a> {
     done: bool,
     /// Every nogood learned, when asked for (tests).
     pub(crate) log: Option<Vec<LearnedNogood>>,
+    /// The store's size at each restart, when asked for.
+    pub(crate) memory: Option<Vec<MemorySample>>,
     /// Nogoods learned.
     pub(crate) learned: u64,
     /// Learned clauses kept before the next reduction (see
-    /// [`Nogoods::reduce`]); grows by 10% at each.
+    /// [`Nogoods::reduce`]); grows by 10% at each, up to
+    /// [`MAX_LEARNTS_CAP`].
     pub(crate) max_learnts: usize,
+    /// The length of the root's trail when the store was last simplified
+    /// (clauses satisfied there dropped, literals false there removed).
+    simplified: usize,
     /// The objective's bound at the last fixpoint of level 0 (`min` when
     /// minimising): no better solution lies beyond it.
     root_bound: Option<Value>,
@@ -172,8 +206,10 @@ impl<'a> Learner<'a> {
             started: false,
             done: false,
             log: None,
+            memory: None,
             learned: 0,
             max_learnts: FIRST_MAX_LEARNTS,
+            simplified: 0,
             root_bound: None,
         }
     }
@@ -211,8 +247,22 @@ impl<'a> Learner<'a> {
         loop {
             match self.propagate() {
                 Ok(()) => {
-                    if self.engine.store.level() == 0 {
+                    let root = self.engine.store.level() == 0;
+                    if root {
                         self.note_root_bound();
+                    }
+                    let len = self.engine.store.ex.entries.len();
+                    // Glue clauses are kept, so they do not count: each
+                    // reduction leaves half the threshold to fill.
+                    let over = self.nogoods.num_deletable() > self.max_learnts;
+                    if over || (root && len > self.simplified) {
+                        if self.reduce(over, root).is_err() {
+                            self.done = true;
+                            return Found::Done;
+                        }
+                        if self.engine.store.ex.entries.len() > len {
+                            continue; // new root facts to propagate
+                        }
                     }
                 }
                 Err(Clash::Limit) => {
@@ -233,19 +283,7 @@ impl<'a> Learner<'a> {
                 self.run.0 += 1;
                 self.run = (self.run.0, 0, self.restarts.cutoff(self.run.0));
                 self.engine.stats.restarts += 1;
-                if self.nogoods.clauses.len() > self.max_learnts {
-                    // Forget the clauses least likely to be of use
-                    // (root-satisfied, then of the highest LBD).
-                    if self
-                        .nogoods
-                        .reduce(&mut self.engine.store, self.max_learnts / 2)
-                        .is_err()
-                    {
-                        self.done = true;
-                        return Found::Done;
-                    }
-                    self.max_learnts += self.max_learnts / 10;
-                }
+                self.sample_memory(false);
                 continue;
             }
             let Some(x) = self.pick() else {
@@ -277,6 +315,42 @@ impl<'a> Learner<'a> {
             // the write cannot fail.
             let r = self.engine.decision_write(lit);
             debug_assert!(r.is_ok());
+        }
+    }
+
+    /// At a fixpoint: forgets the clauses least likely to be of use when
+    /// the store is `over` its threshold (the half of highest LBD, glue
+    /// clauses kept), and at the `root` drops the clauses its facts
+    /// satisfy and the literals they falsify. `Err` when a clause is
+    /// false at the root.
+    fn reduce(&mut self, over: bool, root: bool) -> Result<(), u32> {
+        let keep = if over {
+            self.max_learnts / 2
+        } else {
+            usize::MAX
+        };
+        self.nogoods.reduce(&mut self.engine.store, keep, root)?;
+        if root {
+            self.simplified = self.engine.store.ex.entries.len();
+        }
+        if over {
+            let grown = self.max_learnts + self.max_learnts / 10;
+            self.max_learnts = grown.min(MAX_LEARNTS_CAP.max(self.max_learnts));
+            self.sample_memory(true);
+        }
+        Ok(())
+    }
+
+    /// Records the store's size (when asked for).
+    fn sample_memory(&mut self, reduced: bool) {
+        if let Some(m) = &mut self.memory {
+            m.push(MemorySample {
+                conflicts: self.engine.stats.failures,
+                clauses: self.nogoods.clauses.len(),
+                literals: self.nogoods.num_literals(),
+                literal_ids: self.nogoods.num_literal_ids(),
+                reduced,
+            });
         }
     }
 
@@ -366,6 +440,8 @@ impl<'a> Learner<'a> {
                 log.push(LearnedNogood {
                     clause: learnt.lits.clone(),
                     bound: self.bound,
+                    removed: self.analyzer.removed,
+                    removed_deep: self.analyzer.deep,
                 });
             }
             self.backjump(learnt.level);
@@ -376,7 +452,9 @@ impl<'a> Learner<'a> {
                 }
                 return true;
             }
-            let c = self.nogoods.add(learnt.lits, learnt.lbd);
+            let c = self
+                .nogoods
+                .add(&self.engine.store, &learnt.lits, learnt.lbd);
             match self.nogoods.visit(&mut self.engine.store, c) {
                 nogoods::Visit::Conflict => clash = Clash::Nogood(c),
                 _ => return true,
@@ -389,7 +467,11 @@ impl<'a> Learner<'a> {
         let mut out = Vec::new();
         match *clash {
             Clash::Nogood(c) => {
-                out.extend(self.nogoods.clauses[c as usize].iter().map(|l| l.negate()));
+                out.extend(
+                    self.nogoods.clauses[c as usize]
+                        .iter()
+                        .map(|l| l.lit.negate()),
+                );
             }
             Clash::Kernel | Clash::Limit => {
                 self.engine.store.ex.chain();
@@ -573,6 +655,22 @@ pub(crate) fn optimize(
     }
 }
 
+impl Learner<'_> {
+    /// Runs to the end of the space or a limit: satisfaction (the first
+    /// solution) when `objective` is `None`, else branch and bound.
+    fn run_to_end(&mut self, objective: Option<(VarId, bool)>) {
+        if let Some((x, minimize)) = objective {
+            self.set_objective(x, minimize);
+        }
+        while let Found::Solution(values) = self.next() {
+            let Some((x, _)) = objective else { break };
+            if !self.tighten(values[x.index()]) {
+                break;
+            }
+        }
+    }
+}
+
 /// Runs a learning search and returns every nogood it learned (tests):
 /// satisfaction when `objective` is `None`, else branch and bound to the
 /// end or the options' limits. `max_learnts` replaces the number of
@@ -590,14 +688,21 @@ pub fn learned_nogoods(
     if let Some(k) = max_learnts {
         l.max_learnts = k;
     }
-    if let Some((x, minimize)) = objective {
-        l.set_objective(x, minimize);
-    }
-    while let Found::Solution(values) = l.next() {
-        let Some((x, _)) = objective else { break };
-        if !l.tighten(values[x.index()]) {
-            break;
-        }
-    }
+    l.run_to_end(objective);
     l.log.take().unwrap_or_default()
+}
+
+/// Runs a learning search (branch and bound when `objective` is given)
+/// to its end or the options' limits and returns the nogood store's size
+/// at each restart, with the number of nodes searched.
+#[doc(hidden)]
+pub fn nogood_memory(
+    model: &Model,
+    options: SearchOptions,
+    objective: Option<(VarId, bool)>,
+) -> (Vec<MemorySample>, u64) {
+    let mut l = Learner::new(model, options);
+    l.memory = Some(Vec::new());
+    l.run_to_end(objective);
+    (l.memory.take().unwrap_or_default(), l.engine.stats.nodes)
 }

@@ -6,24 +6,27 @@
 //! literal is *false* when the domain admits none of its values, *true*
 //! when every value left admits it. Two literals of each clause are
 //! watched (positions 0 and 1): while neither is false the clause can
-//! neither propagate nor fail, whatever the others do. A watch is filed
-//! under its literal, by kind, so that a change visits only the watches it
-//! may have made false: `x = v` under `v` (false once `v` is gone), `x ≠ v`
-//! under `v` (false once `x` is fixed to `v`), `x ≥ v` and `x ≤ v` in maps
-//! ordered by `v` (false once the maximum is below `v`, or the minimum
-//! above it). The variables to look at come from the explanation trail:
+//! neither propagate nor fail, whatever the others do.
+//!
+//! Literals get integer ids lazily, when a clause first mentions them
+//! (Chuffed's and Pumpkin's design: a domain of a million values costs
+//! nothing until a nogood names one of its bounds). Each clause keeps the
+//! id beside each literal, and the watches are a flat vector of lists
+//! indexed by id, so moving a watch is a push, with no lookup. To find the
+//! watches a change may have made false, each variable keeps its literals'
+//! ids by kind, sorted by value: `x = v` is false once `v` is gone, `x ≠
+//! v` once `x` is fixed to `v`, `x ≥ v` once the maximum is below `v`
+//! (a suffix of the sorted list), `x ≤ v` once the minimum is above it (a
+//! prefix). The variables to look at come from the explanation trail:
 //! every domain change in explaining mode is a trail entry, so the entries
 //! not yet seen (`qhead..`) are exactly the changes to propagate, as
 //! MiniSat's propagation queue is its trail (Eén and Sörensson, "An
-//! extensible SAT-solver", 2003). Chuffed and Pumpkin watch literals the
-//! same way, with the literals of a variable's bounds created lazily.
+//! extensible SAT-solver", 2003).
 //!
 //! A literal the store infers is written with its clause as the reason:
 //! eager premises (the negations of the clause's other literals, all true
 //! then) under the reserved propagator index [`NOGOOD_PROP`], so conflict
 //! analysis explains through learned nogoods as through any propagator.
-
-use std::collections::BTreeMap;
 
 use crate::domain::explained::{Cause, How};
 use crate::domain::DomainStore;
@@ -36,27 +39,150 @@ use crate::search::engine::write_literal;
 pub(crate) const NOGOOD_PROP: u32 = u32::MAX - 1;
 
 /// Is `l` false in `store` (does the domain admit none of its values)?
-#[inline]
+#[inline(always)]
 pub(crate) fn is_false(store: &DomainStore, l: Literal) -> bool {
-    let i = l.var().index();
     match l {
-        Literal::Eq(_, v) => !store.contains(i, v),
-        Literal::Ne(_, v) => store.min(i) == v && store.max(i) == v,
-        Literal::Ge(_, v) => store.max(i) < v,
-        Literal::Le(_, v) => store.min(i) > v,
+        Literal::Eq(x, v) => !store.contains(x.index(), v),
+        Literal::Ne(x, v) => {
+            let i = x.index();
+            store.min(i) == v && store.max(i) == v
+        }
+        Literal::Ge(x, v) => store.max(x.index()) < v,
+        Literal::Le(x, v) => store.min(x.index()) > v,
     }
 }
 
 /// Is `l` true in `store` (does every value left admit it)?
-#[inline]
+#[inline(always)]
 pub(crate) fn is_true(store: &DomainStore, l: Literal) -> bool {
-    let i = l.var().index();
     match l {
-        Literal::Eq(_, v) => store.min(i) == v && store.max(i) == v,
-        Literal::Ne(_, v) => !store.contains(i, v),
-        Literal::Ge(_, v) => store.min(i) >= v,
-        Literal::Le(_, v) => store.max(i) <= v,
+        Literal::Eq(x, v) => {
+            let i = x.index();
+            store.min(i) == v && store.max(i) == v
+        }
+        Literal::Ne(x, v) => !store.contains(x.index(), v),
+        Literal::Ge(x, v) => store.min(x.index()) >= v,
+        Literal::Le(x, v) => store.max(x.index()) <= v,
     }
+}
+
+/// A literal as the store tests it. For a variable of at most 64
+/// declared values (one word of the domain store), `mask` holds the bits
+/// of the values the literal admits, so that the literal is true when the
+/// domain's word has no bit outside the mask and false when it has none
+/// inside: one load and one `and`, whatever the kind (Chuffed tests its
+/// literals against the domain the same way, with no literal variable to
+/// assign). Other variables (`var` has [`LARGE`] set) keep the literal
+/// itself, kind in `mask`'s high half and value in its low half, tested
+/// through the domain store's bounds and membership.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Test {
+    var: u32,
+    mask: u64,
+}
+
+/// The flag of a [`Test`] on a variable of more than 64 values.
+const LARGE: u32 = 1 << 31;
+
+impl Test {
+    fn new(store: &DomainStore, l: Literal) -> Test {
+        let i = l.var().index();
+        debug_assert!((i as u32) < LARGE);
+        if !store.is_small(i) {
+            let kind: u64 = match l {
+                Literal::Eq(..) => 0,
+                Literal::Ne(..) => 1,
+                Literal::Ge(..) => 2,
+                Literal::Le(..) => 3,
+            };
+            return Test {
+                var: i as u32 | LARGE,
+                mask: kind << 32 | u64::from(l.value() as u32),
+            };
+        }
+        let off = l.value() as i64 - store.small_bits(i).1 as i64;
+        let bit = if (0..64).contains(&off) {
+            1u64 << off
+        } else {
+            0
+        };
+        let mask = match l {
+            Literal::Eq(..) => bit,
+            Literal::Ne(..) => !bit,
+            Literal::Ge(..) if off <= 0 => !0,
+            Literal::Ge(..) if off >= 64 => 0,
+            Literal::Ge(..) => !0u64 << off,
+            Literal::Le(..) if off < 0 => 0,
+            Literal::Le(..) if off >= 63 => !0,
+            Literal::Le(..) => (1u64 << (off + 1)) - 1,
+        };
+        Test {
+            var: i as u32,
+            mask,
+        }
+    }
+
+    /// The literal of a test on a large variable.
+    #[inline]
+    fn large_lit(self) -> Literal {
+        let x = crate::ids::VarId(self.var & !LARGE);
+        let v = self.mask as u32 as Value;
+        match self.mask >> 32 {
+            0 => Literal::Eq(x, v),
+            1 => Literal::Ne(x, v),
+            2 => Literal::Ge(x, v),
+            _ => Literal::Le(x, v),
+        }
+    }
+
+    /// [`is_true`] of the literal.
+    #[inline(always)]
+    fn is_true(self, store: &DomainStore) -> bool {
+        if self.var & LARGE == 0 {
+            store.small_bits(self.var as usize).0 & !self.mask == 0
+        } else {
+            is_true(store, self.large_lit())
+        }
+    }
+
+    /// [`is_false`] of the literal.
+    #[inline(always)]
+    fn is_false(self, store: &DomainStore) -> bool {
+        if self.var & LARGE == 0 {
+            store.small_bits(self.var as usize).0 & self.mask == 0
+        } else {
+            is_false(store, self.large_lit())
+        }
+    }
+}
+
+impl CLit {
+    /// The literal's test, checked against the literal in debug builds.
+    #[inline(always)]
+    fn is_true(&self, store: &DomainStore) -> bool {
+        let t = self.test.is_true(store);
+        debug_assert_eq!(t, is_true(store, self.lit), "{:?}", self.lit);
+        t
+    }
+
+    /// The literal's test, checked against the literal in debug builds.
+    #[inline(always)]
+    fn is_false(&self, store: &DomainStore) -> bool {
+        let f = self.test.is_false(store);
+        debug_assert_eq!(f, is_false(store, self.lit), "{:?}", self.lit);
+        f
+    }
+}
+
+/// A literal of a stored clause, with its id (the index of its watch
+/// list) and its test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CLit {
+    /// The literal.
+    pub(crate) lit: Literal,
+    /// Its id.
+    id: u32,
+    test: Test,
 }
 
 /// What visiting one clause found.
@@ -70,33 +196,41 @@ pub(crate) enum Visit {
     Conflict,
 }
 
+/// Clauses of at most this LBD ("glue" clauses, Audemard and Simon 2009)
+/// are never deleted.
+const GLUE_LBD: u32 = 2;
+
 /// A watch: the clause, and a *blocker*, another of its literals (the
 /// other watch when filed): while the blocker is true the clause is
 /// satisfied and is not looked at (MiniSat 2.2's blockers, which save
 /// reading the clause).
-type Watch = (u32, Literal);
+type Watch = (u32, Test);
 
-/// The watches of one variable's literals, by kind and value.
+/// The ids of one variable's literals, by kind, each list sorted by value.
 #[derive(Clone, Debug, Default)]
-struct VarWatches {
-    eq: BTreeMap<Value, Vec<Watch>>,
-    ne: BTreeMap<Value, Vec<Watch>>,
-    ge: BTreeMap<Value, Vec<Watch>>,
-    le: BTreeMap<Value, Vec<Watch>>,
+struct VarLits {
+    eq: Vec<(Value, u32)>,
+    ne: Vec<(Value, u32)>,
+    ge: Vec<(Value, u32)>,
+    le: Vec<(Value, u32)>,
 }
 
 /// The learned clauses and their watches.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Nogoods {
     /// The clauses; literals 0 and 1 are the watched ones.
-    pub(crate) clauses: Vec<Vec<Literal>>,
+    pub(crate) clauses: Vec<Vec<CLit>>,
     /// Per clause: its literal block distance when learned (the number of
     /// decision levels among its literals; Audemard and Simon, "Predicting
     /// learnt clauses quality in modern SAT solvers", IJCAI 2009).
     lbd: Vec<u32>,
-    /// Per variable: the clauses watching one of its literals (possibly
-    /// stale: a clause whose watch moved away is dropped when next met).
-    watches: Vec<VarWatches>,
+    /// The clauses of LBD at most 2 ("glue" clauses, never deleted).
+    glue: usize,
+    /// Per variable: the ids of its literals that clauses have mentioned.
+    ids: Vec<VarLits>,
+    /// Per literal id: the clauses watching it (possibly stale: a clause
+    /// whose watch moved away is dropped when next met).
+    watches: Vec<Vec<Watch>>,
     /// The first trail entry not yet propagated.
     pub(crate) qhead: usize,
     /// Per variable: the pass that last visited it (a variable changed
@@ -105,14 +239,22 @@ pub(crate) struct Nogoods {
     pass: u64,
     /// Literals written by the store (statistics).
     pub(crate) propagated: u64,
-    /// Scratch: the literals whose watches a pass visits.
-    due: Vec<Literal>,
+    /// Scratch: the literal ids whose watches a pass visits.
+    due: Vec<u32>,
+}
+
+/// The id of `v` in `list` (sorted by value), if it has one.
+#[inline]
+fn find(list: &[(Value, u32)], v: Value) -> Option<u32> {
+    list.binary_search_by_key(&v, |e| e.0)
+        .ok()
+        .map(|k| list[k].1)
 }
 
 impl Nogoods {
     pub(crate) fn new(num_vars: usize) -> Nogoods {
         Nogoods {
-            watches: vec![VarWatches::default(); num_vars],
+            ids: vec![VarLits::default(); num_vars],
             visited: vec![0; num_vars],
             ..Nogoods::default()
         }
@@ -123,72 +265,127 @@ impl Nogoods {
         self.qhead = self.qhead.min(trail_len);
     }
 
-    /// The watch list of literal `l`.
-    fn list(&mut self, l: Literal) -> &mut Vec<Watch> {
-        let w = &mut self.watches[l.var().index()];
-        match l {
-            Literal::Eq(_, v) => w.eq.entry(v).or_default(),
-            Literal::Ne(_, v) => w.ne.entry(v).or_default(),
-            Literal::Ge(_, v) => w.ge.entry(v).or_default(),
-            Literal::Le(_, v) => w.le.entry(v).or_default(),
+    /// The number of literal ids made so far (they are never freed: one
+    /// per distinct literal any clause has mentioned).
+    pub(crate) fn num_literal_ids(&self) -> usize {
+        self.watches.len()
+    }
+
+    /// The number of literals in the clauses kept.
+    pub(crate) fn num_literals(&self) -> usize {
+        self.clauses.iter().map(Vec::len).sum()
+    }
+
+    /// `l` with its id, made if `l` has none yet.
+    fn intern(&mut self, store: &DomainStore, l: Literal) -> CLit {
+        let w = &mut self.ids[l.var().index()];
+        let list = match l {
+            Literal::Eq(..) => &mut w.eq,
+            Literal::Ne(..) => &mut w.ne,
+            Literal::Ge(..) => &mut w.ge,
+            Literal::Le(..) => &mut w.le,
+        };
+        let v = l.value();
+        let id = match list.binary_search_by_key(&v, |e| e.0) {
+            Ok(k) => list[k].1,
+            Err(k) => {
+                let id = self.watches.len() as u32;
+                list.insert(k, (v, id));
+                self.watches.push(Vec::new());
+                id
+            }
+        };
+        CLit {
+            lit: l,
+            id,
+            test: Test::new(store, l),
         }
     }
 
     /// Adds a clause of two or more literals, watching its first two (the
     /// caller puts the asserting literal first and, second, the false
     /// literal of the highest level). Returns its index.
-    pub(crate) fn add(&mut self, lits: Vec<Literal>, lbd: u32) -> u32 {
+    pub(crate) fn add(&mut self, store: &DomainStore, lits: &[Literal], lbd: u32) -> u32 {
         debug_assert!(lits.len() >= 2);
+        let clause: Vec<CLit> = lits.iter().map(|&l| self.intern(store, l)).collect();
+        self.add_clause(clause, lbd)
+    }
+
+    /// The clauses a reduction may delete (all but the glue clauses).
+    pub(crate) fn num_deletable(&self) -> usize {
+        self.clauses.len() - self.glue
+    }
+
+    fn add_clause(&mut self, clause: Vec<CLit>, lbd: u32) -> u32 {
         self.lbd.push(lbd);
+        self.glue += usize::from(lbd <= GLUE_LBD);
         let c = self.clauses.len() as u32;
-        let (a, b) = (lits[0], lits[1]);
-        self.list(a).push((c, b));
-        if b != a {
-            self.list(b).push((c, a));
+        let (a, b) = (clause[0], clause[1]);
+        self.watches[a.id as usize].push((c, b.test));
+        if b.id != a.id {
+            self.watches[b.id as usize].push((c, a.test));
         }
-        self.clauses.push(lits);
+        self.clauses.push(clause);
         c
     }
 
-    /// Forgets learned clauses, at the root (level 0, at a fixpoint): those
-    /// a root fact satisfies, then, of the others, all but the `keep` of
-    /// lowest LBD (the later learned first among equals); clauses of LBD
-    /// at most 2 ("glue" clauses) are always kept. The watches are made
-    /// anew. Reasons are not affected: a nogood's premises were copied
-    /// onto the trail when it propagated. `Err(c)` if a clause kept is
-    /// false at the root (the problem has no solution).
-    pub(crate) fn reduce(&mut self, store: &mut DomainStore, keep: usize) -> Result<(), u32> {
+    /// Forgets learned clauses, at a fixpoint: at the `root` (level 0)
+    /// those a root fact satisfies, then, of the others, all but the
+    /// `keep` of lowest LBD (the later learned first among equals);
+    /// clauses of LBD at most 2 ("glue" clauses) are always kept. The
+    /// watches are made anew, on the same literals (so that above the
+    /// root they still watch literals that are not false, or the clause
+    /// is satisfied or has propagated). Reasons are not affected: a
+    /// nogood's premises were copied onto the trail when it propagated.
+    /// `Err(c)` if a clause kept is false at the root (the problem has no
+    /// solution).
+    pub(crate) fn reduce(
+        &mut self,
+        store: &mut DomainStore,
+        keep: usize,
+        root: bool,
+    ) -> Result<(), u32> {
         let n = self.clauses.len();
         let mut live: Vec<usize> = Vec::with_capacity(n);
         for c in 0..n {
             let lits = &mut self.clauses[c];
-            if lits.iter().any(|&l| is_true(store, l)) {
-                continue; // satisfied for good
+            if root {
+                if lits.iter().any(|l| l.is_true(store)) {
+                    continue; // satisfied for good
+                }
+                // Literals false at the root are false for good: drop
+                // them.
+                lits.retain(|l| !l.is_false(store));
             }
-            // Literals false at the root are false for good: drop them.
-            lits.retain(|&l| !is_false(store, l));
             live.push(c);
         }
-        let (glue, mut rest): (Vec<usize>, Vec<usize>) =
-            live.into_iter().partition(|&c| self.lbd[c] <= 2);
-        rest.sort_unstable_by_key(|&c| (self.lbd[c], std::cmp::Reverse(c)));
-        rest.truncate(keep);
-        let mut kept: Vec<usize> = glue.into_iter().chain(rest).collect();
-        kept.sort_unstable();
+        let deletable = live.iter().filter(|&&c| self.lbd[c] > GLUE_LBD).count();
+        let kept: Vec<usize> = if deletable <= keep {
+            live // nothing to delete (a root simplification): no sort
+        } else {
+            let (glue, mut rest): (Vec<usize>, Vec<usize>) =
+                live.into_iter().partition(|&c| self.lbd[c] <= GLUE_LBD);
+            rest.sort_unstable_by_key(|&c| (self.lbd[c], std::cmp::Reverse(c)));
+            rest.truncate(keep);
+            let mut kept: Vec<usize> = glue.into_iter().chain(rest).collect();
+            kept.sort_unstable();
+            kept
+        };
         let old = std::mem::take(&mut self.clauses);
         let old_lbd = std::mem::take(&mut self.lbd);
-        let mut old: Vec<Option<Vec<Literal>>> = old.into_iter().map(Some).collect();
+        let mut old: Vec<Option<Vec<CLit>>> = old.into_iter().map(Some).collect();
         for w in &mut self.watches {
-            *w = VarWatches::default();
+            w.clear();
         }
+        self.glue = 0;
         let mut short = Vec::new();
         for c in kept {
             let lits = old[c].take().expect("kept once");
             match lits.len() {
                 0 => return Err(u32::MAX),
-                1 => short.push(lits[0]),
+                1 => short.push(lits[0].lit),
                 _ => {
-                    self.add(lits, old_lbd[c]);
+                    self.add_clause(lits, old_lbd[c]);
                 }
             }
         }
@@ -213,36 +410,36 @@ impl Nogoods {
             let mut due = std::mem::take(&mut self.due);
             due.clear();
             for k in self.qhead..end {
-                let x = store.ex.entries[k].lit().var();
-                let i = x.index();
+                let i = store.ex.entries[k].var_index();
                 if self.visited[i] == self.pass {
                     continue;
                 }
                 self.visited[i] = self.pass;
-                let w = &self.watches[i];
+                let w = &self.ids[i];
                 let (lo, hi) = (store.min(i), store.max(i));
-                if lo == hi && w.ne.contains_key(&lo) {
-                    due.push(Literal::Ne(x, lo));
+                if lo == hi {
+                    if let Some(id) = find(&w.ne, lo) {
+                        due.push(id);
+                    }
                 }
-                for &v in w.eq.keys() {
+                for &(v, id) in &w.eq {
                     if !store.contains(i, v) {
-                        due.push(Literal::Eq(x, v));
+                        due.push(id);
                     }
                 }
-                if hi < Value::MAX {
-                    for &v in w.ge.range(hi + 1..).map(|e| e.0) {
-                        due.push(Literal::Ge(x, v));
-                    }
-                }
-                if lo > Value::MIN {
-                    for &v in w.le.range(..lo).map(|e| e.0) {
-                        due.push(Literal::Le(x, v));
-                    }
-                }
+                // `x ≥ v` with `v > hi`: a suffix; `x ≤ v` with `v < lo`: a
+                // prefix.
+                let from = w.ge.partition_point(|e| e.0 <= hi);
+                due.extend(w.ge[from..].iter().map(|e| e.1));
+                let to = w.le.partition_point(|e| e.0 < lo);
+                due.extend(w.le[..to].iter().map(|e| e.1));
             }
             self.qhead = end;
-            for &l in &due {
-                match self.visit_list(store, l) {
+            for &id in &due {
+                if self.watches[id as usize].is_empty() {
+                    continue;
+                }
+                match self.visit_list(store, id) {
                     Ok(w) => wrote |= w,
                     Err(c) => {
                         self.due = due;
@@ -255,41 +452,41 @@ impl Nogoods {
         Ok(wrote)
     }
 
-    /// Visits the clauses watching `l` (false now).
-    fn visit_list(&mut self, store: &mut DomainStore, l: Literal) -> Result<bool, u32> {
-        let mut list = std::mem::take(self.list(l));
+    /// Visits the clauses watching literal `id` (false now).
+    fn visit_list(&mut self, store: &mut DomainStore, id: u32) -> Result<bool, u32> {
+        let mut list = std::mem::take(&mut self.watches[id as usize]);
         let mut wrote = false;
         let mut i = 0;
         let mut result = Ok(());
         while i < list.len() {
             let (c, blocker) = list[i];
-            if is_true(store, blocker) {
+            if blocker.is_true(store) {
                 i += 1;
                 continue;
             }
             let (b0, b1) = {
                 let lits = &self.clauses[c as usize];
-                (lits[0], lits[1])
+                (lits[0].id, lits[1].id)
             };
-            if b0 != l && b1 != l {
+            if b0 != id && b1 != id {
                 list.swap_remove(i); // stale
                 continue;
             }
-            let v = self.visit_false(store, c, l);
+            let v = self.visit_false(store, c, id);
             let (a0, a1) = {
                 let lits = &self.clauses[c as usize];
                 (lits[0], lits[1])
             };
-            if a0 != b0 && a0 != b1 {
-                self.list(a0).push((c, a1));
+            if a0.id != b0 && a0.id != b1 {
+                self.watches[a0.id as usize].push((c, a1.test));
             }
-            if a1 != a0 && a1 != b0 && a1 != b1 {
-                self.list(a1).push((c, a0));
+            if a1.id != a0.id && a1.id != b0 && a1.id != b1 {
+                self.watches[a1.id as usize].push((c, a0.test));
             }
-            if a0 != l && a1 != l {
+            if a0.id != id && a1.id != id {
                 list.swap_remove(i);
             } else {
-                list[i].1 = if a0 == l { a1 } else { a0 };
+                list[i].1 = if a0.id == id { a1.test } else { a0.test };
                 i += 1;
             }
             match v {
@@ -301,29 +498,29 @@ impl Nogoods {
                 Visit::Quiet => {}
             }
         }
-        // Nothing else can have been filed under `l` meanwhile (a watch
+        // Nothing else can have been filed under `id` meanwhile (a watch
         // moves to a literal that is not false), but keep any that was.
-        let slot = self.list(l);
+        let slot = &mut self.watches[id as usize];
         list.append(slot);
         *slot = list;
         result.map(|()| wrote)
     }
 
-    /// [`visit`](Self::visit) when watched literal `l` of clause `c` is
+    /// [`visit`](Self::visit) when watched literal `id` of clause `c` is
     /// known to be false: the other watch is tried first, so a clause it
     /// satisfies costs one test (MiniSat's order).
-    fn visit_false(&mut self, store: &mut DomainStore, c: u32, l: Literal) -> Visit {
+    fn visit_false(&mut self, store: &mut DomainStore, c: u32, id: u32) -> Visit {
         let lits = &mut self.clauses[c as usize];
-        if lits[0] == l {
+        if lits[0].id == id {
             lits.swap(0, 1);
         }
-        if lits[1] != l {
+        if lits[1].id != id {
             return self.visit(store, c);
         }
-        if is_true(store, lits[0]) {
+        if lits[0].is_true(store) {
             return Visit::Quiet;
         }
-        if let Some(j) = (2..lits.len()).find(|&j| !is_false(store, lits[j])) {
+        if let Some(j) = (2..lits.len()).find(|&j| !lits[j].is_false(store)) {
             lits.swap(1, j);
             return Visit::Quiet;
         }
@@ -336,13 +533,13 @@ impl Nogoods {
     pub(crate) fn visit(&mut self, store: &mut DomainStore, c: u32) -> Visit {
         let lits = &mut self.clauses[c as usize];
         for w in 0..2 {
-            if is_false(store, lits[w]) {
-                if let Some(j) = (2..lits.len()).find(|&j| !is_false(store, lits[j])) {
+            if lits[w].is_false(store) {
+                if let Some(j) = (2..lits.len()).find(|&j| !lits[j].is_false(store)) {
                     lits.swap(w, j);
                 }
             }
         }
-        let (f0, f1) = (is_false(store, lits[0]), is_false(store, lits[1]));
+        let (f0, f1) = (lits[0].is_false(store), lits[1].is_false(store));
         if f0 && f1 {
             return Visit::Conflict;
         }
@@ -352,12 +549,12 @@ impl Nogoods {
             return Visit::Quiet;
         }
         // lits[1] is false, and so is every literal after it.
-        if is_true(store, lits[0]) {
+        if lits[0].is_true(store) {
             return Visit::Quiet;
         }
         let start = store.ex.premises.len() as u32;
-        for &l in &lits[1..] {
-            store.ex.premises.push(l.negate());
+        for l in &lits[1..] {
+            store.ex.premises.push(l.lit.negate());
         }
         let cause = Cause::Propagated {
             prop: NOGOOD_PROP,
@@ -366,7 +563,7 @@ impl Nogoods {
                 len: (lits.len() - 1) as u32,
             },
         };
-        let lit = lits[0];
+        let lit = lits[0].lit;
         self.propagated += 1;
         // Not false, so the write cannot empty the domain.
         let r = write_literal(store, cause, lit);
