@@ -1,5 +1,6 @@
 //! A brute-force harness for checking constraints and search against their
-//! checkers (enabled by the `testing` feature, on by default).
+//! checkers (the opt-in `testing` feature: `csp-core = { version =
+//! "0.1", features = ["testing"] }`, usually as a dev-dependency).
 //!
 //! [`check_model`] enumerates every assignment of a small model's declared
 //! domains, keeps those the model's checkers accept, and compares that set
