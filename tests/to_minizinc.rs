@@ -254,3 +254,97 @@ fn suite_models_round_trip_through_to_minizinc_and_gecode() {
         "only {compared} of the suite's models compared"
     );
 }
+
+/// The number of solutions Gecode finds on `m` written by `to_minizinc`
+/// (every variable printed, so distinct solutions of the whole model).
+fn gecode_count(m: &csp_core::Model, name: &str) -> usize {
+    let mzn = m.to_minizinc().unwrap_or_else(|e| panic!("{name}: {e}"));
+    let path = std::env::temp_dir().join(format!("csp-to-mzn-{}-{name}.mzn", std::process::id()));
+    std::fs::write(&path, mzn).unwrap();
+    let run = gecode(&path, true, false);
+    let _ = std::fs::remove_file(&path);
+    assert!(run.complete || run.unsat, "{name}: Gecode did not finish");
+    let distinct: HashSet<Vec<(String, i64)>> = run.solutions.into_iter().collect();
+    distinct.len()
+}
+
+/// Small models of the library's own constraints, the scheduling and
+/// packing ones and those written as tables among them: Gecode counts
+/// the written model's solutions, csp the model's; they must agree.
+#[test]
+fn library_models_count_the_same_in_gecode() {
+    use csp_core::constraint::Automaton;
+    use csp_core::{Domain, Model};
+    if !have_minizinc() {
+        assert!(
+            std::env::var_os("CSP_SKIP_MINIZINC").is_some(),
+            "minizinc with Gecode is needed, or set CSP_SKIP_MINIZINC=1"
+        );
+        return;
+    }
+    let mut models: Vec<(&str, Model)> = Vec::new();
+    let mut m = Model::new();
+    let s = m.new_vars_named("s", [4], Domain::range(0, 4)).unwrap();
+    m.cumulative(&s, &[2, 1, 3, 0], &[2, 1, 1, 5], 2).unwrap();
+    models.push(("cumulative", m));
+    let mut m = Model::new();
+    let s = m.new_vars_named("s", [3], Domain::range(0, 5)).unwrap();
+    m.disjunctive(&s, &[2, 0, 3]).unwrap();
+    models.push(("disjunctive", m));
+    let mut m = Model::new();
+    let bin = m.new_vars_named("bin", [4], Domain::range(1, 3)).unwrap();
+    let load = m.new_vars_named("load", [3], Domain::range(0, 5)).unwrap();
+    m.bin_packing_load_from(1, &load, &bin, &[2, 3, 1, 2])
+        .unwrap();
+    models.push(("bin-packing-load", m));
+    let mut m = Model::new();
+    let bin = m.new_vars_named("bin", [4], Domain::range(0, 2)).unwrap();
+    m.bin_packing(4, &bin, &[2, 3, 1, 2]).unwrap();
+    models.push(("bin-packing", m));
+    let mut m = Model::new();
+    let x = m.new_vars_named("x", [4], Domain::range(0, 3)).unwrap();
+    m.all_different_except(&x, 0).unwrap();
+    models.push(("all-different-except", m));
+    let mut m = Model::new();
+    let x = m.new_vars_named("x", [4], Domain::range(1, 3)).unwrap();
+    let n = m.new_var_named("n", Domain::range(1, 4)).unwrap();
+    m.nvalue(&x, n).unwrap(); // no MiniZinc form: a table
+    models.push(("nvalue", m));
+    let mut m = Model::new();
+    let x = m.new_vars_named("x", [7], Domain::range(0, 1)).unwrap();
+    m.regular(&x, &Automaton::nonogram(&[2, 1])).unwrap();
+    models.push(("regular", m));
+    let mut m = Model::new();
+    let x = m.new_vars_named("x", [4], Domain::range(0, 3)).unwrap();
+    let y = m.new_vars_named("y", [4], Domain::range(0, 3)).unwrap();
+    m.inverse(&x, &y).unwrap();
+    m.lex_less(&x, &y).unwrap(); // a table
+    models.push(("inverse-lex", m));
+    let mut m = Model::new();
+    let s = m.new_vars_named("s", [5], Domain::range(0, 4)).unwrap();
+    m.subcircuit(&s).unwrap();
+    models.push(("subcircuit", m));
+    let mut m = Model::new();
+    let x = m.new_vars_named("x", [5], Domain::range(1, 3)).unwrap();
+    let c = m.new_vars_named("c", [2], Domain::range(0, 5)).unwrap();
+    m.global_cardinality(&x, &[1, 2], &c).unwrap();
+    let i = m.new_var_named("i", Domain::range(-1, 5)).unwrap();
+    m.element(i, &x, c[[0]]).unwrap();
+    models.push(("gcc-element", m));
+    let mut m = Model::new();
+    let [x, y, z] = m.new_array(Domain::range(-3, 3)).unwrap();
+    m.post((x * y).eq(z)).unwrap();
+    m.post((2 * x - 3 * y).le(z + 1)).unwrap();
+    m.post(x.ne(y)).unwrap();
+    models.push(("arithmetic", m));
+    for (name, m) in &models {
+        let csp = csp_core::Search::new(m).count();
+        assert_eq!(csp.outcome, csp_core::Outcome::Solved, "{name}");
+        assert!(csp.count > 0, "{name}: a model with no solution tests less");
+        assert_eq!(
+            gecode_count(m, name) as u128,
+            csp.count,
+            "{name}: the number of solutions"
+        );
+    }
+}

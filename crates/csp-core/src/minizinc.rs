@@ -26,7 +26,7 @@ use crate::Domain;
 /// from its own file when used.
 const GLOBALS: &[&str] = &[
     "all_different",
-    "all_different_except",
+    "alldifferent_except",
     "among",
     "bin_packing",
     "bin_packing_load",
@@ -207,6 +207,12 @@ pub(crate) fn domain_set(d: &Domain) -> String {
 /// A MiniZinc array literal: `[a, b, c]`.
 pub fn list(names: &[String]) -> String {
     format!("[{}]", names.join(", "))
+}
+
+/// A MiniZinc array of constants: `[1, 2, 3]`.
+pub(crate) fn ints(values: &[i64]) -> String {
+    let v: Vec<String> = values.iter().map(i64::to_string).collect();
+    format!("[{}]", v.join(", "))
 }
 
 /// Each name plus one (`x + 1`): 0-based successors and positions as

@@ -212,6 +212,21 @@ impl Constraint for BinPacking {
     fn name(&self) -> &str {
         "bin packing"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        let (bins, loads) = vars.split_at(self.items);
+        let sizes = crate::minizinc::ints(&self.sizes);
+        Some(match self.form {
+            Form::Loads { first } => format!(
+                "bin_packing_load(array1d({first}..{}, {}), {}, {sizes})",
+                first + loads.len() as i64 - 1,
+                crate::minizinc::list(loads),
+                crate::minizinc::list(bins)
+            ),
+            Form::Capacity(c) => {
+                format!("bin_packing({c}, {}, {sizes})", crate::minizinc::list(bins))
+            }
+        })
+    }
     /// Loads form: the items outside the bins and the loads that differ
     /// from their bin's size; capacity form: the bins over capacity.
     fn violations(&self, v: &[Value]) -> u64 {

@@ -204,6 +204,24 @@ impl Constraint for Cumulative {
     fn name(&self) -> &str {
         "cumulative"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        // Only the tasks that use the resource: solvers differ on a task
+        // of duration 0 whose demand is over the capacity (here it is
+        // ignored).
+        let used: Vec<usize> = (0..vars.len()).filter(|&i| self.uses(i)).collect();
+        if used.is_empty() {
+            return Some("true".into());
+        }
+        let pick = |v: &[i64]| used.iter().map(|&i| v[i]).collect::<Vec<_>>();
+        let starts: Vec<String> = used.iter().map(|&i| vars[i].clone()).collect();
+        Some(format!(
+            "cumulative({}, {}, {}, {})",
+            crate::minizinc::list(&starts),
+            crate::minizinc::ints(&pick(&self.durations)),
+            crate::minizinc::ints(&pick(&self.demands)),
+            self.capacity
+        ))
+    }
     fn violations(&self, v: &[Value]) -> u64 {
         (0..self.starts.len())
             .filter(|&i| {

@@ -184,6 +184,13 @@ impl Constraint for AllDifferentExcept {
     fn name(&self) -> &str {
         "all-different-except"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        Some(format!(
+            "alldifferent_except({}, {{{}}})",
+            crate::minizinc::list(vars),
+            self.except
+        ))
+    }
     fn is_consistent_partial(&self, values: &[Option<Value>]) -> bool {
         let fixed: smallvec::SmallVec<[Value; 32]> = values.iter().flatten().copied().collect();
         self.is_satisfied(&fixed)

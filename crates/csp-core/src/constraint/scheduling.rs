@@ -116,6 +116,18 @@ impl Constraint for Disjunctive {
     fn name(&self) -> &str {
         "disjunctive"
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        // A task of duration 0 sits anywhere: only the others are
+        // written (solvers differ on the empty tasks).
+        let used: Vec<usize> = (0..vars.len()).filter(|&i| self.durations[i] > 0).collect();
+        let starts: Vec<String> = used.iter().map(|&i| vars[i].clone()).collect();
+        let durations: Vec<i64> = used.iter().map(|&i| self.durations[i]).collect();
+        Some(format!(
+            "disjunctive({}, {})",
+            crate::minizinc::list(&starts),
+            crate::minizinc::ints(&durations)
+        ))
+    }
     fn violations(&self, v: &[Value]) -> u64 {
         let n = self.starts.len();
         (0..n)

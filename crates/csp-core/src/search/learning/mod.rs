@@ -655,6 +655,7 @@ pub(crate) fn optimize(
     }
 }
 
+#[cfg(feature = "testing")]
 impl Learner<'_> {
     /// Runs to the end of the space or a limit: satisfaction (the first
     /// solution) when `objective` is `None`, else branch and bound.
@@ -677,6 +678,7 @@ impl Learner<'_> {
 /// clauses kept before the first reduction (small values make the tests
 /// exercise the deletion).
 #[doc(hidden)]
+#[cfg(feature = "testing")]
 pub fn learned_nogoods(
     model: &Model,
     options: SearchOptions,
@@ -696,6 +698,7 @@ pub fn learned_nogoods(
 /// to its end or the options' limits and returns the nogood store's size
 /// at each restart, with the number of nodes searched.
 #[doc(hidden)]
+#[cfg(feature = "testing")]
 pub fn nogood_memory(
     model: &Model,
     options: SearchOptions,
