@@ -31,6 +31,8 @@ pub use csp_magic as magic;
 pub use csp_nonogram as nonogram;
 pub use csp_queens as queens;
 pub use csp_sudoku as sudoku;
+pub use csp_text as text;
+pub use csp_text::TextError;
 pub use csp_zebra as zebra;
 
 /// The book's chapters, compiled as doctests so their code stays true.

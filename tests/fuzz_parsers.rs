@@ -114,9 +114,9 @@ const MINESWEEPER: &[&str] = &[
     "*.?\n?8?\n???\n",
 ];
 
-/// A [`csp_core::TextError`] names a line of the input (or the one after
+/// A [`csp_text::TextError`] names a line of the input (or the one after
 /// its end) and a column from 1.
-fn within(s: &str, e: &csp_core::TextError) -> bool {
+fn within(s: &str, e: &csp_text::TextError) -> bool {
     e.line >= 1 && e.line <= s.lines().count() + 1 && e.column >= 1
 }
 

@@ -153,43 +153,6 @@ impl fmt::Display for ModelError {
 
 impl std::error::Error for ModelError {}
 
-/// A mistake in a text input at a line and column (both 1-based), for the
-/// parsers of the worked examples: `Display` gives `line:column: message`,
-/// and a command line prefixes the file name.
-///
-/// ```
-/// let e = csp_core::TextError::new(3, 7, "expected a digit, found 'x'");
-/// assert_eq!(e.to_string(), "3:7: expected a digit, found 'x'");
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TextError {
-    /// The line, 1-based.
-    pub line: usize,
-    /// The column, 1-based (in characters).
-    pub column: usize,
-    /// What is wrong there.
-    pub message: String,
-}
-
-impl TextError {
-    /// The error at `line`, `column` saying `message`.
-    pub fn new(line: usize, column: usize, message: impl Into<String>) -> TextError {
-        TextError {
-            line,
-            column,
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for TextError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.column, self.message)
-    }
-}
-
-impl std::error::Error for TextError {}
-
 /// A mistake in what a search was asked to do, found before it starts:
 /// a variable of another model among its arguments, or a constraint of
 /// the model that can never hold because it has no variables. Returned by

@@ -189,11 +189,10 @@ mod solution;
 mod stats;
 #[cfg(feature = "testing")]
 pub mod testing;
-pub mod text;
 
 pub use constraint::{Constraint, Pruner, Relation};
 pub use domain::{Conflict, Domain};
-pub use error::{ModelError, SearchError, TextError};
+pub use error::{ModelError, SearchError};
 pub use explain::{ExplainError, Explainer, Explanation};
 pub use expr::{Expr, Post, Reif, Rel};
 pub use ids::{ConstraintId, ModelId, Value, VarId};

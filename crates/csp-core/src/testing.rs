@@ -430,34 +430,3 @@ fn explain_dfs(
     }
     Ok(())
 }
-
-/// Checks a parser's errors: for each case `(text, line, column, words)`,
-/// `parse(text)` must fail at that line and column (1-based) with a message
-/// containing `words`. The first case that does not is the error.
-///
-/// ```
-/// use csp_core::{testing, TextError};
-/// let parse = |t: &str| match t.find('x') {
-///     Some(i) => Err(TextError::new(1, i + 1, "found 'x'")),
-///     None => Ok(()),
-/// };
-/// testing::check_text_errors(parse, &[("ax", 1, 2, "found 'x'")]).unwrap();
-/// assert!(testing::check_text_errors(parse, &[("ab", 1, 1, "x")]).is_err());
-/// ```
-pub fn check_text_errors<T: fmt::Debug>(
-    parse: impl Fn(&str) -> Result<T, crate::TextError>,
-    cases: &[(&str, usize, usize, &str)],
-) -> Result<(), String> {
-    for &(text, line, column, words) in cases {
-        match parse(text) {
-            Ok(v) => return Err(format!("{text:?}: parsed, as {v:?}")),
-            Err(e) if (e.line, e.column) != (line, column) || !e.message.contains(words) => {
-                return Err(format!(
-                    "{text:?}: {e}, expected {line}:{column}: ...{words}..."
-                ))
-            }
-            Err(_) => {}
-        }
-    }
-    Ok(())
-}

@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 
-use csp_core::{ConstraintId, Domain, Model, TextError, Value, VarId};
+use csp_core::{ConstraintId, Domain, Model, Value, VarId};
+use csp_text::TextError;
 
 use crate::ast::{Annotation, BaseType, Expr, Goal, IntSet, Item, Pos, Type};
 use crate::builtins;

@@ -16,7 +16,8 @@ use csp_core::constraint::{
     Automaton, Consistency, ValuePrecede, ValuePrecedeChain, MAX_AUTOMATON_TABLE,
 };
 use csp_core::expr::sum;
-use csp_core::{Domain, Expr, ModelError, Rel, Relation, TextError, VarId};
+use csp_core::{Domain, Expr, ModelError, Rel, Relation, VarId};
+use csp_text::TextError;
 
 use crate::ast::{Annotation, IntSet, Pos};
 use crate::build::{err, fit, set_domain, Builder, Val};

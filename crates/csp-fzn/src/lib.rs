@@ -18,4 +18,5 @@ pub mod search;
 mod spinner;
 
 pub use build::{build, FznModel, Objective, Output, Val, INT_MAX, INT_MIN, MAX_VARIABLES};
+pub use csp_text::TextError;
 pub use parse::parse;

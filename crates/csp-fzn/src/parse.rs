@@ -7,7 +7,7 @@
 //! report, and because the grammar is small (about 300 lines here).
 
 use crate::ast::{Annotation, BaseType, Expr, Goal, IntSet, Item, Pos, Type};
-use csp_core::TextError;
+use csp_text::TextError;
 
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {

@@ -59,7 +59,7 @@ pub struct Puzzle {
 
 /// A parse error at a line and column (1-based); `Display` gives
 /// `line:column: message`.
-pub use csp_core::TextError as ParseError;
+pub use csp_text::TextError as ParseError;
 
 fn err(line: usize, column: usize, message: impl Into<String>) -> ParseError {
     ParseError {

@@ -82,7 +82,7 @@ fn bad_input_names_line_and_column() {
         (". . . . . . . . . .\n", 1, 1, "order 1 to 9"),
         ("..\n", 1, 1, "found 2"),
     ];
-    csp_core::testing::check_text_errors(parse, &cases).unwrap();
+    csp_text::check_errors(parse, &cases).unwrap();
 }
 
 #[test]

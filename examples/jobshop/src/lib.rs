@@ -19,8 +19,8 @@
 //! assert_eq!(check(&shop, &starts).unwrap(), r.objective.unwrap());
 //! ```
 
-use csp_core::text::{data_lines, int as number, tokens};
 use csp_core::{Domain, Model, ModelError, SearchOptions, ValOrder, VarId, VarOrder};
+use csp_text::{data_lines, int as number, tokens};
 
 /// A job-shop instance.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub struct Shop {
 
 /// A parse error at a line and column (1-based); `Display` gives
 /// `line:column: message`.
-pub use csp_core::TextError as ParseError;
+pub use csp_text::TextError as ParseError;
 
 /// The largest instance [`parse`] accepts (jobs × machines), so that the
 /// model (a boolean per pair of tasks on a machine) stays small.

@@ -84,7 +84,7 @@ fn bad_files_name_line_and_column() {
         ),
         ("0 2\n", 1, 1, "the number of jobs must be from 1"),
     ];
-    csp_core::testing::check_text_errors(parse, &cases).unwrap();
+    csp_text::check_errors(parse, &cases).unwrap();
 }
 
 #[test]

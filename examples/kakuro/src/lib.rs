@@ -116,7 +116,7 @@ impl Puzzle {
 
 /// A parse error at a line and column (1-based); `Display` gives
 /// `line:column: message`.
-pub use csp_core::TextError as ParseError;
+pub use csp_text::TextError as ParseError;
 
 /// A token of the input and where it stands.
 struct Token<'a> {

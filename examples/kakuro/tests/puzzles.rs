@@ -231,7 +231,7 @@ fn bad_input_names_line_and_column() {
         ),
         ("% c\n\n#  1\\\n# .\n\n# x\n", 6, 3, "found 'x'"),
     ];
-    csp_core::testing::check_text_errors(parse, &cases).unwrap();
+    csp_text::check_errors(parse, &cases).unwrap();
     assert!(parse("% only a comment\n\n").unwrap().is_empty());
 }
 

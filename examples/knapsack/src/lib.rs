@@ -20,8 +20,8 @@
 //! ```
 
 use csp_core::expr::sum;
-use csp_core::text::{data_lines, int as number, tokens};
 use csp_core::{Model, ModelError, SearchOptions, ValOrder, VarId, VarOrder};
+use csp_text::{data_lines, int as number, tokens};
 
 /// A knapsack instance.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,7 +34,7 @@ pub struct Knapsack {
 
 /// A parse error at a line and column (1-based); `Display` gives
 /// `line:column: message`.
-pub use csp_core::TextError as ParseError;
+pub use csp_text::TextError as ParseError;
 
 /// The most items [`parse`] accepts.
 pub const MAX_ITEMS: usize = 1000;

@@ -10,6 +10,7 @@
 //! ```
 
 use csp_core::constraint::{Constraint, Premises, Pruner};
+use csp_core::propagation::low_level::PrunerWords;
 use csp_core::Literal;
 use csp_core::{
     Conflict, Domain, Inference, Model, Outcome, Report, Search, SearchOptions, Solution,
@@ -67,7 +68,7 @@ pub const HIDDEN_SINGLES_MAX_ORDER: usize = 64;
 /// only one variable can still take is fixed there) and the pigeonhole check
 /// (a value no variable can take is a conflict), for any `n` up to 256.
 /// Each call is one pass over the domains, a word of values at a time
-/// ([`Pruner::bits`]). [`model`] no longer posts it: the engine's
+/// ([`PrunerWords::bits`]). [`model`] no longer posts it: the engine's
 /// all-different now does the same for up to 256 values; it stays as an
 /// example of a global constraint written against the public trait.
 #[derive(Debug, Clone)]

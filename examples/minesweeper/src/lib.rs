@@ -83,7 +83,7 @@ impl Board {
 
 /// A parse error at a line and column (1-based); `Display` gives
 /// `line:column: message`.
-pub use csp_core::TextError as ParseError;
+pub use csp_text::TextError as ParseError;
 
 /// Parses a board: one line per row, one character per cell (`?` hidden,
 /// `.` hidden but known safe, `0`-`8` revealed, `*` a known mine), every

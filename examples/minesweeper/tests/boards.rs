@@ -242,7 +242,7 @@ fn bad_boards_name_line_and_column() {
         ("% nothing\n\n", 2, 1, "no board found"),
         ("", 1, 1, "no board found"),
     ];
-    csp_core::testing::check_text_errors(parse, &cases).unwrap();
+    csp_text::check_errors(parse, &cases).unwrap();
     let wide = format!("{}\n", "?".repeat(101));
     assert!(parse(&wide).unwrap_err().message.contains("at most 100"));
 }

@@ -38,7 +38,7 @@ pub struct Puzzle {
 
 /// A parse error at a line and column (1-based); `Display` gives
 /// `line:column: message`.
-pub use csp_core::TextError as ParseError;
+pub use csp_text::TextError as ParseError;
 
 /// Parses a puzzle: a line `rows`, one clue per line (numbers separated by
 /// spaces or commas; `0` for a line with no black), a line `columns`, and

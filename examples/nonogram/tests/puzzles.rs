@@ -68,7 +68,7 @@ fn bad_files_name_line_and_column() {
         ("rows\n1 1\ncolumns\n1\n1\n", 2, 1, "row 1 needs 3 cells"),
         ("rows\ncolumns\n1\n", 3, 1, "0 rows: expected 1 to 200"),
     ];
-    csp_core::testing::check_text_errors(parse, &cases).unwrap();
+    csp_text::check_errors(parse, &cases).unwrap();
     // Clues that cannot be met together: no solution, a complete answer.
     let p = parse("rows\n1\n0\ncolumns\n0\n0\n").unwrap();
     let (m, _) = model(&p).unwrap();

@@ -58,10 +58,12 @@ use crate::domain::{Conflict, DomainStore};
 use crate::ids::{Value, VarId};
 
 pub(crate) mod kernel;
+pub mod low_level;
 pub(crate) mod pruner;
 
 pub use crate::domain::explained::History;
 pub use crate::literal::Literal;
+pub use low_level::Ready;
 pub(crate) use pruner::DomainReads;
 pub use pruner::{Because, DomainValues, Premises, Pruner, Why};
 
@@ -242,10 +244,9 @@ impl Event {
         self.kinds.intersects(Events::FIXED)
     }
 
-    /// For domains of at most 64 values: the values removed since the last
-    /// notification, as a bit mask over `base..base + 64`, given the
-    /// current bits `now` (from [`Pruner::word`]). `None` for larger domains.
-    pub fn removed_bits(&self, now: u64) -> Option<u64> {
+    /// See [`EventWords::removed_bits`](low_level::EventWords::removed_bits).
+    #[inline]
+    pub(crate) fn removed_bits(&self, now: u64) -> Option<u64> {
         self.before.map(|(old, _)| old & !now)
     }
 }
@@ -360,54 +361,9 @@ impl Setup<'_> {
         self.store.max(x.index())
     }
 
-    /// `x`'s domain as `(bits, base)` when it spans at most 64 values.
-    pub fn word(&self, x: VarId) -> Option<(u64, Value)> {
+    /// See [`SetupWords::word`](low_level::SetupWords::word).
+    pub(crate) fn word(&self, x: VarId) -> Option<(u64, Value)> {
         let i = x.index();
         self.store.is_small(i).then(|| self.store.small_bits(i))
-    }
-}
-
-/// What a propagator learns in [`Propagator::ready`].
-pub struct Ready<'a> {
-    pub(crate) prop: u32,
-    pub(crate) start: &'a [u32],
-    pub(crate) subs: &'a [kernel::Sub],
-    pub(crate) plain: bool,
-    pub(crate) explaining: bool,
-}
-
-impl fmt::Debug for Ready<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Ready").finish_non_exhaustive()
-    }
-}
-
-impl Ready<'_> {
-    /// The events other propagators subscribed to on `x` (their union).
-    pub fn others(&self, x: VarId) -> Events {
-        let i = x.index();
-        let subs = &self.subs[self.start[i] as usize..self.start[i + 1] as usize];
-        Events(
-            subs.iter()
-                .filter(|s| s.prop != self.prop)
-                .fold(0, |m, s| m | s.mask),
-        )
-    }
-
-    /// Is no other propagator subscribed to any event on `x`?
-    pub fn alone_on(&self, x: VarId) -> bool {
-        self.others(x).0 == 0
-    }
-
-    /// True when small domains change with no bookkeeping but their bits:
-    /// the store copies its words per level and no observer records
-    /// removals (the fused all-different's fast passes need it).
-    pub(crate) fn plain_small_updates(&self) -> bool {
-        self.plain
-    }
-
-    /// Does the search record reasons (explaining mode)?
-    pub(crate) fn explaining(&self) -> bool {
-        self.explaining
     }
 }

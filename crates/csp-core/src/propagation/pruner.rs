@@ -418,14 +418,9 @@ impl<'a> Pruner<'a> {
         }
     }
 
-    /// The values of `x`'s domain in `base..base + 64·out.len()` as a bit
-    /// set: bit `k % 64` of `out[k / 64]` says whether `base + k` is in it.
-    /// `out` is overwritten. Whole words are copied when `x`'s domain is a
-    /// bitset starting at `base` (a range domain over at most 65,536
-    /// values), so a propagator over domains wider than one word can work
-    /// a word at a time.
+    /// See [`PrunerWords::bits`](super::low_level::PrunerWords::bits).
     #[inline]
-    pub fn bits(&self, x: VarId, base: Value, out: &mut [u64]) {
+    pub(crate) fn bits(&self, x: VarId, base: Value, out: &mut [u64]) {
         // A loop, not `fill`: the slices are a few words, shorter than a
         // call to `memset`.
         for w in out.iter_mut() {
@@ -532,18 +527,16 @@ impl<'a> Pruner<'a> {
         }
         retain_in(self.store, x, keep)
     }
-    /// The domain as a bit mask when it fits one machine word: `(bits, base)`,
-    /// bit `k` standing for `base + k`. `None` for large domains.
+    /// See [`PrunerWords::word`](super::low_level::PrunerWords::word).
     #[inline]
-    pub fn word(&self, x: VarId) -> Option<(u64, Value)> {
+    pub(crate) fn word(&self, x: VarId) -> Option<(u64, Value)> {
         let i = x.index();
         self.store.is_small(i).then(|| self.store.small_bits(i))
     }
 
-    /// Keeps only the values whose bit is set in `mask` (see [`Pruner::word`]);
-    /// `x`'s domain must be small.
+    /// See [`PrunerWords::retain_word`](super::low_level::PrunerWords::retain_word).
     #[inline(always)]
-    pub fn retain_word(
+    pub(crate) fn retain_word(
         &mut self,
         x: VarId,
         mask: u64,
