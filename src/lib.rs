@@ -15,7 +15,7 @@
 //! let x = m.new_var(Domain::range(1, 3)).unwrap();
 //! let y = m.new_var(Domain::range(1, 3)).unwrap();
 //! m.not_equal(x, y, 0).unwrap();
-//! assert_eq!(Search::new(&m).count().count, 6);
+//! assert_eq!(Search::new(&m).count().unwrap().count, 6);
 //! ```
 
 pub use csp_coloring as coloring;

@@ -257,7 +257,8 @@ fn engine_nodes(model: &Model, options: SearchOptions) -> Vec<Node> {
     Search::new(model)
         .options(options)
         .observer(&mut nodes)
-        .solve();
+        .solve()
+        .unwrap();
     nodes.0
 }
 
@@ -276,7 +277,8 @@ fn root_domains(model: &Model, options: SearchOptions) -> Vec<Vec<Value>> {
         .options(options)
         .limits(Limits::none().with_nodes(1))
         .observer(&mut p)
-        .solve();
+        .solve()
+        .unwrap();
     model
         .vars()
         .map(|x| {
@@ -429,6 +431,7 @@ fn queens_page_replays_the_engine_search() {
         &Search::new(&q.model)
             .options(options)
             .solve()
+            .unwrap()
             .solution
             .unwrap(),
     );

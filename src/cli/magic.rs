@@ -36,10 +36,10 @@ pub fn run(a: MagicArgs) -> Result<ExitCode, CliError> {
             })?;
     let options = a.engine.apply(csp_magic::options())?;
     let (m, cells) = csp_magic::model(n).map_err(|e| e.to_string())?;
-    let search = Search::new(&m).options(options);
+    let mut search = Search::new(&m).options(options);
     let spinner = super::Progress::start(&format!("magic square of order {n}"));
     let (status, stats) = if a.count {
-        let r = search.count();
+        let r = search.count().map_err(|e| e.to_string())?;
         drop(spinner);
         outln!("{}", r.count);
         if let Outcome::LimitReached(l) = r.outcome {
@@ -50,7 +50,7 @@ pub fn run(a: MagicArgs) -> Result<ExitCode, CliError> {
         }
         (Status::stopped_if(!r.outcome.is_complete()), r.stats)
     } else {
-        let r = search.solve();
+        let r = search.solve().map_err(|e| e.to_string())?;
         drop(spinner);
         match (&r.solution, r.outcome) {
             (Some(s), _) => {

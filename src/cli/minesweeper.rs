@@ -27,7 +27,10 @@ pub fn run(a: MinesweeperArgs) -> Result<ExitCode, CliError> {
     let board = csp_minesweeper::parse(&text).map_err(|e| format!("{name}:{e}"))?;
     let (outcome, stats) = if a.count {
         let (m, _) = csp_minesweeper::model(&board).map_err(|e| e.to_string())?;
-        let r = Search::new(&m).options(options).count();
+        let r = Search::new(&m)
+            .options(options)
+            .count()
+            .map_err(|e| e.to_string())?;
         outln!("{}", r.count);
         (r.outcome, r.stats)
     } else {

@@ -119,13 +119,13 @@ impl<P> PuzzleFile<'_, P> {
                 outln!();
             }
             let (m, cells) = (self.model)(p).map_err(|e| e.to_string())?;
-            let search = Search::new(&m).options(options.clone());
+            let mut search = Search::new(&m).options(options.clone());
             let (outcome, stats) = if self.count {
-                let r = search.count();
+                let r = search.count().map_err(|e| e.to_string())?;
                 outln!("{}", r.count);
                 (r.outcome, r.stats)
             } else {
-                let r = search.solve();
+                let r = search.solve().map_err(|e| e.to_string())?;
                 match &r.solution {
                     Some(s) => {
                         let values: Vec<i32> = cells.iter().map(|&x| s[x]).collect();

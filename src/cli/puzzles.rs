@@ -237,7 +237,10 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
                 Some(k) => model::count_up_to_with(&grid, k, &options, alldiff),
                 None => {
                     let (m, _) = model::model_with(&grid, alldiff);
-                    csp_core::Search::new(&m).options(options.clone()).count()
+                    csp_core::Search::new(&m)
+                        .options(options.clone())
+                        .count()
+                        .map_err(|e| e.to_string())?
                 }
             };
             writeln!(out, "{}", r.count).map_err(io_err)?;
@@ -539,7 +542,8 @@ pub fn color(a: ColorArgs) -> Result<ExitCode, CliError> {
             let spinner = super::Progress::start(&format!("counting the {k}-colorings"));
             let r: Report = csp_core::Search::new(&m)
                 .options(options.search.clone())
-                .count();
+                .count()
+                .map_err(|e| e.to_string())?;
             drop(spinner);
             outln!("{}", r.count);
             if a.engine.stats {

@@ -534,7 +534,10 @@ fn first(job: &Job) -> Result<ExitCode, CliError> {
     let (cols, note, stat_line): (Option<Vec<u32>>, Option<String>, String) = match job.solver {
         Solver::Backtracking | Solver::Pairwise => match engine_model(job)? {
             Some((q, options)) => {
-                let r = Search::new(&q.model).options(options).solve();
+                let r = Search::new(&q.model)
+                    .options(options)
+                    .solve()
+                    .map_err(|e| e.to_string())?;
                 (
                     r.solution.as_ref().map(|s| q.columns(s)),
                     limit_note(r.outcome),
@@ -879,12 +882,14 @@ pub(super) fn enumerate(
             if job.threads == 1 && !random {
                 let r = Search::new(&q.model)
                     .options(options)
-                    .for_each_solution(|s| g(&q.columns(s)));
+                    .for_each_solution(|s| g(&q.columns(s)))
+                    .map_err(|e| e.to_string())?;
                 Ok((limit_note(r.outcome), engine_stats(&r.stats)))
             } else {
                 let (sols, r) = Search::new(&q.model)
                     .options(options)
-                    .par_solutions(job.threads);
+                    .par_solutions(job.threads)
+                    .map_err(|e| e.to_string())?;
                 for s in &sols {
                     if g(&q.columns(s)).is_break() {
                         break;

@@ -238,7 +238,10 @@ fn measure(which: Which, n: usize, limit: Duration, seed: u64) -> Result<Cell, C
                 limits: Limits::none().with_time(limit),
                 ..Default::default()
             };
-            let r = Search::new(&q.model).options(options).count();
+            let r = Search::new(&q.model)
+                .options(options)
+                .count()
+                .map_err(|e| e.to_string())?;
             let complete = !matches!(r.outcome, Outcome::LimitReached(_));
             (r.count, complete, Some(r.stats.nodes))
         }

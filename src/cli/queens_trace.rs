@@ -112,18 +112,17 @@ pub(super) fn trace(
         Solver::Backtracking | Solver::Pairwise => {
             let q = queens_model(n, job.solver.kind()).map_err(|e| e.to_string())?;
             let search = |obs: &mut dyn csp_core::SearchObserver| {
-                let s = Search::new(&q.model)
+                let mut s = Search::new(&q.model)
                     .options(job.options.clone())
                     .observer(obs);
                 if all {
                     s.for_each_solution(|_| ControlFlow::Continue(()))
                 } else {
-                    let r = s.solve();
-                    csp_core::Report {
+                    s.solve().map(|r| csp_core::Report {
                         count: u128::from(r.solution.is_some()),
                         outcome: r.outcome,
                         stats: r.stats,
-                    }
+                    })
                 }
             };
             let r = if domains {
@@ -139,7 +138,8 @@ pub(super) fn trace(
                 let r = search(&mut tracer);
                 tracer.finish();
                 r
-            };
+            }
+            .map_err(|e| e.to_string())?;
             solutions = r.count;
             (limit_note(r.outcome), engine_stats(&r.stats))
         }

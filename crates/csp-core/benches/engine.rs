@@ -82,6 +82,7 @@ fn bench(c: &mut Criterion) {
                 .var_order(VarOrder::Input)
                 .inference(Inference::ForwardChecking)
                 .count()
+                .unwrap()
                 .count
         })
     });
@@ -91,11 +92,18 @@ fn bench(c: &mut Criterion) {
                 .var_order(VarOrder::Input)
                 .inference(Inference::Mac)
                 .count()
+                .unwrap()
                 .count
         })
     });
     g.bench_function("queens12_count_fc", |b| {
-        b.iter(|| Search::new(&q12).var_order(VarOrder::Input).count().count)
+        b.iter(|| {
+            Search::new(&q12)
+                .var_order(VarOrder::Input)
+                .count()
+                .unwrap()
+                .count
+        })
     });
     let q1000 = queens(1000);
     g.bench_function("queens1000_first_mrv_middle", |b| {
@@ -104,13 +112,20 @@ fn bench(c: &mut Criterion) {
                 .var_order(VarOrder::Mrv)
                 .val_order(ValOrder::Middle)
                 .solve()
+                .unwrap()
                 .stats
                 .nodes
         })
     });
     let smm = send_more_money();
     g.bench_function("send_more_money_all_mac", |b| {
-        b.iter(|| Search::new(&smm).inference(Inference::Mac).count().count)
+        b.iter(|| {
+            Search::new(&smm)
+                .inference(Inference::Mac)
+                .count()
+                .unwrap()
+                .count
+        })
     });
     let col = coloring();
     g.bench_function("coloring30_count_4colors", |b| {
@@ -118,6 +133,7 @@ fn bench(c: &mut Criterion) {
             Search::new(&col)
                 .var_order(VarOrder::DomWdeg)
                 .count_up_to(100_000)
+                .unwrap()
                 .count
         })
     });

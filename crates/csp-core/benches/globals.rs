@@ -136,7 +136,8 @@ fn run_mode(m: &Model, explain: bool) -> (u128, u64) {
         .inference(Inference::Mac)
         .var_order(VarOrder::Mrv)
         .explaining(explain)
-        .count();
+        .count()
+        .unwrap();
     (r.count, r.stats.propagations)
 }
 

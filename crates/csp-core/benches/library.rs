@@ -141,15 +141,16 @@ fn bench(c: &mut Criterion) {
             let r = match limit {
                 Some(k) => search().count_up_to(*k),
                 None => search().count(),
-            };
+            }
+            .unwrap();
             eprintln!(
                 "{name} (explaining {explain}): {} solutions, {}",
                 r.count, r.stats
             );
             g.bench_function(*name, |b| {
                 b.iter(|| match limit {
-                    Some(k) => search().count_up_to(*k).count,
-                    None => search().count().count,
+                    Some(k) => search().count_up_to(*k).unwrap().count,
+                    None => search().count().unwrap().count,
                 })
             });
         }

@@ -65,11 +65,11 @@ fn sudoku(line: &str) -> Option<Model> {
 fn run(models: &[Model], options: &SearchOptions, explain: bool, count: bool) -> u128 {
     let mut total = 0;
     for m in models {
-        let s = Search::new(m).options(options.clone()).explaining(explain);
+        let mut s = Search::new(m).options(options.clone()).explaining(explain);
         total += if count {
-            s.count().count
+            s.count().unwrap().count
         } else {
-            u128::from(s.solve().solution.is_some())
+            u128::from(s.solve().unwrap().solution.is_some())
         };
     }
     total

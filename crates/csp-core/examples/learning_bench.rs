@@ -199,7 +199,7 @@ fn main() {
                 .inference(Inference::ForwardChecking)
                 .learning(learning)
                 .node_limit(limit)
-                .try_solve()
+                .solve()
                 .unwrap();
             let o = match r.outcome {
                 Outcome::LimitReached(_) => "limit".to_string(),

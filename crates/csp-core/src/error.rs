@@ -156,7 +156,7 @@ impl std::error::Error for ModelError {}
 /// A mistake in what a search was asked to do, found before it starts:
 /// a variable of another model among its arguments, or a constraint of
 /// the model that can never hold because it has no variables. Returned by
-/// the checked entry points ([`Search::try_solve`](crate::Search::try_solve),
+/// the checked entry points ([`Search::solve`](crate::Search::solve),
 /// [`Search::minimize`](crate::Search::minimize), ...) and by
 /// [`Search::validate`](crate::Search::validate).
 ///

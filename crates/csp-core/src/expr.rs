@@ -19,7 +19,7 @@
 //!     Ok((m, [x, y, z]))
 //! }
 //! let (m, [x, y, z]) = model().unwrap();
-//! let s = Search::new(&m).solve().solution.unwrap();
+//! let s = Search::new(&m).solve().unwrap().solution.unwrap();
 //! let (x, y, z) = (s[x], s[y], s[z]);
 //! assert!(x < y && 2 * x + y == z + 3 && x * y >= 4 && x + y + z <= 15);
 //! ```

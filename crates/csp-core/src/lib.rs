@@ -33,7 +33,7 @@
 //! let x = m.new_var_named("x", Domain::range(1, 3))?;
 //! let y = m.new_var_named("y", Domain::range(1, 3))?;
 //! m.post(x.lt(y))?; // expressions: x.lt(y), (2 * x + y).le(7), ...
-//! let s = Search::new(&m).try_solve()?.solution.unwrap();
+//! let s = Search::new(&m).solve()?.solution.unwrap();
 //! assert!(s[x] < s["y"]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -64,7 +64,7 @@
 //! m.post((send + more).eq(money))?;
 //! m.post(s.ge(1))?;
 //! m.post(mo.ge(1))?;
-//! let sol = Search::new(&m).try_solve()?.solution.unwrap();
+//! let sol = Search::new(&m).solve()?.solution.unwrap();
 //! assert_eq!(sol.values_of(&[s, e, n, d]), vec![9, 5, 6, 7]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -82,7 +82,7 @@
 //!     m.all_different(grid.row(r).unwrap())?;
 //! }
 //! m.post(grid[[0, 0]].ne(grid[[1, 0]]))?;
-//! let s = Search::new(&m).try_solve()?.solution.unwrap();
+//! let s = Search::new(&m).solve()?.solution.unwrap();
 //! assert_eq!((s["grid[0][0]"], s["grid[1][0]"]), (1, 2));
 //! println!("{m}"); // model: 4 variables, 3 constraints / grid[2][2] in 1..=2 / c0: ...
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -108,7 +108,7 @@
 //!     .time_limit(Duration::from_secs(10));
 //! let best = search.minimize(total)?;
 //! assert_eq!((best.objective, best.bound, best.proven), (Some(3), Some(3), true));
-//! assert_eq!(search.try_count()?.count, 24); // a Search runs more than once
+//! assert_eq!(search.count()?.count, 24); // a Search runs more than once
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -129,10 +129,10 @@
 //! let mut m = Model::new();
 //! let xs = m.new_vars(5, Domain::range(1, 5)).unwrap();
 //! m.all_different(&xs).unwrap();
-//! assert_eq!(Search::new(&m).count().count, 120);
-//! assert_eq!(Search::new(&m).count_up_to(10).count, 10);
-//! assert_eq!(Search::new(&m).solutions().take(3).count(), 3);
-//! assert_eq!(Search::new(&m).par_count(2).count, 120);
+//! assert_eq!(Search::new(&m).count().unwrap().count, 120);
+//! assert_eq!(Search::new(&m).count_up_to(10).unwrap().count, 10);
+//! assert_eq!(Search::new(&m).solutions().unwrap().take(3).count(), 3);
+//! assert_eq!(Search::new(&m).par_count(2).unwrap().count, 120);
 //! ```
 //!
 //! ## Limits and statistics
@@ -141,7 +141,7 @@
 //! let mut m = Model::new();
 //! let xs = m.new_vars(8, Domain::range(1, 8)).unwrap();
 //! m.all_different(&xs).unwrap();
-//! let r = Search::new(&m).limits(Limits::none().with_nodes(100)).count();
+//! let r = Search::new(&m).limits(Limits::none().with_nodes(100)).count().unwrap();
 //! assert_eq!(r.outcome, Outcome::LimitReached(Limit::Nodes));
 //! assert!(r.stats.nodes <= 100);
 //! println!("{}", r.stats); // solutions: .., nodes: .., failures: .., ...

@@ -135,7 +135,7 @@ fn is_builtin<C: 'static>() -> bool {
 /// let y = m.new_var_named("y", Domain::range(0, 9)).unwrap();
 /// m.linear(&[(1, x), (1, y)], Relation::Eq, 10).unwrap(); // x + y = 10
 /// m.not_equal(x, y, 0).unwrap();                          // x ≠ y
-/// assert_eq!(Search::new(&m).count().count, 8); // (1,9) .. (9,1) without (5,5)
+/// assert_eq!(Search::new(&m).count().unwrap().count, 8); // (1,9) .. (9,1) without (5,5)
 /// ```
 pub struct Model {
     /// Stamped into every handle this model creates (see [`VarId`]).
@@ -328,7 +328,7 @@ impl Model {
     /// let mut m = Model::new();
     /// let x = m.new_var(Domain::range(0, 1_000_000)).unwrap();
     /// assert!(m.restrict(x, &Domain::values([4, 7])).unwrap());
-    /// assert_eq!(Search::new(&m).count().count, 2);
+    /// assert_eq!(Search::new(&m).count().unwrap().count, 2);
     /// assert!(!m.restrict(x, &Domain::range(10, 20)).unwrap());
     /// ```
     pub fn restrict(&mut self, x: VarId, keep: &Domain) -> Result<bool, ModelError> {
@@ -475,7 +475,7 @@ impl Model {
     /// for c in cs {
     ///     m.cap_inference(c, Inference::ForwardChecking)?;
     /// }
-    /// let n = Search::new(&m).inference(Inference::Mac).count().count;
+    /// let n = Search::new(&m).inference(Inference::Mac).count().unwrap().count;
     /// assert_eq!(n, 92);
     /// # Ok::<(), csp_core::ModelError>(())
     /// ```
@@ -635,7 +635,7 @@ impl Model {
     /// m.all_different(&q).unwrap();
     /// m.all_different_offset(&q, &rows).unwrap();
     /// m.all_different_offset(&q, &neg).unwrap();
-    /// assert_eq!(Search::new(&m).count().count, 4);
+    /// assert_eq!(Search::new(&m).count().unwrap().count, 4);
     /// ```
     pub fn all_different_offset(
         &mut self,
@@ -835,7 +835,7 @@ impl Model {
     /// let r = m.new_var(Domain::range(0, 9)).unwrap();
     /// m.element_const_offset(i, &[7, 8, 9], r, 1).unwrap();
     /// m.post(r.eq(8)).unwrap();
-    /// let s = Search::new(&m).solve().solution.unwrap();
+    /// let s = Search::new(&m).solve().unwrap().solution.unwrap();
     /// assert_eq!(s[i], 2);
     /// ```
     pub fn element_offset(
@@ -891,7 +891,7 @@ impl Model {
     /// m.count(&xs, 1, Relation::Le, 1)?;   // at most one 1: a constant
     /// m.count(&xs, 2, Relation::Eq, n)?;   // n twos: a variable
     /// m.count(&xs, 0, Relation::Gt, n + 1)?; // more zeros than n + 1
-    /// let s = Search::new(&m).try_solve()?.solution.unwrap();
+    /// let s = Search::new(&m).solve()?.solution.unwrap();
     /// let count = |v| s.values_of(&xs).iter().filter(|&&x| x == v).count() as i32;
     /// assert!(count(1) <= 1 && count(2) == s[n] && count(0) > s[n] + 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -281,7 +281,7 @@ impl Model {
     /// for day in 0..2 {
     ///     m.all_different(on.row(day).unwrap())?;
     /// }
-    /// let s = Search::new(&m).try_solve()?.solution.unwrap();
+    /// let s = Search::new(&m).solve()?.solution.unwrap();
     /// assert_ne!(s["on[1][0]"], s["on[1][1]"]);
     /// assert_eq!(s.get("on[0][1]"), Some(s[on[[0, 1]]]));
     /// assert_eq!(s.get("on[2][0]"), None); // no day 2

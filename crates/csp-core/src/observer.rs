@@ -25,7 +25,7 @@ use crate::search::Decision;
 /// let xs = m.new_vars(3, Domain::range(1, 3)).unwrap();
 /// m.all_different(&xs).unwrap();
 /// let mut t = Tally::default();
-/// let r = Search::new(&m).observer(&mut t).count();
+/// let r = Search::new(&m).observer(&mut t).count().unwrap();
 /// assert_eq!((r.count, t.solutions), (6, 6));
 /// ```
 pub trait SearchObserver {

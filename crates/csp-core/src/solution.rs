@@ -53,7 +53,7 @@ impl Solution {
     /// let mut m = Model::new();
     /// let y = m.new_var_named("y", Domain::range(3, 3))?;
     /// let shift = m.new_vars_named("shift", [5, 7], Domain::range(0, 1))?;
-    /// let s = Search::new(&m).try_solve()?.solution.unwrap();
+    /// let s = Search::new(&m).solve()?.solution.unwrap();
     /// assert_eq!(s.get("y"), Some(3));
     /// assert_eq!(s.get("shift[3][5]"), Some(s[shift[[3, 5]]]));
     /// assert_eq!(s.get("shift[5][0]"), None);

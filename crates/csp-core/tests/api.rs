@@ -91,7 +91,11 @@ fn queens_counts_at_every_inference_level() {
         let (m, _) = queens(i + 1);
         for inf in [Inference::None, Inference::ForwardChecking, Inference::Mac] {
             for vo in [VarOrder::Input, VarOrder::Mrv, VarOrder::DomWdeg] {
-                let r = Search::new(&m).inference(inf).var_order(vo).count();
+                let r = Search::new(&m)
+                    .inference(inf)
+                    .var_order(vo)
+                    .count()
+                    .unwrap();
                 assert_eq!(r.count, want, "n={} {inf:?} {vo:?}", i + 1);
             }
         }
@@ -104,6 +108,7 @@ fn solutions_come_in_lexicographic_order_with_input_ascending() {
     let sols: Vec<Vec<i32>> = Search::new(&m)
         .var_order(VarOrder::Input)
         .solutions()
+        .unwrap()
         .map(|s| s.values_of(&q))
         .collect();
     assert_eq!(sols.len(), 92);
@@ -119,7 +124,8 @@ fn large_n_with_mrv_and_middle_values() {
         .var_order(VarOrder::Mrv)
         .val_order(ValOrder::Middle)
         .limits(Limits::none().with_nodes(100_000))
-        .solve();
+        .solve()
+        .unwrap();
     assert_eq!(r.outcome, Outcome::Solved);
     assert!(is_queens_solution(&r.solution.unwrap().values_of(&q)));
 }
@@ -129,17 +135,19 @@ fn limits_stop_and_keep_what_was_found() {
     let (m, _) = queens(10);
     let r = Search::new(&m)
         .limits(Limits::none().with_nodes(50))
-        .count();
+        .count()
+        .unwrap();
     assert_eq!(r.outcome, Outcome::LimitReached(Limit::Nodes));
     assert!(r.stats.nodes <= 50);
-    let r = Search::new(&m).count_up_to(5);
+    let r = Search::new(&m).count_up_to(5).unwrap();
     assert_eq!(
         (r.count, r.outcome),
         (5, Outcome::LimitReached(Limit::Solutions))
     );
     let r = Search::new(&m)
         .limits(Limits::none().with_solutions(3))
-        .for_each_solution(|_| ControlFlow::Continue(()));
+        .for_each_solution(|_| ControlFlow::Continue(()))
+        .unwrap();
     assert_eq!(
         (r.count, r.outcome),
         (3, Outcome::LimitReached(Limit::Solutions))
@@ -148,23 +156,33 @@ fn limits_stop_and_keep_what_was_found() {
     t.cancel();
     let r = Search::new(&m)
         .limits(Limits::none().with_cancel(t))
-        .count();
+        .count()
+        .unwrap();
     assert_eq!(r.outcome, Outcome::LimitReached(Limit::Cancelled));
     let (m, _) = queens(3);
-    assert_eq!(Search::new(&m).count().outcome, Outcome::Unsatisfiable);
-    assert_eq!(Search::new(&m).solve().outcome, Outcome::Unsatisfiable);
-    assert_eq!(Search::new(&m).is_unique(), Uniqueness::None);
+    assert_eq!(
+        Search::new(&m).count().unwrap().outcome,
+        Outcome::Unsatisfiable
+    );
+    assert_eq!(
+        Search::new(&m).solve().unwrap().outcome,
+        Outcome::Unsatisfiable
+    );
+    assert_eq!(Search::new(&m).is_unique().unwrap(), Uniqueness::None);
 }
 
 #[test]
 fn uniqueness() {
     let (m, _) = queens(6);
     assert!(matches!(
-        Search::new(&m).is_unique(),
+        Search::new(&m).is_unique().unwrap(),
         Uniqueness::Multiple(..)
     ));
     let (m, _) = queens(1);
-    assert!(matches!(Search::new(&m).is_unique(), Uniqueness::Unique(_)));
+    assert!(matches!(
+        Search::new(&m).is_unique().unwrap(),
+        Uniqueness::Unique(_)
+    ));
 }
 
 #[test]
@@ -173,28 +191,35 @@ fn parallel_results_do_not_depend_on_threads() {
     let base = Search::new(&m)
         .var_order(VarOrder::Input)
         .par_solutions(1)
+        .unwrap()
         .0;
     assert_eq!(base.len(), 352);
     for t in [2, 3, 8] {
-        let (s, r) = Search::new(&m).var_order(VarOrder::Input).par_solutions(t);
+        let (s, r) = Search::new(&m)
+            .var_order(VarOrder::Input)
+            .par_solutions(t)
+            .unwrap();
         assert_eq!(s, base, "threads {t}");
         assert_eq!(r.count, 352);
-        assert_eq!(Search::new(&m).par_count(t).count, 352);
+        assert_eq!(Search::new(&m).par_count(t).unwrap().count, 352);
     }
     // Same order as the sequential search with the same options.
     let seq: Vec<_> = Search::new(&m)
         .var_order(VarOrder::Input)
         .solutions()
+        .unwrap()
         .collect();
     assert_eq!(seq, base);
     assert!(base.iter().all(|s| is_queens_solution(&s.values_of(&q))));
     let r1 = Search::new(&m)
         .val_order(ValOrder::Random { seed: 7 })
         .par_solutions(1)
+        .unwrap()
         .0;
     let r2 = Search::new(&m)
         .val_order(ValOrder::Random { seed: 7 })
         .par_solutions(2)
+        .unwrap()
         .0;
     assert_eq!(r1, r2);
 }
@@ -202,7 +227,7 @@ fn parallel_results_do_not_depend_on_threads() {
 #[test]
 fn twelve_queens_count() {
     let (m, _) = queens(12);
-    let r = Search::new(&m).var_order(VarOrder::Input).count();
+    let r = Search::new(&m).var_order(VarOrder::Input).count().unwrap();
     assert_eq!(r.count, 14200);
     assert_eq!(r.outcome, Outcome::Solved);
     assert!(r.stats.to_string().contains("solutions: 14200"));
@@ -244,7 +269,8 @@ fn observer_sees_every_event_in_order() {
     let r = Search::new(&m)
         .var_order(VarOrder::Input)
         .observer(&mut log)
-        .count();
+        .count()
+        .unwrap();
     assert_eq!(r.count, 2);
     let sols = log.0.iter().filter(|l| l.starts_with("solution")).count();
     assert_eq!(sols, 2, "{:#?}", log.0);
@@ -342,8 +368,8 @@ fn parallel_statistics_do_not_depend_on_threads() {
                     .var_order(var)
                     .val_order(val)
             };
-            let mut c = search().par_count(threads);
-            let (sols, mut s) = search().par_solutions(threads);
+            let mut c = search().par_count(threads).unwrap();
+            let (sols, mut s) = search().par_solutions(threads).unwrap();
             assert_eq!(sols.len() as u128, c.count);
             c.stats.time = Duration::ZERO;
             s.stats.time = Duration::ZERO;
@@ -376,7 +402,8 @@ fn a_dom_wdeg_phase_keeps_failure_weights() {
                 phase_orders: vec![(VarOrder::DomWdeg, ValOrder::Ascending)],
                 ..Default::default()
             })
-            .count();
+            .count()
+            .unwrap();
         assert_eq!(r.count, 724, "10-queens has 724 solutions (OEIS A000170)");
         (r.stats.nodes, r.stats.failures)
     };

@@ -145,7 +145,7 @@ fn bin_packing_load_counts_like_its_definition() {
                     .map(|_| ()),
             }
             .unwrap();
-            Search::new(&md).inference(inference).count().count
+            Search::new(&md).inference(inference).count().unwrap().count
         };
         let expected = count(false, Inference::None);
         for inference in [Inference::None, Inference::ForwardChecking, Inference::Mac] {
@@ -236,7 +236,7 @@ fn bin_packing_bad_arguments_are_errors() {
     assert!(e.to_string().contains("capacity is negative"), "{e}");
     // An item larger than the capacity: no solution, no panic.
     m.bin_packing(3, &x, &[1, 4]).unwrap();
-    assert!(Search::new(&m).solve().solution.is_none());
+    assert!(Search::new(&m).solve().unwrap().solution.is_none());
 }
 
 /// The L2 bound: three items of 3 cannot go two by two into bins of at
@@ -249,7 +249,7 @@ fn bin_packing_l2_fails_at_the_root_and_explains() {
     let bin = m.new_vars(3, Domain::range(0, 1)).unwrap();
     let load = m.new_vars(2, Domain::range(0, 5)).unwrap();
     m.bin_packing_load(&load, &bin, &[3, 3, 3]).unwrap();
-    let r = Search::new(&m).solve();
+    let r = Search::new(&m).solve().unwrap();
     assert!(r.solution.is_none());
     assert_eq!(r.stats.nodes, 0);
 

@@ -38,7 +38,8 @@ fn split_bisects_the_domain() {
         .inference(Inference::None)
         .val_order(ValOrder::Split)
         .observer(&mut log)
-        .count();
+        .count()
+        .unwrap();
     assert_eq!(r.count, 8);
     // A complete binary tree over 8 values: 14 halves, each one node.
     assert_eq!(r.stats.nodes, 14);
@@ -66,6 +67,7 @@ fn split_and_reverse_split_first_solutions() {
             .var_order(VarOrder::Input)
             .val_order(o)
             .solve()
+            .unwrap()
             .solution
             .map(|s| (s[x], s[y]))
     };
@@ -87,7 +89,8 @@ fn split_on_large_domains_and_extreme_bounds() {
         let r = Search::new(&m)
             .inference(Inference::Mac)
             .val_order(o)
-            .solve();
+            .solve()
+            .unwrap();
         let s = r.solution.expect("a solution");
         assert_eq!((s[x], s[y]), (502, -499), "{o:?}");
         assert!(r.stats.nodes < 200, "{o:?}: {}", r.stats);
@@ -97,7 +100,7 @@ fn split_on_large_domains_and_extreme_bounds() {
     let z = m.new_var(Domain::range(i32::MIN, i32::MAX)).unwrap();
     m.post(z.ge(i32::MAX - 1)).unwrap();
     for o in [ValOrder::Split, ValOrder::ReverseSplit] {
-        let r = Search::new(&m).val_order(o).count();
+        let r = Search::new(&m).val_order(o).count().unwrap();
         assert_eq!(r.count, 2, "{o:?}");
         let best = Search::new(&m).val_order(o).minimize(z).unwrap();
         assert_eq!(best.objective, Some(i32::MAX - 1));
@@ -128,10 +131,10 @@ fn split_in_optimisation_and_parallel_search() {
             s().par_maximize(value, 1).unwrap().best.unwrap().values(),
             s().par_maximize(value, 2).unwrap().best.unwrap().values()
         );
-        let all = s().count().count;
-        assert_eq!(s().par_count(2).count, all);
-        assert_eq!(s().solutions().count() as u128, all);
-        assert_eq!(s().par_solutions(2).0.len() as u128, all);
+        let all = s().count().unwrap().count;
+        assert_eq!(s().par_count(2).unwrap().count, all);
+        assert_eq!(s().solutions().unwrap().count() as u128, all);
+        assert_eq!(s().par_solutions(2).unwrap().0.len() as u128, all);
     }
 }
 
@@ -145,7 +148,11 @@ fn smallest_and_largest_pick_by_bounds() {
     m.post(d.ge(3)).unwrap(); // d is [3, 12] after the root
     let first = |o: VarOrder| {
         let mut log = Log::default();
-        Search::new(&m).var_order(o).observer(&mut log).solve();
+        Search::new(&m)
+            .var_order(o)
+            .observer(&mut log)
+            .solve()
+            .unwrap();
         log.decisions[0].0
     };
     // Smallest minimum: b and c tie at 2; the first wins.
@@ -175,8 +182,8 @@ fn last_conflict_jumps_back_to_the_culprit() {
             .last_conflict(lc)
             .solve()
     };
-    let plain = run(false);
-    let lc = run(true);
+    let plain = run(false).unwrap();
+    let lc = run(true).unwrap();
     assert_eq!(plain.outcome, Outcome::Unsatisfiable);
     assert_eq!(lc.outcome, Outcome::Unsatisfiable);
     // Without it, every assignment of x1..x6 is tried under each x0 (2⁷
@@ -195,7 +202,8 @@ fn last_conflict_goes_first_until_its_decision_succeeds() {
         .var_order(VarOrder::Input)
         .last_conflict(true)
         .observer(&mut log)
-        .solve();
+        .solve()
+        .unwrap();
     // x0 = 0, x1 = 0, …, x6 = 0, x7 fails twice; back to x6 = 1, then x7
     // again (its conflict), not the input order's next variable.
     let vars: Vec<usize> = log.decisions.iter().map(|d| d.0).collect();
@@ -254,9 +262,9 @@ fn no_inference_does_not_branch_on_expression_auxiliaries() {
                 .var_order(order)
                 .limits(Limits::none().with_nodes(10_000))
         };
-        let r = s().count();
+        let r = s().count().unwrap();
         assert_eq!((r.outcome, r.count), (Outcome::Solved, brute), "{order:?}");
-        let sols: Vec<_> = s().solutions().collect();
+        let sols: Vec<_> = s().solutions().unwrap().collect();
         assert_eq!(sols.len() as u128, brute, "{order:?}");
         for sol in &sols {
             m.check(sol.values()).unwrap();

@@ -158,7 +158,7 @@ fn cumulative_counts_like_a_time_indexed_decomposition() {
                     .map(|_| ()),
             }
             .unwrap();
-            Search::new(&m).inference(inference).count().count
+            Search::new(&m).inference(inference).count().unwrap().count
         };
         let expected = count(None, Inference::None);
         for inference in [Inference::None, Inference::ForwardChecking, Inference::Mac] {
@@ -192,7 +192,8 @@ fn time_tabling_pushes_past_the_profile() {
     let r = Search::new(&m)
         .inference(Inference::Mac)
         .var_order(VarOrder::Input)
-        .solve();
+        .solve()
+        .unwrap();
     let sol = r.solution.expect("a schedule");
     assert_eq!(sol.value(small), 6);
     assert_eq!(r.stats.failures, 0);
@@ -210,7 +211,7 @@ fn energetic_overload_fails_at_the_root() {
             .unwrap();
         // Not infeasible on its own: 0, 2, 4 would do with lct 6; the
         // window is [0, 5) because the latest start is 3.
-        let r = Search::new(&m).inference(Inference::Mac).solve();
+        let r = Search::new(&m).inference(Inference::Mac).solve().unwrap();
         assert!(r.solution.is_none());
         r.stats.nodes
     };
@@ -241,7 +242,7 @@ fn cumulative_bad_arguments_are_errors() {
     assert!(e.to_string().contains("capacity is negative"), "{e}");
     // A task that demands more than the capacity: no solution, no panic.
     m.cumulative(&x, &[1, 2], &[1, 3], 2).unwrap();
-    assert!(Search::new(&m).solve().solution.is_none());
+    assert!(Search::new(&m).solve().unwrap().solution.is_none());
 }
 
 /// An energetic failure after decisions that cap the latest starts is

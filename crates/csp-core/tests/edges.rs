@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use csp_core::constraint::{Count, Linear, NotEqual};
+use csp_core::SearchError;
 use csp_core::{
     testing, CancelToken, Conflict, Constraint, Domain, Inference, Limit, Limits, Model,
     ModelError, Outcome, Pruner, Relation, Search, SearchOptions, ValOrder, Value, VarId,
@@ -31,12 +32,22 @@ fn a_bound_next_to_i32_max_on_a_huge_domain() {
             .unwrap();
         m.linear(&[(1, x)], Relation::Ge, Value::MAX as i64 - 1)
             .unwrap();
-        let r = Search::new(&m).options(o.clone()).solve();
+        let r = Search::new(&m)
+            .options(testing::fitted(&m, o.clone()))
+            .solve()
+            .unwrap();
         let s = r.solution.expect("solvable");
         assert!(s[x] >= Value::MAX - 1, "{o:?}: {}", s[x]);
         m.check(s.values()).unwrap();
         if o.inference != Inference::None {
-            assert_eq!(Search::new(&m).options(o).count().count, 2);
+            assert_eq!(
+                Search::new(&m)
+                    .options(testing::fitted(&m, o))
+                    .count()
+                    .unwrap()
+                    .count,
+                2
+            );
         }
     }
 }
@@ -51,12 +62,20 @@ fn domains_holding_both_extremes() {
             .unwrap();
         m.not_equal(x, y, 0).unwrap();
         let all: Vec<Vec<Value>> = Search::new(&m)
-            .options(o.clone())
+            .options(testing::fitted(&m, o.clone()))
             .solutions()
+            .unwrap()
             .map(|s| s.values().to_vec())
             .collect();
         assert_eq!(all.len(), 4, "{o:?}: {all:?}");
-        assert_eq!(Search::new(&m).options(o).count().count, 4);
+        assert_eq!(
+            Search::new(&m)
+                .options(testing::fitted(&m, o))
+                .count()
+                .unwrap()
+                .count,
+            4
+        );
     }
     let full = Domain::range(Value::MIN, Value::MAX);
     assert_eq!(full.size(), 1 << 32);
@@ -64,32 +83,45 @@ fn domains_holding_both_extremes() {
     let x = m.new_var(full).unwrap();
     m.linear(&[(1, x)], Relation::Le, Value::MIN as i64 + 2)
         .unwrap();
-    assert_eq!(Search::new(&m).count().count, 3);
+    assert_eq!(Search::new(&m).count().unwrap().count, 3);
 }
 
 #[test]
 fn false_constraints_over_no_variables() {
+    // Never true and over no variables: refused with the constraint named,
+    // whatever the configuration, before the search starts.
     for o in configs() {
         let mut m = Model::new();
         let x = m.new_var(Domain::range(0, 3)).unwrap();
         m.not_equal(x, x, 1).unwrap();
-        m.predicate(&[], "never", |_| false).unwrap();
-        assert_eq!(
-            Search::new(&m).options(o.clone()).solve().outcome,
-            Outcome::Unsatisfiable
-        );
-        assert_eq!(Search::new(&m).options(o.clone()).count().count, 0);
+        let never = m.predicate(&[], "never", |_| false).unwrap();
+        let o = testing::fitted(&m, o);
+        for r in [
+            Search::new(&m).options(o.clone()).solve().map(|_| ()),
+            Search::new(&m).options(o.clone()).count().map(|_| ()),
+        ] {
+            match r {
+                Err(SearchError::EmptyScope { constraint, .. }) => assert_eq!(constraint, never),
+                other => panic!("{o:?}: {other:?}"),
+            }
+        }
 
         let mut m = Model::new();
         m.new_var(Domain::range(0, 3)).unwrap();
         m.table(&[], Vec::<Vec<Value>>::new()).unwrap();
-        assert_eq!(Search::new(&m).options(o.clone()).count().count, 0, "{o:?}");
+        assert!(
+            matches!(
+                Search::new(&m).options(o.clone()).count(),
+                Err(SearchError::EmptyScope { .. })
+            ),
+            "{o:?}"
+        );
 
         // A true one changes nothing.
         let mut m = Model::new();
         m.new_var(Domain::range(0, 3)).unwrap();
         m.predicate(&[], "always", |_| true).unwrap();
-        assert_eq!(Search::new(&m).options(o).count().count, 4);
+        assert_eq!(Search::new(&m).options(o).count().unwrap().count, 4);
     }
 }
 
@@ -123,10 +155,13 @@ fn built_ins_posted_directly_with_repeated_variables() {
 fn count_up_to_zero_is_not_unsatisfiable() {
     let mut m = Model::new();
     m.new_vars(2, Domain::range(0, 1)).unwrap();
-    let r = Search::new(&m).count_up_to(0);
+    let r = Search::new(&m).count_up_to(0).unwrap();
     assert_eq!(r.outcome, Outcome::LimitReached(Limit::Solutions));
-    assert_eq!(Search::new(&m).count_up_to(3).count, 3);
-    assert_eq!(Search::new(&m).count_up_to(9).outcome, Outcome::Solved);
+    assert_eq!(Search::new(&m).count_up_to(3).unwrap().count, 3);
+    assert_eq!(
+        Search::new(&m).count_up_to(9).unwrap().outcome,
+        Outcome::Solved
+    );
 }
 
 #[test]
@@ -137,7 +172,7 @@ fn too_many_variables_is_an_error_and_loses_nothing() {
     let e = m.new_vars(usize::MAX - 1, Domain::range(0, 1)).unwrap_err();
     assert!(matches!(e, ModelError::TooManyVariables { .. }), "{e}");
     assert_eq!(m.num_vars(), 3);
-    assert_eq!(Search::new(&m).count().count, 4);
+    assert_eq!(Search::new(&m).count().unwrap().count, 4);
     assert_eq!(VarId::try_from_index((1usize << 32) + 1), None);
     assert_eq!(VarId::try_from_index(5), Some(VarId::from_index(5)));
 }
@@ -159,13 +194,15 @@ fn parallel_limits_are_global_and_reported() {
     for threads in [1, 2, 4] {
         let r = Search::new(&m)
             .limits(Limits::none().with_nodes(1))
-            .par_count(threads);
+            .par_count(threads)
+            .unwrap();
         assert_eq!(r.outcome, Outcome::LimitReached(Limit::Nodes), "{threads}");
         assert!(r.count < 92);
         let m12 = queens(12);
         let r = Search::new(&m12)
             .limits(Limits::none().with_nodes(1000))
-            .par_count(threads);
+            .par_count(threads)
+            .unwrap();
         assert_eq!(r.outcome, Outcome::LimitReached(Limit::Nodes));
         // Documented overshoot: under 256 nodes per thread and subproblem
         // start, far below the full 12-queens tree.
@@ -173,7 +210,8 @@ fn parallel_limits_are_global_and_reported() {
         // The solution limit applies to counting too.
         let r = Search::new(&m)
             .limits(Limits::none().with_solutions(10))
-            .par_count(threads);
+            .par_count(threads)
+            .unwrap();
         assert_eq!(
             (r.count, r.outcome),
             (10, Outcome::LimitReached(Limit::Solutions))
@@ -181,14 +219,16 @@ fn parallel_limits_are_global_and_reported() {
     }
     let r = Search::new(&m)
         .limits(Limits::none().with_solutions(10))
-        .count();
+        .count()
+        .unwrap();
     assert_eq!(
         (r.count, r.outcome),
         (10, Outcome::LimitReached(Limit::Solutions))
     );
     let r = Search::new(&m)
         .limits(Limits::none().with_solutions(100))
-        .count();
+        .count()
+        .unwrap();
     assert_eq!((r.count, r.outcome), (92, Outcome::Solved));
 }
 
@@ -219,20 +259,20 @@ fn worker_threads<T>(
 #[test]
 fn parallel_workers_are_capped_at_the_cores() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (_, one) = worker_threads(|m| Search::new(m).par_count(1));
+    let (_, one) = worker_threads(|m| Search::new(m).par_count(1).unwrap());
     assert_eq!(one.count, 92);
     for threads in [0, 2, 1000] {
-        let (ids, r) = worker_threads(|m| Search::new(m).par_count(threads));
+        let (ids, r) = worker_threads(|m| Search::new(m).par_count(threads).unwrap());
         assert!(ids.len() <= cores, "{threads}: {} threads", ids.len());
         assert_eq!(r.count, 92, "{threads}");
         assert_eq!(r.stats.nodes, one.stats.nodes, "{threads}");
         assert_eq!(r.stats.failures, one.stats.failures, "{threads}");
-        let (ids, (sols, _)) = worker_threads(|m| Search::new(m).par_solutions(threads));
+        let (ids, (sols, _)) = worker_threads(|m| Search::new(m).par_solutions(threads).unwrap());
         assert!(ids.len() <= cores, "{threads}: {} threads", ids.len());
         assert_eq!(sols.len(), 92);
     }
     // Asked for: at most max_threads workers, the same answer.
-    let (ids, r) = worker_threads(|m| Search::new(m).max_threads(3).par_count(1000));
+    let (ids, r) = worker_threads(|m| Search::new(m).max_threads(3).par_count(1000).unwrap());
     assert!(ids.len() <= 3, "{} threads", ids.len());
     assert_eq!((r.count, r.stats.nodes), (92, one.stats.nodes));
 }
@@ -244,10 +284,16 @@ fn a_cancel_token_set_before_the_search() {
     t.cancel();
     let l = || Limits::none().with_cancel(t.clone());
     let stopped = Outcome::LimitReached(Limit::Cancelled);
-    assert_eq!(Search::new(&m).limits(l()).solve().outcome, stopped);
-    assert_eq!(Search::new(&m).limits(l()).count().outcome, stopped);
+    assert_eq!(
+        Search::new(&m).limits(l()).solve().unwrap().outcome,
+        stopped
+    );
+    assert_eq!(
+        Search::new(&m).limits(l()).count().unwrap().outcome,
+        stopped
+    );
     for threads in [1, 2, 4] {
-        let r = Search::new(&m).limits(l()).par_count(threads);
+        let r = Search::new(&m).limits(l()).par_count(threads).unwrap();
         assert_eq!(r.outcome, stopped);
         assert_eq!(r.stats.nodes, 0);
     }
@@ -267,7 +313,8 @@ fn a_time_limit_stops_root_propagation() {
     let r = Search::new(&m)
         .inference(Inference::Mac)
         .limits(Limits::none().with_time(Duration::ZERO))
-        .solve();
+        .solve()
+        .unwrap();
     assert_eq!(r.outcome, Outcome::LimitReached(Limit::Time));
     assert_eq!(r.stats.nodes, 0);
     assert!(r.stats.propagations < 2048, "{}", r.stats.propagations);
@@ -299,21 +346,29 @@ fn a_broken_propagator_is_named_not_trusted() {
     let x = m.new_var(Domain::range(0, 1)).unwrap();
     let y = m.new_var(Domain::range(0, 1)).unwrap();
     let c = m.post(Liar([x, y])).unwrap();
-    let r = Search::new(&m).solve();
+    let r = Search::new(&m).solve().unwrap();
     assert_eq!(r.outcome, Outcome::Invalid(c));
     assert!(r.solution.is_none());
-    let all: Vec<_> = Search::new(&m).solutions().collect();
+    let all: Vec<_> = Search::new(&m).solutions().unwrap().collect();
     assert!(all.iter().all(|s| m.check(s.values()).is_ok()));
     let o = SearchOptions {
         validate: true,
         ..Default::default()
     };
     assert_eq!(
-        Search::new(&m).options(o.clone()).count().outcome,
+        Search::new(&m)
+            .options(testing::fitted(&m, o.clone()))
+            .count()
+            .unwrap()
+            .outcome,
         Outcome::Invalid(c)
     );
     assert_eq!(
-        Search::new(&m).options(o).par_count(2).outcome,
+        Search::new(&m)
+            .options(testing::fitted(&m, o))
+            .par_count(2)
+            .unwrap()
+            .outcome,
         Outcome::Invalid(c)
     );
 }
@@ -330,8 +385,23 @@ fn more_than_256_variables_in_every_configuration() {
     m.linear(&[(1, x[0]), (1, x[299])], Relation::Eq, 1)
         .unwrap();
     for o in configs() {
-        assert_eq!(Search::new(&m).options(o.clone()).count().count, 2, "{o:?}");
-        assert_eq!(Search::new(&m).options(o).par_count(2).count, 2);
+        assert_eq!(
+            Search::new(&m)
+                .options(testing::fitted(&m, o.clone()))
+                .count()
+                .unwrap()
+                .count,
+            2,
+            "{o:?}"
+        );
+        assert_eq!(
+            Search::new(&m)
+                .options(testing::fitted(&m, o))
+                .par_count(2)
+                .unwrap()
+                .count,
+            2
+        );
     }
 }
 
@@ -355,7 +425,11 @@ fn large_domains_in_every_configuration() {
         // Without inference z would be enumerated value by value.
         if o.inference != Inference::None {
             assert_eq!(
-                Search::new(&m).options(o.clone()).count().count,
+                Search::new(&m)
+                    .options(testing::fitted(&m, o.clone()))
+                    .count()
+                    .unwrap()
+                    .count,
                 expected,
                 "{o:?}"
             );
@@ -372,7 +446,14 @@ fn large_domains_in_every_configuration() {
         inference: Inference::None,
         ..Default::default()
     };
-    assert_eq!(Search::new(&m).options(o).count().count, expected);
+    assert_eq!(
+        Search::new(&m)
+            .options(testing::fitted(&m, o))
+            .count()
+            .unwrap()
+            .count,
+        expected
+    );
 }
 
 #[test]
@@ -390,7 +471,8 @@ fn a_time_limit_stops_long_propagator_calls() {
     m.all_different_offset(&q, &down).unwrap();
     let r = Search::new(&m)
         .limits(Limits::none().with_time(Duration::from_millis(20)))
-        .solve();
+        .solve()
+        .unwrap();
     assert_eq!(r.outcome, Outcome::LimitReached(Limit::Time));
     assert!(r.stats.nodes < 200, "{}", r.stats);
 }
@@ -410,19 +492,19 @@ fn a_memory_budget_stops_the_search() {
     let (m, x) = wide_all_different(1500);
     let budget = |b: u64| Limits::none().with_memory(b);
     // With room, the search finds the solution.
-    let r = Search::new(&m).limits(budget(1 << 30)).solve();
+    let r = Search::new(&m).limits(budget(1 << 30)).solve().unwrap();
     assert_eq!(r.outcome, Outcome::Solved);
     let s = r.solution.unwrap();
     assert!(x.iter().enumerate().all(|(i, &v)| s[v] == i as Value));
     // A budget below what that needs stops it, saying so; not "no solution".
-    let r = Search::new(&m).limits(budget(4 << 20)).solve();
+    let r = Search::new(&m).limits(budget(4 << 20)).solve().unwrap();
     assert_eq!(r.outcome, Outcome::LimitReached(Limit::Memory));
     assert!(r.solution.is_none());
     assert!(r.stats.nodes < 1500, "{}", r.stats);
-    let r = Search::new(&m).limits(budget(4 << 20)).count();
+    let r = Search::new(&m).limits(budget(4 << 20)).count().unwrap();
     assert_eq!(r.outcome, Outcome::LimitReached(Limit::Memory));
     // A budget smaller than the store itself stops before the first node.
-    let r = Search::new(&m).limits(budget(1 << 10)).solve();
+    let r = Search::new(&m).limits(budget(1 << 10)).solve().unwrap();
     assert_eq!(r.outcome, Outcome::LimitReached(Limit::Memory));
     assert_eq!(r.stats.nodes, 0);
 }
@@ -441,7 +523,8 @@ fn a_memory_budget_stops_parallel_counts() {
         // the memory runs out before the first solution (1,500 nodes).
         let r = Search::new(&m)
             .limits(Limits::none().with_memory(8 << 20).with_nodes(1_000_000))
-            .par_count(threads);
+            .par_count(threads)
+            .unwrap();
         assert_eq!(
             r.outcome,
             Outcome::LimitReached(Limit::Memory),

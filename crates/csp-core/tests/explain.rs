@@ -125,11 +125,12 @@ fn explaining_mode_leaves_the_search_tree_alone() {
         csp_core::Inference::ForwardChecking,
         csp_core::Inference::Mac,
     ] {
-        let plain = Search::new(&m).inference(inference).count();
+        let plain = Search::new(&m).inference(inference).count().unwrap();
         let explained = Search::new(&m)
             .inference(inference)
             .explaining(true)
-            .count();
+            .count()
+            .unwrap();
         assert_eq!(plain.count, 40);
         assert_eq!(explained.count, plain.count);
         assert_eq!(explained.stats.nodes, plain.stats.nodes, "{inference:?}");
@@ -490,7 +491,8 @@ fn queens_failures_name_givens_that_admit_no_solution() {
             }
             let count = Search::new(&m2)
                 .inference(csp_core::Inference::None)
-                .count();
+                .count()
+                .unwrap();
             assert_eq!(count.count, 0, "{why}");
         }
     }

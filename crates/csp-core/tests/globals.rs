@@ -91,7 +91,7 @@ fn repeated_variables_run_on_the_checker() {
     m.all_different_except_with(&[x, y, x], 0, Consistency::Domain)
         .unwrap();
     // x = 0 with y in 0..2.
-    assert_eq!(Search::new(&m).count().count, 3);
+    assert_eq!(Search::new(&m).count().unwrap().count, 3);
 }
 
 #[test]
@@ -113,7 +113,8 @@ fn failures(m: &Model, inference: Inference) -> (u128, u64) {
     let r = Search::new(m)
         .inference(inference)
         .var_order(VarOrder::Input)
-        .count();
+        .count()
+        .unwrap();
     (r.count, r.stats.failures)
 }
 
@@ -167,7 +168,7 @@ fn domain_consistency_on_large_and_sparse_domains() {
         let mut m = Model::new();
         let xs: Vec<_> = doms.iter().map(|d| m.new_var(d.clone()).unwrap()).collect();
         m.all_different_with(&xs, Consistency::Domain).unwrap();
-        let r = Search::new(&m).inference(Inference::Mac).count();
+        let r = Search::new(&m).inference(Inference::Mac).count().unwrap();
         let expected = if doms[0].size() == 70 {
             70 * 69 * 68
         } else {
@@ -180,12 +181,12 @@ fn domain_consistency_on_large_and_sparse_domains() {
     let mut m = Model::new();
     let xs = m.new_vars(65, Domain::range(0, 63)).unwrap();
     m.all_different_with(&xs, Consistency::Domain).unwrap();
-    let r = Search::new(&m).inference(Inference::Mac).count();
+    let r = Search::new(&m).inference(Inference::Mac).count().unwrap();
     assert_eq!((r.count, r.stats.nodes), (0, 0));
     let mut m = Model::new();
     let xs = m.new_vars(65, Domain::range(0, 63)).unwrap();
     m.all_different_with(&xs, Consistency::Bounds).unwrap();
-    let r = Search::new(&m).inference(Inference::Mac).count();
+    let r = Search::new(&m).inference(Inference::Mac).count().unwrap();
     assert_eq!((r.count, r.stats.nodes), (0, 0));
 }
 
@@ -195,7 +196,7 @@ fn pigeonhole_is_found_at_the_root() {
         let mut m = Model::new();
         let xs = m.new_vars(6, Domain::range(1, 5)).unwrap();
         m.all_different_with(&xs, level).unwrap();
-        let r = Search::new(&m).count();
+        let r = Search::new(&m).count().unwrap();
         assert_eq!((r.count, r.stats.nodes), (0, 0), "{level}");
     }
 }
@@ -369,7 +370,7 @@ fn tables_of_tens_of_thousands_of_tuples() {
         m.linear(&[(1, x[1]), (-1, x[2])], csp_core::Relation::Le, -1)
             .unwrap();
         for inference in [Inference::ForwardChecking, Inference::Mac] {
-            let r = Search::new(&m).inference(inference).count();
+            let r = Search::new(&m).inference(inference).count().unwrap();
             assert_eq!(r.count, want, "negative {negative} {inference:?}");
         }
     }
@@ -387,7 +388,7 @@ fn table_prunes_to_arc_consistency_at_the_root() {
         vec![vec![0, 1], vec![1, 5], vec![1, 6], vec![2, 9]],
     )
     .unwrap();
-    let r = Search::new(&m).inference(Inference::Mac).count();
+    let r = Search::new(&m).inference(Inference::Mac).count().unwrap();
     assert_eq!((r.count, r.stats.failures), (2, 0));
 }
 
@@ -426,7 +427,7 @@ fn nonogram_automata_count_every_line() {
         let row = m.new_vars(7, Domain::range(0, 1)).unwrap();
         m.regular(&row, &a).unwrap();
         for inference in [Inference::ForwardChecking, Inference::Mac] {
-            let r = Search::new(&m).inference(inference).count();
+            let r = Search::new(&m).inference(inference).count().unwrap();
             assert_eq!(
                 r.count,
                 lines_with_clue(7, &clue) as u128,
@@ -479,7 +480,8 @@ fn regular_prunes_to_domain_consistency_at_the_root() {
     let r = Search::new(&m)
         .inference(Inference::Mac)
         .var_order(VarOrder::Input)
-        .count();
+        .count()
+        .unwrap();
     assert_eq!((r.count, r.stats.failures), (2, 0));
 }
 
@@ -562,9 +564,13 @@ fn lex_matches_brute_force() {
     ));
     // Empty sequences: equal, so only the non-strict form holds.
     m.lex_lesseq(&[], &[]).unwrap();
-    assert_eq!(Search::new(&m).count().count, 8);
-    m.lex_less(&[], &[]).unwrap();
-    assert_eq!(Search::new(&m).count().count, 0);
+    assert_eq!(Search::new(&m).count().unwrap().count, 8);
+    let c = m.lex_less(&[], &[]).unwrap();
+    // Never true, over no variables: refused before the search starts.
+    match Search::new(&m).count() {
+        Err(csp_core::SearchError::EmptyScope { constraint, .. }) => assert_eq!(constraint, c),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
@@ -726,7 +732,8 @@ fn root_domains(m: &Model) -> Option<Vec<Vec<i32>>> {
     Search::new(m)
         .inference(Inference::Mac)
         .observer(&mut root)
-        .solve();
+        .solve()
+        .unwrap();
     if !root.decided && root.solutions == 0 {
         return None;
     }
@@ -827,9 +834,10 @@ fn global_cardinality_on_large_domains() {
     // Forward checking tries the pair's other values one by one.
     let r = Search::new(&m)
         .inference(Inference::ForwardChecking)
-        .count();
+        .count()
+        .unwrap();
     assert_eq!(r.count, 2);
-    let r = Search::new(&m).inference(Inference::Mac).count();
+    let r = Search::new(&m).inference(Inference::Mac).count().unwrap();
     assert_eq!((r.count, r.stats.failures), (2, 0));
 }
 
@@ -906,11 +914,25 @@ fn circuit_and_subcircuit_match_brute_force() {
     let mut m = Model::new();
     let s = m.new_vars(6, Domain::range(0, 5)).unwrap();
     m.circuit(&s).unwrap();
-    assert_eq!(Search::new(&m).inference(Inference::Mac).count().count, 120);
+    assert_eq!(
+        Search::new(&m)
+            .inference(Inference::Mac)
+            .count()
+            .unwrap()
+            .count,
+        120
+    );
     let mut m = Model::new();
     let s = m.new_vars(4, Domain::range(0, 3)).unwrap();
     m.subcircuit(&s).unwrap();
-    assert_eq!(Search::new(&m).inference(Inference::Mac).count().count, 21);
+    assert_eq!(
+        Search::new(&m)
+            .inference(Inference::Mac)
+            .count()
+            .unwrap()
+            .count,
+        21
+    );
 }
 
 #[test]
@@ -956,7 +978,8 @@ fn circuit_forbids_subtours_before_they_close() {
         let r = Search::new(&m)
             .inference(inference)
             .var_order(VarOrder::Input)
-            .count();
+            .count()
+            .unwrap();
         assert_eq!((r.count, r.stats.failures), (2, 0), "{inference:?}");
     }
 }
@@ -969,7 +992,7 @@ fn inverse_counts_permutations_without_failing() {
     let f = m.new_vars(4, Domain::range(0, 3)).unwrap();
     let g = m.new_vars(4, Domain::range(0, 3)).unwrap();
     m.inverse(&f, &g).unwrap();
-    let r = Search::new(&m).inference(Inference::Mac).count();
+    let r = Search::new(&m).inference(Inference::Mac).count().unwrap();
     assert_eq!((r.count, r.stats.failures), (24, 0));
 }
 
@@ -981,7 +1004,11 @@ fn ascending_counts_match(m: &Model) {
     let expected = testing::brute_force(m).unwrap().len() as u128;
     for inference in [Inference::None, Inference::ForwardChecking, Inference::Mac] {
         for order in [VarOrder::Input, VarOrder::Mrv] {
-            let r = Search::new(m).inference(inference).var_order(order).count();
+            let r = Search::new(m)
+                .inference(inference)
+                .var_order(order)
+                .count()
+                .unwrap();
             assert_eq!(r.count, expected, "{inference:?} {order:?}");
         }
     }
@@ -1087,7 +1114,8 @@ fn domain_consistency_searches_without_failures() {
             let r = Search::new(&m)
                 .inference(Inference::Mac)
                 .var_order(order)
-                .count();
+                .count()
+                .unwrap();
             assert_eq!(r.count, expected, "{doms:?}");
             if expected > 0 {
                 assert_eq!(r.stats.failures, 0, "{order:?} {doms:?}");
@@ -1108,7 +1136,7 @@ fn among_over_full_range_domains_reasons_over_the_set() {
     let n = m.new_var(Domain::range(3, 3)).unwrap();
     m.among(&xs, &[4, 5, Value::MAX], n).unwrap();
     let limits = Limits::none().with_nodes(100);
-    let r = Search::new(&m).limits(limits.clone()).solve();
+    let r = Search::new(&m).limits(limits.clone()).solve().unwrap();
     assert_eq!(r.outcome, Outcome::Solved);
     let s = r.solution.unwrap();
     assert!(xs.iter().all(|&x| [4, 5, Value::MAX].contains(&s[x])));
@@ -1119,7 +1147,7 @@ fn among_over_full_range_domains_reasons_over_the_set() {
         .unwrap();
     let n = m.new_var(Domain::range(0, 0)).unwrap();
     m.among(&xs, &[4, 5, 6], n).unwrap();
-    let r = Search::new(&m).limits(limits.clone()).solve();
+    let r = Search::new(&m).limits(limits.clone()).solve().unwrap();
     assert_eq!(r.outcome, Outcome::Solved);
     let s = r.solution.unwrap();
     assert!(xs.iter().all(|&x| !(4..=6).contains(&s[x])));
@@ -1137,7 +1165,8 @@ fn among_over_full_range_domains_reasons_over_the_set() {
             .inference(inference)
             .var_order(VarOrder::Input)
             .limits(Limits::none().with_nodes(1_000_000))
-            .count();
+            .count()
+            .unwrap();
         assert_eq!((r.outcome, r.count), (Outcome::Solved, 4), "{inference:?}");
     }
 }

@@ -58,7 +58,7 @@ fn handles_from_an_index_belong_to_any_model() {
     let y = VarId::from_index(1);
     assert!(x.model().is_none());
     b.not_equal(x, y, 1).unwrap();
-    assert_eq!(Search::new(&b).try_count().unwrap().count, 4);
+    assert_eq!(Search::new(&b).count().unwrap().count, 4);
     // An index past the model's variables is still foreign.
     let e = b.not_equal(x, VarId::from_index(7), 0).unwrap_err();
     assert_eq!(
@@ -129,23 +129,23 @@ fn branching_on_a_variable_of_another_model_is_an_error_for_every_checked_call()
         )
     };
     expect(s.validate().unwrap_err());
-    expect(s.try_solve().unwrap_err());
-    expect(s.try_count().unwrap_err());
-    expect(s.try_count_up_to(2).unwrap_err());
-    expect(s.try_is_unique().unwrap_err());
+    expect(s.solve().unwrap_err());
+    expect(s.count().unwrap_err());
+    expect(s.count_up_to(2).unwrap_err());
+    expect(s.is_unique().unwrap_err());
     expect(
-        s.try_for_each_solution(|_| ControlFlow::Continue(()))
+        s.for_each_solution(|_| ControlFlow::Continue(()))
             .unwrap_err(),
     );
-    expect(s.try_par_count(2).unwrap_err());
-    expect(s.try_par_solutions(2).unwrap_err());
+    expect(s.par_count(2).unwrap_err());
+    expect(s.par_solutions(2).unwrap_err());
     expect(s.minimize(xb[0]).unwrap_err());
     // The struct form is checked the same way.
     let opts = SearchOptions {
         decision_vars: vec![VarId::from_index(5)],
         ..SearchOptions::default()
     };
-    let e = Search::new(&b).options(opts).try_count().unwrap_err();
+    let e = Search::new(&b).options(opts).count().unwrap_err();
     assert_eq!(
         e.to_string(),
         "branch_on: variable v5 does not belong to this model (it has 3 variables)"
@@ -160,7 +160,7 @@ fn phases_longer_than_the_decision_variables_are_an_error() {
         phases: vec![2, 2],
         ..SearchOptions::default()
     };
-    let e = Search::new(&b).options(opts).try_solve().unwrap_err();
+    let e = Search::new(&b).options(opts).solve().unwrap_err();
     assert!(
         matches!(e, SearchError::Invalid { what: "phases", .. }),
         "{e}"
@@ -185,14 +185,17 @@ fn an_empty_sum_is_an_error_when_posted() {
     // searches when false.
     let c = m.post((x - x).eq(1)).unwrap();
     m.post((x - x).eq(0)).unwrap(); // true: harmless
-    match Search::new(&m).try_count() {
+    match Search::new(&m).count() {
         Err(SearchError::EmptyScope { constraint, name }) => {
             assert_eq!((constraint, name.as_str()), (c, "linear"));
         }
         other => panic!("{other:?}"),
     }
-    // The unchecked count still answers as before.
-    assert_eq!(Search::new(&m).count().outcome, Outcome::Unsatisfiable);
+    // Every entry point refuses it the same way.
+    assert!(Search::new(&m).solve().is_err());
+    assert!(Search::new(&m).solutions().is_err());
+    assert!(Search::new(&m).is_unique().is_err());
+    assert!(Search::new(&m).par_count(2).is_err());
 }
 
 #[test]
@@ -202,7 +205,7 @@ fn a_false_constraint_over_no_variables_is_named_before_the_search() {
     m.all_different(&xs).unwrap();
     // A count over nothing: |{}| = 2 can never hold.
     let c = m.count(&[], 1, Relation::Eq, 2).unwrap();
-    let e = Search::new(&m).try_count().unwrap_err();
+    let e = Search::new(&m).count().unwrap_err();
     assert_eq!(
         e,
         SearchError::EmptyScope {
@@ -228,7 +231,7 @@ fn a_true_constraint_over_no_variables_changes_nothing() {
     m.all_different(&xs).unwrap();
     m.all_different(&[]).unwrap(); // vacuous
     m.count(&[], 1, Relation::Le, 0).unwrap(); // |{}| ≤ 0 holds
-    assert_eq!(Search::new(&m).try_count().unwrap().count, 6);
+    assert_eq!(Search::new(&m).count().unwrap().count, 6);
 }
 
 #[test]
@@ -238,12 +241,12 @@ fn one_search_runs_many_times() {
     m.all_different(&xs).unwrap();
     let total = m.define(sum([xs[0], xs[1]])).unwrap();
     let mut s = Search::new(&m).branch_on(&xs);
-    let a = s.try_count().unwrap();
-    let b = s.try_count().unwrap();
+    let a = s.count().unwrap();
+    let b = s.count().unwrap();
     assert_eq!((a.count, b.count), (24, 24));
     assert_eq!(a.stats.nodes, b.stats.nodes);
-    let first = s.try_solve().unwrap().solution;
-    assert_eq!(first, s.try_solve().unwrap().solution);
+    let first = s.solve().unwrap().solution;
+    assert_eq!(first, s.solve().unwrap().solution);
     assert_eq!(s.minimize(total).unwrap().objective, Some(3));
     assert_eq!(s.maximize(total).unwrap().objective, Some(7));
 }
@@ -328,19 +331,19 @@ fn results_print_readably() {
     let mut m = Model::new();
     let xs = m.new_vars(3, Domain::range(1, 3)).unwrap();
     m.all_different(&xs).unwrap();
-    let r = Search::new(&m).try_solve().unwrap();
+    let r = Search::new(&m).solve().unwrap();
     assert!(
         r.to_string()
             .starts_with("solved: 1 2 3; solutions: 1, nodes: "),
         "{r}"
     );
-    let r = Search::new(&m).try_count().unwrap();
+    let r = Search::new(&m).count().unwrap();
     assert!(
         r.to_string()
             .starts_with("6 solutions (solved); solutions: 6, "),
         "{r}"
     );
-    let r = Search::new(&m).try_count_up_to(1).unwrap();
+    let r = Search::new(&m).count_up_to(1).unwrap();
     assert!(
         r.to_string()
             .starts_with("at least 1 solution (stopped (solution limit)); "),
@@ -349,7 +352,7 @@ fn results_print_readably() {
     let mut u = Model::new();
     let ys = u.new_vars(3, Domain::range(0, 1)).unwrap();
     u.all_different(&ys).unwrap();
-    let r = Search::new(&u).try_solve().unwrap();
+    let r = Search::new(&u).solve().unwrap();
     assert!(
         r.to_string().starts_with("unsatisfiable; solutions: 0"),
         "{r}"

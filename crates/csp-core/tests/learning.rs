@@ -241,8 +241,8 @@ fn learning_agrees_with_brute_force_and_the_ordinary_engine_on_satisfiability() 
                 // The user's decision variables first.
                 o.decision_vars = vec![xs[xs.len() - 1], xs[0]];
             }
-            let r = Search::new(&m).options(o).try_solve().unwrap();
-            let plain = Search::new(&m).inference(inf).try_solve().unwrap();
+            let r = Search::new(&m).options(o).solve().unwrap();
+            let plain = Search::new(&m).inference(inf).solve().unwrap();
             assert_eq!(r.outcome, plain.outcome, "seed {seed}, {inf:?}: {m:?}");
             match r.outcome {
                 Outcome::Solved => {
@@ -349,7 +349,7 @@ fn pigeonhole_is_proven_unsatisfiable() {
         let m = pigeons(n);
         let r = Search::new(&m)
             .options(options(Inference::ForwardChecking, 1_000_000))
-            .try_solve()
+            .solve()
             .unwrap();
         assert_eq!(r.outcome, Outcome::Unsatisfiable, "{n} pigeons: {r}");
         let ngs = learned_nogoods(
@@ -367,7 +367,7 @@ fn a_search_stopped_by_a_node_limit_says_so() {
     let m = pigeons(9);
     let r = Search::new(&m)
         .options(options(Inference::ForwardChecking, 50))
-        .try_solve()
+        .solve()
         .unwrap();
     assert_eq!(r.outcome, Outcome::LimitReached(Limit::Nodes), "{r}");
     assert!(r.solution.is_none());
@@ -396,7 +396,7 @@ fn learning_finds_solutions_that_pass_the_checkers_on_queens() {
         for inf in [Inference::ForwardChecking, Inference::Mac] {
             let r = Search::new(&m)
                 .options(options(inf, 1_000_000))
-                .try_solve()
+                .solve()
                 .unwrap();
             assert_eq!(r.outcome, Outcome::Solved, "{n}-queens {inf:?}");
             m.check(r.solution.unwrap().values()).unwrap();

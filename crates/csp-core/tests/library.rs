@@ -287,10 +287,11 @@ fn expressions_mean_what_they_say() {
                     }
                 }
             }
-            for opts in testing::all_configurations(7) {
+            for opts in testing::configurations_for(&m, 7) {
                 let found: Vec<Vec<i32>> = Search::new(&m)
                     .options(opts.clone())
                     .solutions()
+                    .unwrap()
                     .map(|s| s.values()[..3].to_vec())
                     .collect();
                 let set: std::collections::BTreeSet<_> = found.iter().cloned().collect();
@@ -422,7 +423,7 @@ fn reification_matches_brute_force() {
                         let tx = t.new_var(Domain::singleton(a)).unwrap();
                         let ty = t.new_var(Domain::singleton(c)).unwrap();
                         t.post(mk(tx, ty)).unwrap();
-                        let holds = Search::new(&t).solve().solution.is_some();
+                        let holds = Search::new(&t).solve().unwrap().solution.is_some();
                         for bv in [0, 1] {
                             if (bv == 1 && holds) || (bv == 0 && (half || !holds)) {
                                 expected.insert(vec![a, c, bv]);
@@ -430,10 +431,11 @@ fn reification_matches_brute_force() {
                         }
                     }
                 }
-                for opts in testing::all_configurations(3) {
+                for opts in testing::configurations_for(&m, 3) {
                     let found: std::collections::BTreeSet<Vec<i32>> = Search::new(&m)
                         .options(opts.clone())
                         .solutions()
+                        .unwrap()
                         .map(|s| vec![s[x], s[y], s[b]])
                         .collect();
                     assert_eq!(found, expected, "{name} half={half} over {ds:?} ({opts:?})");
@@ -486,7 +488,7 @@ fn membership_over_the_whole_value_range_is_decided_by_bounds() {
     let b = m.new_var(Domain::range(0, 1)).unwrap();
     m.reify_in(x, Domain::range(0, i32::MAX), b).unwrap();
     m.post(b.eq(0)).unwrap();
-    let s = Search::new(&m).limits(nodes(100)).solve();
+    let s = Search::new(&m).limits(nodes(100)).solve().unwrap();
     let sol = s.solution.expect("x < 0 is a solution");
     assert!(sol[x] < 0, "x = {}", sol[x]);
     // And b is decided by x's bounds alone, both ways.
@@ -498,7 +500,7 @@ fn membership_over_the_whole_value_range_is_decided_by_bounds() {
         let x = m.new_var(d).unwrap();
         let b = m.new_var(Domain::range(0, 1)).unwrap();
         m.reify_in(x, Domain::range(0, i32::MAX), b).unwrap();
-        let s = Search::new(&m).limits(nodes(100)).solve();
+        let s = Search::new(&m).limits(nodes(100)).solve().unwrap();
         assert_eq!(s.solution.expect("a solution")[b], want);
     }
 }
@@ -581,7 +583,8 @@ fn disjunctive_edge_finding_prunes_at_the_root() {
     let r = Search::new(&m)
         .inference(csp_core::Inference::Mac)
         .var_order(csp_core::VarOrder::Input)
-        .solve();
+        .solve()
+        .unwrap();
     let sol = r.solution.expect("a schedule");
     assert!(sol.value(late) >= 6, "{:?}", sol.values());
     // The pairwise decomposition alone finds the same first schedule only

@@ -120,11 +120,11 @@ fn solutions_read_by_name_and_by_handle_from_every_search() {
         assert_eq!(s.values_of(&on).len(), 4);
         assert_eq!(s.get("nope"), None);
     };
-    check(&Search::new(&m).try_solve().unwrap().solution.unwrap());
-    for s in Search::new(&m).solutions() {
+    check(&Search::new(&m).solve().unwrap().solution.unwrap());
+    for s in Search::new(&m).solutions().unwrap() {
         check(&s);
     }
-    let (all, _) = Search::new(&m).try_par_solutions(2).unwrap();
+    let (all, _) = Search::new(&m).par_solutions(2).unwrap();
     all.iter().for_each(check);
     check(&Search::new(&m).minimize(y).unwrap().best.unwrap());
     check(&Search::new(&m).par_maximize(y, 2).unwrap().best.unwrap());
@@ -152,8 +152,8 @@ fn solutions_compare_by_values_only() {
     a.new_vars_named("x", [2], Domain::range(1, 1)).unwrap();
     let mut b = Model::new();
     b.new_vars(2, Domain::range(1, 1)).unwrap();
-    let sa = Search::new(&a).try_solve().unwrap().solution.unwrap();
-    let sb = Search::new(&b).try_solve().unwrap().solution.unwrap();
+    let sa = Search::new(&a).solve().unwrap().solution.unwrap();
+    let sb = Search::new(&b).solve().unwrap().solution.unwrap();
     assert_eq!(sa, sb);
     assert_eq!(sb.get("x[0]"), None);
 }
@@ -163,7 +163,7 @@ fn solutions_compare_by_values_only() {
 fn indexing_a_solution_by_an_unknown_name_panics_like_a_slice() {
     let mut m = Model::new();
     m.new_var_named("y", Domain::range(0, 1)).unwrap();
-    let s = Search::new(&m).try_solve().unwrap().solution.unwrap();
+    let s = Search::new(&m).solve().unwrap().solution.unwrap();
     let _ = s["zz"];
 }
 

@@ -195,7 +195,7 @@ fn restarts_keep_solve_and_optimisation_complete() {
     m.all_different(&q).unwrap();
     m.all_different_offset(&q, &up).unwrap();
     m.all_different_offset(&q, &down).unwrap();
-    let r = Search::new(&m).options(opts.clone()).solve();
+    let r = Search::new(&m).options(opts.clone()).solve().unwrap();
     m.check(r.solution.as_ref().unwrap().values()).unwrap();
     // Pigeonhole 6 → 5: unsatisfiable, proven despite restarting.
     let mut m = Model::new();
@@ -205,7 +205,7 @@ fn restarts_keep_solve_and_optimisation_complete() {
             m.post(p[i].ne(p[j])).unwrap();
         }
     }
-    let r = Search::new(&m).options(opts.clone()).solve();
+    let r = Search::new(&m).options(opts.clone()).solve().unwrap();
     assert_eq!(r.outcome, Outcome::Unsatisfiable);
     assert!(r.stats.restarts > 0, "{}", r.stats);
     // An optimum, the same with and without restarts.
@@ -242,7 +242,11 @@ fn decision_variables_are_branched_on_first() {
             ..Default::default()
         };
         let mut seen = Decisions::default();
-        let r = Search::new(&m).options(opts).observer(&mut seen).solve();
+        let r = Search::new(&m)
+            .options(opts)
+            .observer(&mut seen)
+            .solve()
+            .unwrap();
         m.check(r.solution.unwrap().values()).unwrap();
         // The first two decisions are on the chosen variables.
         let first: Vec<VarId> = seen.0.iter().take(2).copied().collect();
@@ -394,7 +398,7 @@ fn parallel_optimum_is_the_first_optimal_solution_in_search_order() {
         let v = search(&m).minimize(cost).unwrap().objective.unwrap();
         let (mut fixed, fixed_cost) = build(n, hi, floor);
         fixed.post(fixed_cost.eq(v)).unwrap();
-        let first = search(&fixed).solve().solution.unwrap();
+        let first = search(&fixed).solve().unwrap().solution.unwrap();
         for threads in [1, 2, 4] {
             let p = search(&m).par_minimize(cost, threads).unwrap();
             assert!(p.is_optimal());

@@ -312,10 +312,11 @@ fn capped_queens_run_fused_under_mac() {
     );
     let fc = Search::new(&m)
         .inference(Inference::ForwardChecking)
-        .count();
-    let mac = Search::new(&m).inference(Inference::Mac).count();
+        .count()
+        .unwrap();
+    let mac = Search::new(&m).inference(Inference::Mac).count().unwrap();
     cap(&mut m, &[2]);
-    let capped = Search::new(&m).inference(Inference::Mac).count();
+    let capped = Search::new(&m).inference(Inference::Mac).count().unwrap();
     assert_eq!((fc.count, mac.count, capped.count), (92, 92, 92));
     assert_eq!(capped.stats.nodes, fc.stats.nodes);
     assert_eq!(capped.stats.propagations, fc.stats.propagations);

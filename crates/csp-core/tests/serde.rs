@@ -9,12 +9,12 @@ fn results_serialise_to_json() {
     let mut m = Model::new();
     let xs = m.new_vars_named("x", [3], Domain::range(1, 3)).unwrap();
     m.all_different(&xs).unwrap();
-    let r = Search::new(&m).try_solve().unwrap();
+    let r = Search::new(&m).solve().unwrap();
     let v = serde_json::to_value(&r).unwrap();
     assert_eq!(v["outcome"], "Solved");
     assert_eq!(v["solution"]["values"], serde_json::json!([1, 2, 3]));
     assert_eq!(v["stats"]["solutions"], 1);
-    let c = Search::new(&m).node_limit(2).try_count().unwrap();
+    let c = Search::new(&m).node_limit(2).count().unwrap();
     let v = serde_json::to_value(&c).unwrap();
     assert_eq!(v["outcome"], serde_json::json!({"LimitReached": "Nodes"}));
     let o = Search::new(&m).minimize(xs[0]).unwrap();

@@ -158,7 +158,7 @@ fn counts_and_prunes() {
     let xs = m.new_vars(3, Domain::range(0, 9)).unwrap();
     post(&mut m, &xs, 3).unwrap();
     // x + y + z ≤ 3 over 0..9: C(6, 3) = 20 solutions.
-    let r = Search::new(&m).count();
+    let r = Search::new(&m).count().unwrap();
     assert_eq!(r.count, 20);
     // Propagation cuts the tree: no failure at all on this model.
     assert_eq!(r.stats.failures, 0, "{}", r.stats);
@@ -207,11 +207,11 @@ fn a_propagator_that_misses_its_events_fails_the_harness() {
     let x = m.new_var(Domain::range(0, 0)).unwrap();
     let y = m.new_var(Domain::range(0, 1)).unwrap();
     let c = m.post(DeafNe([x, y])).unwrap();
-    let all: Vec<_> = Search::new(&m).solutions().collect();
+    let all: Vec<_> = Search::new(&m).solutions().unwrap().collect();
     assert!(all.iter().all(|s| m.check(s.values()).is_ok()));
     // y = 0 comes first and the propagator never hears of it.
     assert_eq!(
-        Search::new(&m).solve().outcome,
+        Search::new(&m).solve().unwrap().outcome,
         csp_core::Outcome::Invalid(c)
     );
 }
@@ -301,6 +301,7 @@ fn a_notify_that_prunes_its_own_variable_is_seen_once_by_the_others() {
                 let mut found: Vec<Vec<Value>> = Search::new(&m)
                     .options(opts)
                     .solutions()
+                    .unwrap()
                     .map(|s| s.values().to_vec())
                     .collect();
                 found.sort();
@@ -317,6 +318,7 @@ fn a_notify_that_prunes_its_own_variable_is_seen_once_by_the_others() {
     let all: Vec<(Value, Value)> = Search::new(&m)
         .options(opts)
         .solutions()
+        .unwrap()
         .map(|s| (s[x], s[y]))
         .collect();
     assert!(all.contains(&(5, 2)), "{all:?}");

@@ -52,14 +52,14 @@ fn a_constant_a_variable_and_an_expression_count_alike() {
         let (mut m, xs, _) = base();
         m.count(&xs, 1, rel, 2).unwrap();
         assert_eq!(
-            Search::new(&m).try_count().unwrap().count,
+            Search::new(&m).count().unwrap().count,
             expected(rel, |_| 2),
             "{rel:?} 2"
         );
         let (mut m, xs, _) = base();
         m.count(&xs, 1, rel, 1i64).unwrap();
         assert_eq!(
-            Search::new(&m).try_count().unwrap().count,
+            Search::new(&m).count().unwrap().count,
             expected(rel, |_| 1),
             "{rel:?} 1"
         );
@@ -67,7 +67,7 @@ fn a_constant_a_variable_and_an_expression_count_alike() {
         let (mut m, xs, n) = base();
         m.count(&xs, 1, rel, n).unwrap();
         assert_eq!(
-            Search::new(&m).try_count().unwrap().count,
+            Search::new(&m).count().unwrap().count,
             expected(rel, |n| n),
             "{rel:?} n"
         );
@@ -75,7 +75,7 @@ fn a_constant_a_variable_and_an_expression_count_alike() {
         let (mut m, xs, n) = base();
         m.count(&xs, 1, rel, n - 1).unwrap();
         assert_eq!(
-            Search::new(&m).try_count().unwrap().count,
+            Search::new(&m).count().unwrap().count,
             expected(rel, |n| n - 1),
             "{rel:?} n - 1"
         );

@@ -29,14 +29,16 @@ fn element_over_a_huge_index_bounds_it_to_the_array() {
         let s = Search::new(&m)
             .inference(inference)
             .limits(nodes(10))
-            .solve();
+            .solve()
+            .unwrap();
         assert_eq!(s.outcome, Outcome::Solved, "{inference:?}");
         let s = s.solution.unwrap();
         assert_eq!((s[i], s[r]), (0, 6));
         let c = Search::new(&m)
             .inference(inference)
             .limits(nodes(10))
-            .count();
+            .count()
+            .unwrap();
         assert_eq!((c.outcome, c.count), (Outcome::Solved, 1), "{inference:?}");
     }
     // An array of two variables over all of i32 and a result over all of
@@ -46,7 +48,7 @@ fn element_over_a_huge_index_bounds_it_to_the_array() {
     let r = m.new_var(full()).unwrap();
     let a = m.new_vars(2, full()).unwrap();
     m.element(i, &a, r).unwrap();
-    let s = Search::new(&m).limits(nodes(100)).solve();
+    let s = Search::new(&m).limits(nodes(100)).solve().unwrap();
     assert_eq!(s.outcome, Outcome::Solved);
     let s = s.solution.unwrap();
     assert_eq!(s[a[s[i] as usize]], s[r]);
@@ -60,7 +62,7 @@ fn max_with_a_repeated_argument_keeps_its_propagator() {
     let x = m.new_var(full()).unwrap();
     let y = m.new_var(full()).unwrap();
     m.post(y.le(max_of([x, y, y]))).unwrap();
-    let s = Search::new(&m).limits(nodes(100)).solve();
+    let s = Search::new(&m).limits(nodes(100)).solve().unwrap();
     assert_eq!(s.outcome, Outcome::Solved);
     // Over 0..=9: every pair (y ≤ max(x, y) always holds).
     let mut m = Model::new();
@@ -68,7 +70,7 @@ fn max_with_a_repeated_argument_keeps_its_propagator() {
     let y = m.new_var(Domain::range(0, 9)).unwrap();
     let z = m.new_var(Domain::range(0, 9)).unwrap();
     m.max(&[x, y, y], z).unwrap();
-    assert_eq!(Search::new(&m).count().count, 100);
+    assert_eq!(Search::new(&m).count().unwrap().count, 100);
 }
 
 #[test]
@@ -78,7 +80,7 @@ fn pow_with_a_huge_exponent_is_settled_at_once() {
     let x = m.new_var(Domain::range(-5, 5)).unwrap();
     let z = m.new_var(full()).unwrap();
     m.pow(x, u32::MAX, z).unwrap();
-    let r = Search::new(&m).limits(nodes(1000)).count();
+    let r = Search::new(&m).limits(nodes(1000)).count().unwrap();
     assert_eq!((r.outcome, r.count), (Outcome::Solved, 3));
 }
 
@@ -99,7 +101,8 @@ fn a_checker_path_constraint_over_a_huge_domain_trims_its_ends() {
                 .var_order(VarOrder::Input)
                 .val_order(val_order)
                 .limits(nodes(100))
-                .solve();
+                .solve()
+                .unwrap();
             let what = format!("{inference:?} {val_order:?}");
             if val_order == ValOrder::Descending {
                 assert_eq!(r.outcome, Outcome::Solved, "{what}");
@@ -115,7 +118,8 @@ fn a_checker_path_constraint_over_a_huge_domain_trims_its_ends() {
     let r = Search::new(&m)
         .var_order(VarOrder::Input)
         .limits(nodes(200))
-        .count();
+        .count()
+        .unwrap();
     assert_eq!(r.outcome, Outcome::LimitReached(Limit::Nodes));
 }
 
@@ -131,7 +135,8 @@ fn regular_over_full_range_domains_bounds_to_the_alphabet() {
         let r = Search::new(&m)
             .inference(inference)
             .limits(nodes(100))
-            .count();
+            .count()
+            .unwrap();
         assert_eq!((r.outcome, r.count), (Outcome::Solved, 5), "{inference:?}");
     }
     // A sparse alphabet {0, 2²⁰}: the values between stay in the domains,
@@ -141,7 +146,7 @@ fn regular_over_full_range_domains_bounds_to_the_alphabet() {
     let mut m = Model::new();
     let xs = m.new_vars(3, full()).unwrap();
     m.regular(&xs, &a).unwrap();
-    let r = Search::new(&m).limits(nodes(100)).solve();
+    let r = Search::new(&m).limits(nodes(100)).solve().unwrap();
     assert_eq!(r.outcome, Outcome::Solved);
     assert!(r
         .solution
@@ -166,7 +171,8 @@ fn equal_over_full_range_domains_reasons_on_bounds() {
         let r = Search::new(&m)
             .inference(inference)
             .limits(nodes(100))
-            .solve();
+            .solve()
+            .unwrap();
         assert_eq!(r.outcome, Outcome::Solved, "{inference:?}");
         let s = r.solution.unwrap();
         assert_eq!(s[x] as i64, s[y] as i64 + 3);
@@ -179,7 +185,7 @@ fn equal_over_full_range_domains_reasons_on_bounds() {
         .new_var(Domain::range(Value::MAX - 2, Value::MAX))
         .unwrap();
     m.equal(x, y, 3).unwrap();
-    let r = Search::new(&m).limits(nodes(100)).count();
+    let r = Search::new(&m).limits(nodes(100)).count().unwrap();
     assert_eq!((r.outcome, r.count), (Outcome::Unsatisfiable, 0));
     let mut m = Model::new();
     let x = m.new_var(full()).unwrap();
@@ -187,7 +193,7 @@ fn equal_over_full_range_domains_reasons_on_bounds() {
         .new_var(Domain::range(Value::MIN, Value::MIN + 4))
         .unwrap();
     m.equal(x, y, -5).unwrap();
-    let r = Search::new(&m).limits(nodes(100)).count();
+    let r = Search::new(&m).limits(nodes(100)).count().unwrap();
     assert_eq!((r.outcome, r.count), (Outcome::Unsatisfiable, 0));
 }
 
@@ -218,16 +224,16 @@ fn wide_arithmetic_counts_are_exact_or_stopped() {
         Search::new(&m).limits(nodes(50_000)).count()
     };
     // |x| = 10⁶: 2 solutions.
-    let r = wide(&[(0, false), (1_000_000, true)], "abs");
+    let r = wide(&[(0, false), (1_000_000, true)], "abs").unwrap();
     assert!(r.outcome != Outcome::Solved || r.count == 2, "{r:?}");
     // 10⁹ mod y = 0: the 200 divisors and their negatives.
-    let r = wide(&[(1_000_000_000, true), (0, false), (0, true)], "mod");
+    let r = wide(&[(1_000_000_000, true), (0, false), (0, true)], "mod").unwrap();
     assert!(r.outcome != Outcome::Solved || r.count == 200, "{r:?}");
     // 10⁶ / y = 7: y ∈ 125001..=142857, bounded by |y|·7 ≤ 10⁶ < |y|·8
     // and the signs: exact.
-    let r = wide(&[(1_000_000, true), (0, false), (7, true)], "div");
+    let r = wide(&[(1_000_000, true), (0, false), (7, true)], "div").unwrap();
     assert_eq!((r.outcome, r.count), (Outcome::Solved, 17_857));
-    let r = wide(&[(-1_000_000, true), (0, false), (7, true)], "div");
+    let r = wide(&[(-1_000_000, true), (0, false), (7, true)], "div").unwrap();
     assert_eq!((r.outcome, r.count), (Outcome::Solved, 17_857));
 }
 
@@ -246,7 +252,8 @@ fn min_divided_by_minus_one_is_settled_within_the_limits() {
         let r = Search::new(&m)
             .inference(inference)
             .limits(nodes(100))
-            .count();
+            .count()
+            .unwrap();
         assert_eq!((r.outcome, r.count), (Outcome::Solved, 5), "{inference:?}");
     }
     // Over the whole range, x / y = x mod y = z: only x = z = 0 with
@@ -257,10 +264,10 @@ fn min_divided_by_minus_one_is_settled_within_the_limits() {
     let z = m.new_var(full()).unwrap();
     m.div(x, y, z).unwrap();
     m.modulo(x, y, z).unwrap();
-    let r = Search::new(&m).limits(nodes(1000)).solve();
+    let r = Search::new(&m).limits(nodes(1000)).solve().unwrap();
     assert_eq!(r.outcome, Outcome::Solved);
     let s = r.solution.unwrap();
     assert_eq!(s[z] as i64, s[x] as i64 / s[y] as i64);
-    let r = Search::new(&m).limits(nodes(1000)).count();
+    let r = Search::new(&m).limits(nodes(1000)).count().unwrap();
     assert_eq!((r.outcome, r.count), (Outcome::Solved, 2), "{r:?}");
 }

@@ -164,6 +164,13 @@ struct Probe {
     optimum: Option<(csp_core::Optimum, Vec<Solution>)>,
 }
 
+/// A search the model rejected (a variable of another model in its
+/// options, which the front end never builds) as an I/O error for the
+/// caller to report.
+fn checked<T>(r: Result<T, csp_core::SearchError>) -> io::Result<T> {
+    r.map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))
+}
+
 /// The sequential search of `fzn` within `nodes` nodes ([`PROBE_NODES`]
 /// unless the environment variable `FZN_CSP_PROBE_NODES` says otherwise;
 /// 0 turns the probe off).
@@ -176,6 +183,7 @@ fn probe(fzn: &FznModel, cfg: &Config, opts: &csp_core::SearchOptions, nodes: u6
         Objective::Satisfy => {
             let max = cfg.solutions;
             let mut solutions = Vec::new();
+            let mut search = search;
             let report = search.for_each_solution(|s| {
                 solutions.push(s.clone());
                 if max.is_some_and(|m| solutions.len() as u64 >= m) {
@@ -183,6 +191,15 @@ fn probe(fzn: &FznModel, cfg: &Config, opts: &csp_core::SearchOptions, nodes: u6
                 }
                 ControlFlow::Continue(())
             });
+            // A rejected search is left to the main search, which reports it.
+            let Ok(report) = report else {
+                return Probe {
+                    finished: false,
+                    solutions: Vec::new(),
+                    report: None,
+                    optimum: None,
+                };
+            };
             Probe {
                 finished: !stopped_here(report.outcome),
                 solutions,
@@ -299,7 +316,7 @@ pub fn solve(
         Objective::Satisfy if !cfg.all && cfg.solutions.is_none_or(|n| n <= 1) => {
             // One solution: the sequential search (the parallel one
             // splits the space to enumerate it).
-            let r = search.solve();
+            let r = checked(search.solve())?;
             let r = (r.outcome, r.solution, r.stats);
             if let Some(s) = &r.1 {
                 emit(out, &fzn.outputs, s)?;
@@ -335,7 +352,7 @@ pub fn solve(
                     && rep.outcome == Outcome::LimitReached(csp_core::Limit::Solutions);
                 rep
             } else if threads > 1 {
-                let (sols, rep) = search.par_solutions(threads);
+                let (sols, rep) = checked(search.par_solutions(threads))?;
                 for s in sols.iter().take(max.unwrap_or(u64::MAX) as usize) {
                     n += 1;
                     emit(out, &fzn.outputs, s)?;
@@ -343,7 +360,7 @@ pub fn solve(
                 broke = max.is_some_and(|m| (sols.len() as u64) > m);
                 rep
             } else {
-                search.for_each_solution(|s| {
+                checked(search.for_each_solution(|s| {
                     n += 1;
                     if let Err(e) = emit(out, &fzn.outputs, s) {
                         io_err = Some(e);
@@ -354,7 +371,7 @@ pub fn solve(
                         return ControlFlow::Break(());
                     }
                     ControlFlow::Continue(())
-                })
+                }))?
             };
             if let Some(e) = io_err {
                 return Err(e);

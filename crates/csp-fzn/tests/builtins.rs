@@ -50,7 +50,7 @@ fn engine(vars: &[V], constraint: &str, inference: Inference) -> BTreeSet<Vec<i6
         ..SearchOptions::default()
     };
     let mut out = BTreeSet::new();
-    for s in Search::new(&fzn.model).options(opts).solutions() {
+    for s in Search::new(&fzn.model).options(opts).solutions().unwrap() {
         out.insert(xs.iter().map(|&x| s[x] as i64).collect());
     }
     out

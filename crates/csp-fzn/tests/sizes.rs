@@ -22,7 +22,7 @@ fn count(text: &str) -> u128 {
     if fzn.inconsistent {
         return 0;
     }
-    Search::new(&fzn.model).count().count
+    Search::new(&fzn.model).count().unwrap().count
 }
 
 /// `Q·S` was multiplied in 64 bits: 2^32 · 2^32 wrapped to 0, the empty

@@ -37,7 +37,8 @@ fn solve(constraint: &str, holds: impl Fn([i64; 3]) -> bool) -> Option<[i64; 3]>
     let r = Search::new(&fzn.model)
         .options(opts)
         .limits(Limits::none().with_nodes(1000))
-        .solve();
+        .solve()
+        .unwrap();
     match r.outcome {
         Outcome::Solved => {
             let v = ijr(&fzn, &r.solution.expect("a solution"));

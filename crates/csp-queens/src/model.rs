@@ -23,7 +23,7 @@
 //! use csp_core::{Search, VarOrder};
 //!
 //! let q = queens_model(8, ModelKind::AllDifferent).unwrap();
-//! let first = Search::new(&q.model).var_order(VarOrder::Input).solve().solution.unwrap();
+//! let first = Search::new(&q.model).var_order(VarOrder::Input).solve().unwrap().solution.unwrap();
 //! assert_eq!(q.columns(&first), vec![0, 4, 7, 5, 2, 6, 1, 3]); // 1 5 8 6 3 7 2 4
 //! ```
 
@@ -250,6 +250,7 @@ fn run_count(q: &QueensModel, options: &SearchOptions, threads: usize) -> Report
     Search::new(&q.model)
         .options(options.clone())
         .par_count(threads)
+        .expect("the options name this model's variables")
 }
 
 #[cfg(test)]

@@ -424,7 +424,8 @@ mod tests {
             .var_order(VarOrder::Input)
             .inference(Inference::ForwardChecking)
             .observer(&mut t)
-            .solve();
+            .solve()
+            .unwrap();
         t.finish();
         drop(t);
         let want = [
@@ -450,7 +451,8 @@ mod tests {
             .var_order(VarOrder::Input)
             .inference(Inference::ForwardChecking)
             .observer(&mut t)
-            .solve();
+            .solve()
+            .unwrap();
         t.finish();
         drop(t);
         assert!(r.solution.is_some());
@@ -467,7 +469,8 @@ mod tests {
             .var_order(VarOrder::Input)
             .inference(Inference::None)
             .observer(&mut t)
-            .solve();
+            .solve()
+            .unwrap();
         t.finish();
         drop(t);
         assert!(plain.iter().any(|l| l == "      (1 4 2 *)"), "{plain:#?}");

@@ -35,7 +35,8 @@ fn engine_solutions(n: usize) -> Vec<Vec<u32>> {
         .for_each_solution(|s| {
             all.push(q.columns(s));
             ControlFlow::Continue(())
-        });
+        })
+        .unwrap();
     all
 }
 
@@ -230,7 +231,8 @@ fn the_stack_solver_prints_the_engine_tree_without_inference() {
                 .var_order(VarOrder::Input)
                 .inference(Inference::None)
                 .observer(&mut t)
-                .solve();
+                .solve()
+                .unwrap();
             t.finish();
         }
         let mut ours = Vec::new();

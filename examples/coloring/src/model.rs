@@ -340,7 +340,10 @@ pub fn color(graph: &Graph, k: u32, options: &ColorOptions) -> Result<Colored, M
     // the engine for 512 MB per vertex.
     let k = k.min(core.max_degree.saturating_add(1));
     let (m, vars) = model(&core.graph, k, options.symmetry)?;
-    let r = Search::new(&m).options(options.search.clone()).solve();
+    let r = Search::new(&m)
+        .options(options.search.clone())
+        .solve()
+        .expect("the options name this model's variables");
     Ok(Colored {
         outcome: r.outcome,
         colors: r.solution.map(|s| core.colors(graph, &vars, &s)),

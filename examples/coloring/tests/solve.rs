@@ -107,10 +107,10 @@ fn precedence_keeps_exactly_one_coloring_per_renaming_class() {
         let g = Graph::new(n, edges).unwrap();
         for k in 1..=4u32 {
             let (plain, _) = model::model(&g, k, Symmetry::None).unwrap();
-            let all = csp_core::Search::new(&plain).count().count;
+            let all = csp_core::Search::new(&plain).count().unwrap().count;
             let (broken, vars) = model::model(&g, k, Symmetry::ValuePrecedence).unwrap();
             let mut total = 0u128;
-            for s in csp_core::Search::new(&broken).solutions() {
+            for s in csp_core::Search::new(&broken).solutions().unwrap() {
                 let colors: Vec<u32> = vars.iter().map(|&x| s[x] as u32).collect();
                 check_coloring(&g, &colors, k).unwrap();
                 let j = colors.iter().max().map_or(0, |m| m + 1);

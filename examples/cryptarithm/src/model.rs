@@ -207,8 +207,9 @@ pub struct Solved {
 pub fn solve(puzzle: &Puzzle, options: &Options) -> Result<Solved, ModelError> {
     let cm = model(puzzle, options)?;
     let r = Search::new(&cm.model)
-        .options(options.search.clone())
-        .solve();
+        .options(options.search.for_another_model())
+        .solve()
+        .expect("no decision variables: nothing to reject");
     Ok(Solved {
         outcome: r.outcome,
         digits: r.solution.map(|s| cm.digits(&s)),
@@ -236,11 +237,12 @@ pub fn solve_all(puzzle: &Puzzle, options: &Options) -> Result<AllSolutions, Mod
     let cm = model(puzzle, options)?;
     let mut solutions = Vec::new();
     let report = Search::new(&cm.model)
-        .options(options.search.clone())
+        .options(options.search.for_another_model())
         .for_each_solution(|s| {
             solutions.push(cm.digits(s));
             std::ops::ControlFlow::Continue(())
-        });
+        })
+        .expect("no decision variables: nothing to reject");
     Ok(AllSolutions {
         outcome: report.outcome,
         solutions,

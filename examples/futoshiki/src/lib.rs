@@ -24,7 +24,7 @@
 //! let puzzles = parse(text).unwrap();
 //! let p = &puzzles[0];
 //! let (m, cells) = model(p).unwrap();
-//! let s = Search::new(&m).options(csp_futoshiki::options()).solve().solution.unwrap();
+//! let s = Search::new(&m).options(csp_futoshiki::options()).solve().unwrap().solution.unwrap();
 //! let grid: Vec<i32> = cells.iter().map(|&x| s[x]).collect();
 //! check(p, &grid).unwrap();
 //! print!("{}", render(p, &grid));

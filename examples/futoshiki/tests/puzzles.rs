@@ -26,6 +26,7 @@ fn every_puzzle_has_its_one_solution() {
             let sols: Vec<Vec<i32>> = Search::new(&m)
                 .options(opts)
                 .solutions()
+                .unwrap()
                 .map(|s| cells.iter().map(|&x| s[x]).collect())
                 .collect();
             assert_eq!(sols.len(), 1, "puzzle at line {}", p.line);

@@ -19,7 +19,7 @@
 //! ";
 //! let p = &parse(text).unwrap()[0];
 //! let (m, cells) = model(p).unwrap();
-//! let s = Search::new(&m).solve().solution.unwrap();
+//! let s = Search::new(&m).solve().unwrap().solution.unwrap();
 //! let digits: Vec<i32> = cells.iter().map(|&x| s[x]).collect();
 //! check(p, &digits).unwrap();
 //! assert_eq!(digits, [1, 2, 3, 1]);

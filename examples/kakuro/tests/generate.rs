@@ -69,7 +69,12 @@ fn fill(p: &Puzzle, seed: u64, keep: &[i32]) -> Vec<i32> {
         val_order: ValOrder::Random { seed },
         ..Default::default()
     };
-    let s = Search::new(&m).options(opts).solve().solution.unwrap();
+    let s = Search::new(&m)
+        .options(opts)
+        .solve()
+        .unwrap()
+        .solution
+        .unwrap();
     cells.iter().map(|&x| s[x]).collect()
 }
 
@@ -110,6 +115,7 @@ fn solutions(p: &Puzzle, digits: &[i32], limit: usize) -> (Puzzle, Vec<Vec<i32>>
     let sols = Search::new(&m)
         .options(csp_kakuro::options())
         .solutions()
+        .unwrap()
         .take(limit)
         .map(|s| cells.iter().map(|&x| s[x]).collect())
         .collect();
@@ -160,7 +166,7 @@ fn a_small_pattern_gives_a_unique_puzzle() {
     let (p, digits) = generate(pattern, 1, 200).unwrap();
     check(&p, &digits).unwrap();
     let (m, _) = model(&p).unwrap();
-    assert_eq!(Search::new(&m).count().count, 1);
+    assert_eq!(Search::new(&m).count().unwrap().count, 1);
 }
 
 #[test]

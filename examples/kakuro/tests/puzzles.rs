@@ -38,6 +38,7 @@ fn solutions(p: &Puzzle, strength: Consistency, inference: Inference) -> Vec<Vec
     Search::new(&m)
         .options(opts)
         .solutions()
+        .unwrap()
         .map(|s| {
             let digits: Vec<i32> = cells.iter().map(|&x| s[x]).collect();
             check(p, &digits).unwrap();

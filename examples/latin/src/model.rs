@@ -219,7 +219,10 @@ pub struct Solved {
 /// A square with a repeated given has no completion.
 pub fn complete(square: &Square, options: &SearchOptions) -> Solved {
     let (m, cells) = model(square);
-    let r = Search::new(&m).options(options.clone()).solve();
+    let r = Search::new(&m)
+        .options(options.for_another_model())
+        .solve()
+        .expect("no decision variables: nothing to reject");
     Solved {
         outcome: r.outcome,
         solution: r.solution.map(|s| square_of(&cells, &s)),
@@ -231,7 +234,10 @@ pub fn complete(square: &Square, options: &SearchOptions) -> Solved {
 /// "at least `k`").
 pub fn count_completions(square: &Square, k: u64, options: &SearchOptions) -> Report {
     let (m, _) = model(square);
-    Search::new(&m).options(options.clone()).count_up_to(k)
+    Search::new(&m)
+        .options(options.for_another_model())
+        .count_up_to(k)
+        .expect("no decision variables: nothing to reject")
 }
 
 /// How [`count_latin_squares`] counts.
@@ -278,7 +284,10 @@ pub fn count_latin_squares_with(
     options: &SearchOptions,
 ) -> Result<Report, SquareError> {
     let (m, factor) = counting_model(n, counting)?;
-    let mut report = Search::new(&m).options(options.clone()).count();
+    let mut report = Search::new(&m)
+        .options(options.for_another_model())
+        .count()
+        .expect("no decision variables: nothing to reject");
     report.count *= factor;
     Ok(report)
 }
@@ -291,7 +300,7 @@ pub fn count_latin_squares_with(
 /// ```
 /// use csp_latin::model::{counting_model, Counting};
 /// let (m, factor) = counting_model(4, Counting::Reduced).unwrap();
-/// let reduced = csp_core::Search::new(&m).count().count;
+/// let reduced = csp_core::Search::new(&m).count().unwrap().count;
 /// assert_eq!((reduced, factor), (4, 144));
 /// ```
 ///

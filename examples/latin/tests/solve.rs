@@ -74,6 +74,7 @@ fn every_enumerated_square_of_order_4_is_latin_and_distinct() {
     for s in csp_core::Search::new(&m)
         .options(model::options())
         .solutions()
+        .unwrap()
     {
         let square = model::square_of(&cells, &s);
         check_latin(&square).unwrap();

@@ -10,8 +10,8 @@
 //!
 //! let (m, cells) = model(3).unwrap();
 //! assert_eq!(magic_constant(3), 15);
-//! assert_eq!(Search::new(&m).count().count, 8); // one square, 8 symmetries
-//! let s = Search::new(&m).solve().solution.unwrap();
+//! assert_eq!(Search::new(&m).count().unwrap().count, 8); // one square, 8 symmetries
+//! let s = Search::new(&m).solve().unwrap().solution.unwrap();
 //! let square: Vec<i32> = cells.iter().map(|&x| s[x]).collect();
 //! csp_magic::check(3, &square).unwrap();
 //! ```

@@ -12,7 +12,7 @@ fn order_3_has_8_squares_all_magic() {
             ..Default::default()
         };
         let mut n = 0;
-        for s in Search::new(&m).options(opts).solutions() {
+        for s in Search::new(&m).options(opts).solutions().unwrap() {
             let sq: Vec<i32> = cells.iter().map(|&x| s[x]).collect();
             check(3, &sq).unwrap();
             n += 1;
@@ -25,7 +25,11 @@ fn order_3_has_8_squares_all_magic() {
 fn order_4_has_7040_squares() {
     let (m, cells) = model(4).unwrap();
     let mut n = 0;
-    for s in Search::new(&m).options(csp_magic::options()).solutions() {
+    for s in Search::new(&m)
+        .options(csp_magic::options())
+        .solutions()
+        .unwrap()
+    {
         let sq: Vec<i32> = cells.iter().map(|&x| s[x]).collect();
         check(4, &sq).unwrap();
         n += 1;

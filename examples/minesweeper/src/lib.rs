@@ -277,7 +277,10 @@ pub struct Deduction {
 /// and usually far fewer.
 pub fn deduce(b: &Board, options: &SearchOptions) -> Result<Deduction, ModelError> {
     let (m, mine) = model(b)?;
-    let r = Search::new(&m).options(options.clone()).solve();
+    let r = Search::new(&m)
+        .options(options.for_another_model())
+        .solve()
+        .expect("no decision variables: nothing to reject");
     let mut d = Deduction {
         cells: vec![None; b.cells.len()],
         consistent: r.solution.is_some(),
@@ -306,7 +309,10 @@ pub fn deduce(b: &Board, options: &SearchOptions) -> Result<Deduction, ModelErro
             flips.push(m.reify(mine[k].ne(layout[k]))?);
         }
         m.post(sum(&flips).ge(1))?;
-        let r = Search::new(&m).options(options.clone()).solve();
+        let r = Search::new(&m)
+            .options(options.for_another_model())
+            .solve()
+            .expect("no decision variables: nothing to reject");
         d.stats.merge(&r.stats);
         d.searches += 1;
         match r.solution {

@@ -63,6 +63,7 @@ fn agree(b: &Board) {
         let layouts = Search::new(&m)
             .options(opts.clone())
             .solutions()
+            .unwrap()
             .inspect(|s| {
                 let layout: Vec<bool> = mine.iter().map(|&x| s[x] == 1).collect();
                 check(b, &layout).unwrap();
@@ -180,12 +181,12 @@ fn counts_on_the_example_boards() {
     let b = parse(&data("beginner.txt")).unwrap();
     let (m, mine) = model(&b).unwrap();
     let mut seen = std::collections::HashSet::new();
-    for s in Search::new(&m).options(options()).solutions() {
+    for s in Search::new(&m).options(options()).solutions().unwrap() {
         let layout: Vec<bool> = mine.iter().map(|&x| s[x] == 1).collect();
         check(&b, &layout).unwrap();
         assert!(seen.insert(layout));
     }
-    let counted = Search::new(&m).options(options()).count().count;
+    let counted = Search::new(&m).options(options()).count().unwrap().count;
     assert_eq!(counted as usize, seen.len());
     // The deduction on the expert board settles its frontier quickly, and
     // every cell it calls certain is so in a fresh solve with it flipped.
@@ -196,7 +197,7 @@ fn counts_on_the_example_boards() {
         if let (Cell::Hidden, Some(mine_here)) = (b.cells[k], known) {
             let (mut m, mine) = model(&b).unwrap();
             m.post(mine[k].eq(i32::from(!mine_here))).unwrap();
-            let r = Search::new(&m).options(options()).solve();
+            let r = Search::new(&m).options(options()).solve().unwrap();
             assert!(r.solution.is_none() && r.outcome.is_complete(), "cell {k}");
         }
     }

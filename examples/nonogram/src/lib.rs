@@ -15,7 +15,7 @@
 //!
 //! let p = parse("rows\n1\n3\n1\ncolumns\n1\n3\n1\n").unwrap(); // a plus sign
 //! let (m, cells) = model(&p).unwrap();
-//! let s = Search::new(&m).solve().solution.unwrap();
+//! let s = Search::new(&m).solve().unwrap().solution.unwrap();
 //! let grid: Vec<bool> = cells.iter().map(|&x| s[x] == 1).collect();
 //! check(&p, &grid).unwrap();
 //! assert_eq!(render(&p, &grid), ".#.\n###\n.#.\n");

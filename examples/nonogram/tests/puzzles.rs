@@ -18,6 +18,7 @@ fn solve_all(file: &str) -> Vec<String> {
         let sols: Vec<String> = Search::new(&m)
             .options(opts)
             .solutions()
+            .unwrap()
             .map(|s| {
                 let g: Vec<bool> = cells.iter().map(|&x| s[x] == 1).collect();
                 check(&p, &g).unwrap();
@@ -72,5 +73,5 @@ fn bad_files_name_line_and_column() {
     // Clues that cannot be met together: no solution, a complete answer.
     let p = parse("rows\n1\n0\ncolumns\n0\n0\n").unwrap();
     let (m, _) = model(&p).unwrap();
-    assert_eq!(Search::new(&m).count().count, 0);
+    assert_eq!(Search::new(&m).count().unwrap().count, 0);
 }

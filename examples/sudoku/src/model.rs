@@ -117,7 +117,10 @@ pub fn solve(grid: &Grid, options: &SearchOptions) -> Solved {
 /// [`solve`] with the all-different constraints at `alldiff`.
 pub fn solve_with(grid: &Grid, options: &SearchOptions, alldiff: Consistency) -> Solved {
     let (m, cells) = model_with(grid, alldiff);
-    let r = Search::new(&m).options(options.clone()).solve();
+    let r = Search::new(&m)
+        .options(options.for_another_model())
+        .solve()
+        .expect("no decision variables: nothing to reject");
     Solved {
         outcome: r.outcome,
         solution: r.solution.map(|s| grid_of(grid, &cells, &s)),
@@ -146,7 +149,10 @@ pub fn count_up_to_with(
     alldiff: Consistency,
 ) -> Report {
     let (m, _) = model_with(grid, alldiff);
-    Search::new(&m).options(options.clone()).count_up_to(k)
+    Search::new(&m)
+        .options(options.for_another_model())
+        .count_up_to(k)
+        .expect("no decision variables: nothing to reject")
 }
 
 /// The answer of [`is_unique`].
@@ -174,7 +180,11 @@ pub fn is_unique(grid: &Grid, options: &SearchOptions) -> Uniqueness {
 pub fn is_unique_with(grid: &Grid, options: &SearchOptions, alldiff: Consistency) -> Uniqueness {
     let (m, cells) = model_with(grid, alldiff);
     let to_grid = |s: &Solution| grid_of(grid, &cells, s);
-    match Search::new(&m).options(options.clone()).is_unique() {
+    match Search::new(&m)
+        .options(options.for_another_model())
+        .is_unique()
+        .expect("no decision variables: nothing to reject")
+    {
         csp_core::Uniqueness::None => Uniqueness::None,
         csp_core::Uniqueness::Unique(s) => Uniqueness::Unique(to_grid(&s)),
         csp_core::Uniqueness::Multiple(a, b) => Uniqueness::Multiple(to_grid(&a), to_grid(&b)),

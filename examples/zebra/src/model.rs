@@ -168,11 +168,17 @@ pub enum Answer {
 /// A [`ModelError`] from building the model (not expected).
 pub fn solve_unique() -> Result<Answer, ModelError> {
     let z = model()?;
-    Ok(match Search::new(&z.model).options(options()).is_unique() {
-        csp_core::Uniqueness::None => Answer::None,
-        csp_core::Uniqueness::Unique(s) => Answer::Unique(z.houses(&s)),
-        csp_core::Uniqueness::Multiple(a, b) => Answer::Multiple(z.houses(&a), z.houses(&b)),
-        csp_core::Uniqueness::Unknown(l) => Answer::Unknown(l),
-        csp_core::Uniqueness::Invalid(c) => Answer::Invalid(c),
-    })
+    Ok(
+        match Search::new(&z.model)
+            .options(options())
+            .is_unique()
+            .expect("the options name no variables")
+        {
+            csp_core::Uniqueness::None => Answer::None,
+            csp_core::Uniqueness::Unique(s) => Answer::Unique(z.houses(&s)),
+            csp_core::Uniqueness::Multiple(a, b) => Answer::Multiple(z.houses(&a), z.houses(&b)),
+            csp_core::Uniqueness::Unknown(l) => Answer::Unknown(l),
+            csp_core::Uniqueness::Invalid(c) => Answer::Invalid(c),
+        },
+    )
 }

@@ -842,14 +842,16 @@ pub fn record(
     let steps = rec.cap;
     let cap = steps as u64;
     options.limits.nodes = Some(options.limits.nodes.map_or(cap, |n| n.min(cap)));
-    let search = csp_core::Search::new(model)
+    let mut search = csp_core::Search::new(model)
         .options(options)
         .observer(&mut rec);
     let (solutions, outcome, stats) = if all {
-        let r = search.for_each_solution(|_| ControlFlow::Continue(()));
+        let r = search
+            .for_each_solution(|_| ControlFlow::Continue(()))
+            .map_err(|e| e.to_string())?;
         (r.count, r.outcome, r.stats)
     } else {
-        let r = search.solve();
+        let r = search.solve().map_err(|e| e.to_string())?;
         (u128::from(r.solution.is_some()), r.outcome, r.stats)
     };
     rec.finish(outcome);
@@ -939,7 +941,8 @@ mod tests {
                 ..Default::default()
             })
             .observer(&mut rec)
-            .solve();
+            .solve()
+            .unwrap();
         rec.finish(r.outcome);
         let kinds: Vec<Kind> = rec.steps().iter().map(|s| s.kind).collect();
         use Kind::*;

@@ -143,7 +143,7 @@ impl Model {
     /// let load = m.new_vars(2, Domain::range(0, 5)).unwrap();
     /// m.bin_packing_load(&load, &bin, &[3, 2, 4]).unwrap();
     /// // 9 units in two bins of at most 5: {3, 2} and {4}.
-    /// assert_eq!(Search::new(&m).count().count, 2);
+    /// assert_eq!(Search::new(&m).count().unwrap().count, 2);
     /// ```
     pub fn bin_packing_load(
         &mut self,

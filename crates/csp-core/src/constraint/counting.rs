@@ -452,7 +452,7 @@ impl Model {
     /// let n = m.new_var(Domain::singleton(2)).unwrap();
     /// m.among(&x, &[1, 2], n).unwrap();
     /// // Two of three in {1, 2}, one at 0: 3 places for the 0 × 2 × 2.
-    /// assert_eq!(Search::new(&m).count().count, 12);
+    /// assert_eq!(Search::new(&m).count().unwrap().count, 12);
     /// ```
     pub fn among(
         &mut self,

@@ -127,7 +127,7 @@ impl Model {
     /// // Three tasks of 2 time units, demands 2, 1 and 2, capacity 3.
     /// let s = m.new_vars(3, Domain::range(0, 3)).unwrap();
     /// m.cumulative(&s, &[2, 2, 2], &[2, 1, 2], 3).unwrap();
-    /// let sol = Search::new(&m).solve().solution.unwrap();
+    /// let sol = Search::new(&m).solve().unwrap().solution.unwrap();
     /// let (a, c) = (sol.value(s[0]), sol.value(s[2]));
     /// assert!(a + 2 <= c || c + 2 <= a); // the two big tasks never overlap
     /// ```

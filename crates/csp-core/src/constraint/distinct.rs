@@ -342,7 +342,7 @@ impl Model {
     /// let mut m = Model::new();
     /// let x = m.new_vars(3, Domain::range(1, 2)).unwrap();
     /// m.all_different_with(&x, Consistency::Domain).unwrap();
-    /// let r = Search::new(&m).count();
+    /// let r = Search::new(&m).count().unwrap();
     /// assert_eq!(r.count, 0);
     /// assert_eq!(r.stats.nodes, 0);
     /// ```
@@ -380,7 +380,7 @@ impl Model {
     /// m.all_different_except(&x, 0).unwrap();
     /// // 000; one non-zero (3 places × 2 values); two distinct non-zeros
     /// // (3 places for the 0 × 2 orders); three non-zeros cannot differ.
-    /// assert_eq!(Search::new(&m).count().count, 1 + 6 + 6);
+    /// assert_eq!(Search::new(&m).count().unwrap().count, 1 + 6 + 6);
     /// ```
     pub fn all_different_except(
         &mut self,

@@ -44,7 +44,7 @@
 //! let x = m.new_var(Domain::range(1, 3)).unwrap();
 //! let y = m.new_var(Domain::range(1, 3)).unwrap();
 //! m.post(Less([x, y])).unwrap();
-//! assert_eq!(Search::new(&m).count().count, 3); // (1,2) (1,3) (2,3)
+//! assert_eq!(Search::new(&m).count().unwrap().count, 3); // (1,2) (1,3) (2,3)
 //! ```
 
 use std::fmt;

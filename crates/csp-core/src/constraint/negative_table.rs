@@ -67,7 +67,7 @@ impl Model {
     /// let x = m.new_vars(2, Domain::range(0, 2)).unwrap();
     /// // x0 ≠ x1, as forbidden pairs.
     /// m.negative_table(&x, (0..3).map(|v| vec![v, v])).unwrap();
-    /// assert_eq!(Search::new(&m).count().count, 6);
+    /// assert_eq!(Search::new(&m).count().unwrap().count, 6);
     /// ```
     ///
     /// Fails with [`ModelError::LengthMismatch`] for a tuple whose length

@@ -247,7 +247,7 @@ impl Model {
     /// let y = m.new_vars(2, Domain::range(0, 1)).unwrap();
     /// m.lex_less(&x, &y).unwrap();
     /// // 16 pairs of 2-bit words: 4 equal, half of the other 12 ordered.
-    /// assert_eq!(Search::new(&m).count().count, 6);
+    /// assert_eq!(Search::new(&m).count().unwrap().count, 6);
     /// ```
     pub fn lex_less(&mut self, x: &[VarId], y: &[VarId]) -> Result<ConstraintId, ModelError> {
         self.lex(x, y, true)
@@ -265,7 +265,7 @@ impl Model {
     /// let mut m = Model::new();
     /// let x = m.new_vars(3, Domain::range(1, 4)).unwrap();
     /// m.strictly_increasing(&x).unwrap();
-    /// assert_eq!(Search::new(&m).count().count, 4); // C(4, 3)
+    /// assert_eq!(Search::new(&m).count().unwrap().count, 4); // C(4, 3)
     /// ```
     pub fn increasing(&mut self, vars: &[VarId]) -> Result<ConstraintId, ModelError> {
         self.post(Increasing {

@@ -83,7 +83,7 @@ fn prefix_domains(r: &mut Premises<'_>, vars: &[VarId], i: usize) {
 /// let mut m = Model::new();
 /// let xs = m.new_vars(3, Domain::range(0, 3)).unwrap();
 /// m.post(ValuePrecedeChain::new(xs, 0)).unwrap();
-/// assert_eq!(Search::new(&m).count().count, 5);
+/// assert_eq!(Search::new(&m).count().unwrap().count, 5);
 /// ```
 #[derive(Debug, Clone)]
 pub struct ValuePrecedeChain {
@@ -122,7 +122,7 @@ impl ValuePrecedeChain {
     /// let xs = m.new_vars(3, Domain::range(0, 3)).unwrap();
     /// let top = m.new_var(Domain::range(0, 1)).unwrap();
     /// m.post(ValuePrecedeChain::bounded(xs, 0, top)).unwrap();
-    /// assert_eq!(Search::new(&m).count().count, 5);
+    /// assert_eq!(Search::new(&m).count().unwrap().count, 5);
     /// ```
     pub fn bounded(vars: Vec<VarId>, start: Value, top: VarId) -> ValuePrecedeChain {
         Self::build(vars, start, Some(top))
@@ -537,7 +537,7 @@ impl Propagator for PrecedenceProp<'_> {
 /// let mut m = Model::new();
 /// let xs = m.new_vars(3, Domain::range(0, 2))?;
 /// m.post(ValuePrecede::new(xs, 0, 1))?;
-/// assert_eq!(Search::new(&m).count().count, 14);
+/// assert_eq!(Search::new(&m).count().unwrap().count, 14);
 /// # Ok::<(), csp_core::ModelError>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -769,7 +769,8 @@ mod tests {
                 for inference in [crate::Inference::ForwardChecking, crate::Inference::Mac] {
                     let r = Search::new(&build(Some((i, val))))
                         .inference(inference)
-                        .solve();
+                        .solve()
+                        .unwrap();
                     assert_eq!(r.solution.is_some(), supported, "x{i} = {val}");
                     if !supported {
                         assert_eq!(r.stats.nodes, 0, "x{i} = {val} not pruned at the root");
@@ -918,6 +919,7 @@ mod tests {
                             .inference(inference)
                             .var_order(var_order)
                             .count_up_to(u64::MAX)
+                            .unwrap()
                     };
                     let (a, b) = (run(&inc), run(&scan));
                     let what = format!("case {case} {inference:?} {var_order:?}");
@@ -943,7 +945,7 @@ mod tests {
             let mut m = Model::new();
             let xs = m.new_vars(n, Domain::range(0, n as Value - 1)).unwrap();
             post(&mut m, &xs, 0).unwrap();
-            assert_eq!(Search::new(&m).count().count, bell, "n = {n}");
+            assert_eq!(Search::new(&m).count().unwrap().count, bell, "n = {n}");
         }
     }
 }

@@ -522,7 +522,7 @@ impl Model {
     /// let mut m = Model::new();
     /// let row = m.new_vars(5, Domain::range(0, 1)).unwrap();
     /// m.regular(&row, &Automaton::nonogram(&[2, 1])).unwrap();
-    /// assert_eq!(Search::new(&m).count().count, 3);
+    /// assert_eq!(Search::new(&m).count().unwrap().count, 3);
     /// ```
     pub fn regular(
         &mut self,

@@ -358,7 +358,7 @@ impl Model {
     /// let mut m = Model::new();
     /// let succ = m.new_vars(4, Domain::range(0, 3)).unwrap();
     /// m.circuit(&succ).unwrap();
-    /// assert_eq!(Search::new(&m).count().count, 6); // (4 − 1)!
+    /// assert_eq!(Search::new(&m).count().unwrap().count, 6); // (4 − 1)!
     /// ```
     pub fn circuit(&mut self, succ: &[VarId]) -> Result<ConstraintId, ModelError> {
         self.structure(succ, false)
@@ -395,7 +395,7 @@ impl Model {
     /// let f = m.new_vars(3, Domain::range(0, 2)).unwrap();
     /// let g = m.new_vars(3, Domain::range(0, 2)).unwrap();
     /// m.inverse(&f, &g).unwrap();
-    /// assert_eq!(Search::new(&m).count().count, 6);
+    /// assert_eq!(Search::new(&m).count().unwrap().count, 6);
     /// ```
     pub fn inverse(&mut self, f: &[VarId], g: &[VarId]) -> Result<ConstraintId, ModelError> {
         if f.len() != g.len() {

@@ -49,7 +49,7 @@
 //! let x = m.new_var(Domain::range(1, 3)).unwrap();
 //! let y = m.new_var(Domain::range(1, 3)).unwrap();
 //! m.post(Differ([x, y])).unwrap();
-//! assert_eq!(Search::new(&m).count().count, 6);
+//! assert_eq!(Search::new(&m).count().unwrap().count, 6);
 //! ```
 
 use std::fmt;

@@ -22,7 +22,7 @@ impl<'a> Search<'a> {
     /// let mut m = Model::new();
     /// let [x, y] = m.new_array(Domain::range(0, 2))?;
     /// m.not_equal(x, y, 0)?;
-    /// let s = Search::new(&m).branch_on(&[y, x]).var_order(VarOrder::Input).try_solve()?;
+    /// let s = Search::new(&m).branch_on(&[y, x]).var_order(VarOrder::Input).solve()?;
     /// let s = s.solution.unwrap();
     /// assert_eq!((s[x], s[y]), (1, 0)); // y = 0 was decided first
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -42,7 +42,7 @@ impl<'a> Search<'a> {
     /// let mut m = Model::new();
     /// let xs = m.new_vars(4, Domain::range(1, 4))?;
     /// m.all_different(&xs)?;
-    /// let r = Search::new(&m).time_limit(Duration::from_secs(60)).try_count()?;
+    /// let r = Search::new(&m).time_limit(Duration::from_secs(60)).count()?;
     /// assert_eq!(r.count, 24); // well within the minute
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -59,7 +59,7 @@ impl<'a> Search<'a> {
     /// let mut m = Model::new();
     /// let xs = m.new_vars(8, Domain::range(1, 8))?;
     /// m.all_different(&xs)?;
-    /// let r = Search::new(&m).node_limit(100).try_count()?;
+    /// let r = Search::new(&m).node_limit(100).count()?;
     /// assert_eq!(r.outcome, Outcome::LimitReached(Limit::Nodes));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -76,7 +76,7 @@ impl<'a> Search<'a> {
     /// let mut m = Model::new();
     /// let xs = m.new_vars(4, Domain::range(1, 4))?;
     /// m.all_different(&xs)?;
-    /// assert_eq!(Search::new(&m).solution_limit(5).try_count()?.count, 5);
+    /// assert_eq!(Search::new(&m).solution_limit(5).count()?.count, 5);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn solution_limit(mut self, solutions: u64) -> Self {
@@ -92,7 +92,7 @@ impl<'a> Search<'a> {
     /// let mut m = Model::new();
     /// let xs = m.new_vars(4, Domain::range(1, 4))?;
     /// m.all_different(&xs)?;
-    /// let r = Search::new(&m).memory_limit(64 << 20).try_count()?;
+    /// let r = Search::new(&m).memory_limit(64 << 20).count()?;
     /// assert_eq!(r.count, 24);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -111,7 +111,7 @@ impl<'a> Search<'a> {
     /// m.all_different(&xs)?;
     /// let token = CancelToken::new();
     /// token.cancel(); // as another thread would, later
-    /// let r = Search::new(&m).cancel_with(token).try_count()?;
+    /// let r = Search::new(&m).cancel_with(token).count()?;
     /// assert_eq!(r.outcome, Outcome::LimitReached(Limit::Cancelled));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -120,7 +120,7 @@ impl<'a> Search<'a> {
         self
     }
 
-    /// Restarts [`try_solve`](Search::try_solve) and optimisation after a
+    /// Restarts [`solve`](Search::solve) and optimisation after a
     /// growing number of failures (see [`Restarts`]); counting never
     /// restarts.
     ///
@@ -132,7 +132,7 @@ impl<'a> Search<'a> {
     /// let r = Search::new(&m)
     ///     .var_order(VarOrder::DomWdeg)
     ///     .restarts(Restarts::Luby { scale: 10 })
-    ///     .try_solve()?;
+    ///     .solve()?;
     /// assert_eq!(r.outcome, Outcome::Solved);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -152,7 +152,7 @@ impl<'a> Search<'a> {
     /// let r = Search::new(&m)
     ///     .var_order(VarOrder::DomWdeg)
     ///     .root_weights(RootWeights::Halve)
-    ///     .try_count()?;
+    ///     .count()?;
     /// assert_eq!(r.count, 120); // the order changes, the answer does not
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -170,7 +170,7 @@ impl<'a> Search<'a> {
     /// let mut m = Model::new();
     /// let xs = m.new_vars(4, Domain::range(1, 4))?;
     /// m.all_different(&xs)?;
-    /// assert_eq!(Search::new(&m).check_solutions(true).try_count()?.count, 24);
+    /// assert_eq!(Search::new(&m).check_solutions(true).count()?.count, 24);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn check_solutions(mut self, on: bool) -> Self {

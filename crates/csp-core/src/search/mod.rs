@@ -15,10 +15,10 @@
 //! | [`Search::minimize`] / [`Search::maximize`] | the best solution, with its proven bound ([`Optimum`]) |
 //!
 //! ## Checked and unchecked calls
-//! The optimisation calls and the `try_` calls ([`Search::try_solve`],
-//! [`Search::try_count`], [`Search::try_count_up_to`],
-//! [`Search::try_is_unique`], [`Search::try_for_each_solution`],
-//! [`Search::try_par_count`], [`Search::try_par_solutions`]) first run
+//! The optimisation calls and the `try_` calls ([`Search::solve`],
+//! [`Search::count`], [`Search::count_up_to`],
+//! [`Search::is_unique`], [`Search::for_each_solution`],
+//! [`Search::par_count`], [`Search::par_solutions`]) first run
 //! [`Search::validate`]: a variable of another model given to
 //! [`Search::branch_on`] or as the objective, or a constraint over no
 //! variables that cannot hold, is a [`SearchError`](crate::SearchError) naming it, not a wrong
@@ -42,7 +42,7 @@
 //!     .var_order(VarOrder::DomWdeg)
 //!     .val_order(ValOrder::Descending)
 //!     .time_limit(Duration::from_secs(10));
-//! assert_eq!(search.try_count()?.count, 24);
+//! assert_eq!(search.count()?.count, 24);
 //! let best = search.minimize(total)?; // the same search, run again
 //! assert_eq!(best.objective, Some(3));
 //! assert!(best.proven);
@@ -115,7 +115,7 @@ impl std::fmt::Display for SolveResult {
     /// let mut m = Model::new();
     /// let [x, y] = m.new_array(Domain::range(0, 1))?;
     /// m.not_equal(x, y, 0)?;
-    /// let r = Search::new(&m).try_solve()?;
+    /// let r = Search::new(&m).solve()?;
     /// assert!(r.to_string().starts_with("solved: 0 1; solutions: 1, nodes: "));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -137,9 +137,9 @@ impl std::fmt::Display for Report {
     /// let mut m = Model::new();
     /// let xs = m.new_vars(5, Domain::range(1, 5))?;
     /// m.all_different(&xs)?;
-    /// let r = Search::new(&m).try_count()?;
+    /// let r = Search::new(&m).count()?;
     /// assert!(r.to_string().starts_with("120 solutions (solved); "));
-    /// let r = Search::new(&m).try_count_up_to(10)?;
+    /// let r = Search::new(&m).count_up_to(10)?;
     /// assert!(r.to_string().starts_with("at least 10 solutions (stopped (solution limit)); "));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -185,7 +185,7 @@ pub enum Uniqueness {
 ///     .inference(Inference::Mac)
 ///     .var_order(VarOrder::Input)
 ///     .val_order(ValOrder::Descending)
-///     .solve();
+///     .solve().unwrap();
 /// assert_eq!(r.solution.unwrap().values(), &[4, 3, 2, 1]);
 /// ```
 pub struct Search<'a> {
@@ -287,7 +287,7 @@ impl<'a> Search<'a> {
     ///         m.not_equal(xs[i], xs[j], 0)?;
     ///     }
     /// }
-    /// let r = Search::new(&m).learning(true).try_solve()?;
+    /// let r = Search::new(&m).learning(true).solve()?;
     /// assert_eq!(r.outcome, Outcome::Unsatisfiable);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -308,24 +308,12 @@ impl<'a> Search<'a> {
         self
     }
 
-    /// Finds the first solution.
-    ///
-    /// ```
-    /// use csp_core::{Domain, Model, Outcome, Search};
-    /// let mut m = Model::new();
-    /// let x = m.new_var(Domain::range(0, 1)).unwrap();
-    /// let y = m.new_var(Domain::range(0, 1)).unwrap();
-    /// m.not_equal(x, y, 0).unwrap();
-    /// m.not_equal(x, y, 1).unwrap(); // x ≠ y + 1
-    /// let r = Search::new(&m).solve();
-    /// assert_eq!(r.outcome, Outcome::Solved);
-    /// assert_eq!(r.solution.unwrap().values(), &[0, 1]);
-    /// ```
-    pub fn solve(self) -> SolveResult {
+    /// Unchecked: see the checked entry point of the same name (`checked.rs`).
+    pub(crate) fn solve_unchecked(self) -> SolveResult {
         if self.options.learning && self.observer.is_none() {
             return learning::solve(self.model, self.options);
         }
-        let mut it = self.solutions();
+        let mut it = self.solutions_unchecked();
         it.engine.enable_restarts();
         let solution = it.next();
         let outcome = match (&solution, it.stopped) {
@@ -339,9 +327,8 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// An iterator over all solutions, in search order. After it ends,
-    /// [`Solutions::outcome`] tells whether a limit stopped it.
-    pub fn solutions(self) -> Solutions<'a> {
+    /// Unchecked: see the checked entry point of the same name (`checked.rs`).
+    pub(crate) fn solutions_unchecked(self) -> Solutions<'a> {
         // The time limit counts the preparation too.
         let start = Instant::now();
         let prep = Arc::new(Prepared::new(self.model, self.options.inference));
@@ -350,23 +337,12 @@ impl<'a> Search<'a> {
         it
     }
 
-    /// Calls `f` for each solution until it returns `ControlFlow::Break`.
-    ///
-    /// ```
-    /// use std::ops::ControlFlow;
-    /// use csp_core::{Domain, Model, Search};
-    /// let mut m = Model::new();
-    /// let xs = m.new_vars(3, Domain::range(1, 3)).unwrap();
-    /// m.all_different(&xs).unwrap();
-    /// let mut firsts = Vec::new();
-    /// Search::new(&m).for_each_solution(|s| {
-    ///     firsts.push(s.values()[0]);
-    ///     if firsts.len() == 4 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-    /// });
-    /// assert_eq!(firsts, vec![1, 1, 2, 2]);
-    /// ```
-    pub fn for_each_solution(self, mut f: impl FnMut(&Solution) -> ControlFlow<()>) -> Report {
-        let mut it = self.solutions();
+    /// Unchecked: see the checked entry point of the same name (`checked.rs`).
+    pub(crate) fn for_each_solution_unchecked(
+        self,
+        mut f: impl FnMut(&Solution) -> ControlFlow<()>,
+    ) -> Report {
+        let mut it = self.solutions_unchecked();
         let mut count = 0u128;
         let mut broke = false;
         for s in it.by_ref() {
@@ -389,16 +365,8 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Counts all solutions without building them.
-    ///
-    /// With forward checking or arc consistency (and no observer), when one
-    /// variable is left its remaining values are all solutions, so they are
-    /// added at once instead of being tried one by one. That holds for the
-    /// library's constraints; when the model has constraints of the
-    /// caller's ([`Model::post`](crate::Model::post)), whose pruning may let a non-solution
-    /// through, each solution is reached and checked against them, and one
-    /// that fails ends the count with [`Outcome::Invalid`] naming it.
-    pub fn count(self) -> Report {
+    /// Unchecked: see the checked entry point of the same name (`checked.rs`).
+    pub(crate) fn count_unchecked(self) -> Report {
         let start = Instant::now();
         let prep = Arc::new(Prepared::new(self.model, self.options.inference));
         let cap = self.options.limits.solutions;
@@ -433,8 +401,8 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Counts solutions, stopping at `k` (a count of `k` means "at least k").
-    pub fn count_up_to(mut self, k: u64) -> Report {
+    /// Unchecked: see the checked entry point of the same name (`checked.rs`).
+    pub(crate) fn count_up_to_unchecked(mut self, k: u64) -> Report {
         if k == 0 {
             // "At least 0": nothing to search, and nothing is known.
             return Report {
@@ -444,7 +412,7 @@ impl<'a> Search<'a> {
             };
         }
         self.options.limits.solutions = Some(k);
-        let mut it = self.solutions();
+        let mut it = self.solutions_unchecked();
         let mut count = 0u128;
         while count < k as u128 {
             if it.next().is_none() {
@@ -465,18 +433,9 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Is there exactly one solution? Stops at the second.
-    ///
-    /// ```
-    /// use csp_core::{Domain, Model, Search, Uniqueness};
-    /// let mut m = Model::new();
-    /// let x = m.new_var(Domain::range(1, 2)).unwrap();
-    /// let y = m.new_var(Domain::range(1, 2)).unwrap();
-    /// m.equal(x, y, 1).unwrap(); // x = y + 1
-    /// assert!(matches!(Search::new(&m).is_unique(), Uniqueness::Unique(_)));
-    /// ```
-    pub fn is_unique(self) -> Uniqueness {
-        let mut it = self.solutions();
+    /// Unchecked: see the checked entry point of the same name (`checked.rs`).
+    pub(crate) fn uniqueness_unchecked(self) -> Uniqueness {
+        let mut it = self.solutions_unchecked();
         let a = it.next();
         let b = if a.is_some() { it.next() } else { None };
         if let Some(c) = it.engine.invalid {
@@ -490,39 +449,16 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Counts all solutions on `threads` threads (0: all cores).
-    ///
-    /// The tree is split at its first decisions into subproblems (the same
-    /// split whatever the number of threads), which are solved on a rayon
-    /// pool; so the count, and the statistics other than time, do not depend
-    /// on `threads`. Observers are not called.
-    ///
-    /// The workers are capped at the number of cores
-    /// (`std::thread::available_parallelism`) unless
-    /// [`Search::max_threads`] asks otherwise, and at the number of
-    /// subproblems: each worker is a thread with an engine of its own, and
-    /// past the cores they only add that cost (1,000 threads took 11.5 s
-    /// where 2 took 0.03 s).
-    ///
-    /// ```
-    /// use csp_core::{Domain, Model, Search};
-    /// let mut m = Model::new();
-    /// let xs = m.new_vars(6, Domain::range(1, 6)).unwrap();
-    /// m.all_different(&xs).unwrap();
-    /// assert_eq!(Search::new(&m).par_count(2).count, 720);
-    /// ```
-    pub fn par_count(self, threads: usize) -> Report {
+    /// Unchecked: see the checked entry point of the same name (`checked.rs`).
+    pub(crate) fn par_count_unchecked(self, threads: usize) -> Report {
         let threads = self.workers(threads);
         let cap = self.options.limits.solutions;
         let par = Parallel::new(self.model, &self.options);
         count_parts(&par, threads, cap)
     }
 
-    /// All solutions, found on `threads` threads (0: all cores), in the same
-    /// order as a sequential search over the same split. A solution limit
-    /// truncates the list. The workers are capped as
-    /// [`par_count`](Search::par_count)'s are.
-    pub fn par_solutions(self, threads: usize) -> (Vec<Solution>, Report) {
+    /// Unchecked: see the checked entry point of the same name (`checked.rs`).
+    pub(crate) fn par_solutions_unchecked(self, threads: usize) -> (Vec<Solution>, Report) {
         let threads = self.workers(threads);
         let model = self.model;
         let opts = self.options;

@@ -602,7 +602,7 @@ impl<'a> Search<'a> {
         if objective.index() >= self.model.num_vars() {
             // Not a variable of this model: nothing can be optimised. The
             // search still runs so that an unsatisfiable model says so.
-            let r = self.solve();
+            let r = self.solve_unchecked();
             return Optimum {
                 outcome: r.outcome,
                 best: None,

@@ -243,3 +243,31 @@ pub struct SearchOptions {
     /// `docs/learning.md`.
     pub learning: bool,
 }
+
+impl SearchOptions {
+    /// These options for a search over a model the caller did not build:
+    /// the decision variables and phases dropped (they can only name
+    /// variables of another model), everything else kept. The puzzle
+    /// crates' `solve`/`count` functions take options this way, so their
+    /// searches never meet a [`SearchError`](crate::SearchError).
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Search, SearchOptions};
+    /// let mut mine = Model::new();
+    /// let xs = mine.new_vars(2, Domain::range(0, 1))?;
+    /// let opts = SearchOptions { decision_vars: xs, ..SearchOptions::default() };
+    /// let mut theirs = Model::new();
+    /// theirs.new_vars(3, Domain::range(0, 1))?;
+    /// assert!(Search::new(&theirs).options(opts.clone()).count().is_err());
+    /// let r = Search::new(&theirs).options(opts.for_another_model()).count()?;
+    /// assert_eq!(r.count, 8);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn for_another_model(&self) -> SearchOptions {
+        SearchOptions {
+            decision_vars: Vec::new(),
+            phases: Vec::new(),
+            ..self.clone()
+        }
+    }
+}

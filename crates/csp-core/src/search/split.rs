@@ -257,7 +257,7 @@ mod tests {
         ];
         for (name, m) in &models {
             for opts in [&SearchOptions::default(), &mac, &input, &random] {
-                let count = Search::new(m).options(opts.clone()).count().count;
+                let count = Search::new(m).options(opts.clone()).count().unwrap().count;
                 for target in [1, 10, 256] {
                     let (len, total) = sum_of_parts(m, opts, target);
                     assert_eq!(total, count, "{name}, target {target}, {opts:?}");
@@ -279,7 +279,7 @@ mod tests {
             .map(|s| Search::new(&m).count_subproblem(s).unwrap().count)
             .sum();
         for threads in [1, 2, 3] {
-            let r = Search::new(&m).par_count(threads);
+            let r = Search::new(&m).par_count(threads).unwrap();
             assert_eq!(r.count, count, "{threads} threads");
             assert_eq!(r.count, 724);
         }
@@ -289,7 +289,7 @@ mod tests {
             .iter()
             .map(|s| Search::new(&m).count_subproblem(s).unwrap().stats.nodes)
             .sum();
-        let par_nodes = Search::new(&m).par_count(2).stats.nodes;
+        let par_nodes = Search::new(&m).par_count(2).unwrap().stats.nodes;
         assert!(nodes <= par_nodes, "{nodes} > {par_nodes}");
     }
 

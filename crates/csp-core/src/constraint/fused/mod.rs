@@ -837,7 +837,10 @@ mod tests {
                         })
                         .collect();
                     let (m2, _) = queens(n, &givens);
-                    let count = crate::Search::new(&m2).inference(Inference::None).count();
+                    let count = crate::Search::new(&m2)
+                        .inference(Inference::None)
+                        .count()
+                        .unwrap();
                     assert_eq!(count.count, 0, "{why}");
                 }
             }
