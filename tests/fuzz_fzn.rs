@@ -344,7 +344,7 @@ fn mutated_flatzinc_gives_a_placed_error_or_a_right_answer() {
     let cases = config.cases;
     let mut runner = proptest::test_runner::TestRunner::new(config);
     let tally: RefCell<BTreeMap<&'static str, u64>> = RefCell::default();
-    let peak_mb = Cell::new(0isize);
+    let peak_kb = Cell::new(0isize);
     let result = runner.run(&mutated(), |(file, edits)| {
         let (name, text) = &CORPUS[file % CORPUS.len()];
         let mut bytes = text.as_bytes().to_vec();
@@ -356,7 +356,7 @@ fn mutated_flatzinc_gives_a_placed_error_or_a_right_answer() {
         Heap::reset();
         let got = run(&text);
         let peak = Heap::peak_since(start);
-        peak_mb.set(peak_mb.get().max(peak >> 20));
+        peak_kb.set(peak_kb.get().max(peak >> 10));
         let got = got.map_err(|e| TestCaseError::fail(format!("{name} with {edits:?}: {e}")))?;
         prop_assert!(
             peak <= CASE_HEAP,
@@ -368,10 +368,10 @@ fn mutated_flatzinc_gives_a_placed_error_or_a_right_answer() {
     });
     // The figures of the run (all the cases tried, shrinking included).
     println!(
-        "fuzz_fzn: {cases} cases over {} files: {:?}; at most {} MB of heap in a case",
+        "fuzz_fzn: {cases} cases over {} files: {:?}; at most {} KB of heap in a case",
         CORPUS.len(),
         tally.borrow(),
-        peak_mb.get()
+        peak_kb.get()
     );
     if let Err(e) = result {
         panic!("{e}");
