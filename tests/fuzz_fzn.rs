@@ -129,13 +129,15 @@ static CORPUS: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
 });
 
 /// Numbers a mutation puts in place of a number of the text: the ends of
-/// csp's and FlatZinc's integers and past them, sizes, signs.
+/// csp's and FlatZinc's integers and past them, sizes (an array of 100,000
+/// variables takes about 25 MB), signs.
 const EXTREMES: &[&str] = &[
     "0",
     "1",
     "-1",
     "2",
     "1000",
+    "100000",
     "-1000000",
     "2147483646",
     "2147483647",
