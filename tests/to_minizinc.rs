@@ -292,6 +292,12 @@ fn library_models_count_the_same_in_gecode() {
     let s = m.new_vars_named("s", [3], Domain::range(0, 5)).unwrap();
     m.disjunctive(&s, &[2, 0, 3]).unwrap();
     models.push(("disjunctive", m));
+    // Only tasks of duration 0: once written `disjunctive([], [])`, which
+    // MiniZinc rejects (found by tests/gecode.rs in csp-core).
+    let mut m = Model::new();
+    let s = m.new_vars_named("s", [2], Domain::range(0, 2)).unwrap();
+    m.disjunctive(&s, &[0, 0]).unwrap();
+    models.push(("disjunctive-empty", m));
     let mut m = Model::new();
     let bin = m.new_vars_named("bin", [4], Domain::range(1, 3)).unwrap();
     let load = m.new_vars_named("load", [3], Domain::range(0, 5)).unwrap();

@@ -119,3 +119,39 @@ pub fn xml_roots(doc: &str) -> Result<Vec<String>, String> {
     }
     Ok(roots)
 }
+
+/// The seed of the fuzz tests' random cases unless `CSP_FUZZ_SEED` (or
+/// proptest's own `PROPTEST_RNG_SEED`) says otherwise.
+pub const FUZZ_SEED: u64 = 0x00C5_9F00_2032;
+
+/// proptest's configuration for the fuzz tests (`fuzz_parsers.rs`,
+/// `fuzz_fzn.rs`): `default_cases` cases from the fixed seed
+/// [`FUZZ_SEED`], so that every run, CI's among them, tries the same
+/// inputs (a failure found elsewhere is kept in the test's
+/// `.proptest-regressions` file and tried first). For longer runs,
+/// `CSP_FUZZ_CASES=N` sets the number of cases and `CSP_FUZZ_SEED=S`
+/// another seed, or `CSP_FUZZ_SEED=random` a new one every run (proptest
+/// prints it with a failure).
+pub fn fuzz_config(default_cases: u32) -> proptest::test_runner::Config {
+    use proptest::test_runner::{Config, RngSeed};
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    let cases = match env("CSP_FUZZ_CASES") {
+        Some(n) => n
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("CSP_FUZZ_CASES: '{n}' is not a number of cases")),
+        None => default_cases,
+    };
+    let mut config = Config::with_cases(cases);
+    if config.rng_seed == RngSeed::Random {
+        config.rng_seed = match env("CSP_FUZZ_SEED").as_deref().map(str::trim) {
+            Some("random") => RngSeed::Random,
+            Some(s) => RngSeed::Fixed(
+                s.parse()
+                    .unwrap_or_else(|_| panic!("CSP_FUZZ_SEED: '{s}' is not a u64 or 'random'")),
+            ),
+            None => RngSeed::Fixed(FUZZ_SEED),
+        };
+    }
+    config
+}

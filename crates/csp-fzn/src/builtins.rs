@@ -157,7 +157,16 @@ impl Ctx<'_> {
                 _ => k -= *a as i128 * self.int(v)? as i128,
             }
         }
-        let k = i64::try_from(k).or_else(|_| self.fail("constant out of range"))?;
+        // Within ±2⁶²: the library's expressions negate and add their
+        // constants in 64 bits (i64::MIN here overflowed in Expr::scale:
+        // a panic in a debug build, a wrapped constant otherwise).
+        const K: i128 = 1 << 62;
+        if !(-K..=K).contains(&k) {
+            return self.fail(format!(
+                "the constant {k} of a linear constraint is beyond csp's range (±2^62)"
+            ));
+        }
+        let k = k as i64;
         // A constant Boolean turns reification into a plain constraint.
         let (rel, mode) = match mode {
             Mode::Iff(VarOrConst::Const(true)) | Mode::Imp(VarOrConst::Const(true)) => {

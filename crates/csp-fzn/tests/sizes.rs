@@ -177,3 +177,34 @@ fn among_keeps_huge_ranges_as_ranges() {
                 constraint fzn_among(n, [], -2147483648..2147483647);\nsolve satisfy;\n";
     assert_eq!(count(none), 1);
 }
+
+/// A linear constant at the end of `i64` (found by `tests/fuzz_fzn.rs`,
+/// a number of a corpus file replaced by -9223372036854775808): negated
+/// in 64 bits inside the library's expressions, it overflowed (a panic in
+/// a debug build, a wrapped constant, so a wrong constraint, otherwise).
+/// Beyond ±2^62 it is now a positioned error; up to it, it is solved.
+#[test]
+fn linear_constants_at_the_ends_of_i64() {
+    let text = |k: &str| {
+        format!(
+            "var 0..1: b :: output_var;\narray [1..2] of var 0..3: xs :: output_array([1..2]);\n\
+             constraint int_lin_le_reif([1, 1], xs, {k}, b);\nsolve satisfy;\n"
+        )
+    };
+    for k in [
+        "-9223372036854775808",
+        "9223372036854775807",
+        "4611686018427387905",
+    ] {
+        assert_eq!(
+            build_error(&text(k)),
+            format!(
+                "3:1: int_lin_le_reif: the constant {k} of a linear constraint \
+                 is beyond csp's range (±2^62)"
+            )
+        );
+    }
+    // Within the range: b is 0 (b = 1 would need x + y ≤ −2^62).
+    assert_eq!(count(&text("-4611686018427387904")), 16);
+    assert_eq!(count(&text("4611686018427387904")), 16);
+}

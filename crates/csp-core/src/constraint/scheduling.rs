@@ -120,6 +120,11 @@ impl Constraint for Disjunctive {
         // A task of duration 0 sits anywhere: only the others are
         // written (solvers differ on the empty tasks).
         let used: Vec<usize> = (0..vars.len()).filter(|&i| self.durations[i] > 0).collect();
+        if used.is_empty() {
+            // `disjunctive([], [])` is a type error in MiniZinc (an empty
+            // array literal has no element type).
+            return Some("true".into());
+        }
         let starts: Vec<String> = used.iter().map(|&i| vars[i].clone()).collect();
         let durations: Vec<i64> = used.iter().map(|&i| self.durations[i]).collect();
         Some(format!(
