@@ -270,3 +270,24 @@ fn diffn_bad_arguments_are_errors() {
     m.diffn(&[], &[], &[], &[]).unwrap();
     assert!(Search::new(&m).solve().solution.is_some());
 }
+
+/// `to_minizinc` writes MiniZinc's own globals, each from its file.
+#[test]
+fn diffn_to_minizinc() {
+    let mut m = Model::new();
+    let x = m.new_vars_named("x", [2], Domain::range(0, 3)).unwrap();
+    let y = m.new_vars_named("y", [2], Domain::range(0, 3)).unwrap();
+    m.diffn(&x, &y, &[2, 0], &[1, 3]).unwrap();
+    m.diffn_nonstrict(&y, &x, &[1, 1], &[0, 2]).unwrap();
+    let mzn = m.to_minizinc().unwrap();
+    assert!(mzn.contains("include \"diffn.mzn\";"), "{mzn}");
+    assert!(mzn.contains("include \"diffn_nonstrict.mzn\";"), "{mzn}");
+    assert!(
+        mzn.contains("constraint diffn([x_0, x_1], [y_0, y_1], [2, 0], [1, 3]);"),
+        "{mzn}"
+    );
+    assert!(
+        mzn.contains("constraint diffn_nonstrict([y_0, y_1], [x_0, x_1], [1, 1], [0, 2]);"),
+        "{mzn}"
+    );
+}
