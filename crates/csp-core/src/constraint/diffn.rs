@@ -348,7 +348,7 @@ impl DiffnProp<'_> {
         i: usize,
         j: usize,
         hs: (i64, i64),
-    ) -> Result<(), Conflict> {
+    ) -> Result<bool, Conflict> {
         let a = 1 - b;
         let (v, s) = (&self.axes[b].vars, &self.axes[b].size);
         let (li, hi, lj, hj) = (
@@ -366,7 +366,7 @@ impl DiffnProp<'_> {
             r.push(Literal::Le(v[l], clamp(lk + s[k] - 1)));
         };
         match (i_first, j_first) {
-            (true, true) => Ok(()),
+            (true, true) => Ok(false),
             (false, false) => Err(p.fail(|r: &mut Premises<'_>| {
                 self.overlap_premises(r, a, i, j, hs);
                 not_first(r, i, j, li);
@@ -389,7 +389,7 @@ impl DiffnProp<'_> {
         hs: (i64, i64),
         (f, lf): (usize, i64),
         (g, lg, hg): (usize, i64, i64),
-    ) -> Result<(), Conflict> {
+    ) -> Result<bool, Conflict> {
         let a = 1 - b;
         let (v, s) = (&self.axes[b].vars, &self.axes[b].size);
         let blocked = |r: &mut Premises<'_>| {
@@ -399,36 +399,38 @@ impl DiffnProp<'_> {
         };
         // g starts after f ends: o_g ≥ min o_f + s_f (at most max o_g, as
         // the order is possible).
+        let mut moved = false;
         if lf + s[f] > self.lo(p, b, g) {
-            p.set_min(v[g], (lf + s[f]) as Value, |r: &mut Premises<'_>| {
+            moved |= p.set_min(v[g], (lf + s[f]) as Value, |r: &mut Premises<'_>| {
                 blocked(r);
                 r.push(Literal::Ge(v[f], lf as Value));
             })?;
         }
         // f ends before g starts: o_f ≤ max o_g − s_f.
         if hg - s[f] < self.hi(p, b, f) {
-            p.set_max(v[f], (hg - s[f]) as Value, |r: &mut Premises<'_>| {
+            moved |= p.set_max(v[f], (hg - s[f]) as Value, |r: &mut Premises<'_>| {
                 blocked(r);
                 r.push(Literal::Le(v[g], hg as Value));
             })?;
         }
-        Ok(())
+        Ok(moved)
     }
 
     /// Pairwise: every pair forced to overlap on one axis is disjoint on
-    /// the other.
-    fn pairs(&self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+    /// the other. Whether a bound moved.
+    fn pairs(&self, p: &mut Pruner<'_>) -> Result<bool, Conflict> {
         let n = self.axes[0].vars.len();
+        let mut moved = false;
         for i in 0..n {
             for j in i + 1..n {
                 for a in 0..2 {
                     if let Some(hs) = self.must_overlap(p, a, i, j) {
-                        self.disjoint(p, 1 - a, i, j, hs)?;
+                        moved |= self.disjoint(p, 1 - a, i, j, hs)?;
                     }
                 }
             }
         }
-        Ok(())
+        Ok(moved)
     }
 
     /// Energetic overload with windows on axis `a`: for each minimum `w`
@@ -576,7 +578,11 @@ impl Propagator for DiffnProp<'_> {
         if n < 2 {
             return Ok(());
         }
-        self.pairs(p)?;
+        // The overload check and the last open origin wait for the
+        // pairwise fixpoint: a move wakes the propagator again.
+        if self.pairs(p)? {
+            return Ok(());
+        }
         self.overload(p, 0)?;
         self.overload(p, 1)?;
         let mut open = (0..2)
