@@ -312,10 +312,12 @@ fn clamp(v: i64) -> Value {
 }
 
 impl DiffnProp<'_> {
+    #[inline]
     fn lo(&self, p: &Pruner<'_>, a: usize, k: usize) -> i64 {
         p.min(self.axes[a].vars[k]) as i64
     }
 
+    #[inline]
     fn hi(&self, p: &Pruner<'_>, a: usize, k: usize) -> i64 {
         p.max(self.axes[a].vars[k]) as i64
     }
@@ -326,6 +328,32 @@ impl DiffnProp<'_> {
         let s = &self.axes[a].size;
         let (hi, hj) = (self.hi(p, a, i), self.hi(p, a, j));
         (hi < self.lo(p, a, j) + s[j] && hj < self.lo(p, a, i) + s[i]).then_some((hi, hj))
+    }
+
+    /// [`must_overlap`](Self::must_overlap) on the loaded bounds.
+    #[inline]
+    fn must_overlap_loaded(&self, a: usize, i: usize, j: usize) -> Option<(i64, i64)> {
+        let (s, lo, hi) = (&self.axes[a].size, &self.lo[a], &self.hi[a]);
+        (hi[i] < lo[j] + s[j] && hi[j] < lo[i] + s[i]).then_some((hi[i], hi[j]))
+    }
+
+    /// Loads the bounds of every origin.
+    fn load(&mut self, p: &Pruner<'_>) {
+        let n = self.axes[0].vars.len();
+        for c in 0..2 {
+            self.lo[c].clear();
+            self.hi[c].clear();
+            for k in 0..n {
+                self.lo[c].push(p.min(self.axes[c].vars[k]) as i64);
+                self.hi[c].push(p.max(self.axes[c].vars[k]) as i64);
+            }
+        }
+    }
+
+    /// Reloads the bounds of rectangle `k` on axis `c`.
+    fn reload(&mut self, p: &Pruner<'_>, c: usize, k: usize) {
+        self.lo[c][k] = p.min(self.axes[c].vars[k]) as i64;
+        self.hi[c][k] = p.max(self.axes[c].vars[k]) as i64;
     }
 
     /// Premises that make `i` and `j` overlap on axis `a`, given the maxima
@@ -418,14 +446,19 @@ impl DiffnProp<'_> {
 
     /// Pairwise: every pair forced to overlap on one axis is disjoint on
     /// the other. Whether a bound moved.
-    fn pairs(&self, p: &mut Pruner<'_>) -> Result<bool, Conflict> {
+    /// Reads the loaded bounds, and keeps them loaded.
+    fn pairs(&mut self, p: &mut Pruner<'_>) -> Result<bool, Conflict> {
         let n = self.axes[0].vars.len();
         let mut moved = false;
         for i in 0..n {
             for j in i + 1..n {
                 for a in 0..2 {
-                    if let Some(hs) = self.must_overlap(p, a, i, j) {
-                        moved |= self.disjoint(p, 1 - a, i, j, hs)?;
+                    if let Some(hs) = self.must_overlap_loaded(a, i, j) {
+                        if self.disjoint(p, 1 - a, i, j, hs)? {
+                            moved = true;
+                            self.reload(p, 1 - a, i);
+                            self.reload(p, 1 - a, j);
+                        }
                     }
                 }
             }
@@ -437,17 +470,10 @@ impl DiffnProp<'_> {
     /// of an origin, the rectangles of positive area whose origins are at
     /// least `w`, by their latest end `e`, fit in `[w, e)` times their
     /// bounding box on the other axis.
+    /// Reads the loaded bounds.
     fn overload(&mut self, p: &mut Pruner<'_>, a: usize) -> Result<(), Conflict> {
         let b = 1 - a;
         let n = self.axes[0].vars.len();
-        for c in 0..2 {
-            self.lo[c].clear();
-            self.hi[c].clear();
-            for k in 0..n {
-                self.lo[c].push(p.min(self.axes[c].vars[k]) as i64);
-                self.hi[c].push(p.max(self.axes[c].vars[k]) as i64);
-            }
-        }
         let (lo, hi, axes) = (&self.lo, &self.hi, &self.axes);
         let area = |k: usize| axes[0].size[k] as i128 * axes[1].size[k] as i128;
         let end = |c: usize, k: usize| hi[c][k] + axes[c].size[k];
@@ -580,6 +606,7 @@ impl Propagator for DiffnProp<'_> {
         }
         // The overload check and the last open origin wait for the
         // pairwise fixpoint: a move wakes the propagator again.
+        self.load(p);
         if self.pairs(p)? {
             return Ok(());
         }
