@@ -289,6 +289,16 @@ fn library_models_count_the_same_in_gecode() {
     m.cumulative(&s, &[2, 1, 3, 0], &[2, 1, 1, 5], 2).unwrap();
     models.push(("cumulative", m));
     let mut m = Model::new();
+    let x = m.new_vars_named("x", [3], Domain::range(0, 3)).unwrap();
+    let y = m.new_vars_named("y", [3], Domain::range(0, 2)).unwrap();
+    m.diffn(&x, &y, &[2, 0, 3], &[1, 2, 1]).unwrap();
+    models.push(("diffn", m));
+    let mut m = Model::new();
+    let x = m.new_vars_named("x", [3], Domain::range(0, 3)).unwrap();
+    let y = m.new_vars_named("y", [3], Domain::range(0, 2)).unwrap();
+    m.diffn_nonstrict(&x, &y, &[2, 0, 3], &[1, 2, 1]).unwrap();
+    models.push(("diffn-nonstrict", m));
+    let mut m = Model::new();
     let s = m.new_vars_named("s", [3], Domain::range(0, 5)).unwrap();
     m.disjunctive(&s, &[2, 0, 3]).unwrap();
     models.push(("disjunctive", m));
@@ -354,4 +364,91 @@ fn library_models_count_the_same_in_gecode() {
             "{name}: the number of solutions"
         );
     }
+}
+
+/// MiniZinc's `diffn` and `diffn_nonstrict` flattened for csp become the
+/// natives `csp_diffn` and `csp_diffn_nonstrict` (sizes known), and a
+/// `diffn` with a variable size MiniZinc's decomposition; csp counts the
+/// flattened model's solutions as Gecode counts the model's.
+#[test]
+fn diffn_is_native_in_flatzinc_and_counts_like_gecode() {
+    if !have_minizinc() {
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("csp-diffn-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let solvers = solver_dir(&tmp);
+    let models = [
+        (
+            "strict",
+            "constraint diffn(X, Y, [2, 0, 3], [1, 2, 0]);",
+            Some("csp_diffn("),
+        ),
+        (
+            "nonstrict",
+            "constraint diffn_nonstrict(X, Y, [2, 0, 3], [1, 2, 2]);",
+            Some("csp_diffn_nonstrict("),
+        ),
+        (
+            "variable-size",
+            "var 0..2: w;\nconstraint diffn(X, Y, [2, w, 3], [1, 2, 1]);",
+            None,
+        ),
+    ];
+    for (name, constraint, native) in models {
+        let mzn = format!(
+            "include \"diffn.mzn\";\ninclude \"diffn_nonstrict.mzn\";\n\
+             var 0..3: x1;\nvar 0..3: x2;\nvar 0..3: x3;\n\
+             var 0..2: y1;\nvar 0..2: y2;\nvar 0..2: y3;\n\
+             array[1..3] of var int: X = [x1, x2, x3];\n\
+             array[1..3] of var int: Y = [y1, y2, y3];\n\
+             {constraint}\nsolve satisfy;\n"
+        );
+        let path = tmp.join(format!("{name}.mzn"));
+        std::fs::write(&path, mzn).unwrap();
+        let fzn_path = tmp.join(format!("{name}.fzn"));
+        let out = Command::new("minizinc")
+            .env("MZN_SOLVER_PATH", &solvers)
+            .args(["--solver", "org.csp.csp", "-c"])
+            .arg(&path)
+            .arg("--fzn")
+            .arg(&fzn_path)
+            .output()
+            .expect("minizinc -c");
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&fzn_path).unwrap();
+        let calls = text.lines().filter(|l| l.contains("constraint csp_diffn"));
+        match native {
+            Some(call) => assert!(
+                text.lines()
+                    .any(|l| l.starts_with(&format!("constraint {call}"))),
+                "{name}: no {call} in\n{text}"
+            ),
+            None => assert_eq!(calls.count(), 0, "{name}: a native with a variable size"),
+        }
+        let items = csp_fzn::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let fzn = csp_fzn::build(&items).unwrap_or_else(|e| panic!("{name}: {e}"));
+        // Distinct solutions over the output variables (x, y and w).
+        let outputs: Vec<&Val> = fzn.outputs.iter().flat_map(|o| &o.elems).collect();
+        let mut csp = HashSet::new();
+        for s in Search::new(&fzn.model).solutions() {
+            let value = |v: &Val| match *v {
+                Val::Var(x) => s.value(x) as i64,
+                Val::Offset(x, k) => s.value(x) as i64 + k,
+                Val::Int(k) => k,
+                _ => 0,
+            };
+            csp.insert(outputs.iter().map(|v| value(v)).collect::<Vec<_>>());
+        }
+        let run = gecode(&path, true, false);
+        assert!(run.complete, "{name}: Gecode did not finish");
+        let gecode: HashSet<Vec<(String, i64)>> = run.solutions.into_iter().collect();
+        assert!(!csp.is_empty(), "{name}: no solution tests less");
+        assert_eq!(csp.len(), gecode.len(), "{name}: the number of solutions");
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -33,6 +33,8 @@ const GLOBALS: &[&str] = &[
     "circuit",
     "count",
     "cumulative",
+    "diffn",
+    "diffn_nonstrict",
     "disjunctive",
     "global_cardinality",
     "increasing",

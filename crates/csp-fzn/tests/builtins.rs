@@ -564,3 +564,39 @@ fn cumulative_and_bin_packing() {
         },
     );
 }
+
+/// `csp_diffn` and `csp_diffn_nonstrict` (issue 29): rectangles at
+/// (a, c), (b, d) and a constant one at (1, 1), of sizes 2 × 1, 0 × 2
+/// (a segment) and 2 × 2, against MiniZinc's decompositions.
+#[test]
+fn diffn_strict_and_nonstrict() {
+    let vars = vec![
+        int("a", 0, 3),
+        int("b", 0, 3),
+        int("c", 0, 3),
+        int("d", 0, 3),
+    ];
+    let (dx, dy) = ([2, 0, 2], [1, 2, 2]);
+    let apart = |v: &[i64], strict: bool| {
+        let (x, y) = ([v[0], v[1], 1], [v[2], v[3], 1]);
+        (0..3).all(|i| {
+            (i + 1..3).all(|j| {
+                (!strict && [dx[i], dx[j], dy[i], dy[j]].contains(&0))
+                    || x[i] + dx[i] <= x[j]
+                    || y[i] + dy[i] <= y[j]
+                    || x[j] + dx[j] <= x[i]
+                    || y[j] + dy[j] <= y[i]
+            })
+        })
+    };
+    check(
+        &vars,
+        "csp_diffn([a, b, 1], [c, d, 1], [2, 0, 2], [1, 2, 2])",
+        &|v| apart(v, true),
+    );
+    check(
+        &vars,
+        "csp_diffn_nonstrict([a, b, 1], [c, d, 1], [2, 0, 2], [1, 2, 2])",
+        &|v| apart(v, false),
+    );
+}
