@@ -23,8 +23,9 @@ use std::sync::LazyLock;
 
 use proptest::prelude::*;
 
-use csp_core::{Limits, Outcome, Search, TextError};
+use csp_core::{Limits, Outcome, Search};
 use csp_fzn::Objective;
+use csp_text::TextError;
 
 /// The system allocator, counting the bytes each thread holds and the
 /// most it held since [`Heap::reset`]. An allocation that would take a
@@ -282,8 +283,11 @@ fn run(text: &str) -> Result<&'static str, String> {
     let m = &fzn.model;
     let (outcome, best) = match fzn.objective {
         Objective::Satisfy => {
-            let r = search.solve();
-            (r.outcome, r.solution)
+            match search.solve() {
+                Ok(r) => (r.outcome, r.solution),
+                // A typed refusal (a false constraint over no variables).
+                Err(_) => return Ok("refused"),
+            }
         }
         Objective::Minimize(x) | Objective::Maximize(x) => {
             let r = match fzn.objective {

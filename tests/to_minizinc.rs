@@ -435,7 +435,7 @@ fn diffn_is_native_in_flatzinc_and_counts_like_gecode() {
         // Distinct solutions over the output variables (x, y and w).
         let outputs: Vec<&Val> = fzn.outputs.iter().flat_map(|o| &o.elems).collect();
         let mut csp = HashSet::new();
-        for s in Search::new(&fzn.model).solutions() {
+        for s in Search::new(&fzn.model).solutions().unwrap() {
             let value = |v: &Val| match *v {
                 Val::Var(x) => s.value(x) as i64,
                 Val::Offset(x, k) => s.value(x) as i64 + k,

@@ -166,7 +166,7 @@ fn diffn_counts_like_the_decomposition() {
                     .map(|_| ()),
             }
             .unwrap();
-            Search::new(&m).inference(inference).count().count
+            Search::new(&m).inference(inference).count().unwrap().count
         };
         let expected = count(false, Inference::None);
         for inference in [Inference::None, Inference::ForwardChecking, Inference::Mac] {
@@ -196,7 +196,8 @@ fn compulsory_overlap_pushes_at_the_root() {
     let r = Search::new(&m)
         .inference(Inference::Mac)
         .var_order(VarOrder::Input)
-        .solve();
+        .solve()
+        .unwrap();
     let sol = r.solution.expect("a packing");
     assert_eq!(sol.value(x[1]), 3);
     assert_eq!(r.stats.failures, 0);
@@ -210,7 +211,7 @@ fn overload_fails_at_the_root() {
     let x = m.new_vars(5, Domain::range(0, 2)).unwrap();
     let y = m.new_vars(5, Domain::range(0, 2)).unwrap();
     m.diffn(&x, &y, &[2; 5], &[2; 5]).unwrap();
-    let r = Search::new(&m).inference(Inference::Mac).solve();
+    let r = Search::new(&m).inference(Inference::Mac).solve().unwrap();
     assert!(r.solution.is_none());
     assert_eq!(r.stats.nodes, 0);
 }
@@ -268,7 +269,7 @@ fn diffn_bad_arguments_are_errors() {
     );
     // No rectangles at all: nothing to do.
     m.diffn(&[], &[], &[], &[]).unwrap();
-    assert!(Search::new(&m).solve().solution.is_some());
+    assert!(Search::new(&m).solve().unwrap().solution.is_some());
 }
 
 /// `to_minizinc` writes MiniZinc's own globals, each from its file.

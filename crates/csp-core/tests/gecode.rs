@@ -154,7 +154,8 @@ fn compare(seed: u64, dir: &Path, tally: &Tally) -> Result<(), String> {
     let truth = brute(&c).len() as u128;
     let csp = Search::new(&c.model)
         .limits(Limits::none().with_nodes(NODES))
-        .count();
+        .count()
+        .unwrap();
     match csp.outcome {
         Outcome::Solved | Outcome::Unsatisfiable if csp.count == truth => {}
         Outcome::LimitReached(_) if c.wide && csp.count <= truth => {

@@ -143,7 +143,7 @@ impl Model {
     /// }
     /// m.diffn(&x, &y, &sides, &sides).unwrap();
     /// // Two 2 × 2 squares cannot both fit in a 3 × 3 box.
-    /// assert!(Search::new(&m).solve().solution.is_none());
+    /// assert!(Search::new(&m).solve().unwrap().solution.is_none());
     ///
     /// // A 2 × 2 and two 1 × 1 squares: the big one in a corner (4 ways),
     /// // the small ones on 2 of the 5 cells left, in order (20 ways).
@@ -155,7 +155,7 @@ impl Model {
     ///     y.push(m.new_var(Domain::range(0, 3 - s)).unwrap());
     /// }
     /// m.diffn(&x, &y, &sides, &sides).unwrap();
-    /// assert_eq!(Search::new(&m).count().count, 4 * 20);
+    /// assert_eq!(Search::new(&m).count().unwrap().count, 4 * 20);
     /// ```
     pub fn diffn(
         &mut self,
@@ -182,7 +182,7 @@ impl Model {
     ///         true => m.diffn(&x, &y, &[3, 0], &[3, 1]).unwrap(),
     ///         false => m.diffn_nonstrict(&x, &y, &[3, 0], &[3, 1]).unwrap(),
     ///     };
-    ///     assert_eq!(Search::new(&m).count().count, count);
+    ///     assert_eq!(Search::new(&m).count().unwrap().count, count);
     /// }
     /// ```
     pub fn diffn_nonstrict(
