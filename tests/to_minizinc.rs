@@ -15,6 +15,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use csp_core::constraint::ValuePrecede;
 use csp_core::minizinc::Goal;
 use csp_core::{Limits, Search};
 use csp_fzn::{Objective, Val};
@@ -325,7 +326,7 @@ fn library_models_count_the_same_in_gecode() {
     let mut m = Model::new();
     let x = m.new_vars_named("x", [4], Domain::range(1, 3)).unwrap();
     let n = m.new_var_named("n", Domain::range(1, 4)).unwrap();
-    m.nvalue(&x, n).unwrap(); // no MiniZinc form: a table
+    m.nvalue(&x, n).unwrap(); // MiniZinc's nvalue
     models.push(("nvalue", m));
     let mut m = Model::new();
     let x = m.new_vars_named("x", [7], Domain::range(0, 1)).unwrap();
@@ -335,8 +336,19 @@ fn library_models_count_the_same_in_gecode() {
     let x = m.new_vars_named("x", [4], Domain::range(0, 3)).unwrap();
     let y = m.new_vars_named("y", [4], Domain::range(0, 3)).unwrap();
     m.inverse(&x, &y).unwrap();
-    m.lex_less(&x, &y).unwrap(); // a table
+    m.lex_less(&x, &y).unwrap(); // MiniZinc's lex_less
     models.push(("inverse-lex", m));
+    let mut m = Model::new();
+    let x = m.new_vars_named("x", [3], Domain::range(0, 2)).unwrap();
+    let y = m.new_vars_named("y", [3], Domain::range(0, 2)).unwrap();
+    m.lex_lesseq(&x, &y).unwrap();
+    m.lex_lesseq(&y, &x).unwrap(); // with the first: x = y
+    models.push(("lex-lesseq", m));
+    let mut m = Model::new();
+    let x = m.new_vars_named("x", [5], Domain::range(0, 3)).unwrap();
+    m.post(ValuePrecede::new(x.to_vec(), 1, 3)).unwrap();
+    m.post(ValuePrecede::new(x.to_vec(), 2, 0)).unwrap();
+    models.push(("value-precede", m));
     let mut m = Model::new();
     let s = m.new_vars_named("s", [5], Domain::range(0, 4)).unwrap();
     m.subcircuit(&s).unwrap();
@@ -354,6 +366,18 @@ fn library_models_count_the_same_in_gecode() {
     m.post((2 * x - 3 * y).le(z + 1)).unwrap();
     m.post(x.ne(y)).unwrap();
     models.push(("arithmetic", m));
+    // These are written as MiniZinc's own globals, not as tables.
+    for (name, global) in [
+        ("nvalue", "nvalue("),
+        ("inverse-lex", "lex_less("),
+        ("lex-lesseq", "lex_lesseq("),
+        ("value-precede", "value_precede(1, 3, "),
+    ] {
+        let (_, m) = models.iter().find(|(n, _)| *n == name).unwrap();
+        let text = m.to_minizinc().unwrap();
+        assert!(text.contains(global), "{name}: {text}");
+        assert!(!text.contains("table("), "{name}: {text}");
+    }
     for (name, m) in &models {
         let csp = csp_core::Search::new(m).count().unwrap();
         assert_eq!(csp.outcome, csp_core::Outcome::Solved, "{name}");

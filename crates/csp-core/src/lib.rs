@@ -10,6 +10,7 @@
 //! | the propagation queue, events, priorities | `propagation/kernel.rs` |
 //! | the propagator trait (stateful, with events) | [`propagation::Propagator`] |
 //! | reasons, the `Pruner` | `propagation/pruner.rs`, literals in `literal.rs` |
+//! | word-level domain access, for fast propagators | [`propagation::low_level`] |
 //! | the explanation trail / `why` | `domain/explained.rs` / [`explain`] |
 //! | the constraint trait (checker path) | [`Constraint`] in `constraint/mod.rs` |
 //! | built-in constraints | `constraint/*.rs` (fused all-different: `constraint/fused/`) |

@@ -137,6 +137,70 @@ fn is_builtin<C: 'static>() -> bool {
 /// m.not_equal(x, y, 0).unwrap();                          // x ≠ y
 /// assert_eq!(Search::new(&m).count().unwrap().count, 8); // (1,9) .. (9,1) without (5,5)
 /// ```
+///
+/// # Methods by family
+///
+/// The builders below each post one constraint and return its
+/// [`ConstraintId`] (or a [`ModelError`] naming what was wrong); the
+/// expression builder ([`Expr`](crate::Expr), [`Post`](crate::Post)) posts
+/// through [`Model::post`].
+///
+/// * **Variables**: [`new_var`](Model::new_var),
+///   [`new_var_named`](Model::new_var_named), [`new_vars`](Model::new_vars),
+///   [`new_vars_named`](Model::new_vars_named),
+///   [`new_array`](Model::new_array), [`new_bool`](Model::new_bool),
+///   [`new_bools`](Model::new_bools), [`restrict`](Model::restrict),
+///   [`domain`](Model::domain), [`name`](Model::name),
+///   [`display_name`](Model::display_name),
+///   [`var_by_name`](Model::var_by_name), [`vars`](Model::vars),
+///   [`num_vars`](Model::num_vars), [`is_bool`](Model::is_bool).
+/// * **Arithmetic and sums**: [`linear`](Model::linear),
+///   [`equal`](Model::equal), [`not_equal`](Model::not_equal),
+///   [`less_eq`](Model::less_eq), [`times`](Model::times),
+///   [`div`](Model::div), [`modulo`](Model::modulo), [`abs`](Model::abs),
+///   [`pow`](Model::pow), [`min`](Model::min), [`max`](Model::max),
+///   [`define`](Model::define).
+/// * **All-different**: [`all_different`](Model::all_different),
+///   [`all_different_offset`](Model::all_different_offset),
+///   [`all_different_with`](Model::all_different_with),
+///   [`all_different_except`](Model::all_different_except),
+///   [`all_different_except_with`](Model::all_different_except_with).
+/// * **Tables and automata**: [`table`](Model::table),
+///   [`negative_table`](Model::negative_table), [`regular`](Model::regular),
+///   [`element`](Model::element), [`element_const`](Model::element_const),
+///   [`element_offset`](Model::element_offset),
+///   [`element_const_offset`](Model::element_const_offset).
+/// * **Counting**: [`count`](Model::count), [`at_most`](Model::at_most),
+///   [`exactly`](Model::exactly), [`among`](Model::among),
+///   [`global_cardinality`](Model::global_cardinality),
+///   [`nvalue`](Model::nvalue).
+/// * **Ordering**: [`lex_less`](Model::lex_less),
+///   [`lex_lesseq`](Model::lex_lesseq), [`increasing`](Model::increasing),
+///   [`strictly_increasing`](Model::strictly_increasing),
+///   [`decreasing`](Model::decreasing),
+///   [`strictly_decreasing`](Model::strictly_decreasing).
+/// * **Graphs and permutations**: [`circuit`](Model::circuit),
+///   [`subcircuit`](Model::subcircuit), [`inverse`](Model::inverse).
+/// * **Scheduling and packing**: [`disjunctive`](Model::disjunctive),
+///   [`cumulative`](Model::cumulative),
+///   [`cumulative_with`](Model::cumulative_with), [`diffn`](Model::diffn),
+///   [`diffn_nonstrict`](Model::diffn_nonstrict),
+///   [`bin_packing`](Model::bin_packing),
+///   [`bin_packing_load`](Model::bin_packing_load),
+///   [`bin_packing_load_from`](Model::bin_packing_load_from).
+/// * **Logic and reification**: [`clause`](Model::clause),
+///   [`and`](Model::and), [`or`](Model::or), [`xor`](Model::xor),
+///   [`not`](Model::not), [`implies`](Model::implies),
+///   [`reify`](Model::reify), [`reify_with`](Model::reify_with),
+///   [`half_reify`](Model::half_reify), [`reify_in`](Model::reify_in),
+///   [`half_reify_in`](Model::half_reify_in).
+/// * **Your own constraints and the model as a whole**: [`post`](Model::post),
+///   [`predicate`](Model::predicate), [`cap_inference`](Model::cap_inference),
+///   [`inference_of`](Model::inference_of), [`constraint`](Model::constraint),
+///   [`constraints`](Model::constraints),
+///   [`num_constraints`](Model::num_constraints), [`check`](Model::check),
+///   [`to_minizinc`](Model::to_minizinc),
+///   [`to_minizinc_goal`](Model::to_minizinc_goal).
 pub struct Model {
     /// Stamped into every handle this model creates (see [`VarId`]).
     id: ModelId,

@@ -350,6 +350,13 @@ impl Constraint for NValue {
         d.dedup();
         (d.len() as i64 - n[0] as i64).unsigned_abs()
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        let (xs, n) = vars.split_at(vars.len() - 1);
+        if xs.is_empty() {
+            return None; // an untyped empty array
+        }
+        Some(format!("nvalue({}, {})", n[0], crate::minizinc::list(xs)))
+    }
     fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
         Some(Box::new(NValueProp(self)))
     }

@@ -56,6 +56,22 @@ impl Constraint for LexLess {
             "lex-lesseq"
         }
     }
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        if vars.is_empty() {
+            return None; // MiniZinc cannot type two empty literal arrays
+        }
+        let (x, y) = vars.split_at(self.n());
+        let g = if self.strict {
+            "lex_less"
+        } else {
+            "lex_lesseq"
+        };
+        Some(format!(
+            "{g}({}, {})",
+            crate::minizinc::list(x),
+            crate::minizinc::list(y)
+        ))
+    }
     fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
         Some(Box::new(LexProp {
             c: self,

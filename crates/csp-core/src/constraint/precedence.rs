@@ -580,6 +580,20 @@ impl Constraint for ValuePrecede {
         "value-precede"
     }
 
+    fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        // `s = t` (no position may hold t, here) and an empty list have no
+        // form in MiniZinc's library; they are written as tables.
+        if self.s == self.t || vars.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "value_precede({}, {}, {})",
+            self.s,
+            self.t,
+            crate::minizinc::list(vars)
+        ))
+    }
+
     fn forward_check(&self, pruner: &mut Pruner<'_>, _changed: usize) -> Result<(), Conflict> {
         self.propagate(pruner)
     }

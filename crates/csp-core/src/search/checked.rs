@@ -96,7 +96,7 @@ impl<'a> Search<'a> {
     /// library's constraints; when the model has constraints of the
     /// caller's ([`Model::post`](crate::Model::post)), whose pruning may let a non-solution
     /// through, each solution is reached and checked against them, and one
-    /// that fails ends the count with [`Outcome::Invalid`] naming it.
+    /// that fails ends the count with [`Outcome::Invalid`](crate::Outcome::Invalid) naming it.
     ///
     /// Checked: [`validate`](Search::validate) runs first, so a variable of
     /// another model among the arguments, or a constraint over no variables
