@@ -192,7 +192,7 @@ pub fn count(
 ) -> Result<Report, ModelError> {
     if n <= 1 {
         let q = queens_model(n, kind)?;
-        return Ok(run_count(&q, options, threads));
+        return run_count(&q, options, threads);
     }
     let start = Instant::now();
     let deadline = options.limits.time.map(|t| start + t);
@@ -220,7 +220,7 @@ pub fn count(
         // The search gets what the building left of the time limit.
         let mut o = options.clone();
         o.limits.time = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        let r = run_count(&q, &o, threads);
+        let r = run_count(&q, &o, threads)?;
         total += 2 * r.count;
         let time = stats.time + r.stats.time;
         stats.merge(&r.stats);
@@ -245,12 +245,22 @@ pub fn count(
 /// the tree the same way whatever the number of threads, so the statistics
 /// (all but the time) are the same for any `threads`. (The sequential
 /// search counts fewer propagations and removals than the split, which
-/// propagates its first decisions again in every subproblem.)
-fn run_count(q: &QueensModel, options: &SearchOptions, threads: usize) -> Report {
+/// propagates its first decisions again in every subproblem.) The
+/// caller's decision variables and phases are dropped: they can only name
+/// variables of another model.
+fn run_count(
+    q: &QueensModel,
+    options: &SearchOptions,
+    threads: usize,
+) -> Result<Report, ModelError> {
     Search::new(&q.model)
-        .options(options.clone())
+        .options(options.for_another_model())
         .par_count(threads)
-        .expect("the options name this model's variables")
+        // Not expected once the options are fitted; passed on, not a panic.
+        .map_err(|e| ModelError::Invalid {
+            constraint: "queens count",
+            reason: e.to_string(),
+        })
 }
 
 #[cfg(test)]
@@ -276,6 +286,21 @@ mod tests {
         }
         let o = SearchOptions::default();
         assert_eq!(count(8, ModelKind::AllDifferent, &o, 2).unwrap().count, 92);
+    }
+
+    /// Decision variables of the caller's own model cannot name the
+    /// count's model: they are dropped, and the count is still right (they
+    /// ended in a panic once the search checked its options).
+    #[test]
+    fn foreign_decision_variables_are_dropped() {
+        let mut other = csp_core::Model::new();
+        let xs = other.new_vars(20, csp_core::Domain::range(0, 1)).unwrap();
+        let o = SearchOptions {
+            decision_vars: xs,
+            ..Default::default()
+        };
+        let r = count(8, ModelKind::AllDifferent, &o, 1).unwrap();
+        assert_eq!((r.count, r.outcome), (92, Outcome::Solved));
     }
 
     /// n = 2^32 asked for a vector of 2^32 row domains (64 GiB) before its

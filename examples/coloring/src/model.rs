@@ -340,10 +340,15 @@ pub fn color(graph: &Graph, k: u32, options: &ColorOptions) -> Result<Colored, M
     // the engine for 512 MB per vertex.
     let k = k.min(core.max_degree.saturating_add(1));
     let (m, vars) = model(&core.graph, k, options.symmetry)?;
+    // The caller's decision variables and phases can only name variables
+    // of another model: dropped.
     let r = Search::new(&m)
-        .options(options.search.clone())
+        .options(options.search.for_another_model())
         .solve()
-        .expect("the options name this model's variables");
+        .map_err(|e| ModelError::Invalid {
+            constraint: "coloring",
+            reason: e.to_string(),
+        })?;
     Ok(Colored {
         outcome: r.outcome,
         colors: r.solution.map(|s| core.colors(graph, &vars, &s)),
@@ -785,6 +790,22 @@ mod tests {
             }
         }
         Graph::new(n, edges).unwrap()
+    }
+
+    /// Decision variables of another model are dropped, not a panic.
+    #[test]
+    fn foreign_decision_variables_are_dropped() {
+        let mut other = csp_core::Model::new();
+        let xs = other.new_vars(30, csp_core::Domain::range(0, 1)).unwrap();
+        let mut o = ColorOptions::default();
+        o.search.decision_vars = xs;
+        let g = random_graph(12, 400, 3);
+        let c = color(&g, 12, &o).unwrap();
+        let colors = c.colors.expect("12 colors suffice for 12 vertices");
+        assert_eq!(c.outcome, Outcome::Solved);
+        for &(u, v) in g.edges() {
+            assert_ne!(colors[u as usize], colors[v as usize]);
+        }
     }
 
     #[test]

@@ -157,6 +157,28 @@ fn pick_some(r: &mut Rng, lo: usize, spread: usize, nvars: usize) -> Vec<usize> 
 }
 
 /// Picks `n` of the caller's variables, with repeats now and then.
+/// Fewer than `most` random tuples over the domains of the variables at
+/// `idx`, as posted (`i32`) and as the checker's set (`i64`).
+fn random_tuples(
+    r: &mut Rng,
+    domains: &[Vec<i64>],
+    idx: &[usize],
+    most: usize,
+) -> (Vec<Vec<i32>>, BTreeSet<Vec<i64>>) {
+    let tuples: Vec<Vec<i32>> = (0..r.below(most))
+        .map(|_| {
+            idx.iter()
+                .map(|&k| domains[k][r.below(domains[k].len())] as i32)
+                .collect()
+        })
+        .collect();
+    let set = tuples
+        .iter()
+        .map(|t| t.iter().map(|&a| a as i64).collect())
+        .collect();
+    (tuples, set)
+}
+
 fn pick(r: &mut Rng, n: usize, nvars: usize) -> Vec<usize> {
     let mut out: Vec<usize> = Vec::new();
     for _ in 0..n {
@@ -423,15 +445,8 @@ fn post_random(c: &mut Case, r: &mut Rng, mix: Mix) -> Option<(String, Spec)> {
             }
             12 => {
                 let idx = pick(r, 2, n);
-                let doms: Vec<Vec<i64>> = idx.iter().map(|&k| c.domains[k].clone()).collect();
-                let tuples: Vec<Vec<i32>> = (0..r.below(5))
-                    .map(|_| doms.iter().map(|d| d[r.below(d.len())] as i32).collect())
-                    .collect();
+                let (tuples, set) = random_tuples(r, &c.domains, &idx, 5);
                 let xs: Vec<VarId> = idx.iter().map(|&k| v[k]).collect();
-                let set: BTreeSet<Vec<i64>> = tuples
-                    .iter()
-                    .map(|t| t.iter().map(|&a| a as i64).collect())
-                    .collect();
                 m.table(&xs, tuples)?;
                 let label = format!("table {idx:?}");
                 let spec: Spec =
@@ -819,15 +834,8 @@ fn post_global(c: &mut Case, r: &mut Rng) -> Option<(String, Spec)> {
             }
             _ => {
                 let idx = pick_some(r, 1, 2, n);
-                let doms: Vec<Vec<i64>> = idx.iter().map(|&k| c.domains[k].clone()).collect();
-                let tuples: Vec<Vec<i32>> = (0..r.below(6))
-                    .map(|_| doms.iter().map(|d| d[r.below(d.len())] as i32).collect())
-                    .collect();
+                let (tuples, set) = random_tuples(r, &c.domains, &idx, 6);
                 let xs: Vec<VarId> = idx.iter().map(|&k| v[k]).collect();
-                let set: BTreeSet<Vec<i64>> = tuples
-                    .iter()
-                    .map(|t| t.iter().map(|&a| a as i64).collect())
-                    .collect();
                 m.negative_table(&xs, tuples)?;
                 let label = format!("negative_table {idx:?} {set:?}");
                 let spec: Spec = Box::new(move |x| {
