@@ -40,9 +40,12 @@
 //! * anything else is one [`Linear`](crate::constraint::Linear) constraint.
 //!
 //! Coefficients are `i32` (a literal like `3 * x` needs no suffix);
-//! constant parts are summed exactly in `i64`. An auxiliary variable whose
-//! range does not fit `i32` is refused with [`ModelError::Overflow`] rather
-//! than clamped, which could lose solutions silently.
+//! products of coefficients and sums of constants are exact while an
+//! expression is built (`Expr::constant(i64::MIN)` can be negated). A
+//! coefficient or constant that does not fit `i64` when posted, and an
+//! auxiliary variable whose range does not fit `i32`, are refused with
+//! [`ModelError::Overflow`] rather than wrapped or clamped, which could
+//! change the constraint or lose solutions silently.
 
 use std::ops::{Add, Div, Mul, Neg, Rem, Sub};
 
@@ -56,8 +59,14 @@ use crate::model::Model;
 /// nodes (see the [module documentation](self)).
 #[derive(Clone, Debug)]
 pub struct Expr {
-    terms: Vec<(i64, Node)>,
-    constant: i64,
+    /// Coefficients and the constant are kept in `i128`, so that
+    /// `k − i64::MIN` and the like are exact on the way; what does not fit
+    /// `i64` when posted is [`ModelError::Overflow`].
+    terms: Vec<(i128, Node)>,
+    constant: i128,
+    /// An operation on the way left even `i128` (`x·a·b·c·d` with large
+    /// factors): posting it is [`ModelError::Overflow`].
+    overflow: bool,
 }
 
 /// A term of an [`Expr`]: a variable or a non-linear function.
@@ -72,6 +81,7 @@ impl From<VarId> for Expr {
         Expr {
             terms: vec![(1, Node::Var(x))],
             constant: 0,
+            overflow: false,
         }
     }
 }
@@ -86,7 +96,8 @@ impl From<i32> for Expr {
     fn from(k: i32) -> Expr {
         Expr {
             terms: Vec::new(),
-            constant: k as i64,
+            constant: k as i128,
+            overflow: false,
         }
     }
 }
@@ -128,6 +139,7 @@ pub fn max_of<T: Into<Expr>>(items: impl IntoIterator<Item = T>) -> Expr {
 
 fn node(op: ArithOp, args: Vec<Expr>) -> Expr {
     Expr {
+        overflow: args.iter().any(|a| a.overflow),
         terms: vec![(1, Node::Op(op, args))],
         constant: 0,
     }
@@ -151,11 +163,17 @@ impl Rel {
     /// (posted into `m`), repeated variables merged, zero coefficients
     /// dropped and `<`/`>` made `≤`/`≥`.
     pub(crate) fn linearize(self, m: &mut Model) -> Result<Linearized, ModelError> {
+        self.lhs.in_range()?;
+        self.rhs.in_range()?;
         let (terms, k) = flatten(m, &(self.lhs - self.rhs))?;
         let mut merged: Vec<(i64, VarId)> = Vec::with_capacity(terms.len());
         for (a, x) in terms {
             match merged.iter_mut().find(|t| t.1 == x) {
-                Some(t) => t.0 += a,
+                Some(t) => {
+                    t.0 =
+                        t.0.checked_add(a)
+                            .ok_or(ModelError::Overflow { constraint: EXPR })?;
+                }
                 None => merged.push((a, x)),
             }
         }
@@ -212,13 +230,16 @@ impl Expr {
     }
     /// Its value, when it is a constant.
     pub(crate) fn as_constant(&self) -> Option<i64> {
-        self.terms.is_empty().then_some(self.constant)
+        match (self.terms.is_empty(), self.overflow) {
+            (true, false) => i64::try_from(self.constant).ok(),
+            _ => None,
+        }
     }
 
     /// The variable it is, when it is one.
     pub(crate) fn as_var(&self) -> Option<VarId> {
-        match (self.terms.as_slice(), self.constant) {
-            ([(1, Node::Var(x))], 0) => Some(*x),
+        match (self.terms.as_slice(), self.constant, self.overflow) {
+            ([(1, Node::Var(x))], 0, false) => Some(*x),
             _ => None,
         }
     }
@@ -227,16 +248,32 @@ impl Expr {
     pub fn constant(k: i64) -> Expr {
         Expr {
             terms: Vec::new(),
-            constant: k,
+            constant: k as i128,
+            overflow: false,
         }
     }
 
-    fn scale(mut self, a: i64) -> Expr {
+    /// `a·self`; a product past `i64` marks the expression (it is refused
+    /// when posted, never wrapped).
+    fn scale(mut self, a: i128) -> Expr {
         for t in &mut self.terms {
-            t.0 *= a;
+            let (p, o) = t.0.overflowing_mul(a);
+            t.0 = p;
+            self.overflow |= o;
         }
-        self.constant *= a;
+        let (p, o) = self.constant.overflowing_mul(a);
+        self.constant = p;
+        self.overflow |= o;
         self
+    }
+
+    /// `Err(Overflow)` when an operation on the way left `i64`.
+    fn in_range(&self) -> Result<(), ModelError> {
+        if self.overflow {
+            Err(ModelError::Overflow { constraint: EXPR })
+        } else {
+            Ok(())
+        }
     }
 }
 
@@ -258,6 +295,8 @@ impl From<VarId> for Rel {
 
 impl Post for Reif {
     fn post_into(self, m: &mut Model) -> Result<ConstraintId, ModelError> {
+        self.rel.lhs.in_range()?;
+        self.rel.rhs.in_range()?;
         // `a ⇒ c` between booleans is the clause ¬a ∨ c.
         if let (true, Relation::Eq, [(1, Node::Var(c))], 1, []) = (
             self.half,
@@ -314,7 +353,9 @@ impl<T: Into<Expr>> Add<T> for Expr {
     fn add(mut self, rhs: T) -> Expr {
         let rhs = rhs.into();
         self.terms.extend(rhs.terms);
-        self.constant += rhs.constant;
+        let (k, o) = self.constant.overflowing_add(rhs.constant);
+        self.constant = k;
+        self.overflow |= o || rhs.overflow;
         self
     }
 }
@@ -343,28 +384,28 @@ impl Neg for VarId {
 impl Mul<i32> for Expr {
     type Output = Expr;
     fn mul(self, a: i32) -> Expr {
-        self.scale(a as i64)
+        self.scale(a as i128)
     }
 }
 
 impl Mul<Expr> for i32 {
     type Output = Expr;
     fn mul(self, e: Expr) -> Expr {
-        e.scale(self as i64)
+        e.scale(self as i128)
     }
 }
 
 impl Mul<VarId> for i32 {
     type Output = Expr;
     fn mul(self, x: VarId) -> Expr {
-        Expr::from(x).scale(self as i64)
+        Expr::from(x).scale(self as i128)
     }
 }
 
 impl Mul<i32> for VarId {
     type Output = Expr;
     fn mul(self, a: i32) -> Expr {
-        Expr::from(self).scale(a as i64)
+        Expr::from(self).scale(a as i128)
     }
 }
 
@@ -426,11 +467,14 @@ impl Mul<Expr> for Expr {
     type Output = Expr;
     /// The product of two expressions (non-linear unless one is constant).
     fn mul(self, rhs: Expr) -> Expr {
-        match (self.terms.is_empty(), rhs.terms.is_empty()) {
+        let overflow = self.overflow || rhs.overflow;
+        let mut e = match (self.terms.is_empty(), rhs.terms.is_empty()) {
             (true, _) => rhs.scale(self.constant),
             (_, true) => self.scale(rhs.constant),
             _ => node(ArithOp::Times, vec![self, rhs]),
-        }
+        };
+        e.overflow |= overflow;
+        e
     }
 }
 
@@ -536,13 +580,15 @@ type Flat = (Vec<(i64, VarId)>, i128);
 const EXPR: &str = "expression";
 
 fn post_rel(m: &mut Model, r: Rel) -> Result<ConstraintId, ModelError> {
+    r.lhs.in_range()?;
+    r.rhs.in_range()?;
     // `f(args) = z` for one node and one variable or constant: no auxiliary.
     if r.rel == Relation::Eq {
         for (a, b) in [(&r.lhs, &r.rhs), (&r.rhs, &r.lhs)] {
             if let ([(1, Node::Op(op, args))], 0) = (a.terms.as_slice(), a.constant) {
                 let z = match (b.terms.as_slice(), b.constant) {
                     ([(1, Node::Var(z))], 0) => Some(*z),
-                    ([], k) => Some(m.new_var(Domain::singleton(fit(k as i128)?))?),
+                    ([], k) => Some(m.new_var(Domain::singleton(fit(k)?))?),
                     _ => None,
                 };
                 if let Some(z) = z {
@@ -588,6 +634,7 @@ fn fit64(v: i128) -> Result<i64, ModelError> {
 
 /// The terms and constant of `e`, with a fresh variable for every node.
 fn flatten(m: &mut Model, e: &Expr) -> Result<Flat, ModelError> {
+    e.in_range()?;
     let mut terms = Vec::with_capacity(e.terms.len());
     for (a, t) in &e.terms {
         let x = match t {
@@ -604,16 +651,17 @@ fn flatten(m: &mut Model, e: &Expr) -> Result<Flat, ModelError> {
                 z
             }
         };
-        terms.push((*a, x));
+        terms.push((fit64(*a)?, x));
     }
-    Ok((terms, e.constant as i128))
+    Ok((terms, e.constant))
 }
 
 /// A variable equal to `e`: `e` itself when it is one, else an auxiliary.
 fn as_var(m: &mut Model, e: &Expr) -> Result<VarId, ModelError> {
+    e.in_range()?;
     match (e.terms.as_slice(), e.constant) {
         ([(1, Node::Var(x))], 0) => return Ok(*x),
-        ([], k) => return m.new_var(Domain::singleton(fit(k as i128)?)),
+        ([], k) => return m.new_var(Domain::singleton(fit(k)?)),
         _ => {}
     }
     let (terms, k) = flatten(m, e)?;

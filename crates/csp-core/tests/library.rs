@@ -323,6 +323,71 @@ fn expressions_report_bad_input() {
     );
 }
 
+/// Expression arithmetic is exact on the way (`-(i64::MIN)` no longer
+/// panics in a debug build or wraps in a release build); what does not fit
+/// `i64` once posted, or left even `i128` on the way, is refused with
+/// `Overflow` and posts nothing (issue 32).
+#[test]
+fn expression_arithmetic_past_i64_is_exact_or_an_error() {
+    use csp_core::{Expr, Relation};
+    let min = || Expr::constant(i64::MIN);
+    let big = || Expr::constant(i64::MAX);
+    let mut m = Model::new();
+    let x = m.new_var(Domain::range(-3, 3)).unwrap();
+    let b = m.new_var(Domain::range(0, 1)).unwrap();
+    let overflows: Vec<(&str, csp_core::Rel)> = vec![
+        (
+            "a coefficient 2⁹³",
+            (x * i32::MAX * i32::MAX * i32::MAX).eq(0),
+        ),
+        (
+            "a coefficient past i128",
+            (x * i32::MAX * i32::MAX * i32::MAX * i32::MAX * i32::MAX).eq(0),
+        ),
+        ("a constant 2⁶⁴", (big() * Expr::from(2)).ne(x)),
+        ("|i64::MIN − 1 + x|", (min() - 1 + x).abs().le(5)),
+    ];
+    for (what, rel) in overflows {
+        let e = m.post(rel.clone()).unwrap_err();
+        assert!(matches!(e, ModelError::Overflow { .. }), "{what}: {e}");
+        // Reified, a constant past i64 is compared exactly (b ⇔ 2⁶⁴ ≠ x
+        // is b = 1); the other cases are refused the same way.
+        if what != "a constant 2⁶⁴" {
+            let e = m.post(b.iff(rel)).map(|_| what).unwrap_err();
+            assert!(
+                matches!(e, ModelError::Overflow { .. }),
+                "{what} reified: {e}"
+            );
+        }
+    }
+    let e = m.define(-min() + x).unwrap_err();
+    assert!(matches!(e, ModelError::Overflow { .. }), "define: {e}");
+    let e = m.count(&[x], 1, Relation::Eq, -min()).unwrap_err();
+    assert!(matches!(e, ModelError::Overflow { .. }), "count: {e}");
+    assert_eq!(m.num_constraints(), 0, "a refused post posts nothing");
+
+    // Exact on the way: k − i64::MIN with k = i64::MIN + 3 is 3.
+    m.post((Expr::constant(i64::MIN + 3) - i64::MIN + x).eq(0))
+        .unwrap();
+    m.post((big() - i64::MAX + x).le(0)).unwrap();
+    let r = Search::new(&m).count().unwrap();
+    assert_eq!(r.count, 2, "x = −3, b free");
+    // False for every x: no solution, or refused at the edge of i64 by the
+    // linear constraint itself; never a wrapped constraint with solutions.
+    let falses: [fn(csp_core::VarId) -> csp_core::Rel; 2] = [
+        |x| (-Expr::constant(i64::MIN)).le(x),
+        |x| x.eq(Expr::constant(i64::MIN)),
+    ];
+    for (i, rel) in falses.iter().enumerate() {
+        let mut m = Model::new();
+        let x = m.new_var(Domain::range(-3, 3)).unwrap();
+        match m.post(rel(x)) {
+            Ok(_) => assert_eq!(Search::new(&m).count().unwrap().count, 0, "case {i}"),
+            Err(e) => assert!(matches!(e, ModelError::Overflow { .. }), "case {i}: {e}"),
+        }
+    }
+}
+
 fn bools(n: usize) -> Vec<Domain> {
     vec![Domain::range(0, 1); n]
 }
