@@ -209,6 +209,32 @@ fn sizes_that_cannot_fit_are_positioned_errors_and_exit_2() {
     }
 }
 
+/// `--memory-limit` covers building the model: a short file declaring 2²⁴
+/// variables (a model of about 2.5 GB, built whole before the search's own
+/// limit could apply) stops at the budget, says where, and answers
+/// `=====UNKNOWN=====` with status 0, as a search stopped by a limit does
+/// (issue 32). Within a budget the same flag lets a small model solve.
+#[test]
+fn the_memory_limit_covers_building_the_model() {
+    let file = "tests/data/fzn/wide_model.fzn";
+    let o = fzn(&["--memory-limit", "64M", file]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "=====UNKNOWN=====\n");
+    let e = stderr(&o);
+    assert!(
+        e.starts_with(&format!(
+            "fzn-csp: {file}:3:1: memory limit: declaring array 'xs' took "
+        )) && e.contains("the limit is 64.0 MiB; raise it with --memory-limit SIZE"),
+        "{e}"
+    );
+    let o = fzn(&["--memory-limit", "64M", "tests/data/fzn/unsat.fzn"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "=====UNSATISFIABLE=====\n");
+    let o = fzn(&["--memory-limit", "lots", file]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--memory-limit expects a size such as 512M or 4G, got 'lots'"));
+}
+
 /// A set given as a huge range is not listed value by value (it aborted on
 /// a 34 GB allocation, issue 32).
 #[test]

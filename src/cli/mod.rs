@@ -231,49 +231,13 @@ impl std::fmt::Display for Stop {
     }
 }
 
-/// Parses a `--memory-limit` size: a number of bytes with an optional
-/// binary suffix `K`, `M`, `G` or `T` (`512M`, `4G`, `1.5G`).
-pub fn parse_size(s: &str) -> Result<u64, CliError> {
-    let bad = || format!("--memory-limit expects a size such as 512M or 4G, got '{s}'");
-    let t = s.trim();
-    let t = t
-        .strip_suffix("iB")
-        .or_else(|| t.strip_suffix('B'))
-        .unwrap_or(t);
-    let (num, shift) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => {
-            let shift = match c.to_ascii_uppercase() {
-                'K' => 10,
-                'M' => 20,
-                'G' => 30,
-                'T' => 40,
-                _ => return Err(bad()),
-            };
-            (&t[..i], shift)
-        }
-        _ => (t, 0),
-    };
-    match num.parse::<f64>() {
-        Ok(x) if x.is_finite() && x > 0.0 => {
-            let bytes = x * (1u64 << shift) as f64;
-            if bytes < 1.0 || bytes >= u64::MAX as f64 {
-                Err(bad())
-            } else {
-                Ok(bytes as u64)
-            }
-        }
-        _ => Err(bad()),
-    }
-}
-
-/// The search's memory budget in bytes: `--memory-limit` when given, else
-/// half the memory available now (`MemAvailable` in /proc/meminfo), or no
-/// budget when that cannot be read.
+/// The search's memory budget in bytes: `--memory-limit` when given (a
+/// size such as `512M` or `1.5G`, read as `fzn-csp` reads it:
+/// [`csp_fzn::memory::parse_size`]), else half the memory available now
+/// (`MemAvailable` in /proc/meminfo), or no budget when that cannot be
+/// read.
 pub fn memory_limit(asked: Option<&str>) -> Result<Option<u64>, CliError> {
-    match asked {
-        Some(s) => parse_size(s).map(Some),
-        None => Ok(available_memory().map(|b| (b / 2).min(u128::from(u64::MAX)) as u64)),
-    }
+    csp_fzn::memory::default_limit(asked)
 }
 
 /// Parses a time limit in seconds.
@@ -331,13 +295,7 @@ pub fn decode(bytes: Vec<u8>, name: &str) -> Result<String, CliError> {
 /// The memory available for a new program in bytes, when known
 /// (`MemAvailable` in `/proc/meminfo` on Linux; `MemTotal` on older kernels).
 pub fn available_memory() -> Option<u128> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let field = |name: &str| -> Option<u128> {
-        let line = info.lines().find(|l| l.starts_with(name))?;
-        let kb: u128 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kb * 1024)
-    };
-    field("MemAvailable:").or_else(|| field("MemTotal:"))
+    csp_fzn::memory::available_memory()
 }
 
 /// Refuses a request whose memory `need` (a lower bound in bytes; `None`

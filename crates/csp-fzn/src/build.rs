@@ -9,6 +9,7 @@ use csp_text::TextError;
 
 use crate::ast::{Annotation, BaseType, Expr, Goal, IntSet, Item, Pos, Type};
 use crate::builtins;
+use crate::memory::Budget;
 
 /// The domain given to `var int` without bounds: every `i32` but the two
 /// extremes, so that `x + 1` and `−x` of any value stay in range.
@@ -134,9 +135,55 @@ pub(crate) struct Builder {
     pub(crate) inconsistent: bool,
     /// The value all-different constraints (capped at forward checking).
     pub(crate) value_alldiffs: Vec<ConstraintId>,
+    /// The heap's budget (`fzn-csp --memory-limit`), if any.
+    budget: Option<Budget>,
+    /// Did the heap outgrow it (the error on its way out says where)?
+    over_budget: bool,
 }
 
+/// Why [`build_within`] stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildError {
+    /// A mistake in the model, at its position.
+    Invalid(TextError),
+    /// The heap outgrew the memory budget while the item at this
+    /// position was built: the model may be right, the limit too low.
+    MemoryLimit(TextError),
+}
+
+impl BuildError {
+    /// The positioned message, whichever the kind.
+    pub fn text(&self) -> &TextError {
+        match self {
+            BuildError::Invalid(e) | BuildError::MemoryLimit(e) => e,
+        }
+    }
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.text().fmt(f)
+    }
+}
+
+impl std::error::Error for BuildError {}
+
 impl Builder {
+    /// An error at `pos` when the heap has outgrown the budget (asked after
+    /// every item and every few thousand variables of an array).
+    fn check_memory(&mut self, pos: Pos, doing: impl FnOnce() -> String) -> Result<(), TextError> {
+        let Some(budget) = self.budget else {
+            return Ok(());
+        };
+        match budget.exceeded() {
+            Some(heap) => {
+                self.over_budget = true;
+                err(pos, budget.message(&doing(), heap))
+            }
+            None => Ok(()),
+        }
+    }
+
     /// Resolves the `y = x + k` definitions to variables (once, when the
     /// first constraint is posted: FlatZinc declares everything before).
     fn ready_views(&mut self) {
@@ -361,6 +408,9 @@ impl Builder {
                     );
                 }
                 for i in 0..n {
+                    if i % 4096 == 4095 {
+                        self.check_memory(pos, || format!("declaring array '{name}'"))?;
+                    }
                     a.push(Val::Var(self.new_var(
                         ty,
                         &format!("{name}[{}]", i + 1),
@@ -580,7 +630,28 @@ fn offset_definitions(items: &[Item]) -> HashMap<String, (String, i64)> {
 /// assert_eq!(fzn.outputs[0].name, "x");
 /// ```
 pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
+    build_within(items, None).map_err(|e| e.text().clone())
+}
+
+/// [`build`] within a memory budget on the process's heap (see
+/// [`crate::memory`]): past it, [`BuildError::MemoryLimit`] names the item
+/// being built. `None` builds without a budget, as [`build`] does.
+///
+/// ```
+/// use csp_fzn::memory::Budget;
+/// use csp_fzn::{build_within, parse, BuildError};
+/// let items = parse("array [1..100000] of var 0..1: x;\nsolve satisfy;\n").unwrap();
+/// // A heap that reads 1 GB against a budget of 1 MB.
+/// let tight = Budget { bytes: 1 << 20, heap: || Some(1 << 30) };
+/// let e = build_within(&items, Some(tight)).unwrap_err();
+/// assert!(matches!(e, BuildError::MemoryLimit(_)));
+/// assert!(e.to_string().starts_with("1:1: memory limit: declaring array 'x'"), "{e}");
+/// assert!(build_within(&items, None).is_ok());
+/// ```
+pub fn build_within(items: &[Item], budget: Option<Budget>) -> Result<FznModel, BuildError> {
     let mut b = Builder {
+        budget,
+        over_budget: false,
         m: Model::new(),
         names: HashMap::new(),
         consts: HashMap::new(),
@@ -593,6 +664,29 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
         eliminated: Default::default(),
         decisions: Vec::new(),
     };
+    let (outputs, objective, search) = match build_items(&mut b, items) {
+        Ok(parts) => parts,
+        Err(e) if b.over_budget => return Err(BuildError::MemoryLimit(e)),
+        Err(e) => return Err(BuildError::Invalid(e)),
+    };
+    uncap_shared_alldiffs(&mut b);
+    Ok(FznModel {
+        model: b.m,
+        outputs,
+        objective,
+        inconsistent: b.inconsistent,
+        decisions: b.decisions,
+        search,
+        names: b.names,
+        value_alldiffs: b.value_alldiffs,
+    })
+}
+
+/// The items into `b`: the outputs, the objective and the search
+/// annotations.
+type Parts = (Vec<Output>, Objective, Vec<Annotation>);
+
+fn build_items(b: &mut Builder, items: &[Item]) -> Result<Parts, TextError> {
     let mut outputs = Vec::new();
     let mut objective = None;
     let mut search = Vec::new();
@@ -607,6 +701,7 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
                 pos,
             } => {
                 b.declare(ty, name, value, *pos)?;
+                b.check_memory(*pos, || format!("declaring '{name}'"))?;
                 let introduced = anns
                     .iter()
                     .any(|a| a.name == "var_is_introduced" || a.name == "is_defined_var");
@@ -661,7 +756,8 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
                     .iter()
                     .map(|e| b.resolve(e))
                     .collect::<Result<Vec<_>, _>>()?;
-                builtins::post(&mut b, name, &args, anns, *pos)?;
+                builtins::post(b, name, &args, anns, *pos)?;
+                b.check_memory(*pos, || format!("posting constraint '{name}'"))?;
             }
             Item::Solve { anns, goal, pos } => {
                 if objective.is_some() {
@@ -678,8 +774,8 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
                 };
                 objective = Some(match goal {
                     Goal::Satisfy => Objective::Satisfy,
-                    Goal::Minimize(e) => Objective::Minimize(var(&mut b, e)?),
-                    Goal::Maximize(e) => Objective::Maximize(var(&mut b, e)?),
+                    Goal::Minimize(e) => Objective::Minimize(var(b, e)?),
+                    Goal::Maximize(e) => Objective::Maximize(var(b, e)?),
                 });
                 search = anns.clone();
             }
@@ -693,17 +789,7 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
             "the model has no solve item",
         ));
     };
-    uncap_shared_alldiffs(&mut b);
-    Ok(FznModel {
-        model: b.m,
-        outputs,
-        objective,
-        inconsistent: b.inconsistent,
-        decisions: b.decisions,
-        search,
-        names: b.names,
-        value_alldiffs: b.value_alldiffs,
-    })
+    Ok((outputs, objective, search))
 }
 
 /// Lifts the forward-checking cap from every value all-different whose

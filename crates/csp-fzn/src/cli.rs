@@ -3,7 +3,7 @@
 //! [`main`]).
 //!
 //! ```text
-//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] model.fzn
+//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--memory-limit SIZE] model.fzn
 //! ```
 //!
 //! Exit status: 0 when the run ended normally (including "unsatisfiable"
@@ -20,7 +20,7 @@ use crate::run::{self, Config, Status};
 const WATCHDOG_GRACE_MS: u64 = 500;
 
 const USAGE: &str =
-    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] FILE.fzn";
+    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--memory-limit SIZE] FILE.fzn";
 
 const HELP: &str = "fzn-csp: csp as a FlatZinc solver (MiniZinc: minizinc --solver csp model.mzn)
 
@@ -34,6 +34,9 @@ options:
   -s, --statistics           print %%%mzn-stat lines
   -t, --time-limit MS        stop after MS milliseconds
   -v, --verbose              notes and progress on standard error
+      --memory-limit SIZE    the heap's budget for building the model and the search
+                             (512M, 4G; default half the available memory): past it,
+                             =====UNKNOWN===== and a note saying where
       --inference fc|mac     one inference level for every constraint (default: mac,
                              with value all-different forward-checked as in Gecode;
                              mac adds hidden singles to it, fc forward-checks all)
@@ -92,6 +95,10 @@ pub fn parse_args(
             "-t" | "--time-limit" => {
                 cfg.time_limit = Some(Duration::from_millis(number(&a, it.next())?))
             }
+            "--memory-limit" => {
+                let v = it.next().ok_or("--memory-limit needs a value")?;
+                cfg.memory_limit = Some(crate::memory::parse_size(&v)?);
+            }
             "--help" | "-h" => {
                 println!("{HELP}");
                 return Ok(None);
@@ -120,7 +127,7 @@ pub fn parse_args(
 /// Runs `fzn-csp` with the process's arguments.
 pub fn main() -> ExitCode {
     let start = Instant::now();
-    let (cfg, file) = match parse_args(std::env::args().skip(1)) {
+    let (mut cfg, file) = match parse_args(std::env::args().skip(1)) {
         Ok(Some(x)) => x,
         Ok(None) => return ExitCode::SUCCESS,
         Err(e) => {
@@ -155,9 +162,23 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut fzn = match crate::parse(&text).and_then(|items| crate::build(&items)) {
+    if cfg.memory_limit.is_none() {
+        cfg.memory_limit = crate::memory::default_limit(None).unwrap_or(None);
+    }
+    let budget = cfg.memory_limit.map(crate::memory::Budget::of);
+    let built = crate::parse(&text)
+        .map_err(crate::BuildError::Invalid)
+        .and_then(|items| crate::build_within(&items, budget));
+    drop(text);
+    let mut fzn = match built {
         Ok(f) => f,
-        Err(e) => {
+        Err(crate::BuildError::MemoryLimit(e)) => {
+            // Stopped by a limit with nothing known, as a search would be.
+            println!("{}", run::UNKNOWN);
+            eprintln!("fzn-csp: {file}:{e}");
+            return ExitCode::SUCCESS;
+        }
+        Err(crate::BuildError::Invalid(e)) => {
             eprintln!("{file}:{e}");
             return ExitCode::from(2);
         }

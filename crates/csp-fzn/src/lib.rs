@@ -11,12 +11,16 @@ pub mod ast;
 mod build;
 mod builtins;
 pub mod cli;
+pub mod memory;
 mod out;
 mod parse;
 pub mod run;
 pub mod search;
 mod spinner;
 
-pub use build::{build, FznModel, Objective, Output, Val, INT_MAX, INT_MIN, MAX_VARIABLES};
+pub use build::{
+    build, build_within, BuildError, FznModel, Objective, Output, Val, INT_MAX, INT_MIN,
+    MAX_VARIABLES,
+};
 pub use csp_text::TextError;
 pub use parse::parse;

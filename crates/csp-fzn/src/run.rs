@@ -41,6 +41,10 @@ pub struct Config {
     pub time_limit: Option<Duration>,
     /// `-v`: progress and notes on standard error.
     pub verbose: bool,
+    /// `--memory-limit SIZE`: the heap's budget in bytes, for building the
+    /// model and the search ([`crate::memory`]); `fzn-csp` sets half the
+    /// available memory when the flag is absent. `None`: no budget.
+    pub memory_limit: Option<u64>,
 }
 
 /// How a run ended (the exit status follows it).
@@ -277,6 +281,10 @@ pub fn solve(
         // Leave a little time to print what was found.
         limits = limits.with_time(t.saturating_sub(Duration::from_millis(50)));
     }
+    if let Some(bytes) = cfg.memory_limit {
+        // The search counts its own store: it gets what the model left.
+        limits = limits.with_memory(crate::memory::Budget::of(bytes).left());
+    }
     opts.limits = limits;
     let mut threads = cfg.threads.max(1);
     let started = Instant::now();
@@ -454,8 +462,15 @@ pub fn solve(
             Status::Done
         }
         Outcome::LimitReached(_) if found > 0 => Status::Done,
-        Outcome::LimitReached(_) => {
+        Outcome::LimitReached(l) => {
             writeln!(out, "{UNKNOWN}")?;
+            if l == csp_core::Limit::Memory {
+                eprintln!(
+                    "fzn-csp: stopped by the memory limit (the search's store outgrew what \
+                     the model left of it; raise it with --memory-limit SIZE, default half \
+                     the available memory)"
+                );
+            }
             Status::Unknown
         }
         Outcome::Invalid(c) => {
