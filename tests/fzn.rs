@@ -209,6 +209,31 @@ fn sizes_that_cannot_fit_are_positioned_errors_and_exit_2() {
     }
 }
 
+/// `-f` while enumerating every solution keeps the model's annotations
+/// (the same tree, node for node), and still frees the search for one
+/// solution (a different tree): packing.mzn -a -f ran past 120 s with
+/// dom/wdeg (issue 32).
+#[test]
+fn free_search_keeps_the_annotations_when_enumerating() {
+    let nodes = |args: &[&str]| {
+        let o = fzn(args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let out = stdout(&o);
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("%%%mzn-stat: nodes="))
+            .unwrap_or_else(|| panic!("no node count in {out}"));
+        line["%%%mzn-stat: nodes=".len()..].parse::<u64>().unwrap()
+    };
+    let q = "tests/data/fzn/queens6.fzn";
+    assert_eq!(nodes(&["-a", "-s", "-f", q]), nodes(&["-a", "-s", q]));
+    assert_eq!(
+        nodes(&["-n", "3", "-s", "-f", q]),
+        nodes(&["-n", "3", "-s", q])
+    );
+    assert_ne!(nodes(&["-s", "-f", q]), nodes(&["-s", q]));
+}
+
 /// `--memory-limit` covers building the model: a short file declaring 2²⁴
 /// variables (a model of about 2.5 GB, built whole before the search's own
 /// limit could apply) stops at the budget, says where, and answers

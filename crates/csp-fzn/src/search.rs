@@ -28,9 +28,13 @@
 //! * `restart_luby(s)`, `restart_geometric(b, f)`, `restart_constant(n)`
 //!   and `restart_none` choose [`Restarts`].
 //!
-//! Without annotations, and always with `-f` (free search), the engine's
+//! Without annotations, and with `-f` (free search), the engine's
 //! defaults for FlatZinc are dom/wdeg over every variable; `-f` adds Luby
-//! restarts (scale 100) for solving and optimising.
+//! restarts (scale 100) for solving and optimising. `-f` while enumerating
+//! every solution of a satisfaction model (`-a`, `-n N` with N > 1) keeps
+//! the model's annotations: restarts cannot shorten a search that explores
+//! the whole tree, and the modeller's order is usually the better one
+//! there (see [`crate::run::solve`]).
 
 use csp_core::{Restarts, SearchOptions, ValOrder, VarId, VarOrder};
 
@@ -216,6 +220,12 @@ pub fn strategy(fzn: &FznModel, seed: u64) -> Strategy {
         *len = s.decision_vars.len() - before;
     }
     s
+}
+
+/// Does the solve item carry search annotations (`int_search`,
+/// `seq_search`, …) that name variables to branch on?
+pub fn has_annotations(fzn: &FznModel) -> bool {
+    !strategy(fzn, 0).decision_vars.is_empty()
 }
 
 /// The search options for `fzn`: the annotations' strategy, or with
