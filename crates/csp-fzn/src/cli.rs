@@ -3,7 +3,7 @@
 //! [`main`]).
 //!
 //! ```text
-//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--memory-limit SIZE] model.fzn
+//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--learning] [--memory-limit SIZE] model.fzn
 //! ```
 //!
 //! Exit status: 0 when the run ended normally (including "unsatisfiable"
@@ -20,7 +20,7 @@ use crate::run::{self, Config, Status};
 const WATCHDOG_GRACE_MS: u64 = 500;
 
 const USAGE: &str =
-    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--memory-limit SIZE] FILE.fzn";
+    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--learning] [--memory-limit SIZE] FILE.fzn";
 
 const HELP: &str = "fzn-csp: csp as a FlatZinc solver (MiniZinc: minizinc --solver csp model.mzn)
 
@@ -37,6 +37,8 @@ options:
       --memory-limit SIZE    the heap's budget for building the model and the search
                              (512M, 4G; default half the available memory): past it,
                              =====UNKNOWN===== and a note saying where
+      --learning             the learning search (nogoods from conflicts, activity,
+                             restarts) for one solution and for optimisation
       --inference fc|mac     one inference level for every constraint (default: mac,
                              with value all-different forward-checked as in Gecode;
                              mac adds hidden singles to it, fc forward-checks all)
@@ -95,6 +97,7 @@ pub fn parse_args(
             "-t" | "--time-limit" => {
                 cfg.time_limit = Some(Duration::from_millis(number(&a, it.next())?))
             }
+            "--learning" => cfg.learning = true,
             "--memory-limit" => {
                 let v = it.next().ok_or("--memory-limit needs a value")?;
                 cfg.memory_limit = Some(crate::memory::parse_size(&v)?);

@@ -45,6 +45,10 @@ pub struct Config {
     /// model and the search ([`crate::memory`]); `fzn-csp` sets half the
     /// available memory when the flag is absent. `None`: no budget.
     pub memory_limit: Option<u64>,
+    /// `--learning`: the learning search (nogoods from conflicts,
+    /// `csp_core::SearchOptions::learning`) for one solution and for
+    /// optimisation; enumeration keeps the ordinary engine.
+    pub learning: bool,
 }
 
 /// How a run ended (the exit status follows it).
@@ -267,6 +271,7 @@ pub fn solve(
     if let Some(i) = cfg.inference {
         opts.inference = i;
     }
+    opts.learning = cfg.learning;
     if cfg.verbose {
         for n in &strategy.notes {
             eprintln!("fzn-csp: {n}");
