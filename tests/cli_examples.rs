@@ -170,9 +170,9 @@ fn rcpsp_proves_j301_1_and_reports_bad_files() {
     let project = csp_rcpsp::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
     for args in [
         &[][..],
-        &["--strength", "timetable"],
+        &["--strength", "energetic"],
         &["--no-learning"],
-        &["--no-learning", "--strength", "timetable"],
+        &["--no-learning", "--strength", "energetic"],
     ] {
         let o = run(&[&["rcpsp", file][..], args].concat(), "");
         assert_eq!(o.status.code(), Some(0), "{args:?}");

@@ -17,7 +17,7 @@ pub struct RcpspArgs {
     file: Option<String>,
     /// How the resources propagate: timetable (compulsory parts) or
     /// energetic (time-tabling and the energetic overload check).
-    #[arg(long, default_value = "energetic")]
+    #[arg(long, default_value = "timetable")]
     strength: String,
     /// Plain branch and bound (dom/wdeg on the start times) instead of
     /// the learning search (lazy clause generation).
