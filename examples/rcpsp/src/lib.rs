@@ -546,11 +546,12 @@ pub struct Rcpsp {
 
 impl Rcpsp {
     /// The search the example uses by default: the learning search (lazy
-    /// clause generation, `docs/learning.md`) on the start times, each
-    /// decision `s = min` or `s ≠ min` (binary branching on the earliest
-    /// start). With `learning` set to false, the ordinary branch and bound
-    /// picks the start of smallest domain by weighted degree (dom/wdeg)
-    /// instead, with the same decisions. Once every job is placed, the
+    /// clause generation, `docs/learning.md`) on the start times, which
+    /// picks the start of highest activity and splits its domain on the
+    /// side of its saved phase. With `learning` set to false, the ordinary
+    /// branch and bound picks the start of smallest domain by weighted
+    /// degree (dom/wdeg), each decision `s = min` or `s ≠ min` (binary
+    /// branching on the earliest start). Once every job is placed, the
     /// makespan is fixed by propagation. `docs/rcpsp.md` measures both.
     pub fn options(&self) -> SearchOptions {
         SearchOptions {
