@@ -30,6 +30,7 @@ pub use csp_latin as latin;
 pub use csp_magic as magic;
 pub use csp_nonogram as nonogram;
 pub use csp_queens as queens;
+pub use csp_rcpsp as rcpsp;
 pub use csp_sudoku as sudoku;
 pub use csp_text as text;
 pub use csp_text::TextError;

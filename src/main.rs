@@ -61,6 +61,8 @@ enum Command {
     Golomb(cli::golomb::GolombArgs),
     /// Job-shop scheduling: the least makespan, from an OR-Library FILE.
     Jobshop(cli::jobshop::JobshopArgs),
+    /// Project scheduling (RCPSP): the least makespan, from a PSPLIB .sm FILE.
+    Rcpsp(cli::rcpsp::RcpspArgs),
     /// Magic squares: one square of order N, or --count them.
     Magic(cli::magic::MagicArgs),
     /// Nonograms: blacken the grid from its row and column clues.
@@ -102,6 +104,7 @@ fn main() -> ExitCode {
         Some(Command::Futoshiki(a)) => cli::futoshiki::run(a),
         Some(Command::Golomb(a)) => cli::golomb::run(a),
         Some(Command::Jobshop(a)) => cli::jobshop::run(a),
+        Some(Command::Rcpsp(a)) => cli::rcpsp::run(a),
         Some(Command::Magic(a)) => cli::magic::run(a),
         Some(Command::Nonogram(a)) => cli::nonogram::run(a),
         Some(Command::Kakuro(a)) => cli::kakuro::run(a),

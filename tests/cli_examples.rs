@@ -153,6 +153,63 @@ fn jobshop_proves_ft06_and_reports_bad_files() {
     assert!(!text(&o.stdout).contains("optimal, proven"));
 }
 
+/// The start times of `csp rcpsp`'s output (`job J: start .. end  …`).
+fn rcpsp_starts(out: &str) -> Vec<i32> {
+    out.lines()
+        .filter_map(|l| l.strip_prefix("job "))
+        .map(|l| {
+            let (_, rest) = l.split_once(':').unwrap();
+            rest.split_whitespace().next().unwrap().parse().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn rcpsp_proves_j301_1_and_reports_bad_files() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/rcpsp/data/j301_1.sm");
+    let project = csp_rcpsp::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
+    for args in [
+        &[][..],
+        &["--strength", "energetic"],
+        &["--no-learning"],
+        &["--no-learning", "--strength", "energetic"],
+    ] {
+        let o = run(&[&["rcpsp", file][..], args].concat(), "");
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        let out = text(&o.stdout);
+        // PSPLIB's optimum for j301_1 (examples/rcpsp/data/optima.csv).
+        assert!(out.ends_with("makespan: 43 (optimal, proven)\n"), "{out}");
+        // Read the schedule back and check it independently.
+        assert_eq!(csp_rcpsp::check(&project, &rcpsp_starts(&out)), Ok(43));
+    }
+    // A node limit: best found (never "optimal") or unknown, exit 1.
+    let hard = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/rcpsp/data/j3013_1.sm"
+    );
+    let o = run(&["rcpsp", hard, "--node-limit", "100", "--no-learning"], "");
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o.stdout);
+    assert!(out.contains("best found, not proven optimal: stopped by the node limit"));
+    let hard_project = csp_rcpsp::parse(&std::fs::read_to_string(hard).unwrap()).unwrap();
+    assert!(csp_rcpsp::check(&hard_project, &rcpsp_starts(&out)).is_ok());
+    let o = run(&["rcpsp", hard, "--node-limit", "1"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(text(&o.stdout), "unknown\n");
+    assert!(text(&o.stderr).contains("no schedule found before the node limit"));
+    // Errors: positioned, exit 2.
+    let o = run(&["rcpsp"], "jobs (incl. supersource/sink ): 2\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).starts_with("error: <stdin>:1:1: no section 'PRECEDENCE RELATIONS:'"));
+    let o = run(&["rcpsp", file, "--strength", "strong"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--strength expects timetable or energetic"));
+    // The MiniZinc data export.
+    let o = run(&["rcpsp", file, "--dzn"], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(text(&o.stdout), project.to_dzn());
+}
+
 #[test]
 fn cryptarithm_maximize_money() {
     let o = run(

@@ -127,6 +127,14 @@ fn within(s: &str, e: &csp_text::TextError) -> bool {
     e.line >= 1 && e.line <= s.lines().count() + 1 && e.column >= 1
 }
 
+const RCPSP: &[&str] = &[
+    include_str!("../examples/rcpsp/data/j301_1.sm"),
+    "jobs (incl. supersource/sink ):  3\n  - renewable : 1 R\n\
+     PRECEDENCE RELATIONS:\n1 1 1 2\n2 1 1 3\n3 1 0\n\
+     REQUESTS/DURATIONS:\n1 1 0 0\n2 1 4 2\n3 1 0 0\n\
+     RESOURCEAVAILABILITIES:\n  R 1\n  2\n",
+];
+
 const COLUMNS: &[&str] = &["2 4 1 3", "1 5 8 6 3 7 2 4", "  3 1 4 2  ", "1"];
 
 proptest! {
@@ -188,6 +196,18 @@ proptest! {
                 let known: Vec<Option<bool>> = vec![None; b.cells.len()];
                 let again = csp_minesweeper::parse(&csp_minesweeper::render(&b, &known));
                 prop_assert_eq!(again.map(|a| a.cells), Ok(b.cells));
+            }
+        }
+    }
+
+    #[test]
+    fn rcpsp_errors_name_line_and_column(s in input(RCPSP, 400)) {
+        match timed(&s, csp_rcpsp::parse) {
+            Err(e) => prop_assert!(within(&s, &e), "{s:?}: {e}"),
+            // What parses has a model and no precedence cycle.
+            Ok(p) => {
+                prop_assert!(csp_rcpsp::find_cycle(&p.successors).is_none());
+                prop_assert!(csp_rcpsp::model(&p, csp_rcpsp::Strength::default()).is_ok());
             }
         }
     }

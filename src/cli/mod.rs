@@ -32,6 +32,7 @@ pub mod queens_size;
 pub mod queens_split;
 pub mod queens_teach;
 pub mod queens_trace;
+pub mod rcpsp;
 pub mod replay;
 pub mod sudoku_hints;
 
