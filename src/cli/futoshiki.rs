@@ -35,6 +35,7 @@ pub fn run(a: FutoshikiArgs) -> Result<ExitCode, CliError> {
         check: csp_futoshiki::check,
         render: csp_futoshiki::render,
         conflict: &|p| HintModel::plain(csp_futoshiki::hint_model(p).ok()?).conflict(),
+        unique: true,
     };
     if a.hints.wanted() {
         return file.run_hints(

@@ -41,6 +41,7 @@ pub fn run(a: KakuroArgs) -> Result<ExitCode, CliError> {
         check: csp_kakuro::check,
         render: csp_kakuro::render,
         conflict: &|p| HintModel::plain(csp_kakuro::hint_model(p).ok()?).conflict(),
+        unique: true,
     };
     if a.hints.wanted() {
         return file.run_hints(

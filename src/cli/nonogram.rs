@@ -70,6 +70,7 @@ pub fn run(a: NonogramArgs) -> Result<ExitCode, CliError> {
         check: |p, v| csp_nonogram::check(p, &black(v)),
         render: |p, v| csp_nonogram::render(p, &black(v)),
         conflict: &conflict,
+        unique: true,
     };
     if a.hints.wanted() {
         return file.run_hints(&hint_model, &a.hints, &a.engine, &options);

@@ -65,10 +65,7 @@ impl HintModel {
 
     /// A 0/1 literal as a placement (`x ≠ 1` is `x = 0`).
     fn normal(&self, l: Literal) -> Literal {
-        let boolean = self.values.is_some() && {
-            let d = self.model.domain(l.var());
-            d.min() == Some(0) && d.max() == Some(1)
-        };
+        let boolean = self.boolean(l.var());
         match l {
             Literal::Ne(x, v) if boolean => Literal::Eq(x, 1 - v),
             Literal::Ge(x, 1) if boolean => Literal::Eq(x, 1),
@@ -77,12 +74,20 @@ impl HintModel {
         }
     }
 
+    /// Is `x` a 0/1 cell with named values?
+    fn boolean(&self, x: VarId) -> bool {
+        self.values.is_some() && {
+            let d = self.model.domain(x);
+            d.min() == Some(0) && d.max() == Some(1)
+        }
+    }
+
     /// A literal for people: `r1c2 = 3`, `r1c2 ≠ 3`, `r3c5 = black`.
     pub fn show(&self, l: Literal) -> String {
         let l = self.normal(l);
         let name = self.model.display_name(l.var());
         match (self.values, l) {
-            (Some(names), Literal::Eq(_, v)) if (0..=1).contains(&v) => {
+            (Some(names), Literal::Eq(x, v)) if self.boolean(x) && (0..=1).contains(&v) => {
                 format!("{name} = {}", names[v as usize])
             }
             _ => l.display_with(|x| self.model.display_name(x)).to_string(),
@@ -323,6 +328,12 @@ impl HintArgs {
         self.hint || self.explain || self.rate
     }
 
+    /// A blank line between two puzzles' outputs? Between solutions and
+    /// between explanations in text, not between one-line answers.
+    pub fn blank_lines(&self) -> bool {
+        !self.wanted() || (self.explain && self.format != "json")
+    }
+
     /// `--format json`?
     pub fn json(&self) -> Result<bool, CliError> {
         match self.format.as_str() {
@@ -352,6 +363,9 @@ pub struct PuzzleFile<'a, P> {
     pub render: fn(&P, &[i32]) -> String,
     /// Why a puzzle has no solution (the minimal conflicting givens).
     pub conflict: &'a dyn Fn(&P) -> Option<Conflict>,
+    /// Do the hint modes want a unique solution? (Not for Minesweeper,
+    /// where hints find the safe cells of a board many layouts fit.)
+    pub unique: bool,
 }
 
 /// What search says of a puzzle's solutions.
@@ -428,13 +442,29 @@ impl<P> PuzzleFile<'_, P> {
         if self.puzzles.is_empty() {
             return Err(format!("{}: no puzzle found", self.name));
         }
+        let mut status = Status::Complete;
+        for (k, p) in self.puzzles.iter().enumerate() {
+            if k > 0 && a.blank_lines() {
+                outln!();
+            }
+            status = status.max(self.hint_one(p, hint_model, a, engine, search_options)?);
+        }
+        Ok(status.code())
+    }
+
+    /// The hint mode on one puzzle.
+    pub fn hint_one(
+        &self,
+        p: &P,
+        hint_model: HintFn<'_, P>,
+        a: &HintArgs,
+        engine: &EngineArgs,
+        search_options: &SearchOptions,
+    ) -> Result<Status, CliError> {
         let json = a.json()?;
         let options = hints::Options::default();
         let mut status = Status::Complete;
-        for (k, p) in self.puzzles.iter().enumerate() {
-            if k > 0 && a.explain && !json {
-                outln!();
-            }
+        {
             let puzzle = self.number(p);
             let (found, stats) = self.solutions(p, search_options)?;
             if engine.stats {
@@ -444,12 +474,13 @@ impl<P> PuzzleFile<'_, P> {
                 Solutions::One(_) => {}
                 Solutions::None => {
                     Conflict::print((self.conflict)(p).as_ref(), puzzle, json);
-                    continue;
+                    return Ok(status);
                 }
-                Solutions::Two(x, y) => {
+                Solutions::Two(x, y) if self.unique => {
                     print_several(puzzle, &(self.render)(p, &x), &(self.render)(p, &y), json);
-                    continue;
+                    return Ok(status);
                 }
+                Solutions::Two(..) => {}
                 Solutions::Unknown(l) => {
                     self.limit_warning(p, l);
                     status = status.max(Status::Incomplete);
@@ -483,7 +514,7 @@ impl<P> PuzzleFile<'_, P> {
                     Next::SearchNeeded { var, values } => outln!("{}", split(var, &values)),
                     Next::Contradiction(_) => Conflict::print(hm.conflict().as_ref(), puzzle, json),
                 }
-                continue;
+                return Ok(status);
             }
             let seq = hints::explain(&hm.model, &hm.facts, &options).map_err(failed)?;
             let d = seq.difficulty();
@@ -514,7 +545,7 @@ impl<P> PuzzleFile<'_, P> {
                         d.hardest
                     );
                 }
-                continue;
+                return Ok(status);
             }
             for (i, s) in seq.steps.iter().enumerate() {
                 if json {
@@ -544,7 +575,7 @@ impl<P> PuzzleFile<'_, P> {
                 }
             }
         }
-        Ok(status.code())
+        Ok(status)
     }
 
     /// Solves (or counts) every puzzle in turn, a blank line between two
@@ -560,6 +591,20 @@ impl<P> PuzzleFile<'_, P> {
             if k > 0 && !self.count {
                 outln!();
             }
+            status = status.max(self.solve_one(p, options, engine)?);
+        }
+        Ok(status.code())
+    }
+
+    /// Solves (or counts) one puzzle.
+    pub fn solve_one(
+        &self,
+        p: &P,
+        options: &SearchOptions,
+        engine: &EngineArgs,
+    ) -> Result<Status, CliError> {
+        let mut status = Status::Complete;
+        {
             let (outcome, stats) = if self.count {
                 let (m, _) = (self.model)(p).map_err(|e| e.to_string())?;
                 let mut search = Search::new(&m).options(options.clone());
@@ -601,6 +646,6 @@ impl<P> PuzzleFile<'_, P> {
                 errln!("{stats}");
             }
         }
-        Ok(status.code())
+        Ok(status)
     }
 }
