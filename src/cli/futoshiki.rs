@@ -34,12 +34,12 @@ pub fn run(a: FutoshikiArgs) -> Result<ExitCode, CliError> {
         model: &csp_futoshiki::model,
         check: csp_futoshiki::check,
         render: csp_futoshiki::render,
-        conflict: &|p| HintModel::plain(csp_futoshiki::hint_model(p).ok()?).conflict(),
+        conflict: &|p| HintModel::labelled(csp_futoshiki::hint_model(p).ok()?).conflict(),
         unique: true,
     };
     if a.hints.wanted() {
         return file.run_hints(
-            &|p| csp_futoshiki::hint_model(p).map(HintModel::plain),
+            &|p| csp_futoshiki::hint_model(p).map(HintModel::labelled),
             &a.hints,
             &a.engine,
             &options,

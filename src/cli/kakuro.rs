@@ -40,12 +40,12 @@ pub fn run(a: KakuroArgs) -> Result<ExitCode, CliError> {
         model: &|p| csp_kakuro::model_with(p, strength),
         check: csp_kakuro::check,
         render: csp_kakuro::render,
-        conflict: &|p| HintModel::plain(csp_kakuro::hint_model(p).ok()?).conflict(),
+        conflict: &|p| HintModel::labelled(csp_kakuro::hint_model(p).ok()?).conflict(),
         unique: true,
     };
     if a.hints.wanted() {
         return file.run_hints(
-            &|p| csp_kakuro::hint_model(p).map(HintModel::plain),
+            &|p| csp_kakuro::hint_model(p).map(HintModel::labelled),
             &a.hints,
             &a.engine,
             &options,

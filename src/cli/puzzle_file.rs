@@ -35,16 +35,6 @@ pub struct HintModel {
 }
 
 impl HintModel {
-    /// A model without labels (steps name the constraints' kinds).
-    pub fn plain((model, facts): (Model, Vec<Literal>)) -> HintModel {
-        HintModel {
-            model,
-            facts,
-            labels: Vec::new(),
-            values: None,
-        }
-    }
-
     /// A model with a label for each constraint.
     pub fn labelled((model, facts, labels): (Model, Vec<Literal>, Vec<String>)) -> HintModel {
         HintModel {
@@ -246,6 +236,12 @@ impl Conflict {
             return;
         }
         match found {
+            Some(c) if c.givens.is_empty() => {
+                outln!("no solution: the rules alone cannot hold together");
+                for l in &c.explanation {
+                    outln!("  {l}");
+                }
+            }
             Some(c) => {
                 outln!(
                     "no solution: these givens cannot hold together: {}",
