@@ -381,3 +381,119 @@ fn the_no_solution_latin_conflict_is_minimal_by_brute_force() {
         assert_eq!(r.outcome, Outcome::Solved, "without given {skip}");
     }
 }
+
+/// Every n-queens solution with the queens `placed` (row, column), by
+/// brute force over the permutations of the columns, checked by
+/// `csp_queens::verify::check`; squares named `c3` (1 for a queen).
+fn queens_solutions(n: usize, placed: &[(usize, u32)]) -> Vec<Assignment> {
+    fn permute(k: usize, cols: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+        if k == cols.len() {
+            out.push(cols.clone());
+            return;
+        }
+        for i in k..cols.len() {
+            cols.swap(k, i);
+            permute(k + 1, cols, out);
+            cols.swap(k, i);
+        }
+    }
+    let mut all = Vec::new();
+    permute(0, &mut (0..n as u32).collect(), &mut all);
+    all.into_iter()
+        .filter(|cols| csp_queens::verify::check(cols).is_solution())
+        .filter(|cols| placed.iter().all(|&(r, c)| cols[r] == c))
+        .map(|cols| {
+            let mut a = Assignment::new();
+            for (r, &col) in cols.iter().enumerate() {
+                for c in 0..n as u32 {
+                    let name = csp_queens::render::square_name(r, c);
+                    a.insert(name, i32::from(col == c));
+                }
+            }
+            a
+        })
+        .collect()
+}
+
+#[test]
+fn every_queens_step_holds_in_every_completion() {
+    for (n, squares, placed) in [
+        (4, "b1", vec![(0, 1)]),
+        (6, "b1", vec![(0, 1)]),
+        (8, "a1,e2", vec![(0, 0), (1, 4)]),
+        (8, "d1", vec![(0, 3)]),
+    ] {
+        let sols = queens_solutions(n, &placed);
+        let ns = n.to_string();
+        let (steps, last) = check_explanation(&["queens", &ns, "--place", squares], "", &sols);
+        if sols.len() == 1 {
+            // Propagation finishes the board, or stops where search is
+            // needed (4 queens with b1 finishes).
+            assert!(steps > 0, "{n} {squares}");
+            let end = last.contains("\"end\": \"solved\"") || last.contains("\"search\"");
+            assert!(end, "{last}");
+            if n == 4 {
+                assert!(last.contains("\"end\": \"solved\""), "{last}");
+            }
+        } else {
+            assert!(last.contains("\"solutions\": 2"), "{last}");
+        }
+    }
+    // The checker rejects what is false in some completion.
+    let sols = queens_solutions(8, &[(0, 3)]);
+    assert!(sols.len() > 1);
+    assert!(holds(&sols, "e2=1").is_err());
+    assert_eq!(holds(&sols, "d2=0"), Ok(()));
+}
+
+#[test]
+fn queens_with_queens_placed() {
+    let o = csp(&["queens", "4", "--place", "b1", "--hint"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        text(&o.stdout),
+        "a2 = empty by diagonal b1–a2 from b1 = queen\n"
+    );
+    let o = csp(&["queens", "4", "--place", "b1"]);
+    assert_eq!(
+        text(&o.stdout),
+        "4 . . Q .\n3 Q . . .\n2 . . . Q\n1 . Q . .\n  a b c d\n"
+    );
+    // Several completions: two boards, exit 0.
+    let o = csp(&["queens", "8", "--place", "d1"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = text(&o.stdout);
+    assert!(
+        out.starts_with("more than one solution; two of them:\n8 "),
+        "{out}"
+    );
+    assert_eq!(out.matches("  a b c d e f g h\n").count(), 2);
+    // None: the two queens on one diagonal, and why.
+    let o = csp(&["queens", "6", "--place", "b1,c2"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        text(&o.stdout),
+        "no solution: these givens cannot hold together: b1 = queen, c2 = queen\n  \
+         [1] b1 = queen  given\n  \
+         [2] c2 = queen  given\n  \
+         contradiction: diagonal b1–f5 from [1] [2]\n"
+    );
+    // Queens that do not attack each other but leave no completion: the
+    // pair is found by search, and the brute force agrees.
+    let o = csp(&[
+        "queens", "8", "--place", "a1,b3,c5", "--rate", "--format", "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    assert_eq!(v["solutions"], 0);
+    assert_eq!(v["conflict"], serde_json::json!(["a1=1", "b3=1"]));
+    assert!(queens_solutions(8, &[(0, 0), (2, 1)]).is_empty());
+    assert!(!queens_solutions(8, &[(0, 0)]).is_empty());
+    assert!(!queens_solutions(8, &[(2, 1)]).is_empty());
+    // Bad squares and flags --place does not take.
+    let o = csp(&["queens", "8", "--place", "i1"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = csp(&["queens", "8", "--place", "a1", "--count"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = csp(&["queens", "8", "--hint"]);
+    assert_eq!(o.status.code(), Some(2));
+}

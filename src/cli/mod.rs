@@ -28,6 +28,7 @@ pub mod queens_compare;
 pub mod queens_html;
 pub mod queens_local;
 pub mod queens_orbits;
+pub mod queens_place;
 pub mod queens_size;
 pub mod queens_split;
 pub mod queens_teach;

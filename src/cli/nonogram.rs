@@ -52,6 +52,7 @@ fn conflict(p: &csp_nonogram::Puzzle) -> Option<Conflict> {
             .iter()
             .map(|&i| csp_nonogram::line_name(p, i))
             .collect(),
+        shown: None,
         explanation: hm.contradiction().unwrap_or_default(),
     })
 }

@@ -203,6 +203,15 @@ impl HintModel {
             hints::why_no_solution(&self.model, &self.facts, &hints::Options::default()).ok()??;
         Some(Conflict {
             givens: why.conflict.iter().map(|&l| self.notation(l)).collect(),
+            shown: Some(
+                why.conflict
+                    .iter()
+                    .map(|&l| match self.boolean(l.var()) {
+                        true => self.show(l),
+                        false => self.notation(l),
+                    })
+                    .collect(),
+            ),
             explanation: why
                 .explanation
                 .map(|e| self.explanation_lines(&e))
@@ -217,6 +226,9 @@ impl HintModel {
 pub struct Conflict {
     /// The givens (`r1c2=5`, or for clues, their names).
     pub givens: Vec<String>,
+    /// The givens as the text output shows them, when not as `givens`
+    /// (`b1 = queen` for `b1=1`).
+    pub shown: Option<Vec<String>>,
     /// The explanation, one line per step.
     pub explanation: Vec<String>,
 }
@@ -245,10 +257,13 @@ impl Conflict {
             Some(c) => {
                 outln!(
                     "no solution: these givens cannot hold together: {}",
-                    c.givens.join(", ")
+                    c.shown.as_ref().unwrap_or(&c.givens).join(", ")
                 );
                 for l in &c.explanation {
                     outln!("  {l}");
+                }
+                if c.explanation.is_empty() {
+                    outln!("  (propagation alone does not refute them: a search finds no solution with them)");
                 }
             }
             None => outln!("no solution"),
@@ -319,6 +334,16 @@ pub struct HintArgs {
 }
 
 impl HintArgs {
+    /// The hint modes as flags (for commands whose `--format` means more).
+    pub fn new(hint: bool, explain: bool, rate: bool, json: bool) -> HintArgs {
+        HintArgs {
+            hint,
+            explain,
+            rate,
+            format: if json { "json" } else { "text" }.to_string(),
+        }
+    }
+
     /// Does the caller want hints instead of solutions?
     pub fn wanted(&self) -> bool {
         self.hint || self.explain || self.rate

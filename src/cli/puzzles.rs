@@ -68,6 +68,22 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
+    /// The defaults, with `--stats` or not (for commands with their own
+    /// engine flags, such as `csp queens --place`).
+    pub(crate) fn with_stats(stats: bool) -> EngineArgs {
+        EngineArgs {
+            inference: None,
+            var_order: None,
+            val_order: None,
+            seed: 1,
+            time_limit: None,
+            memory_limit: None,
+            restarts: None,
+            last_conflict: false,
+            stats,
+        }
+    }
+
     pub(crate) fn apply(&self, mut o: SearchOptions) -> Result<SearchOptions, CliError> {
         if let Some(i) = &self.inference {
             o.inference = parse_inference(i)?;
