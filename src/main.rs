@@ -18,8 +18,9 @@ mod cli;
 /// `csp --help`; README.md says the same.
 const EXIT_STATUS: &str = "\
 Exit status (every subcommand):
-  0  complete answer: a solution, an exact count, every solution, or a proof
-     that there is none (\"no solution\", \"none\", a count of 0)
+  0  complete answer: a solution, an exact count, every solution, two
+     solutions of a puzzle that has several (\"more than one solution\"), or
+     a proof that there is none (\"no solution\", \"none\", a count of 0)
   1  incomplete: a limit (--time-limit, --count-limit, --memory-limit, a
      local search's step limit) stopped the search; stderr says so, stdout
      shows what is known (\"unknown\", the count so far, a >= bound), never

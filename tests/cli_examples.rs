@@ -82,7 +82,13 @@ fn futoshiki_solves_counts_and_reports_positions() {
     let o = run(&["futoshiki"], ".<.\n^ ^\n.<.\n");
     assert_eq!(
         (o.status.code(), text(&o.stdout).as_str()),
-        (Some(0), "no solution\n")
+        (
+            Some(0),
+            "no solution: the rules alone cannot hold together\n  \
+             [1] r1c2 ≥ 2  by r1c1 < r1c2\n  \
+             [2] r2c2 ≠ 2  by column 2 from [1]\n  \
+             contradiction: r1c2 < r2c2 from [1] [2]\n"
+        )
     );
     let o = run(&["futoshiki"], "");
     assert_eq!(o.status.code(), Some(2));
@@ -340,7 +346,13 @@ fn nonogram_solves_and_reports_positions() {
     let o = run(&["nonogram"], "rows\n1\n0\ncolumns\n0\n0\n");
     assert_eq!(
         (o.status.code(), text(&o.stdout).as_str()),
-        (Some(0), "no solution\n")
+        (
+            Some(0),
+            "no solution: these givens cannot hold together: row 1 (1), column 1 (0), column 2 (0)\n  \
+             [1] r1c1 = blank  by column 1 (0)\n  \
+             [2] r1c2 = blank  by column 2 (0)\n  \
+             contradiction: row 1 (1) from [1] [2]\n"
+        )
     );
 }
 
@@ -379,7 +391,12 @@ fn kakuro_solves_counts_and_reports_positions() {
     let o = run(&["kakuro"], "#  3\\\n\\4 .\n");
     assert_eq!(
         (o.status.code(), text(&o.stdout).as_str()),
-        (Some(0), "no solution\n")
+        (
+            Some(0),
+            "no solution: the rules alone cannot hold together\n  \
+             [1] r2c2 ≥ 4  by the run across from r2c2 (sum 4)\n  \
+             contradiction: the run down from r2c2 (sum 3) from [1]\n"
+        )
     );
     let o = run(&["kakuro"], "% nothing\n");
     assert_eq!(o.status.code(), Some(2));
@@ -416,7 +433,12 @@ fn minesweeper_deduces_counts_and_reports_positions() {
     let o = run(&["minesweeper"], "1?\n?3\n");
     assert_eq!(
         (o.status.code(), text(&o.stdout).as_str()),
-        (Some(0), "no solution\n")
+        (
+            Some(0),
+            "no solution: these givens cannot hold together: r2c2=3\n  \
+             [1] r2c2 = 3  given\n  \
+             contradiction: the number at r2c2 from [1]\n"
+        )
     );
     // A limit says so (exit 1): the undecided cells are not claimed.
     let big = format!("mines 900\n{}", format!("{}\n", "?".repeat(40)).repeat(40));

@@ -171,7 +171,13 @@ fn no_solution_names_a_minimal_set_of_givens() {
         let mut less = givens.clone();
         less.remove(i);
         let o = csp_stdin(&["sudoku"], &format!("{}\n", grid_of(&less)));
-        assert_eq!(text(&o.stdout).trim().len(), 81, "without {:?}", givens[i]);
+        // A solution, or two of them: not "no solution".
+        let out = text(&o.stdout);
+        assert!(
+            out.trim().len() == 81 || out.starts_with("more than one solution"),
+            "without {:?}: {out}",
+            givens[i]
+        );
     }
     assert!(out.contains("contradiction: box 1"), "{out}");
     // JSON, and the plain solve's note on stderr.

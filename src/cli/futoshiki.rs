@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use super::puzzle_file::{HintArgs, PuzzleFile};
+use super::puzzle_file::{HintArgs, HintModel, PuzzleFile};
 use super::puzzles::{read_input, EngineArgs};
 use super::CliError;
 
@@ -34,9 +34,16 @@ pub fn run(a: FutoshikiArgs) -> Result<ExitCode, CliError> {
         model: &csp_futoshiki::model,
         check: csp_futoshiki::check,
         render: csp_futoshiki::render,
+        conflict: &|p| HintModel::labelled(csp_futoshiki::hint_model(p).ok()?).conflict(),
+        unique: true,
     };
     if a.hints.wanted() {
-        return file.run_hints(csp_futoshiki::hint_model, &a.hints);
+        return file.run_hints(
+            &|p| csp_futoshiki::hint_model(p).map(HintModel::labelled),
+            &a.hints,
+            &a.engine,
+            &options,
+        );
     }
     file.run(&options, &a.engine)
 }

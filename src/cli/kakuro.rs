@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use csp_core::constraint::Consistency;
 
-use super::puzzle_file::{HintArgs, PuzzleFile};
+use super::puzzle_file::{HintArgs, HintModel, PuzzleFile};
 use super::puzzles::{read_input, EngineArgs};
 use super::CliError;
 
@@ -40,9 +40,16 @@ pub fn run(a: KakuroArgs) -> Result<ExitCode, CliError> {
         model: &|p| csp_kakuro::model_with(p, strength),
         check: csp_kakuro::check,
         render: csp_kakuro::render,
+        conflict: &|p| HintModel::labelled(csp_kakuro::hint_model(p).ok()?).conflict(),
+        unique: true,
     };
     if a.hints.wanted() {
-        return file.run_hints(csp_kakuro::hint_model, &a.hints);
+        return file.run_hints(
+            &|p| csp_kakuro::hint_model(p).map(HintModel::labelled),
+            &a.hints,
+            &a.engine,
+            &options,
+        );
     }
     file.run(&options, &a.engine)
 }

@@ -28,6 +28,7 @@ pub mod queens_compare;
 pub mod queens_html;
 pub mod queens_local;
 pub mod queens_orbits;
+pub mod queens_place;
 pub mod queens_size;
 pub mod queens_split;
 pub mod queens_teach;
@@ -46,7 +47,8 @@ pub type CliError = String;
 /// `BadInput` over `Incomplete` over `NotASolution` over `Complete`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Status {
-    /// 0: a complete answer: a solution, an exact count, every solution, or
+    /// 0: a complete answer: a solution, an exact count, every solution, two
+    /// solutions of a puzzle that has several (`more than one solution`), or
     /// a proof that there is none (`no solution`, `none`, a count of 0).
     Complete,
     /// 3: `queens --verify` read a placement that is not a solution.

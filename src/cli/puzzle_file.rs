@@ -1,40 +1,367 @@
 //! What the subcommands for a file of pencil puzzles share (`csp futoshiki`,
-//! `csp kakuro`): solve or count each puzzle, check each solution with the
-//! example's independent checker before printing it, and report limits.
+//! `csp kakuro`, `csp nonogram`, `csp minesweeper`, `csp latin`): solve or
+//! count each puzzle, check each solution with the example's independent
+//! checker before printing it, say so when a puzzle has several solutions
+//! (two of them) or none (the givens that cannot hold together, and why),
+//! report limits; and the hint modes `--hint`, `--explain`, `--rate` over
+//! the generic step-wise explanations of `csp_core::hints`.
 
 use std::process::ExitCode;
 
-use csp_core::hints::{self, End, Next};
-use csp_core::{Literal, Model, ModelError, Outcome, Search, SearchOptions, VarId};
+use csp_core::hints::{self, End, Next, Step};
+use csp_core::{ConstraintId, Literal, Model, ModelError, Outcome, Search, SearchOptions, VarId};
 
+use super::minizinc::json_string as js;
 use super::puzzles::EngineArgs;
 use super::{CliError, Status};
 
 /// Builds the model of a puzzle and the variables of its solution.
 pub type ModelFn<'a, P> = &'a dyn Fn(&P) -> Result<(Model, Vec<VarId>), ModelError>;
 
-/// The model of a puzzle for hints: the rules with named cells, and the
-/// givens as facts.
-pub type HintFn<P> = fn(&P) -> Result<(Model, Vec<Literal>), ModelError>;
+/// The model of a puzzle for hints: the rules with named cells, the givens
+/// as facts, and names for people of the constraints.
+pub struct HintModel {
+    /// The rules, cells named `r1c1`…
+    pub model: Model,
+    /// The givens, as facts (`r1c1 = 3`).
+    pub facts: Vec<Literal>,
+    /// `labels[c]`: what a person calls constraint `c` ("row 3", "column 5
+    /// clue 2 1", "the 3 at r2c4"); an empty label (or none) prints the
+    /// constraint's kind and number (`all-different (c2)`).
+    pub labels: Vec<String>,
+    /// For puzzles of 0/1 cells, the names of 0 and 1 (`["white",
+    /// "black"]`): a fact `x ≠ 1` then reads `x = white`.
+    pub values: Option<[&'static str; 2]>,
+}
 
-/// `--hint` and `--explain`: the step-wise explanation of the generic
-/// hints (`csp_core::hints`) instead of a solution.
+impl HintModel {
+    /// A model with a label for each constraint.
+    pub fn labelled((model, facts, labels): (Model, Vec<Literal>, Vec<String>)) -> HintModel {
+        HintModel {
+            model,
+            facts,
+            labels,
+            values: None,
+        }
+    }
+
+    /// The constraint's name for people.
+    fn label(&self, c: ConstraintId) -> String {
+        match self.labels.get(c.index()) {
+            Some(l) if !l.is_empty() => l.clone(),
+            _ => format!("{} ({c})", self.model.constraint(c).name()),
+        }
+    }
+
+    /// A 0/1 literal as a placement (`x ≠ 1` is `x = 0`).
+    fn normal(&self, l: Literal) -> Literal {
+        let boolean = self.boolean(l.var());
+        match l {
+            Literal::Ne(x, v) if boolean => Literal::Eq(x, 1 - v),
+            Literal::Ge(x, 1) if boolean => Literal::Eq(x, 1),
+            Literal::Le(x, 0) if boolean => Literal::Eq(x, 0),
+            l => l,
+        }
+    }
+
+    /// Is `x` a 0/1 cell with named values?
+    fn boolean(&self, x: VarId) -> bool {
+        self.values.is_some() && {
+            let d = self.model.domain(x);
+            d.min() == Some(0) && d.max() == Some(1)
+        }
+    }
+
+    /// A literal for people: `r1c2 = 3`, `r1c2 ≠ 3`, `r3c5 = black`.
+    pub fn show(&self, l: Literal) -> String {
+        let l = self.normal(l);
+        let name = self.model.display_name(l.var());
+        match (self.values, l) {
+            (Some(names), Literal::Eq(x, v)) if self.boolean(x) && (0..=1).contains(&v) => {
+                format!("{name} = {}", names[v as usize])
+            }
+            _ => l.display_with(|x| self.model.display_name(x)).to_string(),
+        }
+    }
+
+    /// A literal in HoDoKu's notation: `r1c2=3` or `r1c2<>3`.
+    fn notation(&self, l: Literal) -> String {
+        let l = self.normal(l);
+        let name = self.model.display_name(l.var());
+        match l {
+            Literal::Eq(_, v) => format!("{name}={v}"),
+            Literal::Ne(_, v) => format!("{name}<>{v}"),
+            Literal::Ge(_, v) => format!("{name}>={v}"),
+            Literal::Le(_, v) => format!("{name}<={v}"),
+        }
+    }
+
+    /// A step as one sentence: the fact, the constraints, the premises.
+    pub fn sentence(&self, s: &Step) -> String {
+        if self.labels.is_empty() {
+            return s.to_string();
+        }
+        let cs: Vec<String> = s.constraints.iter().map(|&c| self.label(c)).collect();
+        let mut out = format!("{} by {}", self.show(s.deduction), cs.join(" and "));
+        if !s.premises.is_empty() {
+            let p: Vec<String> = s.premises.iter().map(|&l| self.show(l)).collect();
+            out.push_str(&format!(" from {}", p.join(", ")));
+        }
+        out
+    }
+
+    /// A step as one JSON object (JSON Lines, see docs/hints.md).
+    fn step_json(&self, puzzle: usize, k: usize, s: &Step) -> String {
+        let d = self.normal(s.deduction);
+        let (placements, eliminations) = match d {
+            Literal::Eq(..) => (vec![self.notation(d)], vec![]),
+            _ => (vec![], vec![self.notation(d)]),
+        };
+        let mut kinds: Vec<&str> = s
+            .constraints
+            .iter()
+            .map(|&c| self.model.constraint(c).name())
+            .collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        let premises: Vec<String> = s.premises.iter().map(|&l| self.notation(l)).collect();
+        let constraints: Vec<String> = s.constraints.iter().map(|&c| self.label(c)).collect();
+        format!(
+            "{{\"puzzle\": {puzzle}, \"step\": {k}, \"technique\": {}, \"placements\": {}, \"eliminations\": {}, \"premises\": {}, \"constraints\": {}, \"cost\": [{}, {}, {}], \"text\": {}}}",
+            js(&kinds.join(" + ")),
+            strings(&placements),
+            strings(&eliminations),
+            strings(&premises),
+            strings(&constraints),
+            s.cost.constraints,
+            s.cost.premises,
+            s.cost.weight,
+            js(&self.sentence(s))
+        )
+    }
+
+    /// The explanation of a contradiction, one line per step, with the
+    /// constraints' labels.
+    fn explanation_lines(&self, e: &csp_core::explain::Explanation) -> Vec<String> {
+        let refs = |ks: &[usize]| {
+            ks.iter()
+                .map(|k| format!("[{}]", k + 1))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let labels = |cs: &[ConstraintId]| {
+            cs.iter()
+                .map(|&c| self.label(c))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        };
+        let mut out = Vec::new();
+        for (k, s) in e.steps.iter().enumerate() {
+            let why = match &s.by {
+                csp_core::explain::By::Given => "given".to_string(),
+                csp_core::explain::By::Decision => "decision".to_string(),
+                csp_core::explain::By::Bound => "objective bound".to_string(),
+                csp_core::explain::By::Constraints(cs) if s.from.is_empty() => {
+                    format!("by {}", labels(cs))
+                }
+                csp_core::explain::By::Constraints(cs) => {
+                    format!("by {} from {}", labels(cs), refs(&s.from))
+                }
+            };
+            out.push(format!("[{}] {}  {why}", k + 1, self.show(s.lit)));
+        }
+        if let Some((cs, from)) = &e.contradiction {
+            let mut l = format!("contradiction: {}", labels(cs));
+            if !from.is_empty() {
+                l.push_str(&format!(" from {}", refs(from)));
+            }
+            out.push(l);
+        }
+        out
+    }
+
+    /// The explanation of the contradiction propagation finds from the
+    /// facts, one line per step; `None` if it finds none.
+    pub fn contradiction(&self) -> Option<Vec<String>> {
+        let mut ex = csp_core::Explainer::new(&self.model);
+        for &l in &self.facts {
+            if let Err(csp_core::explain::Failed::Conflict(e)) = ex.given(l) {
+                return Some(self.explanation_lines(&e));
+            }
+        }
+        match ex.propagate() {
+            Err(csp_core::explain::Failed::Conflict(e)) => Some(self.explanation_lines(&e)),
+            _ => None,
+        }
+    }
+
+    /// A minimal set of the givens that cannot hold together and the
+    /// explanation of their contradiction (`csp_core::hints::why_no_solution`),
+    /// or `None` if the givens alone are not refuted within the budget.
+    pub fn conflict(&self) -> Option<Conflict> {
+        let why =
+            hints::why_no_solution(&self.model, &self.facts, &hints::Options::default()).ok()??;
+        Some(Conflict {
+            givens: why.conflict.iter().map(|&l| self.notation(l)).collect(),
+            shown: Some(
+                why.conflict
+                    .iter()
+                    .map(|&l| match self.boolean(l.var()) {
+                        true => self.show(l),
+                        false => self.notation(l),
+                    })
+                    .collect(),
+            ),
+            explanation: why
+                .explanation
+                .map(|e| self.explanation_lines(&e))
+                .unwrap_or_default(),
+        })
+    }
+}
+
+/// Why a puzzle has no solution: a minimal set of its givens that cannot
+/// hold together, and how propagation refutes them.
+#[derive(Clone, Debug, Default)]
+pub struct Conflict {
+    /// The givens (`r1c2=5`, or for clues, their names).
+    pub givens: Vec<String>,
+    /// The givens as the text output shows them, when not as `givens`
+    /// (`b1 = queen` for `b1=1`).
+    pub shown: Option<Vec<String>>,
+    /// The explanation, one line per step.
+    pub explanation: Vec<String>,
+}
+
+impl Conflict {
+    /// Prints the conflict as text (after `no solution`) or as one JSON
+    /// object.
+    pub fn print(found: Option<&Conflict>, puzzle: usize, json: bool) {
+        if json {
+            let empty = Conflict::default();
+            let c = found.unwrap_or(&empty);
+            outln!(
+                "{{\"puzzle\": {puzzle}, \"solutions\": 0, \"conflict\": {}, \"explanation\": {}}}",
+                strings(&c.givens),
+                strings(&c.explanation)
+            );
+            return;
+        }
+        match found {
+            Some(c) if c.givens.is_empty() => {
+                outln!("no solution: the rules alone cannot hold together");
+                for l in &c.explanation {
+                    outln!("  {l}");
+                }
+            }
+            Some(c) => {
+                outln!(
+                    "no solution: these givens cannot hold together: {}",
+                    c.shown.as_ref().unwrap_or(&c.givens).join(", ")
+                );
+                for l in &c.explanation {
+                    outln!("  {l}");
+                }
+                if c.explanation.is_empty() {
+                    outln!("  (propagation alone does not refute them: a search finds no solution with them)");
+                }
+            }
+            None => outln!("no solution"),
+        }
+    }
+}
+
+/// Prints a puzzle's two solutions (text) or one JSON object.
+pub fn print_several(puzzle: usize, first: &str, second: &str, json: bool) {
+    if json {
+        outln!(
+            "{{\"puzzle\": {puzzle}, \"solutions\": 2, \"examples\": [{}, {}]}}",
+            js(first),
+            js(second)
+        );
+    } else {
+        outln!("more than one solution; two of them:");
+        out!("{first}");
+        outln!();
+        out!("{second}");
+    }
+}
+
+fn strings(v: &[String]) -> String {
+    let items: Vec<String> = v.iter().map(|s| js(s)).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// A puzzle's difficulty level from its hardest step (see docs/hints.md):
+/// the number of constraints the hardest step uses.
+fn level(d: &hints::Difficulty, end: &End) -> &'static str {
+    match end {
+        End::SearchNeeded { .. } => "search",
+        End::Contradiction => "contradiction",
+        End::StepLimit => "unknown",
+        End::Solved => match d.hardest.constraints {
+            0 | 1 => "easy",
+            2 => "medium",
+            3 | 4 => "hard",
+            _ => "extreme",
+        },
+    }
+}
+
+/// Builds the hint model of a puzzle.
+pub type HintFn<'a, P> = &'a dyn Fn(&P) -> Result<HintModel, ModelError>;
+
+/// `--hint`, `--explain`, `--rate`, `--format`: the step-wise explanation
+/// of the generic hints (`csp_core::hints`) instead of a solution.
 #[derive(clap::Args, Debug)]
 pub struct HintArgs {
     /// Print the next logical step from the givens and its reason, not the
     /// solution.
-    #[arg(long, conflicts_with_all = ["count", "explain"])]
+    #[arg(long, conflicts_with_all = ["count", "explain", "rate"])]
     hint: bool,
     /// Print every step from the givens until the grid is solved or search
     /// is needed (each step checked).
-    #[arg(long, conflicts_with = "count")]
+    #[arg(long, conflicts_with_all = ["count", "rate"])]
     explain: bool,
+    /// Print the difficulty of each puzzle, one line each.
+    #[arg(long, conflicts_with = "count")]
+    rate: bool,
+    /// text (default) or json: JSON Lines, one object per step or puzzle
+    /// (also for the solution count and the conflict of a puzzle with
+    /// several solutions or none).
+    #[arg(long, default_value = "text")]
+    format: String,
 }
 
 impl HintArgs {
+    /// The hint modes as flags (for commands whose `--format` means more).
+    pub fn new(hint: bool, explain: bool, rate: bool, json: bool) -> HintArgs {
+        HintArgs {
+            hint,
+            explain,
+            rate,
+            format: if json { "json" } else { "text" }.to_string(),
+        }
+    }
+
     /// Does the caller want hints instead of solutions?
     pub fn wanted(&self) -> bool {
-        self.hint || self.explain
+        self.hint || self.explain || self.rate
+    }
+
+    /// A blank line between two puzzles' outputs? Between solutions and
+    /// between explanations in text, not between one-line answers.
+    pub fn blank_lines(&self) -> bool {
+        !self.wanted() || (self.explain && self.format != "json")
+    }
+
+    /// `--format json`?
+    pub fn json(&self) -> Result<bool, CliError> {
+        match self.format.as_str() {
+            "text" => Ok(false),
+            "json" => Ok(true),
+            f => Err(format!("unknown format '{f}' (expected text or json)")),
+        }
     }
 }
 
@@ -55,60 +382,227 @@ pub struct PuzzleFile<'a, P> {
     pub check: fn(&P, &[i32]) -> Result<(), String>,
     /// A solution as text, ending with a newline.
     pub render: fn(&P, &[i32]) -> String,
+    /// Why a puzzle has no solution (the minimal conflicting givens).
+    pub conflict: &'a dyn Fn(&P) -> Option<Conflict>,
+    /// Do the hint modes want a unique solution? (Not for Minesweeper,
+    /// where hints find the safe cells of a board many layouts fit.)
+    pub unique: bool,
+}
+
+/// What search says of a puzzle's solutions.
+enum Solutions {
+    None,
+    One(Vec<i32>),
+    Two(Vec<i32>, Vec<i32>),
+    Unknown(csp_core::Limit),
 }
 
 impl<P> PuzzleFile<'_, P> {
-    /// `--hint` / `--explain` on every puzzle in turn, a blank line between
-    /// two puzzles' explanations.
-    pub fn run_hints(&self, hint_model: HintFn<P>, a: &HintArgs) -> Result<ExitCode, CliError> {
+    /// The puzzle's number for JSON: the line it starts on, or 1.
+    fn number(&self, p: &P) -> usize {
+        (self.line)(p).unwrap_or(1)
+    }
+
+    /// Up to two solutions, each checked.
+    fn solutions(
+        &self,
+        p: &P,
+        options: &SearchOptions,
+    ) -> Result<(Solutions, csp_core::Statistics), CliError> {
+        let (m, cells) = (self.model)(p).map_err(|e| e.to_string())?;
+        let mut it = Search::new(&m)
+            .options(options.clone())
+            .solutions()
+            .map_err(|e| e.to_string())?;
+        let first = it.next();
+        let second = if first.is_some() { it.next() } else { None };
+        let stats = it.stats();
+        let values = |s: &csp_core::Solution| -> Result<Vec<i32>, CliError> {
+            let v: Vec<i32> = cells.iter().map(|&x| s[x]).collect();
+            (self.check)(p, &v).map_err(|e| format!("internal error: {e}"))?;
+            Ok(v)
+        };
+        let found = match (first, second, it.outcome()) {
+            (_, _, Outcome::Invalid(c)) => {
+                return Err(format!(
+                    "engine error: a solution that violates constraint {c} was let through"
+                ))
+            }
+            (Some(a), Some(b), _) => Solutions::Two(values(&a)?, values(&b)?),
+            (_, _, Outcome::LimitReached(l)) => Solutions::Unknown(l),
+            (Some(a), None, _) => Solutions::One(values(&a)?),
+            (None, _, _) => Solutions::None,
+        };
+        Ok((found, stats))
+    }
+
+    fn limit_warning(&self, p: &P, l: csp_core::Limit) {
+        match (self.line)(p) {
+            Some(line) => errln!(
+                "{}: puzzle at line {line}: incomplete: stopped by the {l}",
+                self.name,
+                l = super::Stop(l)
+            ),
+            None => errln!(
+                "warning: incomplete: stopped by the {l}",
+                l = super::Stop(l)
+            ),
+        }
+    }
+
+    /// `--hint` / `--explain` / `--rate` on every puzzle in turn, a blank
+    /// line between two puzzles' explanations. A puzzle with no solution or
+    /// several gets what [`PuzzleFile::run`] prints for it instead.
+    pub fn run_hints(
+        &self,
+        hint_model: HintFn<'_, P>,
+        a: &HintArgs,
+        engine: &EngineArgs,
+        search_options: &SearchOptions,
+    ) -> Result<ExitCode, CliError> {
         if self.puzzles.is_empty() {
             return Err(format!("{}: no puzzle found", self.name));
         }
-        let options = hints::Options::default();
+        let mut status = Status::Complete;
         for (k, p) in self.puzzles.iter().enumerate() {
-            if k > 0 && a.explain {
+            if k > 0 && a.blank_lines() {
                 outln!();
             }
-            let (m, facts) = hint_model(p).map_err(|e| e.to_string())?;
-            let name = |x: VarId| m.display_name(x);
+            status = status.max(self.hint_one(p, hint_model, a, engine, search_options)?);
+        }
+        Ok(status.code())
+    }
+
+    /// The hint mode on one puzzle.
+    pub fn hint_one(
+        &self,
+        p: &P,
+        hint_model: HintFn<'_, P>,
+        a: &HintArgs,
+        engine: &EngineArgs,
+        search_options: &SearchOptions,
+    ) -> Result<Status, CliError> {
+        let json = a.json()?;
+        let options = hints::Options::default();
+        let mut status = Status::Complete;
+        {
+            let puzzle = self.number(p);
+            let (found, stats) = self.solutions(p, search_options)?;
+            if engine.stats {
+                errln!("{stats}");
+            }
+            match found {
+                Solutions::One(_) => {}
+                Solutions::None => {
+                    Conflict::print((self.conflict)(p).as_ref(), puzzle, json);
+                    return Ok(status);
+                }
+                Solutions::Two(x, y) if self.unique => {
+                    print_several(puzzle, &(self.render)(p, &x), &(self.render)(p, &y), json);
+                    return Ok(status);
+                }
+                Solutions::Two(..) => {}
+                Solutions::Unknown(l) => {
+                    self.limit_warning(p, l);
+                    status = status.max(Status::Incomplete);
+                }
+            }
+            let hm = hint_model(p).map_err(|e| e.to_string())?;
+            let name = |x: VarId| hm.model.display_name(x);
             let split = |var: VarId, values: &[i32]| {
                 let vs: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-                format!(
-                    "no step follows from the rules alone: search is needed; the smallest case split is {} ({})",
-                    name(var),
-                    vs.join("/")
-                )
+                if json {
+                    format!(
+                        "{{\"puzzle\": {puzzle}, \"step\": null, \"search\": {}, \"candidates\": {}}}",
+                        js(&name(var)),
+                        strings(&vs)
+                    )
+                } else {
+                    format!(
+                        "no step follows from the rules alone: search is needed; the smallest case split is {} ({})",
+                        name(var),
+                        vs.join("/")
+                    )
+                }
             };
-            let failed = |e: hints::HintError| format!("hint: {e:?}");
+            let failed = |e: hints::HintError| format!("hint: {e}");
             if a.hint {
-                match hints::next_step(&m, &facts, &options).map_err(failed)? {
-                    Next::Step(s) => outln!("{s}"),
+                match hints::next_step(&hm.model, &hm.facts, &options).map_err(failed)? {
+                    Next::Step(s) if json => outln!("{}", hm.step_json(puzzle, 1, &s)),
+                    Next::Step(s) => outln!("{}", hm.sentence(&s)),
+                    Next::Solved if json => outln!("{{\"puzzle\": {puzzle}, \"solved\": true}}"),
                     Next::Solved => outln!("solved: every cell is known"),
                     Next::SearchNeeded { var, values } => outln!("{}", split(var, &values)),
-                    Next::Contradiction(_) => {
-                        outln!("no solution: the givens contradict the rules")
-                    }
+                    Next::Contradiction(_) => Conflict::print(hm.conflict().as_ref(), puzzle, json),
                 }
-                continue;
+                return Ok(status);
             }
-            let seq = hints::explain(&m, &facts, &options).map_err(failed)?;
+            let seq = hints::explain(&hm.model, &hm.facts, &options).map_err(failed)?;
+            let d = seq.difficulty();
+            let lvl = level(&d, &seq.end);
+            let end = match seq.end {
+                End::Solved => "solved",
+                End::SearchNeeded { .. } => "search needed",
+                End::Contradiction => "contradiction",
+                End::StepLimit => "step limit",
+            };
+            if a.rate {
+                if json {
+                    outln!(
+                        "{{\"puzzle\": {puzzle}, \"level\": {}, \"score\": {}, \"steps\": {}, \"hardest\": [{}, {}, {}], \"end\": {}}}",
+                        js(lvl),
+                        d.total,
+                        d.steps,
+                        d.hardest.constraints,
+                        d.hardest.premises,
+                        d.hardest.weight,
+                        js(end)
+                    );
+                } else {
+                    outln!(
+                        "{lvl}: score {}, {} steps, hardest: {}",
+                        d.total,
+                        d.steps,
+                        d.hardest
+                    );
+                }
+                return Ok(status);
+            }
             for (i, s) in seq.steps.iter().enumerate() {
-                outln!("{}. {s}", i + 1);
+                if json {
+                    outln!("{}", hm.step_json(puzzle, i + 1, s));
+                } else {
+                    outln!("{}. {}", i + 1, hm.sentence(s));
+                }
             }
             match seq.end {
-                End::Solved => outln!("Solved in {} steps", seq.steps.len()),
+                End::Solved if json => outln!(
+                    "{{\"puzzle\": {puzzle}, \"end\": \"solved\", \"level\": {}, \"score\": {}}}",
+                    js(lvl),
+                    d.total
+                ),
+                End::Solved => outln!(
+                    "Solved in {} steps ({lvl}, score {})",
+                    seq.steps.len(),
+                    d.total
+                ),
                 End::SearchNeeded { var, values } => outln!("{}", split(var, &values)),
-                End::Contradiction => outln!("no solution: the givens contradict the rules"),
+                End::Contradiction => Conflict::print(hm.conflict().as_ref(), puzzle, json),
+                End::StepLimit if json => {
+                    outln!("{{\"puzzle\": {puzzle}, \"end\": \"step limit\"}}")
+                }
                 End::StepLimit => {
                     outln!("stopped after {} steps (the step limit)", seq.steps.len())
                 }
             }
         }
-        Ok(super::Status::Complete.code())
+        Ok(status)
     }
 
     /// Solves (or counts) every puzzle in turn, a blank line between two
-    /// solutions; statistics on stderr with `--stats`.
+    /// solutions; statistics on stderr with `--stats`. A puzzle with
+    /// several solutions prints two of them, one with none the givens that
+    /// cannot hold together; both are complete answers (exit status 0).
     pub fn run(&self, options: &SearchOptions, engine: &EngineArgs) -> Result<ExitCode, CliError> {
         if self.puzzles.is_empty() {
             return Err(format!("{}: no puzzle found", self.name));
@@ -118,43 +612,61 @@ impl<P> PuzzleFile<'_, P> {
             if k > 0 && !self.count {
                 outln!();
             }
-            let (m, cells) = (self.model)(p).map_err(|e| e.to_string())?;
-            let mut search = Search::new(&m).options(options.clone());
+            status = status.max(self.solve_one(p, options, engine)?);
+        }
+        Ok(status.code())
+    }
+
+    /// Solves (or counts) one puzzle.
+    pub fn solve_one(
+        &self,
+        p: &P,
+        options: &SearchOptions,
+        engine: &EngineArgs,
+    ) -> Result<Status, CliError> {
+        let mut status = Status::Complete;
+        {
             let (outcome, stats) = if self.count {
+                let (m, _) = (self.model)(p).map_err(|e| e.to_string())?;
+                let mut search = Search::new(&m).options(options.clone());
                 let r = search.count().map_err(|e| e.to_string())?;
                 outln!("{}", r.count);
                 (r.outcome, r.stats)
             } else {
-                let r = search.solve().map_err(|e| e.to_string())?;
-                match &r.solution {
-                    Some(s) => {
-                        let values: Vec<i32> = cells.iter().map(|&x| s[x]).collect();
-                        (self.check)(p, &values).map_err(|e| format!("internal error: {e}"))?;
-                        out!("{}", (self.render)(p, &values));
+                let (found, stats) = self.solutions(p, options)?;
+                let outcome = match found {
+                    Solutions::One(v) => {
+                        out!("{}", (self.render)(p, &v));
+                        Outcome::Solved
                     }
-                    None if r.outcome.is_complete() => outln!("no solution"),
-                    None => outln!("unknown"),
-                }
-                (r.outcome, r.stats)
+                    Solutions::Two(x, y) => {
+                        print_several(
+                            self.number(p),
+                            &(self.render)(p, &x),
+                            &(self.render)(p, &y),
+                            false,
+                        );
+                        Outcome::Solved
+                    }
+                    Solutions::None => {
+                        Conflict::print((self.conflict)(p).as_ref(), self.number(p), false);
+                        Outcome::Unsatisfiable
+                    }
+                    Solutions::Unknown(l) => {
+                        outln!("unknown");
+                        Outcome::LimitReached(l)
+                    }
+                };
+                (outcome, stats)
             };
             if let Outcome::LimitReached(l) = outcome {
-                match (self.line)(p) {
-                    Some(line) => errln!(
-                        "{}: puzzle at line {line}: incomplete: stopped by the {l}",
-                        self.name,
-                        l = super::Stop(l)
-                    ),
-                    None => errln!(
-                        "warning: incomplete: stopped by the {l}",
-                        l = super::Stop(l)
-                    ),
-                }
+                self.limit_warning(p, l);
                 status = status.max(Status::Incomplete);
             }
             if engine.stats {
                 errln!("{stats}");
             }
         }
-        Ok(status.code())
+        Ok(status)
     }
 }

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use csp_core::{Limits, Outcome, Report, SearchOptions, Statistics};
 
+use super::puzzle_file::{HintModel, PuzzleFile};
 use super::{parse_inference, parse_seconds, parse_val_order, parse_var_order, CliError, Status};
 
 /// Reads FILE, or stdin when FILE is absent or `-`.
@@ -67,6 +68,22 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
+    /// The defaults, with `--stats` or not (for commands with their own
+    /// engine flags, such as `csp queens --place`).
+    pub(crate) fn with_stats(stats: bool) -> EngineArgs {
+        EngineArgs {
+            inference: None,
+            var_order: None,
+            val_order: None,
+            seed: 1,
+            time_limit: None,
+            memory_limit: None,
+            restarts: None,
+            last_conflict: false,
+            stats,
+        }
+    }
+
     pub(crate) fn apply(&self, mut o: SearchOptions) -> Result<SearchOptions, CliError> {
         if let Some(i) = &self.inference {
             o.inference = parse_inference(i)?;
@@ -254,17 +271,52 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
             }
             stats = Some(r.stats);
         } else {
-            let r = model::solve_with(&grid, &options, alldiff);
-            match (&r.solution, r.outcome) {
-                (Some(s), _) => {
-                    check_solution(&grid, s).map_err(|e| format!("internal error: {e}"))?;
-                    if grid_format {
-                        writeln!(out, "{}", render::boxed(s)).map_err(io_err)?;
-                    } else {
-                        writeln!(out, "{}", render::line(s)).map_err(io_err)?;
-                    }
+            // Up to two solutions: a puzzle with several says so.
+            let (m, cells) = model::model_with(&grid, alldiff);
+            let mut it = csp_core::Search::new(&m)
+                .options(options.for_another_model())
+                .solutions()
+                .map_err(|e| e.to_string())?;
+            let first = it.next().map(|s| model::grid_of(&grid, &cells, &s));
+            let second = match first {
+                Some(_) => it.next().map(|s| model::grid_of(&grid, &cells, &s)),
+                None => None,
+            };
+            let show = |g: &csp_sudoku::Grid| {
+                if grid_format {
+                    render::boxed(g)
+                } else {
+                    render::line(g)
                 }
-                (None, Outcome::LimitReached(l)) => {
+            };
+            for s in first.iter().chain(&second) {
+                check_solution(&grid, s).map_err(|e| format!("internal error: {e}"))?;
+            }
+            match (&first, &second, it.outcome()) {
+                (_, _, Outcome::Invalid(c)) => {
+                    return Err(format!(
+                        "engine error: a grid that violates constraint {c} was let through"
+                    ))
+                }
+                (Some(x), Some(y), _) if grid_format => {
+                    writeln!(
+                        out,
+                        "more than one solution; two of them:\n{}\n\n{}",
+                        show(x).trim_end(),
+                        show(y).trim_end()
+                    )
+                    .map_err(io_err)?;
+                }
+                (Some(x), Some(y), _) => {
+                    writeln!(
+                        out,
+                        "more than one solution, for example {} and {}",
+                        show(x),
+                        show(y)
+                    )
+                    .map_err(io_err)?;
+                }
+                (_, _, Outcome::LimitReached(l)) => {
                     writeln!(out, "unknown").map_err(io_err)?;
                     errln!(
                         "{name}: line {}: incomplete: stopped by the {l}",
@@ -273,7 +325,8 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
                     );
                     status = status.max(Status::Incomplete);
                 }
-                (None, _) => {
+                (Some(x), None, _) => writeln!(out, "{}", show(x)).map_err(io_err)?,
+                (None, _, _) => {
                     writeln!(out, "no solution").map_err(io_err)?;
                     if let Some((givens, _)) = super::sudoku_hints::conflict(&grid) {
                         errln!(
@@ -285,7 +338,7 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
                     }
                 }
             }
-            stats = Some(r.stats);
+            stats = Some(it.stats());
         }
         if let Some(s) = stats {
             if a.engine.stats {
@@ -819,6 +872,8 @@ pub struct LatinArgs {
     #[arg(long)]
     count: bool,
     #[command(flatten)]
+    hints: super::puzzle_file::HintArgs,
+    #[command(flatten)]
     engine: EngineArgs,
 }
 
@@ -857,44 +912,67 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
     }
     let options = a.engine.apply(model::options())?;
     let (text, name) = read_input(Some(&a.input))?;
+    let json = a.hints.json()?;
+    let file = PuzzleFile {
+        name: &name,
+        puzzles: &[],
+        count: false,
+        line: |p: &(usize, csp_latin::Square)| Some(p.0),
+        model: &|p| {
+            let (m, cells) = model::model(&p.1);
+            Ok((m, cells.into_iter().flatten().collect()))
+        },
+        check: |p, v| {
+            let n = p.1.order();
+            let cells = v.iter().map(|&x| u8::try_from(x).unwrap_or(0)).collect();
+            let s = csp_latin::Square::new(n, cells).map_err(|e| e.to_string())?;
+            check_solution(&p.1, &s)
+        },
+        render: |p, v| {
+            let cells = v.iter().map(|&x| u8::try_from(x).unwrap_or(0)).collect();
+            csp_latin::Square::new(p.1.order(), cells)
+                .map(|s| render::text(&s))
+                .unwrap_or_default()
+        },
+        conflict: &|p| HintModel::labelled(model::hint_model(&p.1).ok()?).conflict(),
+        unique: true,
+    };
     let mut status = Status::Complete;
     let mut first = true;
-    let mut out = super::output::stdout();
     for entry in parse::entries(&text) {
-        if !first {
-            writeln!(out).map_err(io_err)?;
+        if !first && a.hints.blank_lines() {
+            outln!();
         }
         first = false;
         let sq = match entry.result {
             Ok(s) => s,
             Err(e) => {
                 errln!("{name}: {e}");
-                writeln!(out, "error").map_err(io_err)?;
+                if json {
+                    outln!(
+                        "{{\"puzzle\": {}, \"error\": {}}}",
+                        entry.line,
+                        super::minizinc::json_string(&e.to_string())
+                    );
+                } else {
+                    outln!("error");
+                }
                 status = status.max(Status::BadInput);
                 continue;
             }
         };
-        let r = model::complete(&sq, &options);
-        match (&r.solution, r.outcome) {
-            (Some(s), _) => {
-                check_solution(&sq, s).map_err(|e| format!("internal error: {e}"))?;
-                write!(out, "{}", render::text(s)).map_err(io_err)?;
-            }
-            (None, Outcome::LimitReached(l)) => {
-                writeln!(out, "unknown").map_err(io_err)?;
-                errln!(
-                    "{name}: square at line {}: incomplete: stopped by the {l}",
-                    entry.line,
-                    l = super::Stop(l)
-                );
-                status = status.max(Status::Incomplete);
-            }
-            (None, _) => writeln!(out, "no solution").map_err(io_err)?,
-        }
-        if a.engine.stats {
-            errln!("{}", r.stats);
-        }
+        let p = (entry.line, sq);
+        status = status.max(if a.hints.wanted() {
+            file.hint_one(
+                &p,
+                &|p| model::hint_model(&p.1).map(HintModel::labelled),
+                &a.hints,
+                &a.engine,
+                &options,
+            )?
+        } else {
+            file.solve_one(&p, &options, &a.engine)?
+        });
     }
-    out.flush().map_err(io_err)?;
     Ok(status.code())
 }

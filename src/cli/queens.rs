@@ -124,6 +124,21 @@ pub struct Args {
     /// one line `N D index count` each.
     #[arg(long, value_name = "A..B")]
     slice: Option<String>,
+    /// Queens already on the board, in chess notation (`c3,e1`): complete
+    /// the board (two completions when there are several, the queens that
+    /// cannot stand together when there is none), or with --hint,
+    /// --explain, --rate the step-wise solution (--format text or json).
+    #[arg(long, value_name = "SQUARES")]
+    place: Option<String>,
+    /// With --place: the next logical step and its reason.
+    #[arg(long, requires = "place", conflicts_with_all = ["explain", "rate"])]
+    hint: bool,
+    /// With --place: every step until the board is full or search is needed.
+    #[arg(long, requires = "place", conflicts_with = "rate")]
+    explain: bool,
+    /// With --place: the difficulty of the completion.
+    #[arg(long, requires = "place")]
+    rate: bool,
     /// `csp queens merge FILE...`: the files of --slice lines to add up.
     #[arg(hide = true)]
     files: Vec<String>,
@@ -255,6 +270,10 @@ pub fn run_default() -> Result<ExitCode, CliError> {
         split: None,
         slice: None,
         files: Vec::new(),
+        place: None,
+        hint: false,
+        explain: false,
+        rate: false,
     })
 }
 
@@ -277,6 +296,20 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         return Err("--solvers chooses the solvers of --compare (--solver names one)".into());
     }
     let n = parse_n(a.n.as_deref())?;
+    if let Some(squares) = &a.place {
+        return super::queens_place::run(
+            n,
+            squares,
+            super::queens_place::Mode {
+                hint: a.hint,
+                explain: a.explain,
+                rate: a.rate,
+                format: a.format.as_deref(),
+                stats: a.stats,
+                other: a.count || a.all || a.unique || a.orbits || a.trace || a.solver.is_some(),
+            },
+        );
+    }
     let enumerate = a.count || a.all || a.unique || a.orbits;
     // `--format html` is a trace: a page that replays the search.
     let html = a.format.as_deref() == Some("html");

@@ -50,6 +50,7 @@ pub mod construction;
 pub mod journal;
 pub mod model;
 pub mod permutation;
+pub mod placed;
 pub mod render;
 pub mod symmetry;
 pub mod teaching;

@@ -232,7 +232,15 @@ pub fn model(p: &Puzzle) -> Result<(Model, Vec<VarId>), ModelError> {
 /// The rules of the grid alone (no givens): rows and columns all
 /// different, the inequalities; the cells named `r1c1`… when `named`.
 fn rules(p: &Puzzle, named: bool) -> Result<(Model, Vec<VarId>), ModelError> {
+    rules_labelled(p, named).map(|(m, cells, _)| (m, cells))
+}
+
+/// [`rules`], and each constraint's name for people (`row 2`, `column 3`,
+/// `r1c2 < r1c3`).
+#[allow(clippy::type_complexity)]
+fn rules_labelled(p: &Puzzle, named: bool) -> Result<(Model, Vec<VarId>, Vec<String>), ModelError> {
     let n = p.n;
+    let mut labels = Vec::new();
     let mut m = Model::new();
     let cells = if named {
         let mut cells = Vec::with_capacity(n * n);
@@ -248,20 +256,28 @@ fn rules(p: &Puzzle, named: bool) -> Result<(Model, Vec<VarId>), ModelError> {
         let row: Vec<VarId> = (0..n).map(|j| cells[i * n + j]).collect();
         let col: Vec<VarId> = (0..n).map(|j| cells[j * n + i]).collect();
         m.all_different(&row)?;
+        labels.resize(m.num_constraints(), format!("row {}", i + 1));
         m.all_different(&col)?;
+        labels.resize(m.num_constraints(), format!("column {}", i + 1));
     }
+    let name = |k: usize| format!("r{}c{}", k / n + 1, k % n + 1);
     for s in &p.signs {
         m.post(cells[s.less].lt(cells[s.greater]))?;
+        labels.resize(
+            m.num_constraints(),
+            format!("{} < {}", name(s.less), name(s.greater)),
+        );
     }
-    Ok((m, cells))
+    Ok((m, cells, labels))
 }
 
 /// The model for hints ([`csp_core::hints`]): the rules with the cells
 /// named `r1c1`…, and the givens as facts (`r1c1 = 3`) rather than
-/// constraints, so that a step reads "r2c3 ≠ 3 by all-different (c2)
-/// from r1c3 = 3".
-pub fn hint_model(p: &Puzzle) -> Result<(Model, Vec<Literal>), ModelError> {
-    let (m, cells) = rules(p, true)?;
+/// constraints, and each constraint's name for people (indexed by
+/// constraint), so that a step reads "r2c3 ≠ 3 by column 3 from r1c3 = 3".
+#[allow(clippy::type_complexity)]
+pub fn hint_model(p: &Puzzle) -> Result<(Model, Vec<Literal>, Vec<String>), ModelError> {
+    let (m, cells, labels) = rules_labelled(p, true)?;
     let facts = p
         .givens
         .iter()
@@ -269,7 +285,7 @@ pub fn hint_model(p: &Puzzle) -> Result<(Model, Vec<Literal>), ModelError> {
         .filter(|&(_, &v)| v != 0)
         .map(|(k, &v)| Literal::Eq(cells[k], v))
         .collect();
-    Ok((m, facts))
+    Ok((m, facts, labels))
 }
 
 /// An independent check of a filled grid against the puzzle's rules.

@@ -409,6 +409,18 @@ fn rules(
     strength: Consistency,
     named: bool,
 ) -> Result<(Model, Vec<VarId>), ModelError> {
+    rules_labelled(p, strength, named).map(|(m, cells, _)| (m, cells))
+}
+
+/// [`rules`], and each constraint's name for people (`the run across
+/// from r2c2 (sum 4)`, `the run down from r1c3 (different digits)`).
+#[allow(clippy::type_complexity)]
+fn rules_labelled(
+    p: &Puzzle,
+    strength: Consistency,
+    named: bool,
+) -> Result<(Model, Vec<VarId>, Vec<String>), ModelError> {
+    let mut labels = Vec::new();
     let mut m = Model::new();
     let cells = if named {
         let mut cells = Vec::with_capacity(p.whites.len());
@@ -422,17 +434,31 @@ fn rules(
     };
     for run in &p.runs {
         let vars: Vec<VarId> = run.cells.iter().map(|&i| cells[i]).collect();
+        let k = p.whites[run.cells[0]];
+        let run_name = format!(
+            "the run {} from r{}c{}",
+            if run.across { "across" } else { "down" },
+            k / p.width + 1,
+            k % p.width + 1
+        );
         m.all_different_with(&vars, strength)?;
+        labels.resize(
+            m.num_constraints(),
+            format!("{run_name} (different digits)"),
+        );
         m.post(sum(&vars).eq(run.sum))?;
+        labels.resize(m.num_constraints(), format!("{run_name} (sum {})", run.sum));
     }
-    Ok((m, cells))
+    Ok((m, cells, labels))
 }
 
 /// The model for hints ([`csp_core::hints`]): the runs with the white
 /// cells named `r1c2`… (row and column in the grid), and the givens as
-/// facts rather than constraints.
-pub fn hint_model(p: &Puzzle) -> Result<(Model, Vec<Literal>), ModelError> {
-    let (m, cells) = rules(p, DEFAULT_STRENGTH, true)?;
+/// facts rather than constraints; and each constraint's name for people
+/// (`the run across from r2c2 (sum 4)`, indexed by constraint).
+#[allow(clippy::type_complexity)]
+pub fn hint_model(p: &Puzzle) -> Result<(Model, Vec<Literal>, Vec<String>), ModelError> {
+    let (m, cells, labels) = rules_labelled(p, DEFAULT_STRENGTH, true)?;
     let facts = p
         .givens()
         .into_iter()
@@ -440,7 +466,7 @@ pub fn hint_model(p: &Puzzle) -> Result<(Model, Vec<Literal>), ModelError> {
         .filter(|&(_, d)| d != 0)
         .map(|(i, d)| Literal::Eq(cells[i], d))
         .collect();
-    Ok((m, facts))
+    Ok((m, facts, labels))
 }
 
 /// An independent check of the digits of the white cells (in the order of

@@ -57,6 +57,42 @@ pub fn model(square: &Square) -> (Model, Vec<Vec<VarId>>) {
     (m, cells)
 }
 
+/// The model for hints ([`csp_core::hints`]): the cells named `r1c1`…
+/// over `1..=n`, one all-different per row and per column, the givens as
+/// facts (`r1c1 = 3`) rather than domains, and each constraint's name for
+/// people (`row 2`, `column 3`, indexed by constraint).
+#[allow(clippy::type_complexity)]
+pub fn hint_model(
+    square: &Square,
+) -> Result<(Model, Vec<Literal>, Vec<String>), csp_core::ModelError> {
+    let n = square.order();
+    let mut m = Model::new();
+    let mut cells = Vec::with_capacity(n * n);
+    let mut facts = Vec::new();
+    for r in 0..n {
+        for c in 0..n {
+            let x = m.new_var_named(
+                &format!("r{}c{}", r + 1, c + 1),
+                Domain::range(1, n as Value),
+            )?;
+            cells.push(x);
+            if square.get(r, c) != 0 {
+                facts.push(Literal::Eq(x, Value::from(square.get(r, c))));
+            }
+        }
+    }
+    let mut labels = Vec::new();
+    for i in 0..n {
+        let row: Vec<VarId> = (0..n).map(|c| cells[i * n + c]).collect();
+        m.all_different(&row)?;
+        labels.resize(m.num_constraints(), format!("row {}", i + 1));
+        let column: Vec<VarId> = (0..n).map(|r| cells[r * n + i]).collect();
+        m.all_different(&column)?;
+        labels.resize(m.num_constraints(), format!("column {}", i + 1));
+    }
+    Ok((m, facts, labels))
+}
+
 /// The largest order whose values fit one 64-bit word, where the engine's
 /// all-different finds hidden singles on that word. Above it (up to 256
 /// values) it does so a word at a time over the domains' bitsets; the model

@@ -33,7 +33,9 @@
 //! ```
 
 use csp_core::expr::sum;
-use csp_core::{Model, ModelError, Outcome, Search, SearchOptions, Statistics, VarId, VarOrder};
+use csp_core::{
+    Domain, Literal, Model, ModelError, Outcome, Search, SearchOptions, Statistics, VarId, VarOrder,
+};
 
 /// The largest number of rows or columns.
 pub const MAX_SIDE: usize = 100;
@@ -244,6 +246,69 @@ pub fn model(b: &Board) -> Result<(Model, Vec<VarId>), ModelError> {
         m.post(sum(&mine).eq(total))?;
     }
     Ok((m, mine))
+}
+
+/// The name of cell `k` (row-major) for people: `r2c4`.
+pub fn cell_name(b: &Board, k: usize) -> String {
+    format!("r{}c{}", k / b.width + 1, k % b.width + 1)
+}
+
+/// The model for hints ([`csp_core::hints`]), with every given a fact:
+/// one 0/1 variable per unrevealed cell (named `r1c1`…, 1 for a mine),
+/// one variable per revealed number (named after its cell, `0..=8`) equal
+/// to the mines around it, and `mines` equal to the total when the board
+/// gives it. The facts are the numbers (`r2c4 = 3`), the known mines and
+/// safe cells, and the total; the constraints are named for people (`the
+/// number at r2c4`, `the mine count`, indexed by constraint).
+#[allow(clippy::type_complexity)]
+pub fn hint_model(b: &Board) -> Result<(Model, Vec<Literal>, Vec<String>), ModelError> {
+    let mut m = Model::new();
+    let mut facts = Vec::new();
+    let mut labels = Vec::new();
+    let mut mine: Vec<Option<VarId>> = vec![None; b.cells.len()];
+    for (k, cell) in b.cells.iter().enumerate() {
+        if let Cell::Shows(_) = cell {
+            continue;
+        }
+        let x = m.new_var_named(&cell_name(b, k), Domain::range(0, 1))?;
+        mine[k] = Some(x);
+        match cell {
+            Cell::Mine => facts.push(Literal::Eq(x, 1)),
+            Cell::Safe => facts.push(Literal::Eq(x, 0)),
+            _ => {}
+        }
+    }
+    for (k, cell) in b.cells.iter().enumerate() {
+        let Cell::Shows(n) = *cell else { continue };
+        let shown = m.new_var_named(&cell_name(b, k), Domain::range(0, 8))?;
+        facts.push(Literal::Eq(shown, n));
+        let around: Vec<VarId> = b
+            .neighbours(k)
+            .into_iter()
+            .filter_map(|j| mine[j])
+            .collect();
+        if around.is_empty() {
+            m.post(shown.eq(0))?;
+        } else {
+            m.post(sum(&around).eq(shown))?;
+        }
+        labels.resize(
+            m.num_constraints(),
+            format!("the number at {}", cell_name(b, k)),
+        );
+    }
+    if let Some(total) = b.mines {
+        let all: Vec<VarId> = mine.iter().flatten().copied().collect();
+        let count = m.new_var_named("mines", Domain::range(0, all.len() as i32))?;
+        facts.push(Literal::Eq(count, total));
+        if all.is_empty() {
+            m.post(count.eq(0))?;
+        } else {
+            m.post(sum(&all).eq(count))?;
+        }
+        labels.resize(m.num_constraints(), "the mine count".to_string());
+    }
+    Ok((m, facts, labels))
 }
 
 /// What [`deduce`] found.

@@ -22,7 +22,7 @@
 //! ```
 
 use csp_core::constraint::Automaton;
-use csp_core::{Domain, Model, ModelError, VarId};
+use csp_core::{Domain, Literal, Model, ModelError, Outcome, Search, SearchOptions, VarId};
 
 /// The largest number of rows or columns.
 pub const MAX_SIDE: usize = 200;
@@ -157,6 +157,97 @@ pub fn model(p: &Puzzle) -> Result<(Model, Vec<VarId>), ModelError> {
         m.regular(&col, &Automaton::nonogram(clue))?;
     }
     Ok((m, cells))
+}
+
+/// The name of line `i` for people: rows first (`row 3 (2 1)`), then
+/// columns (`column 5 (0)`).
+pub fn line_name(p: &Puzzle, i: usize) -> String {
+    let (kind, k, clue) = if i < p.rows.len() {
+        ("row", i, &p.rows[i])
+    } else {
+        ("column", i - p.rows.len(), &p.columns[i - p.rows.len()])
+    };
+    let numbers: Vec<String> = if clue.is_empty() {
+        vec!["0".to_string()]
+    } else {
+        clue.iter().map(|n| n.to_string()).collect()
+    };
+    format!("{kind} {} ({})", k + 1, numbers.join(" "))
+}
+
+/// The model for hints ([`csp_core::hints`]) over the lines `keep` (rows
+/// first, then columns; all lines for `None`): the cells named `r1c1`…
+/// (1 = black), one regular constraint per line, and each constraint's
+/// name for people ([`line_name`]). A nonogram has no given cells: its
+/// givens are its clues, so the list of facts is empty.
+#[allow(clippy::type_complexity)]
+pub fn hint_model_of(
+    p: &Puzzle,
+    keep: Option<&[bool]>,
+) -> Result<(Model, Vec<Literal>, Vec<String>), ModelError> {
+    let (h, w) = (p.rows.len(), p.columns.len());
+    let mut m = Model::new();
+    let mut cells = Vec::with_capacity(h * w);
+    for k in 0..h * w {
+        let name = format!("r{}c{}", k / w + 1, k % w + 1);
+        cells.push(m.new_var_named(&name, Domain::range(0, 1))?);
+    }
+    let mut labels = Vec::new();
+    for i in 0..h + w {
+        if keep.is_some_and(|k| !k[i]) {
+            continue;
+        }
+        let (line, clue): (Vec<VarId>, &Vec<usize>) = if i < h {
+            ((0..w).map(|c| cells[i * w + c]).collect(), &p.rows[i])
+        } else {
+            let c = i - h;
+            ((0..h).map(|r| cells[r * w + c]).collect(), &p.columns[c])
+        };
+        m.regular(&line, &Automaton::nonogram(clue))?;
+        labels.resize(m.num_constraints(), line_name(p, i));
+    }
+    Ok((m, Vec::new(), labels))
+}
+
+/// The model for hints over every line ([`hint_model_of`]).
+#[allow(clippy::type_complexity)]
+pub fn hint_model(p: &Puzzle) -> Result<(Model, Vec<Literal>, Vec<String>), ModelError> {
+    hint_model_of(p, None)
+}
+
+/// Do the lines `keep` have no common solution? `None` when a search of
+/// `nodes` nodes cannot tell.
+fn refuted(p: &Puzzle, keep: &[bool], nodes: u64) -> Option<bool> {
+    let (m, _, _) = hint_model_of(p, Some(keep)).ok()?;
+    let mut o = SearchOptions::default();
+    o.limits.nodes = Some(nodes);
+    let r = Search::new(&m).options(o).solve().ok()?;
+    match r.outcome {
+        Outcome::Unsatisfiable => Some(true),
+        Outcome::Solved => Some(false),
+        _ => None,
+    }
+}
+
+/// Why a puzzle has no solution: a minimal set of lines (indices, rows
+/// first, then columns: see [`line_name`]) whose clues cannot hold
+/// together, found by deletion (each line left out in turn, kept out if
+/// the rest still have no solution). `None` if the puzzle has a solution
+/// or a search of `nodes` nodes cannot tell.
+pub fn conflicting_lines(p: &Puzzle, nodes: u64) -> Option<Vec<usize>> {
+    let n = p.rows.len() + p.columns.len();
+    let mut keep = vec![true; n];
+    if refuted(p, &keep, nodes)? {
+        for i in 0..n {
+            keep[i] = false;
+            if refuted(p, &keep, nodes) != Some(true) {
+                keep[i] = true;
+            }
+        }
+        Some((0..n).filter(|&i| keep[i]).collect())
+    } else {
+        None
+    }
 }
 
 /// The runs of black cells of a line.
