@@ -394,6 +394,8 @@ enum Solutions {
     None,
     One(Vec<i32>),
     Two(Vec<i32>, Vec<i32>),
+    /// A solution, and a limit stopped the search for a second one.
+    OneMaybeMore(Vec<i32>, csp_core::Limit),
     Unknown(csp_core::Limit),
 }
 
@@ -429,11 +431,26 @@ impl<P> PuzzleFile<'_, P> {
                 ))
             }
             (Some(a), Some(b), _) => Solutions::Two(values(&a)?, values(&b)?),
+            (Some(a), None, Outcome::LimitReached(l)) => Solutions::OneMaybeMore(values(&a)?, l),
             (_, _, Outcome::LimitReached(l)) => Solutions::Unknown(l),
             (Some(a), None, _) => Solutions::One(values(&a)?),
             (None, _, _) => Solutions::None,
         };
         Ok((found, stats))
+    }
+
+    /// A solution was found, and the limit stopped the search for a
+    /// second one.
+    fn second_warning(&self, p: &P, l: csp_core::Limit) {
+        let at = match (self.line)(p) {
+            Some(line) => format!("{}: puzzle at line {line}", self.name),
+            None => "warning".to_string(),
+        };
+        errln!(
+            "{at}: incomplete: a solution, but stopped by the {l} before a second one \
+             was ruled out",
+            l = super::Stop(l)
+        );
     }
 
     fn limit_warning(&self, p: &P, l: csp_core::Limit) {
@@ -502,6 +519,10 @@ impl<P> PuzzleFile<'_, P> {
                     return Ok(status);
                 }
                 Solutions::Two(..) => {}
+                Solutions::OneMaybeMore(_, l) => {
+                    self.second_warning(p, l);
+                    status = status.max(Status::Incomplete);
+                }
                 Solutions::Unknown(l) => {
                     self.limit_warning(p, l);
                     status = status.max(Status::Incomplete);
@@ -652,6 +673,14 @@ impl<P> PuzzleFile<'_, P> {
                         Conflict::print((self.conflict)(p).as_ref(), self.number(p), false);
                         Outcome::Unsatisfiable
                     }
+                    Solutions::OneMaybeMore(v, l) => {
+                        // What is known: a solution; whether it is the
+                        // only one is not.
+                        out!("{}", (self.render)(p, &v));
+                        self.second_warning(p, l);
+                        status = status.max(Status::Incomplete);
+                        Outcome::Solved
+                    }
                     Solutions::Unknown(l) => {
                         outln!("unknown");
                         Outcome::LimitReached(l)
@@ -668,5 +697,72 @@ impl<P> PuzzleFile<'_, P> {
             }
         }
         Ok(status)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use csp_core::Domain;
+
+    /// One solution (x = 0, y = 0) found at once, and a second ruled out
+    /// only by refuting x = 1: seven pigeons in six holes under pairwise
+    /// `≠`, about two thousand nodes.
+    fn slow_second(_: &()) -> Result<(Model, Vec<VarId>), ModelError> {
+        let mut m = Model::new();
+        let x = m.new_var(Domain::range(0, 1))?;
+        let ps = m.new_vars(7, Domain::range(0, 5))?;
+        for i in 0..7 {
+            for j in i + 1..7 {
+                // x = 1 ⇒ pᵢ ≠ pⱼ.
+                let b = m.new_var(Domain::range(0, 1))?;
+                m.post(b.iff(ps[i].ne(ps[j])))?;
+                m.post(b.ge(x))?;
+            }
+        }
+        // With x = 0 the pigeons are fixed to 0: one solution.
+        for &p in &ps {
+            let b = m.new_var(Domain::range(0, 1))?;
+            m.post(b.iff(p.eq(0)))?;
+            m.post((b + x).ge(1))?;
+        }
+        Ok((m, vec![x]))
+    }
+
+    /// A limit that stops the search for a second solution keeps the first
+    /// one: it is printed, with a warning, not replaced by `unknown`.
+    #[test]
+    fn a_limit_after_the_first_solution_keeps_it() {
+        let file = PuzzleFile {
+            name: "test",
+            puzzles: &[()],
+            count: false,
+            line: |_| None,
+            model: &slow_second,
+            check: |_, v| {
+                if v == [0] {
+                    Ok(())
+                } else {
+                    Err(format!("{v:?}"))
+                }
+            },
+            render: |_, v| format!("{v:?}\n"),
+            conflict: &|_| None,
+            unique: true,
+        };
+        let mut options = SearchOptions {
+            var_order: csp_core::VarOrder::Input,
+            ..SearchOptions::default()
+        };
+        options.limits.nodes = Some(200);
+        match file.solutions(&(), &options).unwrap().0 {
+            Solutions::OneMaybeMore(v, csp_core::Limit::Nodes) => assert_eq!(v, vec![0]),
+            _ => panic!("expected one solution and the node limit"),
+        }
+        options.limits.nodes = None;
+        match file.solutions(&(), &options).unwrap().0 {
+            Solutions::One(v) => assert_eq!(v, vec![0]),
+            _ => panic!("expected exactly one solution"),
+        }
     }
 }

@@ -316,6 +316,18 @@ pub fn sudoku(a: SudokuArgs) -> Result<ExitCode, CliError> {
                     )
                     .map_err(io_err)?;
                 }
+                (Some(x), None, Outcome::LimitReached(l)) => {
+                    // What is known: a solution; whether it is the only
+                    // one is not.
+                    writeln!(out, "{}", show(x)).map_err(io_err)?;
+                    errln!(
+                        "{name}: line {}: incomplete: a solution, but stopped by the {l} \
+                         before a second one was ruled out",
+                        entry.line,
+                        l = super::Stop(l)
+                    );
+                    status = status.max(Status::Incomplete);
+                }
                 (_, _, Outcome::LimitReached(l)) => {
                     writeln!(out, "unknown").map_err(io_err)?;
                     errln!(
