@@ -58,10 +58,24 @@ fn consistent(sol: &[u8], placements: &[String], eliminations: &[String]) {
 fn a_hint_is_one_sentence_and_true() {
     let o = csp_stdin(&["sudoku", "--hint"], &format!("{TOP95_1}\n"));
     assert!(o.status.success());
-    assert_eq!(
-        text(&o.stdout),
-        "Hidden single: in box 4, only r6c2 can hold 4\n"
-    );
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "Hidden single: in box 4, only r6c2 can hold 4");
+    // The board below it: nine rows and two rules, then the legend. Row 6
+    // shows the 4 placed in column 2 and the rest of box 4 (columns 1–3
+    // of rows 4–6) as the pattern's cells.
+    assert_eq!(lines.len(), 1 + 11 + 1, "{out}");
+    let rows: Vec<&str> = lines[1..12]
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with('-'))
+        .collect();
+    assert_eq!(rows.len(), 9, "{out}");
+    assert!(rows[5].starts_with("[.](4)[.]|"), "{out}");
+    for r in [3, 4] {
+        assert!(rows[r].starts_with('['), "row {}: {out}", r + 1);
+    }
+    assert_eq!(lines[12], "(d) placed here, [.] the pattern's cells");
     // Independently: r6c2 is the only cell of box 4 whose row, column and
     // box hold no 4, and the solution has a 4 there.
     let g: Vec<u8> = TOP95_1
@@ -266,8 +280,9 @@ fn a_malformed_library_line_names_line_and_field() {
         "{}",
         text(&o.stderr)
     );
+    // The first puzzle's hint (a sentence and its board), then `error`.
     let out = text(&o.stdout);
-    assert_eq!(out.lines().nth(1), Some("error"), "{out}");
+    assert_eq!(out.lines().last(), Some("error"), "{out}");
 }
 
 #[test]

@@ -270,7 +270,10 @@ fn hint(
     };
     let line = match (step, a.technique) {
         (Some(s), _) if a.json => step_json(puzzle, 1, pm, &s),
-        (Some(s), _) => s.sentence,
+        // With --technique (the technique library's use) the sentence
+        // alone; the plain hint shows the board too.
+        (Some(s), Some(_)) => s.sentence,
+        (Some(s), None) => format!("{}\n{}", s.sentence, marked_board(pm, &s)),
         (None, Some(t)) if a.json => format!(
             "{{\"puzzle\": {puzzle}, \"technique\": {}, \"code\": {}, \"applies\": false}}",
             js(t.name()),
@@ -289,6 +292,58 @@ fn hint(
         },
     };
     writeln!(out, "{line}").map_err(io_err)
+}
+
+/// The board of a `--hint` step, the cells it involves marked: `(7)` the
+/// digit placed in a cell, `<.>` a cell that loses candidates, `[.]` a cell
+/// of the pattern; the others show their digit or `.`. A legend follows.
+fn marked_board(pm: &Candidates, s: &Step) -> String {
+    let (n, k) = (pm.side(), pm.box_side());
+    let sym = |d: u8| csp_sudoku::symbol(d).unwrap_or('?');
+    let mut out = String::new();
+    let rule = vec!["-".repeat(3 * k); k].join("+");
+    for r in 0..n {
+        if r > 0 && r % k == 0 {
+            out.push_str(&rule);
+            out.push('\n');
+        }
+        let mut row = String::new();
+        for c in 0..n {
+            if c > 0 && c % k == 0 {
+                row.push('|');
+            }
+            let cell = r * n + c;
+            let shown = match pm.value(cell) {
+                0 => '.',
+                d => sym(d),
+            };
+            let placed = s.placements.iter().find(|&&(x, _)| x == cell);
+            let cell_text = if let Some(&(_, d)) = placed {
+                format!("({})", sym(d))
+            } else if s.eliminations.iter().any(|&(x, _)| x == cell) {
+                format!("<{shown}>")
+            } else if s.cells.contains(&cell) {
+                format!("[{shown}]")
+            } else {
+                format!(" {shown} ")
+            };
+            row.push_str(&cell_text);
+        }
+        out.push_str(row.trim_end());
+        out.push('\n');
+    }
+    let mut legend = Vec::new();
+    if !s.placements.is_empty() {
+        legend.push("(d) placed here");
+    }
+    if !s.eliminations.is_empty() {
+        legend.push("<.> loses candidates");
+    }
+    if !s.cells.is_empty() {
+        legend.push("[.] the pattern's cells");
+    }
+    out.push_str(&legend.join(", "));
+    out
 }
 
 fn explain(
