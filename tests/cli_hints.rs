@@ -436,3 +436,42 @@ fn kakuro_hints_agree_with_the_solution() {
     let o = common::csp(&["kakuro", &file, "--hint", "--count"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// A pencil-mark grid (tests/data/sudoku/top95-1-marks.txt: top95 #1 after
+/// its first step, r6c2 = 4, with every candidate no placed peer rules out,
+/// written by a script outside csp) is read as that state: its explanation
+/// is the givens' explanation from the second step on.
+#[test]
+fn a_pencil_mark_grid_continues_the_explanation() {
+    let marks = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/sudoku/top95-1-marks.txt"),
+    )
+    .unwrap();
+    let from_marks = text(&csp_stdin(&["sudoku", "--explain"], &marks).stdout);
+    let from_givens = text(&csp_stdin(&["sudoku", "--explain"], &format!("{TOP95_1}\n")).stdout);
+    let strip = |l: &str| {
+        l.split_once(". ")
+            .map_or(l.to_string(), |(_, t)| t.to_string())
+    };
+    let a: Vec<String> = from_marks.lines().map(strip).collect();
+    let b: Vec<String> = from_givens.lines().skip(1).map(strip).collect();
+    assert!(a.len() > 10, "{from_marks}");
+    // The steps agree; the closing rating counts one step fewer.
+    assert_eq!(a[..a.len() - 1], b[..b.len() - 1]);
+    assert!(a[a.len() - 1].starts_with("Solved (medium"), "{from_marks}");
+    assert!(
+        b[b.len() - 1].starts_with("Solved (medium"),
+        "{from_givens}"
+    );
+    // Seven rows of marks (ten lines with the borders) are an error naming
+    // the lines.
+    let short: String = marks.lines().take(10).map(|l| format!("{l}\n")).collect();
+    let o = csp_stdin(&["sudoku", "--hint"], &format!("{short}\n"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("lines 1-10: a pencil-mark grid of 7 rows, expected 9"),
+        "{}",
+        text(&o.stderr)
+    );
+}

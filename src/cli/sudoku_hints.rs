@@ -90,7 +90,7 @@ fn digits(ds: &[u8]) -> String {
 }
 
 /// Runs the hint modes over every puzzle of `text`: 81-character lines,
-/// HoDoKu library lines, or grids drawn over nine lines
+/// HoDoKu library lines, grids drawn over nine lines, or pencil-mark grids
 /// ([`pencil::read_inputs`]).
 pub fn run(text: &str, name: &str, a: &HintArgs) -> Result<ExitCode, CliError> {
     let mut out = super::output::stdout();
@@ -104,6 +104,7 @@ pub fn run(text: &str, name: &str, a: &HintArgs) -> Result<ExitCode, CliError> {
                 digits = c.digits;
                 Ok(c.state)
             }
+            Ok(Input::Marks(pm)) => Ok(pm),
             Ok(Input::Grid(g)) => match solvable(&g, puzzle, a, &mut out)? {
                 true => Ok(Candidates::from_grid(&g)),
                 false => continue,

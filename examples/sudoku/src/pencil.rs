@@ -445,6 +445,66 @@ pub enum Input {
     Grid(crate::Grid),
     /// A HoDoKu library line: a pencil-mark state.
     Library(Box<LibraryCase>),
+    /// A pencil-mark grid: nine rows of nine cells, each cell its
+    /// candidates (`1239`), a single digit for a placed one.
+    Marks(Candidates),
+}
+
+/// Is `t` a border line of a pencil-mark grid (`.-----.-----.`,
+/// `:-----+-----:`, `'-----'-----'`)? It has a `-`, and nothing but
+/// border characters.
+fn marks_border(t: &str) -> bool {
+    t.contains('-')
+        && t.chars()
+            .all(|c| matches!(c, '.' | '-' | ':' | '+' | '\'' | '|' | '=' | ' '))
+}
+
+/// The cells of a pencil-mark row: nine groups of digits 1-9 between
+/// blanks, `|` and `:`; `None` for any other line.
+fn marks_row(t: &str) -> Option<Vec<u32>> {
+    let cells: Vec<&str> = t
+        .split(|c: char| c.is_whitespace() || c == '|' || c == ':')
+        .filter(|w| !w.is_empty())
+        .collect();
+    if cells.len() != 9
+        || !cells
+            .iter()
+            .all(|w| w.bytes().all(|b| (b'1'..=b'9').contains(&b)))
+    {
+        return None;
+    }
+    Some(
+        cells
+            .iter()
+            .map(|w| w.bytes().fold(0, |m, b| m | bit(b - b'0')))
+            .collect(),
+    )
+}
+
+/// The state a pencil-mark grid's 81 masks describe: a cell of one digit
+/// is placed, the others keep exactly the digits listed (and lose any a
+/// placed peer holds).
+fn marks_state(first: usize, masks: &[u32]) -> Result<Candidates, String> {
+    let values: Vec<u8> = masks
+        .iter()
+        .map(|&m| {
+            if m.count_ones() == 1 {
+                m.trailing_zeros() as u8
+            } else {
+                0
+            }
+        })
+        .collect();
+    let grid = Grid::new(3, values).map_err(|e| format!("line {first}: {e}"))?;
+    let mut state = Candidates::from_grid(&grid);
+    for (cell, &m) in masks.iter().enumerate() {
+        if m.count_ones() > 1 {
+            for d in digits_of(state.mask(cell) & !m) {
+                state.eliminate(cell, d);
+            }
+        }
+    }
+    Ok(state)
 }
 
 /// Is `c` a separator of a grid drawn over several lines?
@@ -459,11 +519,15 @@ fn cell_char(c: char) -> bool {
 
 /// The puzzles of `text`, each with the number of its (first) line: lines
 /// of 81, 256 or 625 characters (see [`crate::parse::parse_line`]), HoDoKu
-/// library lines (starting with `:`), and 9×9 grids drawn over several
+/// library lines (starting with `:`), 9×9 grids drawn over several
 /// lines — nine lines of nine cells with blanks, `|`, `+` and `-` as
 /// separators and `.`, `0` or `_` for an empty cell, as `csp sudoku
-/// --format grid` prints them. `#` lines and blank lines are skipped; a
-/// blank line inside a drawn grid is an error.
+/// --format grid` prints them — and pencil-mark grids ([`Input::Marks`]):
+/// nine rows of nine cells written as their candidates (`1239`; one digit
+/// for a placed cell) between blanks, `|` or `:`, as HoDoKu and most
+/// Sudoku programs print them, with border lines of `.`, `-`, `:`, `+`
+/// and `'`. `#` lines and blank lines are skipped; a blank line inside a
+/// drawn grid is an error.
 ///
 /// ```
 /// use csp_sudoku::pencil::{read_inputs, Input};
@@ -487,11 +551,43 @@ fn cell_char(c: char) -> bool {
 /// let (line, Ok(Input::Grid(g))) = &inputs[0] else { panic!() };
 /// assert_eq!((*line, g.givens()), (1, 17));
 /// assert!(read_inputs("4 . . | . . .\n\n").first().unwrap().1.is_err());
+///
+/// // The same puzzle's pencil marks after its first step (r6c2 = 4), as
+/// // HoDoKu prints them: every candidate no placed peer rules out.
+/// let marks = "\
+/// .--------------------------.--------------------------.--------------------------.
+/// | 4       1679    12679    | 139     2369    1269     | 8       1239    5        |
+/// | 26789   3       1256789  | 14589   24569   1245689  | 12679   1249    124679   |
+/// | 2689    15689   125689   | 7       234569  1245689  | 12369   12349   123469   |
+/// :--------------------------+--------------------------+--------------------------:
+/// | 3789    2       135789   | 3459    34579   4579     | 13579   6       13789    |
+/// | 3679    15679   135679   | 359     8       25679    | 4       12359   12379    |
+/// | 36789   4       356789   | 359     1       25679    | 23579   23589   23789    |
+/// :--------------------------+--------------------------+--------------------------:
+/// | 289     89      289      | 6       459     3        | 1259    7       12489    |
+/// | 5       6789    36789    | 2       479     14789    | 1369    13489   134689   |
+/// | 1       6789    4        | 589     579     5789     | 23569   23589   23689    |
+/// '--------------------------'--------------------------'--------------------------'
+/// ";
+/// let (line, Ok(Input::Marks(pm))) = &read_inputs(marks)[0] else { panic!() };
+/// assert_eq!((*line, pm.value(5 * 9 + 1), pm.digits(1)), (1, 4, vec![1, 6, 7, 9]));
 /// ```
 pub fn read_inputs(text: &str) -> Vec<(usize, Result<Input, String>)> {
     let mut out = Vec::new();
     // A drawn grid in progress: its first line and its cells so far.
     let mut block: Option<(usize, Vec<u8>)> = None;
+    // A pencil-mark grid in progress: its first line and its cells' masks.
+    let mut marks: Option<(usize, Vec<u32>)> = None;
+    let unfinished_marks = |m: &(usize, Vec<u32>), last: usize| {
+        (
+            m.0,
+            Err(format!(
+                "lines {}-{last}: a pencil-mark grid of {} rows, expected 9",
+                m.0,
+                m.1.len() / 9
+            )),
+        )
+    };
     // A line of separators only (a grid's top border) before any block.
     let mut border: Option<usize> = None;
     let unfinished = |b: &(usize, Vec<u8>), last: usize| {
@@ -512,11 +608,41 @@ pub fn read_inputs(text: &str) -> Vec<(usize, Result<Input, String>)> {
             if let Some(b) = block.take() {
                 out.push(unfinished(&b, line - 1));
             }
+            if let Some(m) = marks.take() {
+                out.push(unfinished_marks(&m, line - 1));
+            }
             border = None;
             continue;
         }
         if t.starts_with('#') {
             continue;
+        }
+        // Pencil marks: a row with a cell of several candidates starts a
+        // grid; inside one, every row of nine digit groups belongs to it.
+        if block.is_none() {
+            if marks_border(t) && !t.chars().all(separator) {
+                if marks.is_none() {
+                    border.get_or_insert(line);
+                }
+                continue;
+            }
+            let row = marks_row(t);
+            let starts = row
+                .as_ref()
+                .is_some_and(|r| r.iter().any(|m| m.count_ones() > 1));
+            if let (Some(row), true) = (row, marks.is_some() || starts) {
+                let first = border.take().unwrap_or(line);
+                let m = marks.get_or_insert_with(|| (first, Vec::new()));
+                m.1.extend(row);
+                if m.1.len() == 81 {
+                    let (first, masks) = marks.take().unwrap_or_default();
+                    out.push((first, marks_state(first, &masks).map(Input::Marks)));
+                }
+                continue;
+            }
+            if let Some(m) = marks.take() {
+                out.push(unfinished_marks(&m, line - 1));
+            }
         }
         if t.chars().all(separator) {
             if block.is_none() {
@@ -582,6 +708,9 @@ pub fn read_inputs(text: &str) -> Vec<(usize, Result<Input, String>)> {
     }
     if let Some(b) = block.take() {
         out.push(unfinished(&b, lines.len()));
+    }
+    if let Some(m) = marks.take() {
+        out.push(unfinished_marks(&m, lines.len()));
     }
     out
 }
