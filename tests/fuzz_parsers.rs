@@ -97,6 +97,17 @@ const SUDOKU: &[&str] = &[
     "# comment\n\n52...6.........7.13...........4..8..6......5...........418.........3..2...87.....\n",
 ];
 
+/// The hint modes' inputs: a drawn grid, a library line, pencil marks.
+const SUDOKU_HINTS: &[&str] = &[
+    "+-------+-------+-------+\n| 4 . . | . . . | 8 . 5 |\n| . 3 . | . . . | . . . |\n\
+     | . . . | 7 . . | . . . |\n+-------+-------+-------+\n| . 2 . | . . . | . 6 . |\n\
+     | . . . | . 8 . | 4 . . |\n| . . . | . 1 . | . . . |\n+-------+-------+-------+\n\
+     | . . . | 6 . 3 | . 7 . |\n| 5 . . | 2 . . | . . . |\n| 1 . 4 | . . . | . . . |\n\
+     +-------+-------+-------+\n",
+    ":0000:x:2.+9+1+3+5+64+7+8+5+4+6+2+7+8+3+91+7+3+8+1+4+69+25++3+5+1+9+2+8+7+4+6+9+7+4+3+5+6+2+1+8+8+2+6+4+17+5+9+3+1+9+7+6+8+3+4+5+2+4+8+2+5+9+1+6+3+7+6+53+8+2+7+9+1+4::125::\n",
+    include_str!("data/sudoku/top95-1-marks.txt"),
+];
+
 const LATIN: &[&str] = &[
     "1 . .\n. . 3\n. 2 .\n",
     "12.\n...\n..1\n\n# two\n1 2\n. .\n",
@@ -144,6 +155,17 @@ proptest! {
     fn sudoku_errors_name_their_line(s in input(SUDOKU, 300)) {
         for e in errors(timed(&s, |s| sudoku::entries(s).map(|e| e.result).collect())) {
             prop_assert!(names_a_line(&e), "{e}");
+        }
+    }
+
+    #[test]
+    fn sudoku_hint_inputs_name_their_lines(s in input(SUDOKU_HINTS, 400)) {
+        let inputs = timed(&s, csp::sudoku::pencil::read_inputs);
+        for (line, r) in inputs {
+            prop_assert!(line >= 1 && line <= s.lines().count().max(1), "{line}");
+            if let Err(e) = r {
+                prop_assert!(e.starts_with("line") || e.starts_with("lines"), "{e}");
+            }
         }
     }
 
