@@ -230,6 +230,7 @@ pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
                     },
                     validate: true,
                     learning: false,
+                    learning_order: Default::default(),
                     // Explaining mode on a spread of configurations: it
                     // must not change what the search finds.
                     explain: matches!(

@@ -14,8 +14,8 @@ mod common;
 use csp_core::expr::sum;
 use csp_core::testing::{brute_force, learned_nogoods, LearnedNogood};
 use csp_core::{
-    Domain, Inference, Limit, Literal, Model, Outcome, Relation, Restarts, Search, SearchOptions,
-    Value, VarId,
+    Domain, Inference, LearningOrder, Limit, Literal, Model, Outcome, Relation, Restarts, Search,
+    SearchOptions, ValOrder, Value, VarId, VarOrder,
 };
 
 /// A random small model: `n` variables over small domains (some with
@@ -255,6 +255,76 @@ fn learning_agrees_with_brute_force_and_the_ordinary_engine_on_satisfiability() 
             }
         }
     }
+}
+
+/// Under the caller's order (`LearningOrder::User`) with a static variable
+/// order, the first solution found is the first of that order: every
+/// decision and every pruning is consistent with it (nogoods exclude no
+/// solution), so the search cannot pass it. Brute force gives the
+/// solutions; the first of the order is the smallest (ascending values)
+/// or largest (descending) by the key "decision variables, then every
+/// variable in input order". The nogoods learned this way are checked
+/// too.
+#[test]
+fn the_users_order_under_learning_finds_the_first_solution_of_that_order() {
+    let mut learned = 0;
+    for seed in 0..300u64 {
+        let (m, xs) = random_model(seed, seed % 4 == 1);
+        let Some(sols) = brute_force(&m) else {
+            continue;
+        };
+        let decision_vars = if seed % 2 == 0 {
+            vec![xs[xs.len() - 1], xs[0]]
+        } else {
+            Vec::new()
+        };
+        let key = |s: &Vec<Value>| -> Vec<Value> {
+            decision_vars
+                .iter()
+                .map(|x| s[x.index()])
+                .chain(s.iter().copied())
+                .collect()
+        };
+        for (k, val) in [
+            ValOrder::Ascending,
+            ValOrder::Descending,
+            ValOrder::Split,
+            ValOrder::ReverseSplit,
+            ValOrder::BinaryMin,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let inf = INFERENCES[(seed as usize + k) % 3];
+            let up = matches!(val, ValOrder::Descending | ValOrder::ReverseSplit);
+            let first = if up {
+                sols.iter().max_by_key(|s| key(s))
+            } else {
+                sols.iter().min_by_key(|s| key(s))
+            };
+            let mut o = options(inf, 100_000);
+            o.learning_order = LearningOrder::User;
+            o.var_order = VarOrder::Input;
+            o.val_order = val;
+            o.decision_vars = decision_vars.clone();
+            if seed % 3 == 0 {
+                o.restarts = Restarts::Luby { scale: 1 };
+            }
+            let what = format!("seed {seed}, {inf:?}, {val:?}: {m:?}");
+            let r = Search::new(&m).options(o.clone()).solve().unwrap();
+            match first {
+                Some(f) => {
+                    assert_eq!(r.outcome, Outcome::Solved, "{what}");
+                    assert_eq!(r.solution.unwrap().values(), &f[..], "{what}");
+                }
+                None => assert_eq!(r.outcome, Outcome::Unsatisfiable, "{what}"),
+            }
+            let ngs = learned_nogoods(&m, o, None, Some(4));
+            learned += ngs.len();
+            check_nogoods(&m, &sols, &ngs, None, &what);
+        }
+    }
+    assert!(learned > 100, "only {learned} nogoods learned");
 }
 
 #[test]

@@ -37,8 +37,10 @@ options:
       --memory-limit SIZE    the heap's budget for building the model and the search
                              (512M, 4G; default half the available memory): past it,
                              =====UNKNOWN===== and a note saying where
-      --learning             the learning search (nogoods from conflicts, activity,
-                             restarts) for one solution and for optimisation
+      --learning             the learning search (nogoods from conflicts) for one
+                             solution and for optimisation: in the order of the
+                             model's search annotations, or with -f (or none) by
+                             activity with restarts
       --inference fc|mac     one inference level for every constraint (default: mac,
                              with value all-different forward-checked as in Gecode;
                              mac adds hidden singles to it, fc forward-checks all)

@@ -272,6 +272,11 @@ pub fn solve(
         opts.inference = i;
     }
     opts.learning = cfg.learning;
+    if cfg.learning && !free && !strategy.decision_vars.is_empty() {
+        // The model's search annotations, followed by the learning search
+        // (without `-f`); free search uses learning's own heuristics.
+        opts.learning_order = csp_core::LearningOrder::User;
+    }
     if cfg.verbose {
         for n in &strategy.notes {
             eprintln!("fzn-csp: {n}");

@@ -78,7 +78,9 @@ mod var_order;
 pub(crate) use engine::splitmix;
 use engine::{Engine, Prepared, Step};
 pub use optimize::{Improvement, Lns, Optimum};
-pub use options::{Decision, Inference, Restarts, RootWeights, SearchOptions, ValOrder, VarOrder};
+pub use options::{
+    Decision, Inference, LearningOrder, Restarts, RootWeights, SearchOptions, ValOrder, VarOrder,
+};
 pub use split::{Subproblem, SubproblemError};
 
 /// The result of [`Search::solve`].
@@ -293,6 +295,30 @@ impl<'a> Search<'a> {
     /// ```
     pub fn learning(mut self, on: bool) -> Self {
         self.options.learning = on;
+        self
+    }
+
+    /// How the learning search decides ([`SearchOptions::learning_order`]):
+    /// by activity (the default) or in the order of `var_order`,
+    /// `val_order` and the decision variables.
+    ///
+    /// ```
+    /// use csp_core::{Domain, LearningOrder, Model, Search, ValOrder, VarOrder};
+    /// let mut m = Model::new();
+    /// let xs = m.new_vars(3, Domain::range(0, 9))?;
+    /// m.all_different(&xs)?;
+    /// // Input order, largest value first: the first solution is 9, 8, 7.
+    /// let r = Search::new(&m)
+    ///     .learning(true)
+    ///     .learning_order(LearningOrder::User)
+    ///     .var_order(VarOrder::Input)
+    ///     .val_order(ValOrder::Descending)
+    ///     .solve()?;
+    /// assert_eq!(r.solution.unwrap().values(), &[9, 8, 7]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn learning_order(mut self, order: LearningOrder) -> Self {
+        self.options.learning_order = order;
         self
     }
 

@@ -183,6 +183,27 @@ pub enum RootWeights {
     Reset,
 }
 
+/// How the learning search ([`SearchOptions::learning`]) chooses its
+/// decisions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LearningOrder {
+    /// Learning's own heuristics (the default): the open variable of
+    /// highest activity (the `decision_vars` first), on its saved phase,
+    /// with restarts (Luby, 100 conflicts per unit, when
+    /// [`SearchOptions::restarts`] asks for none).
+    #[default]
+    Activity,
+    /// The caller's order, as the ordinary engine would choose:
+    /// `decision_vars` and their `phases` with their orders, then
+    /// `var_order` and `val_order` (`x = v` for the value orders, `x ≤ mid`
+    /// or `x ≥ mid + 1` for the splits). Each decision is one literal; a
+    /// refuted one is negated by the nogood the conflict teaches. Restarts
+    /// only as [`SearchOptions::restarts`] says (none by default): a fixed
+    /// order started again would retrace its steps. MiniZinc's search
+    /// annotations reach the learning search this way.
+    User,
+}
+
 /// All the knobs of a backtracking search.
 #[derive(Clone, Debug, Default)]
 pub struct SearchOptions {
@@ -234,14 +255,19 @@ pub struct SearchOptions {
     /// [`Search::solve`](super::Search::solve) and the optimisation calls
     /// `minimize`, `maximize`, `minimize_each` and `maximize_each`: conflicts
     /// are analysed into nogoods, which are kept and propagated; the search
-    /// backjumps, branches on the most active variable, saves phases and
-    /// restarts (Luby, 100 conflicts per unit, unless `restarts` says
-    /// otherwise). It runs in explaining mode; `decision_vars` are branched
-    /// on first, `var_order` is not used.
+    /// backjumps, and by default branches on the most active variable,
+    /// saves phases and restarts (Luby, 100 conflicts per unit, unless
+    /// `restarts` says otherwise); `decision_vars` are branched on first.
+    /// [`learning_order`](Self::learning_order) [`LearningOrder::User`]
+    /// keeps the caller's variable and value orders instead. It runs in
+    /// explaining mode.
     /// Counting, enumeration, the parallel and LNS calls and searches with
     /// an observer run the ordinary engine. Off by default. See
     /// `docs/learning.md`.
     pub learning: bool,
+    /// How the learning search decides (see [`LearningOrder`]): by
+    /// activity (the default) or in the caller's order.
+    pub learning_order: LearningOrder,
 }
 
 impl SearchOptions {

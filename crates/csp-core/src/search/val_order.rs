@@ -80,6 +80,24 @@ impl Engine<'_> {
         f
     }
 
+    /// The first decision the value order makes on open variable `var`
+    /// (its value, or its first half for the splitting orders), without
+    /// keeping a frame: the learning search's decision in the caller's
+    /// order (`LearningOrder::User`), where a refuted decision is negated
+    /// by the nogood it teaches rather than by the frame's next value.
+    pub(super) fn first_decision(&mut self, var: usize) -> Option<Decision> {
+        let f = self.new_frame(var);
+        self.frames.push(f);
+        let fi = self.frames.len() - 1;
+        let d = if f.order.splits() {
+            self.next_half(fi)
+        } else {
+            self.next_value(fi).map(Decision::Assign)
+        };
+        self.frames.pop();
+        d
+    }
+
     /// The next half of a splitting frame's domain, or None when both were
     /// tried.
     pub(super) fn next_half(&mut self, fi: usize) -> Option<Decision> {

@@ -30,7 +30,11 @@
 //! proves the last solution optimal.
 //!
 //! The options' `decision_vars`, when given, are branched on first (by
-//! activity among them), then the other variables.
+//! activity among them), then the other variables. With
+//! [`LearningOrder::User`] the decisions follow the caller's orders
+//! instead, as the ordinary engine would choose them
+//! (`Engine::select_var`, `Engine::first_decision`), with no restarts
+//! unless the options ask for them.
 //!
 //! Defaults (documented in `docs/learning.md`): activity decay 0.95,
 //! phase saving on, Luby restarts with 100 conflicts per unit unless the
@@ -51,7 +55,9 @@ use nogoods::Nogoods;
 
 use super::engine::{write_literal, Engine, Prepared};
 use super::optimize::{Improvement, Optimum};
-use super::{complete_outcome, Restarts, SearchOptions, SolveResult, ValOrder};
+use super::{
+    complete_outcome, Decision, LearningOrder, Restarts, SearchOptions, SolveResult, ValOrder,
+};
 use crate::domain::explained::Cause;
 use crate::explain::failure_premises;
 use crate::ids::{Value, VarId};
@@ -177,9 +183,9 @@ impl<'a> Learner<'a> {
     /// turned on; the variable order is replaced by activities).
     pub(crate) fn new(model: &'a Model, mut options: SearchOptions) -> Learner<'a> {
         options.explain = true;
-        let restarts = match options.restarts {
-            Restarts::None => DEFAULT_RESTARTS,
-            r => r,
+        let restarts = match (options.restarts, options.learning_order) {
+            (Restarts::None, LearningOrder::Activity) => DEFAULT_RESTARTS,
+            (r, _) => r,
         };
         let prep = Arc::new(Prepared::new(model, options.inference));
         let engine = Engine::new(model, prep, options, None);
@@ -521,6 +527,9 @@ impl<'a> Learner<'a> {
     /// The open candidate of highest activity (`None`: every variable is
     /// fixed).
     fn pick(&mut self) -> Option<usize> {
+        if self.engine.opts.learning_order == LearningOrder::User {
+            return self.engine.select_var();
+        }
         while let Some(x) = self.activity.pop() {
             if self.engine.store.size(x as usize) > 1 {
                 return Some(x as usize);
@@ -532,9 +541,18 @@ impl<'a> Learner<'a> {
     }
 
     /// The decision on open variable `x`.
-    fn decision(&self, x: usize) -> Literal {
-        let s = &self.engine.store;
+    fn decision(&mut self, x: usize) -> Literal {
         let var = VarId(x as u32);
+        if self.engine.opts.learning_order == LearningOrder::User {
+            // An open variable has a first value and two non-empty halves.
+            return match self.engine.first_decision(x) {
+                Some(Decision::AtMost(v)) => Literal::Le(var, v),
+                Some(Decision::AtLeast(v)) => Literal::Ge(var, v),
+                Some(Decision::Assign(v)) => Literal::Eq(var, v),
+                None => Literal::Eq(var, self.engine.store.min(x)),
+            };
+        }
+        let s = &self.engine.store;
         let (lo, hi) = (s.min(x), s.max(x));
         let down = !matches!(
             self.engine.opts.val_order,
