@@ -324,7 +324,7 @@ fn the_page_shows_each_step_as_explain_says() {
     assert_eq!(steps.len(), 71);
     let before = states(SOLVED, &steps);
     // Singles, pointing (eliminations), the last step, the end, the start.
-    let ks = [1, 4, 5, 40, 71];
+    let ks = [1, 4, 9, 40, 71];
     let mut queries: Vec<String> = ks.iter().map(|k| format!("step={k}")).collect();
     queries.push("step=end".into());
     queries.push(String::new());
@@ -478,4 +478,12 @@ fn bad_requests_are_refused() {
     }
     let out = csp(&["sudoku", "--explain", "--format", "html", "/nonexistent/x"]);
     assert_eq!(out.status.code(), Some(2));
+    // The other puzzles have no page yet, and say so.
+    let out = csp_stdin(
+        &["latin", "-", "--explain", "--format", "html"],
+        "1 . .\n. . .\n. . .\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(text(&out.stderr).contains("csp sudoku --explain only"));
 }

@@ -360,6 +360,9 @@ impl HintArgs {
         match self.format.as_str() {
             "text" => Ok(false),
             "json" => Ok(true),
+            "html" => Err("--format html: the explanation page is written for \
+                           csp sudoku --explain only; here the hint modes print text or json"
+                .into()),
             f => Err(format!("unknown format '{f}' (expected text or json)")),
         }
     }

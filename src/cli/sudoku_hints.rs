@@ -186,8 +186,11 @@ pub fn conflict(g: &Grid) -> Option<(Vec<String>, Vec<String>)> {
     })
 }
 
+/// Givens as `(cell, digit)`, and the lines of an explanation.
+pub type Conflict = (Vec<(usize, u8)>, Vec<String>);
+
 /// [`conflict`] with the givens as `(cell, digit)`.
-pub fn conflict_givens(g: &Grid) -> Option<(Vec<(usize, u8)>, Vec<String>)> {
+pub fn conflict_givens(g: &Grid) -> Option<Conflict> {
     let n = g.side();
     let (m, cells) = model::model(&Grid::empty(g.box_side()).ok()?);
     let mut givens = Vec::new();

@@ -100,7 +100,8 @@
     for (const li of list.children) {
       const cur = Number(li.dataset.position) === at;
       li.className = cur ? "current" : "";
-      if (cur && li.scrollIntoView) li.scrollIntoView({ block: "nearest" });
+      // Scroll the list only (not the page) to the current step.
+      if (cur) list.scrollTop = li.offsetTop - list.clientHeight / 2;
     }
   }
 
