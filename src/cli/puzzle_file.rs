@@ -110,6 +110,124 @@ impl HintModel {
         out
     }
 
+    /// Where a cell named `r3c5` (row 3, column 5) or, on a chessboard,
+    /// `e3` (file e, rank 3, rank 1 at the bottom) stands: `(row, column)`
+    /// from 0, by variable; `None` for a variable of another name (a
+    /// count, an auxiliary).
+    fn positions(&self) -> Vec<Option<(usize, usize)>> {
+        let names: Vec<String> = self
+            .model
+            .vars()
+            .map(|x| self.model.display_name(x))
+            .collect();
+        let number = |t: &str| t.parse::<usize>().ok().filter(|&k| k > 0);
+        let grid = |n: &str| {
+            let (r, c) = n.strip_prefix('r')?.split_once('c')?;
+            Some((number(r)? - 1, number(c)? - 1))
+        };
+        let chess = |n: &str| {
+            let file = n.chars().next().filter(char::is_ascii_lowercase)?;
+            Some((number(&n[1..])?, file as usize - 'a' as usize))
+        };
+        if names.iter().any(|n| grid(n).is_some()) {
+            return names.iter().map(|n| grid(n)).collect();
+        }
+        let squares: Vec<Option<(usize, usize)>> = names.iter().map(|n| chess(n)).collect();
+        let top = squares.iter().flatten().map(|&(rank, _)| rank).max();
+        squares
+            .into_iter()
+            .map(|sq| sq.map(|(rank, file)| (top.unwrap_or(rank) - rank, file)))
+            .collect()
+    }
+
+    /// A value as the board shows it: the number, or for a 0/1 cell with
+    /// named values `#` (black), `*` (mine), `Q` (queen), `-` for 0.
+    fn symbol(&self, x: VarId, v: i32) -> String {
+        match self.values {
+            Some(names) if self.boolean(x) => match (v, names[1]) {
+                (0, _) => "-".to_string(),
+                (_, "black") => "#".to_string(),
+                (_, "mine") => "*".to_string(),
+                (_, name) => name
+                    .chars()
+                    .next()
+                    .map_or("1".to_string(), |c| c.to_ascii_uppercase().to_string()),
+            },
+            _ => v.to_string(),
+        }
+    }
+
+    /// The board of a `--hint` step from the givens, the cells it involves
+    /// marked: `(v)` the value a cell is given, `<.>` a cell that loses a
+    /// value, `[.]` a cell of the constraints used or of the premises;
+    /// the others show their given value (`-` for a 0/1 cell at 0) or `.`;
+    /// `#` stands where there is no cell (a Kakuro clue). A legend
+    /// follows. `None` when the cells are not named as a grid.
+    pub fn marked_board(&self, s: &Step) -> Option<String> {
+        let at = self.positions();
+        let rows = at.iter().flatten().map(|&(r, _)| r + 1).max()?;
+        let cols = at.iter().flatten().map(|&(_, c)| c + 1).max()?;
+        if rows * cols > 10_000 {
+            return None;
+        }
+        let mut cell: Vec<Option<VarId>> = vec![None; rows * cols];
+        for (x, p) in self.model.vars().zip(&at) {
+            if let Some((r, c)) = p {
+                cell[r * cols + c] = Some(x);
+            }
+        }
+        let mut known = std::collections::HashMap::new();
+        for &f in &self.facts {
+            if let Literal::Eq(x, v) = self.normal(f) {
+                known.insert(x, v);
+            }
+        }
+        let mut used = std::collections::HashSet::new();
+        for &c in &s.constraints {
+            used.extend(self.model.constraint(c).scope().iter().copied());
+        }
+        used.extend(s.premises.iter().map(|l| l.var()));
+        let d = self.normal(s.deduction);
+        let shown = |x: VarId| {
+            known
+                .get(&x)
+                .map_or(".".to_string(), |&v| self.symbol(x, v))
+        };
+        let mut texts = Vec::with_capacity(cell.len());
+        for &x in &cell {
+            let t = match x {
+                None => (' ', "#".to_string(), ' '),
+                Some(x) if x == d.var() => match d {
+                    Literal::Eq(_, v) => ('(', self.symbol(x, v), ')'),
+                    _ => ('<', shown(x), '>'),
+                },
+                Some(x) if used.contains(&x) => ('[', shown(x), ']'),
+                Some(x) => (' ', shown(x), ' '),
+            };
+            texts.push(t);
+        }
+        let width = texts.iter().map(|t| t.1.chars().count()).max().unwrap_or(1);
+        let mut out = String::new();
+        for r in 0..rows {
+            let mut line = String::new();
+            for (open, t, close) in &texts[r * cols..(r + 1) * cols] {
+                line.push_str(&format!("{open}{t:>width$}{close}"));
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        let mut legend = Vec::new();
+        match d {
+            Literal::Eq(..) => legend.push("(v) concluded here"),
+            _ => legend.push("<.> loses a value"),
+        }
+        if texts.iter().any(|t| t.0 == '[') {
+            legend.push("[.] the cells of the rules and premises used");
+        }
+        out.push_str(&legend.join(", "));
+        Some(out)
+    }
+
     /// A step as one JSON object (JSON Lines, see docs/hints.md).
     fn step_json(&self, puzzle: usize, k: usize, s: &Step) -> String {
         let d = self.normal(s.deduction);
@@ -350,9 +468,10 @@ impl HintArgs {
     }
 
     /// A blank line between two puzzles' outputs? Between solutions and
-    /// between explanations in text, not between one-line answers.
+    /// between explanations and hints (their boards) in text, not between
+    /// one-line answers.
     pub fn blank_lines(&self) -> bool {
-        !self.wanted() || (self.explain && self.format != "json")
+        !self.wanted() || ((self.explain || self.hint) && self.format != "json")
     }
 
     /// `--format json`?
@@ -553,7 +672,10 @@ impl<P> PuzzleFile<'_, P> {
             if a.hint {
                 match hints::next_step(&hm.model, &hm.facts, &options).map_err(failed)? {
                     Next::Step(s) if json => outln!("{}", hm.step_json(puzzle, 1, &s)),
-                    Next::Step(s) => outln!("{}", hm.sentence(&s)),
+                    Next::Step(s) => match hm.marked_board(&s) {
+                        Some(board) => outln!("{}\n{board}", hm.sentence(&s)),
+                        None => outln!("{}", hm.sentence(&s)),
+                    },
                     Next::Solved if json => outln!("{{\"puzzle\": {puzzle}, \"solved\": true}}"),
                     Next::Solved => outln!("solved: every cell is known"),
                     Next::SearchNeeded { var, values } => outln!("{}", split(var, &values)),
