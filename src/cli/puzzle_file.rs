@@ -365,27 +365,33 @@ impl Conflict {
             );
             return;
         }
+        for l in Conflict::lines(found) {
+            outln!("{l}");
+        }
+    }
+
+    /// The text of [`Conflict::print`]: the first line, then the
+    /// explanation indented.
+    pub fn lines(found: Option<&Conflict>) -> Vec<String> {
+        let mut out = Vec::new();
         match found {
             Some(c) if c.givens.is_empty() => {
-                outln!("no solution: the rules alone cannot hold together");
-                for l in &c.explanation {
-                    outln!("  {l}");
-                }
+                out.push("no solution: the rules alone cannot hold together".to_string());
+                out.extend(c.explanation.iter().map(|l| format!("  {l}")));
             }
             Some(c) => {
-                outln!(
+                out.push(format!(
                     "no solution: these givens cannot hold together: {}",
                     c.shown.as_ref().unwrap_or(&c.givens).join(", ")
-                );
-                for l in &c.explanation {
-                    outln!("  {l}");
-                }
+                ));
+                out.extend(c.explanation.iter().map(|l| format!("  {l}")));
                 if c.explanation.is_empty() {
-                    outln!("  (propagation alone does not refute them: a search finds no solution with them)");
+                    out.push("  (propagation alone does not refute them: a search finds no solution with them)".to_string());
                 }
             }
-            None => outln!("no solution"),
+            None => out.push("no solution".to_string()),
         }
+        out
     }
 }
 

@@ -5,7 +5,7 @@
 "use strict";
 (function () {
   const data = JSON.parse(document.getElementById("explain-data").textContent);
-  const n = data.side, k = data.box, P = data.positions;
+  const rows = data.rows, cols = data.cols, k = data.box, P = data.positions;
   const steps = P.filter((p) => p.kind === "step").length;
   const $ = (id) => document.getElementById(id);
   let at = 0;
@@ -14,15 +14,18 @@
 
   // The cells, once; each redraw sets their classes and content.
   const board = $("board");
-  board.style.gridTemplateColumns = "repeat(" + n + ", var(--cell))";
+  board.style.gridTemplateColumns = "repeat(" + cols + ", var(--cell))";
   const cells = [];
-  for (let c = 0; c < n * n; c++) {
+  for (let c = 0; c < rows * cols; c++) {
     const div = document.createElement("div");
     div.dataset.cell = String(c);
-    div.title = data.names[c];
+    if (data.names[c] !== null) div.title = data.names[c];
     board.appendChild(div);
     cells.push(div);
   }
+  // The small grid of an open cell's candidates: k columns for Sudoku,
+  // else about a square.
+  const side = (c) => k || Math.max(1, Math.ceil(Math.sqrt(data.slots[c].length)));
 
   // The list of every step's sentence, to jump to one.
   const list = $("steps");
@@ -42,29 +45,33 @@
     const losing = new Set(p.eliminations.map(([c]) => c));
     const pattern = new Set(p.cells);
     const digits = new Set(p.digits);
-    for (let c = 0; c < n * n; c++) {
+    for (let c = 0; c < rows * cols; c++) {
       const div = cells[c];
-      const r = Math.floor(c / n), col = c % n;
+      const r = Math.floor(c / cols), col = c % cols;
       const cls = ["cell"];
-      if (col > 0 && col % k === 0) cls.push("box-left");
-      if (r > 0 && r % k === 0) cls.push("box-top");
+      if (k && col > 0 && col % k === 0) cls.push("box-left");
+      if (k && r > 0 && r % k === 0) cls.push("box-top");
       div.textContent = "";
       const v = p.values[c];
-      if (v !== 0) {
+      const slots = data.slots[c];
+      if (data.names[c] === null) {
+        cls.push("none");
+      } else if (v !== 0) {
         cls.push(data.givens[c] ? "given" : "placed");
-        div.textContent = data.symbols[v - 1];
+        div.textContent = slots[v - 1];
         div.style.gridTemplateColumns = "";
         div.style.gridTemplateRows = "";
       } else {
         cls.push("open");
-        div.style.gridTemplateColumns = "repeat(" + k + ", 1fr)";
-        div.style.gridTemplateRows = "repeat(" + k + ", 1fr)";
-        for (let d = 1; d <= n; d++) {
+        const m = side(c);
+        div.style.gridTemplateColumns = "repeat(" + m + ", 1fr)";
+        div.style.gridTemplateRows = "repeat(" + Math.ceil(slots.length / m) + ", 1fr)";
+        for (let d = 1; d <= slots.length; d++) {
           const span = document.createElement("span");
           const sc = ["c"];
           const has = (p.cands[c] >> d) & 1;
           if (has || placed.get(c) === d) {
-            span.textContent = data.symbols[d - 1];
+            span.textContent = slots[d - 1];
             if (placed.get(c) === d) sc.push("place");
             else if (gone.has(c * 64 + d)) sc.push("gone");
             else if (pattern.has(c) && digits.has(d)) sc.push("pattern");

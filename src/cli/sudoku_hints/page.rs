@@ -9,6 +9,11 @@
 //! steps) the board *before* step `K` with step `K` marked, and one more
 //! for the end (solved, search needed, or a contradiction). A puzzle with
 //! no solution, or with several, has one position: the verdict.
+//!
+//! The page itself knows nothing of Sudoku: a [`Board`] of cells, each
+//! with its possible values ("slots"), and [`Position`]s that say which
+//! slots each cell still has. The other puzzles' pages
+//! (`super::super::puzzle_file`) use it too.
 
 use std::fmt::Write as _;
 
@@ -23,42 +28,78 @@ const TEMPLATE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
 
+/// The board: its shape, its cells and the values each may take.
+pub(crate) struct Board {
+    /// Rows and columns.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// Thick lines every `box_side` rows and columns (0: none).
+    pub box_side: usize,
+    /// Each position's cell name, `None` where the puzzle has no cell.
+    pub names: Vec<Option<String>>,
+    /// Each cell's values as shown, in order (empty where no cell); a
+    /// position's masks and values count them from 1.
+    pub slots: Vec<Vec<String>>,
+    /// Was the cell's value given?
+    pub givens: Vec<bool>,
+}
+
+/// The most values a cell of the page may have (one bit each in the
+/// page's masks, which are 32-bit numbers in the script).
+pub(crate) const MAX_SLOTS: usize = 30;
+
 /// One position of the page: a board state and what to mark on it.
-struct Position {
+pub(crate) struct Position {
     /// `start`, `step`, `end` or `verdict`.
-    kind: &'static str,
+    pub kind: &'static str,
     /// The sentence (or, for a verdict, its lines).
-    text: Vec<String>,
+    pub text: Vec<String>,
     /// The technique's name, code and level (steps only).
-    technique: Option<(String, String, String)>,
-    /// Each cell's digit (0 when open).
-    values: Vec<u8>,
-    /// Each open cell's candidate mask (bit `d` for digit `d`).
-    cands: Vec<u32>,
-    /// `(cell, digit)` the step places.
-    placements: Vec<(usize, u8)>,
-    /// `(cell, digit)` the step eliminates.
-    eliminations: Vec<(usize, u8)>,
+    pub technique: Option<(String, String, String)>,
+    /// Each cell's value, as its slot from 1 (0 when open).
+    pub values: Vec<u32>,
+    /// Each open cell's candidates (bit `s` for slot `s`).
+    pub cands: Vec<u32>,
+    /// `(cell, slot)` the step places.
+    pub placements: Vec<(usize, u32)>,
+    /// `(cell, slot)` the step eliminates.
+    pub eliminations: Vec<(usize, u32)>,
     /// The cells of the pattern (the premises' cells).
-    cells: Vec<usize>,
-    /// The digits of the pattern.
-    digits: Vec<u8>,
+    pub cells: Vec<usize>,
+    /// The slots of the pattern (in the pattern's cells, emphasised).
+    pub digits: Vec<u32>,
 }
 
 impl Position {
-    fn of(kind: &'static str, pm: &Candidates, text: Vec<String>) -> Position {
-        let n = pm.side();
+    /// A position of `kind` showing `values` and `cands`, nothing marked.
+    pub fn new(
+        kind: &'static str,
+        values: Vec<u32>,
+        cands: Vec<u32>,
+        text: Vec<String>,
+    ) -> Position {
         Position {
             kind,
             text,
             technique: None,
-            values: (0..n * n).map(|c| pm.value(c)).collect(),
-            cands: (0..n * n).map(|c| pm.mask(c)).collect(),
+            values,
+            cands,
             placements: Vec::new(),
             eliminations: Vec::new(),
             cells: Vec::new(),
             digits: Vec::new(),
         }
+    }
+
+    fn of(kind: &'static str, pm: &Candidates, text: Vec<String>) -> Position {
+        let n = pm.side();
+        Position::new(
+            kind,
+            (0..n * n).map(|c| u32::from(pm.value(c))).collect(),
+            (0..n * n).map(|c| pm.mask(c)).collect(),
+            text,
+        )
     }
 
     fn step(k: usize, pm: &Candidates, s: &Step) -> Position {
@@ -68,11 +109,28 @@ impl Position {
             s.technique.code().to_string(),
             s.technique.level().to_string(),
         ));
-        p.placements = s.placements.clone();
-        p.eliminations = s.eliminations.clone();
+        let wide = |v: &[(usize, u8)]| v.iter().map(|&(c, d)| (c, u32::from(d))).collect();
+        p.placements = wide(&s.placements);
+        p.eliminations = wide(&s.eliminations);
         p.cells = s.cells.clone();
-        p.digits = s.digits.clone();
+        p.digits = s.digits.iter().map(|&d| u32::from(d)).collect();
         p
+    }
+}
+
+/// The board of a Sudoku state.
+fn sudoku_board(pm: &Candidates) -> Board {
+    let (n, k) = (pm.side(), pm.box_side());
+    let symbols: Vec<String> = (1..=n as u8)
+        .map(|d| csp_sudoku::symbol(d).unwrap_or('?').to_string())
+        .collect();
+    Board {
+        rows: n,
+        cols: n,
+        box_side: k,
+        names: (0..n * n).map(|c| Some(cell_name(n, c))).collect(),
+        slots: vec![symbols; n * n],
+        givens: (0..n * n).map(|c| pm.is_given(c)).collect(),
     }
 }
 
@@ -106,24 +164,24 @@ fn json_list<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
     format!("[{}]", v.join(","))
 }
 
-fn pairs(v: &[(usize, u8)]) -> String {
+fn pairs(v: &[(usize, u32)]) -> String {
     json_list(v, |&(c, d)| format!("[{c},{d}]"))
 }
 
-/// The page's data: the board's shape, the givens and the positions.
-fn to_json(title: &str, pm: &Candidates, summary: &str, positions: &[Position]) -> String {
-    let (n, k) = (pm.side(), pm.box_side());
-    let symbols: Vec<String> = (1..=n as u8)
-        .map(|d| csp_sudoku::symbol(d).unwrap_or('?').to_string())
-        .collect();
-    let givens: Vec<u8> = (0..n * n).map(|c| u8::from(pm.is_given(c))).collect();
+/// The page's data: the board's shape, the cells and the positions.
+fn to_json(title: &str, board: &Board, summary: &str, positions: &[Position]) -> String {
+    let names = json_list(&board.names, |n| {
+        n.as_deref().map_or("null".to_string(), json_str)
+    });
+    let slots = json_list(&board.slots, |v| json_list(v, |x| json_str(x)));
     let mut s = format!(
-        "{{\"title\": {}, \"side\": {n}, \"box\": {k}, \"summary\": {}, \"symbols\": {}, \"names\": {}, \"givens\": {},\n\"positions\": [",
+        "{{\"title\": {}, \"rows\": {}, \"cols\": {}, \"box\": {}, \"summary\": {}, \"names\": {names}, \"slots\": {slots}, \"givens\": {},\n\"positions\": [",
         json_str(title),
+        board.rows,
+        board.cols,
+        board.box_side,
         json_str(summary),
-        json_list(&symbols, |x| json_str(x)),
-        json_list(&(0..n * n).collect::<Vec<_>>(), |&c| json_str(&cell_name(n, c))),
-        json_list(&givens, |g| g.to_string()),
+        json_list(&board.givens, |&g| u8::from(g).to_string()),
     );
     for (i, p) in positions.iter().enumerate() {
         if i > 0 {
@@ -156,13 +214,28 @@ fn to_json(title: &str, pm: &Candidates, summary: &str, positions: &[Position]) 
 }
 
 /// The whole page: the template with the style, script and data inlined.
-fn page(title: &str, pm: &Candidates, summary: &str, positions: &[Position]) -> String {
+fn page(title: &str, board: &Board, summary: &str, positions: &[Position]) -> String {
     // The data last: nothing inserted before it is scanned for it.
     TEMPLATE
         .replace("{{TITLE}}", &html_escape(title))
         .replace("{{CSS}}", STYLE)
         .replace("{{JS}}", SCRIPT)
-        .replace("{{DATA}}", &to_json(title, pm, summary, positions))
+        .replace("{{DATA}}", &to_json(title, board, summary, positions))
+}
+
+/// Writes the page to stdout.
+pub(crate) fn write_page(
+    title: &str,
+    board: &Board,
+    summary: &str,
+    positions: &[Position],
+) -> Result<(), CliError> {
+    use std::io::Write as _;
+    let html = page(title, board, summary, positions);
+    let mut out = crate::cli::output::stdout();
+    out.write_all(html.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| format!("writing the page: {e}"))
 }
 
 /// The positions of a puzzle the techniques can work on: the start, each
@@ -298,10 +371,5 @@ pub fn explain_page(text: &str, name: &str) -> Result<(), CliError> {
             explained(&pm, &Checker::new(pm.box_side()))?
         }
     };
-    let html = page(&title, &pm, &summary, &positions);
-    use std::io::Write as _;
-    let mut out = crate::cli::output::stdout();
-    out.write_all(html.as_bytes())
-        .and_then(|_| out.flush())
-        .map_err(|e| format!("writing the page: {e}"))
+    write_page(&title, &sudoku_board(&pm), &summary, &positions)
 }
