@@ -1,5 +1,7 @@
 //! `csp sudoku --explain --format html`: the explanation page, tested in a
-//! real headless browser (see `common::browser`).
+//! real headless browser (see `common::browser`); and the same page for a
+//! Latin square and a Kakuro (`check_generic`: their domains computed here
+//! from the input and the JSON steps).
 //!
 //! The tests load the page at several `?step=K`, read the board and the
 //! sentence from the DOM, and compare them with what is computed here,
@@ -227,7 +229,7 @@ fn board(dom: &str) -> Vec<Cell> {
         }
         out.push(Cell {
             classes: classes(&rest[..tag_end]),
-            digit: if inner.contains("<span") {
+            digit: if inner.contains("<span") || inner.is_empty() {
                 None
             } else {
                 Some(inner.parse().unwrap())
@@ -236,13 +238,12 @@ fn board(dom: &str) -> Vec<Cell> {
         });
         rest = &rest[end..];
     }
-    assert_eq!(out.len(), 81, "81 cells");
     out
 }
 
 /// The cells with class `class`.
 fn marked(cells: &[Cell], class: &str) -> BTreeSet<usize> {
-    (0..81)
+    (0..cells.len())
         .filter(|&i| cells[i].classes.contains(class))
         .collect()
 }
@@ -263,6 +264,7 @@ fn marked_cands(cells: &[Cell], class: &str) -> BTreeSet<(usize, u8)> {
 /// The board shows `state`: the digits of filled cells, the candidates of
 /// open ones.
 fn assert_shows(cells: &[Cell], state: &State, what: &str) {
+    assert_eq!(cells.len(), 81, "{what}: 81 cells");
     for (i, c) in cells.iter().enumerate() {
         if state.value[i] != 0 {
             assert_eq!(c.digit, Some(state.value[i]), "{what}: cell {i}");
@@ -428,6 +430,260 @@ fn a_page_without_solution_shows_the_conflict() {
     assert_eq!(marked(&board(dom), "premise"), givens);
 }
 
+// ---- the other puzzles -------------------------------------------------------
+
+/// A puzzle's cells for the generic page: by position, `None` where the
+/// puzzle has no cell, else the values the cell may still take.
+type Domains = Vec<Option<BTreeSet<i32>>>;
+
+/// Applies a fact of the JSON (`r1c2=3`, `r4c1<>2`, `r8c5>=3`,
+/// `r2c2<=2`) to `d`, and returns the values it removed.
+fn restrict(d: &mut Domains, cols: usize, f: &str) -> BTreeSet<i32> {
+    let i = f.find(['=', '<', '>']).unwrap();
+    let j = f.rfind(['=', '<', '>']).unwrap() + 1;
+    let (r, c) = {
+        let x = cell_of_in(&f[..i], cols);
+        (x / cols, x % cols)
+    };
+    let v: i32 = f[j..].parse().unwrap();
+    let dom = d[r * cols + c].as_mut().expect("a cell");
+    let before = dom.clone();
+    dom.retain(|&w| match &f[i..j] {
+        "=" => w == v,
+        "<>" => w != v,
+        ">=" => w >= v,
+        "<=" => w <= v,
+        op => panic!("{op}"),
+    });
+    before.difference(dom).copied().collect()
+}
+
+/// `r4c6` as a cell index on a board `cols` wide.
+fn cell_of_in(name: &str, cols: usize) -> usize {
+    let (r, c) = name
+        .strip_prefix('r')
+        .and_then(|s| s.split_once('c'))
+        .unwrap_or_else(|| panic!("a cell name: {name}"));
+    (r.parse::<usize>().unwrap() - 1) * cols + c.parse::<usize>().unwrap() - 1
+}
+
+/// The JSON steps of `--explain --format json` for a puzzle command.
+fn generic_steps(args: &[&str], input: &str) -> Vec<Json> {
+    let mut a = args.to_vec();
+    a.extend(["--explain", "--format", "json"]);
+    let out = csp_stdin(&a, input);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<Json>(l).unwrap())
+        .filter(|j| j["step"].is_u64())
+        .collect()
+}
+
+/// Loads the page of `args` at each of `ks` and checks each step against
+/// the JSON and the domains (`start`, then the steps applied); `scope`
+/// gives the cells of a constraint's label.
+fn check_generic(
+    name: &str,
+    args: &[&str],
+    input: &str,
+    start: Domains,
+    cols: usize,
+    ks: &[usize],
+    scope: &dyn Fn(&str) -> BTreeSet<usize>,
+) {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch(name);
+    let mut a = args.to_vec();
+    a.extend(["--explain", "--format", "html"]);
+    let out = csp_stdin(&a, input);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let page = dir.join(format!("{name}.html"));
+    std::fs::write(&page, &out.stdout).unwrap();
+    let steps = generic_steps(args, input);
+    let queries: Vec<String> = ks.iter().map(|k| format!("step={k}")).collect();
+    let q: Vec<(&str, u32)> = queries.iter().map(|q| (q.as_str(), 500)).collect();
+    let doms = dump_all(&browser, &page, &q);
+    let mut d = start;
+    let mut done = 0;
+    for (&k, dom) in ks.iter().zip(&doms) {
+        for s in &steps[done..k - 1] {
+            for f in s["placements"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .chain(s["eliminations"].as_array().unwrap())
+            {
+                restrict(&mut d, cols, f.as_str().unwrap());
+            }
+        }
+        done = k - 1;
+        let s = &steps[k - 1];
+        let what = format!("{name} step {k}");
+        assert_eq!(
+            text_of(dom, "counter"),
+            format!("step {k} / {}", steps.len())
+        );
+        assert_eq!(
+            sentence(dom),
+            vec![format!("{k}. {}", s["text"].as_str().unwrap())],
+            "{what}"
+        );
+        assert_eq!(
+            text_of(dom, "technique-name"),
+            s["technique"].as_str().unwrap()
+        );
+        let cells = board(dom);
+        assert_eq!(cells.len(), d.len(), "{what}");
+        for (i, (c, dom_i)) in cells.iter().zip(&d).enumerate() {
+            match dom_i {
+                None => assert!(c.classes.contains("none"), "{what}: cell {i} is no cell"),
+                Some(v) if v.len() == 1 => {
+                    let only = *v.iter().next().unwrap();
+                    assert_eq!(c.digit.map(i32::from), Some(only), "{what}: cell {i}");
+                }
+                Some(v) => {
+                    let shown: BTreeSet<i32> = c.cands.keys().map(|&x| i32::from(x)).collect();
+                    assert_eq!(&shown, v, "{what}: the values of cell {i}");
+                }
+            }
+        }
+        // What the step concludes, struck or circled.
+        let mut gone = BTreeSet::new();
+        let mut placed = BTreeSet::new();
+        for f in s["placements"].as_array().unwrap() {
+            let f = f.as_str().unwrap();
+            let (cell, v) = f.split_once('=').unwrap();
+            placed.insert((cell_of_in(cell, cols), v.parse::<u8>().unwrap()));
+        }
+        for f in s["eliminations"].as_array().unwrap() {
+            let f = f.as_str().unwrap();
+            let cell = cell_of_in(&f[..f.find(['<', '>']).unwrap()], cols);
+            let mut scratch = d.clone();
+            for v in restrict(&mut scratch, cols, f) {
+                gone.insert((cell, v as u8));
+            }
+        }
+        assert_eq!(marked_cands(&cells, "place"), placed, "{what}: placed");
+        assert_eq!(marked_cands(&cells, "gone"), gone, "{what}: struck");
+        let placed_cells: BTreeSet<usize> = placed.iter().map(|&(c, _)| c).collect();
+        assert_eq!(marked(&cells, "concluded"), placed_cells, "{what}");
+        let losing: BTreeSet<usize> = gone.iter().map(|&(c, _)| c).collect();
+        assert_eq!(marked(&cells, "loses"), losing, "{what}");
+        // The pattern: the premises' cells and the constraints' cells.
+        let mut pattern: BTreeSet<usize> = s["premises"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let p = p.as_str().unwrap();
+                cell_of_in(&p[..p.find(['=', '<', '>']).unwrap()], cols)
+            })
+            .collect();
+        for c in s["constraints"].as_array().unwrap() {
+            pattern.extend(scope(c.as_str().unwrap()));
+        }
+        assert_eq!(marked(&cells, "premise"), pattern, "{what}: the pattern");
+    }
+}
+
+#[test]
+fn a_latin_page_shows_each_step_as_explain_says() {
+    let input = "1 . . .\n. . 3 .\n. 4 . 1\n. . . 2\n";
+    // Every cell may take 1 to 4, the givens their value.
+    let start: Domains = input
+        .split_whitespace()
+        .map(|t| match t {
+            "." => Some((1..=4).collect()),
+            v => Some(BTreeSet::from([v.parse().unwrap()])),
+        })
+        .collect();
+    let scope = |label: &str| -> BTreeSet<usize> {
+        let (kind, k) = label.split_once(' ').unwrap();
+        let k: usize = k.parse::<usize>().unwrap() - 1;
+        match kind {
+            "row" => (0..4).map(|c| k * 4 + c).collect(),
+            "column" => (0..4).map(|r| r * 4 + k).collect(),
+            _ => panic!("{label}"),
+        }
+    };
+    let n = generic_steps(&["latin", "-"], input).len();
+    assert_eq!(n, 33);
+    check_generic(
+        "latin",
+        &["latin", "-"],
+        input,
+        start,
+        4,
+        &[1, 2, 10, 20, n],
+        &scope,
+    );
+}
+
+#[test]
+fn a_kakuro_page_strikes_what_a_bound_removes() {
+    let file = "examples/kakuro/data/8x8.txt";
+    let text_in = std::fs::read_to_string(file).unwrap();
+    // White cells (`.`) take 1 to 9; the rest is no cell.
+    let grid: Vec<Vec<bool>> = text_in
+        .lines()
+        .filter(|l| !l.starts_with('%'))
+        .map(|l| l.split_whitespace().map(|t| t == ".").collect())
+        .collect();
+    let cols = grid[0].len();
+    let start: Domains = grid
+        .iter()
+        .flatten()
+        .map(|&white| white.then(|| (1..=9).collect()))
+        .collect();
+    // "the run across from r2c2 (sum 19)": r2c2 and the white cells after it.
+    let scope = |label: &str| -> BTreeSet<usize> {
+        let (dir, rest) = if let Some(r) = label.strip_prefix("the run across from ") {
+            ((0, 1), r)
+        } else {
+            ((1, 0), label.strip_prefix("the run down from ").unwrap())
+        };
+        let first = cell_of_in(rest.split(' ').next().unwrap(), cols);
+        let (mut r, mut c) = (first / cols, first % cols);
+        let mut out = BTreeSet::new();
+        while r < grid.len() && c < cols && grid[r][c] {
+            out.insert(r * cols + c);
+            r += dir.0;
+            c += dir.1;
+        }
+        out
+    };
+    let n = generic_steps(&["kakuro", file], "").len();
+    check_generic(
+        "kakuro",
+        &["kakuro", file],
+        "",
+        start,
+        cols,
+        &[1, 3, 17, n],
+        &scope,
+    );
+}
+
+#[test]
+fn a_latin_page_without_solution_shows_the_conflict() {
+    let Some(browser) = chromium() else { return };
+    let file = "tests/data/puzzles/latin-none.txt";
+    let out = csp(&["latin", file, "--explain", "--format", "html"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let page = scratch("latin-none").join("none.html");
+    std::fs::write(&page, &out.stdout).unwrap();
+    let dom = &dump_all(&browser, &page, &[("", 500)])[0];
+    assert_eq!(text_of(dom, "counter"), "verdict");
+    let said: Vec<String> = text(&csp(&["latin", file, "--explain"]).stdout)
+        .lines()
+        .map(|l| l.trim().to_string())
+        .collect();
+    assert!(said[0].starts_with("no solution: these givens"), "{said:?}");
+    let shown: Vec<String> = sentence(dom).iter().map(|l| l.trim().to_string()).collect();
+    assert_eq!(shown, said);
+}
+
 #[test]
 fn the_page_is_self_contained() {
     let out = csp_stdin(&["sudoku", "--explain", "--format", "html"], SOLVED);
@@ -478,12 +734,35 @@ fn bad_requests_are_refused() {
     }
     let out = csp(&["sudoku", "--explain", "--format", "html", "/nonexistent/x"]);
     assert_eq!(out.status.code(), Some(2));
-    // The other puzzles have no page yet, and say so.
-    let out = csp_stdin(
-        &["latin", "-", "--explain", "--format", "html"],
-        "1 . .\n. . .\n. . .\n",
-    );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(out.stdout.is_empty());
-    assert!(text(&out.stderr).contains("csp sudoku --explain only"));
+    // The other puzzles: a page for one puzzle, with --explain only.
+    let refused: [(&[&str], &str, &str); 3] = [
+        (
+            &[
+                "futoshiki",
+                "examples/futoshiki/data/puzzles.txt",
+                "--explain",
+                "--format",
+                "html",
+            ],
+            "",
+            "holds 3",
+        ),
+        (
+            &["latin", "-", "--hint", "--format", "html"],
+            "1 . .\n. . .\n. . .\n",
+            "use it with --explain",
+        ),
+        (
+            &["latin", "-", "--explain", "--format", "html"],
+            "1 . .\n. . .\n. . .\n\n. 1 .\n. . .\n. . .\n",
+            "holds 2",
+        ),
+    ];
+    for (args, input, says) in refused {
+        let out = csp_stdin(args, input);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: no page");
+        let err = text(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
 }

@@ -13,6 +13,7 @@ use csp_core::{ConstraintId, Literal, Model, ModelError, Outcome, Search, Search
 
 use super::minizinc::json_string as js;
 use super::puzzles::EngineArgs;
+use super::sudoku_hints::page;
 use super::{CliError, Status};
 
 /// Builds the model of a puzzle and the variables of its solution.
@@ -228,6 +229,183 @@ impl HintModel {
         Some(out)
     }
 
+    /// The board of the explanation page, and its positions: the start,
+    /// one per step of `seq` (the state before it, the step marked), and
+    /// the end (its text left to the caller). A cell's values are its
+    /// domain in the model; the state is the givens and the steps'
+    /// deductions so far, applied to the domains as they are written
+    /// (no propagation).
+    fn page(&self, seq: &hints::Sequence) -> Result<(page::Board, Vec<page::Position>), CliError> {
+        let at = self.positions();
+        let no_grid = || "the cells of this puzzle are not named as a grid: no page".to_string();
+        let rows = at
+            .iter()
+            .flatten()
+            .map(|&(r, _)| r + 1)
+            .max()
+            .ok_or_else(no_grid)?;
+        let cols = at
+            .iter()
+            .flatten()
+            .map(|&(_, c)| c + 1)
+            .max()
+            .ok_or_else(no_grid)?;
+        if rows * cols > 10_000 {
+            return Err(format!("a board of {rows}×{cols} is too large for a page"));
+        }
+        let mut var: Vec<Option<VarId>> = vec![None; rows * cols];
+        for (x, p) in self.model.vars().zip(&at) {
+            if let Some((r, c)) = p {
+                var[r * cols + c] = Some(x);
+            }
+        }
+        let cell_of = |x: VarId| {
+            at.get(x.index())
+                .copied()
+                .flatten()
+                .map(|(r, c)| r * cols + c)
+        };
+        let domains: Vec<Vec<i32>> = var
+            .iter()
+            .map(|x| x.map_or_else(Vec::new, |x| self.model.domain(x).iter().collect()))
+            .collect();
+        if let Some(c) = (0..var.len()).find(|&c| domains[c].len() > page::MAX_SLOTS) {
+            return Err(format!(
+                "{} may take {} values: the page draws cells of at most {}",
+                var[c].map_or(String::new(), |x| self.model.display_name(x)),
+                domains[c].len(),
+                page::MAX_SLOTS
+            ));
+        }
+        let slots: Vec<Vec<String>> = var
+            .iter()
+            .zip(&domains)
+            .map(|(x, vs)| {
+                x.map_or_else(Vec::new, |x| {
+                    vs.iter().map(|&v| self.symbol(x, v)).collect()
+                })
+            })
+            .collect();
+        // The state: bit s for the s-th value (from 1) still possible.
+        let mut mask: Vec<u32> = domains
+            .iter()
+            .map(|vs| ((1u32 << vs.len()) - 1) << 1)
+            .collect();
+        let slot = |c: usize, v: i32| {
+            domains[c]
+                .iter()
+                .position(|&w| w == v)
+                .map(|i| i as u32 + 1)
+        };
+        let apply = |mask: &mut Vec<u32>, l: Literal| {
+            let Some(c) = cell_of(l.var()) else { return };
+            for (i, &w) in domains[c].iter().enumerate() {
+                let keep = match l {
+                    Literal::Eq(_, v) => w == v,
+                    Literal::Ne(_, v) => w != v,
+                    Literal::Ge(_, v) => w >= v,
+                    Literal::Le(_, v) => w <= v,
+                };
+                if !keep {
+                    mask[c] &= !(1 << (i + 1));
+                }
+            }
+        };
+        for &f in &self.facts {
+            apply(&mut mask, f);
+        }
+        let single = |m: u32| m.count_ones() == 1;
+        let givens: Vec<bool> = mask
+            .iter()
+            .zip(&var)
+            .map(|(&m, x)| x.is_some() && single(m))
+            .collect();
+        let snapshot = |mask: &[u32], kind: &'static str, text: String| {
+            page::Position::new(
+                kind,
+                mask.iter()
+                    .map(|&m| if single(m) { m.trailing_zeros() } else { 0 })
+                    .collect(),
+                mask.iter()
+                    .map(|&m| if single(m) { 0 } else { m })
+                    .collect(),
+                vec![text],
+            )
+        };
+        let open = mask
+            .iter()
+            .zip(&var)
+            .filter(|(&m, x)| x.is_some() && !single(m))
+            .count();
+        let mut positions = vec![snapshot(
+            &mask,
+            "start",
+            format!(
+                "The puzzle: {} cells known, {open} open, each open cell showing the values it may \
+                 still take. Step through the {} steps with the buttons or the arrow keys.",
+                givens.iter().filter(|&&g| g).count(),
+                seq.steps.len()
+            ),
+        )];
+        for (k, s) in seq.steps.iter().enumerate() {
+            let mut p = snapshot(&mask, "step", format!("{}. {}", k + 1, self.sentence(s)));
+            let mut kinds: Vec<&str> = s
+                .constraints
+                .iter()
+                .map(|&c| self.model.constraint(c).name())
+                .collect();
+            kinds.sort_unstable();
+            kinds.dedup();
+            p.technique = Some((kinds.join(" + "), String::new(), String::new()));
+            let d = self.normal(s.deduction);
+            if let Some(c) = cell_of(d.var()) {
+                match d {
+                    Literal::Eq(_, v) => {
+                        p.placements = slot(c, v).map(|i| (c, i)).into_iter().collect()
+                    }
+                    _ => {
+                        let mut after = mask.clone();
+                        apply(&mut after, d);
+                        let gone = mask[c] & !after[c];
+                        p.eliminations = (1..=domains[c].len() as u32)
+                            .filter(|&i| gone & (1 << i) != 0)
+                            .map(|i| (c, i))
+                            .collect();
+                    }
+                }
+            }
+            let mut cells: Vec<usize> =
+                s.premises.iter().filter_map(|l| cell_of(l.var())).collect();
+            for &c in &s.constraints {
+                cells.extend(
+                    self.model
+                        .constraint(c)
+                        .scope()
+                        .iter()
+                        .filter_map(|&x| cell_of(x)),
+                );
+            }
+            cells.sort_unstable();
+            cells.dedup();
+            p.cells = cells;
+            positions.push(p);
+            apply(&mut mask, d);
+        }
+        positions.push(snapshot(&mask, "end", String::new()));
+        let board = page::Board {
+            rows,
+            cols,
+            box_side: 0,
+            names: var
+                .iter()
+                .map(|x| x.map(|x| self.model.display_name(x)))
+                .collect(),
+            slots,
+            givens,
+        };
+        Ok((board, positions))
+    }
+
     /// A step as one JSON object (JSON Lines, see docs/hints.md).
     fn step_json(&self, puzzle: usize, k: usize, s: &Step) -> String {
         let d = self.normal(s.deduction);
@@ -395,6 +573,18 @@ impl Conflict {
     }
 }
 
+/// `--explain --format html` writes one page: refuses an input of several
+/// puzzles.
+pub fn one_page(a: &HintArgs, name: &str, puzzles: usize) -> Result<(), CliError> {
+    if a.html() && puzzles != 1 {
+        return Err(format!(
+            "--explain --format html writes a page for one puzzle, and {name} holds {puzzles}: \
+             give a file of one"
+        ));
+    }
+    Ok(())
+}
+
 /// Prints a puzzle's two solutions (text) or one JSON object.
 pub fn print_several(puzzle: usize, first: &str, second: &str, json: bool) {
     if json {
@@ -452,7 +642,8 @@ pub struct HintArgs {
     rate: bool,
     /// text (default) or json: JSON Lines, one object per step or puzzle
     /// (also for the solution count and the conflict of a puzzle with
-    /// several solutions or none).
+    /// several solutions or none); with --explain also html, a page that
+    /// shows the steps on the board, for a file of one puzzle.
     #[arg(long, default_value = "text")]
     format: String,
 }
@@ -485,11 +676,21 @@ impl HintArgs {
         match self.format.as_str() {
             "text" => Ok(false),
             "json" => Ok(true),
-            "html" => Err("--format html: the explanation page is written for \
-                           csp sudoku --explain only; here the hint modes print text or json"
-                .into()),
-            f => Err(format!("unknown format '{f}' (expected text or json)")),
+            "html" if self.explain => Ok(false),
+            "html" => Err(
+                "--format html writes the explanation page: use it with --explain \
+                 (--hint and --rate print text or json)"
+                    .into(),
+            ),
+            f => Err(format!(
+                "unknown format '{f}' (expected text, json, or html with --explain)"
+            )),
         }
+    }
+
+    /// `--explain --format html`: the explanation page?
+    pub fn html(&self) -> bool {
+        self.explain && self.format == "html"
     }
 }
 
@@ -608,6 +809,7 @@ impl<P> PuzzleFile<'_, P> {
         if self.puzzles.is_empty() {
             return Err(format!("{}: no puzzle found", self.name));
         }
+        one_page(a, self.name, self.puzzles.len())?;
         let mut status = Status::Complete;
         for (k, p) in self.puzzles.iter().enumerate() {
             if k > 0 && a.blank_lines() {
@@ -628,6 +830,7 @@ impl<P> PuzzleFile<'_, P> {
         search_options: &SearchOptions,
     ) -> Result<Status, CliError> {
         let json = a.json()?;
+        let html = a.html();
         let options = hints::Options::default();
         let mut status = Status::Complete;
         {
@@ -638,8 +841,21 @@ impl<P> PuzzleFile<'_, P> {
             }
             match found {
                 Solutions::One(_) => {}
+                Solutions::None if html => {
+                    let lines = Conflict::lines((self.conflict)(p).as_ref());
+                    self.verdict_page(p, hint_model, "no solution", lines)?;
+                    return Ok(status);
+                }
                 Solutions::None => {
                     Conflict::print((self.conflict)(p).as_ref(), puzzle, json);
+                    return Ok(status);
+                }
+                Solutions::Two(x, y) if self.unique && html => {
+                    let mut lines = vec!["more than one solution; two of them:".to_string()];
+                    lines.extend((self.render)(p, &x).lines().map(str::to_string));
+                    lines.push(String::new());
+                    lines.extend((self.render)(p, &y).lines().map(str::to_string));
+                    self.verdict_page(p, hint_model, "more than one solution", lines)?;
                     return Ok(status);
                 }
                 Solutions::Two(x, y) if self.unique => {
@@ -675,6 +891,11 @@ impl<P> PuzzleFile<'_, P> {
                 }
             };
             let failed = |e: hints::HintError| format!("hint: {e}");
+            if html {
+                let seq = hints::explain(&hm.model, &hm.facts, &options).map_err(failed)?;
+                self.explain_page(p, &hm, &seq)?;
+                return Ok(status);
+            }
             if a.hint {
                 match hints::next_step(&hm.model, &hm.facts, &options).map_err(failed)? {
                     Next::Step(s) if json => outln!("{}", hm.step_json(puzzle, 1, &s)),
@@ -749,6 +970,77 @@ impl<P> PuzzleFile<'_, P> {
             }
         }
         Ok(status)
+    }
+
+    /// The page's title for puzzle `p`.
+    fn page_title(&self, p: &P) -> String {
+        match (self.line)(p) {
+            Some(line) => format!("{}, line {line}, explained step by step", self.name),
+            None => format!("{}, explained step by step", self.name),
+        }
+    }
+
+    /// `--explain --format html` on a puzzle with no solution or several:
+    /// a page of one position, the verdict beside the givens.
+    fn verdict_page(
+        &self,
+        p: &P,
+        hint_model: HintFn<'_, P>,
+        summary: &str,
+        lines: Vec<String>,
+    ) -> Result<(), CliError> {
+        let hm = hint_model(p).map_err(|e| e.to_string())?;
+        let (board, mut positions) = hm.page(&hints::Sequence {
+            steps: Vec::new(),
+            end: End::StepLimit,
+        })?;
+        let mut verdict = positions.swap_remove(0);
+        verdict.kind = "verdict";
+        verdict.text = lines;
+        page::write_page(&self.page_title(p), &board, summary, &[verdict])
+    }
+
+    /// `--explain --format html`: the page of the explanation `seq`.
+    fn explain_page(&self, p: &P, hm: &HintModel, seq: &hints::Sequence) -> Result<(), CliError> {
+        let (board, mut positions) = hm.page(seq)?;
+        let d = seq.difficulty();
+        let lvl = level(&d, &seq.end);
+        let n = seq.steps.len();
+        let at = hm.positions();
+        let (summary, end) = match &seq.end {
+            End::Solved => (
+                format!("solved in {n} steps ({lvl}, score {})", d.total),
+                vec![format!("Solved in {n} steps ({lvl}, score {})", d.total)],
+            ),
+            End::SearchNeeded { var, values } => {
+                let vs: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+                if let (Some(Some((r, c))), Some(last)) =
+                    (at.get(var.index()), positions.last_mut())
+                {
+                    last.cells = vec![r * board.cols + c];
+                }
+                (
+                    format!("{n} steps, then propagation stops here: search needed"),
+                    vec![format!(
+                        "no step follows from the rules alone: search is needed; the smallest case split is {} ({})",
+                        hm.model.display_name(*var),
+                        vs.join("/")
+                    )],
+                )
+            }
+            End::Contradiction => (
+                format!("{n} steps, then a contradiction"),
+                Conflict::lines(hm.conflict().as_ref()),
+            ),
+            End::StepLimit => (
+                format!("{n} steps, then the step limit"),
+                vec![format!("stopped after {n} steps (the step limit)")],
+            ),
+        };
+        if let Some(last) = positions.last_mut() {
+            last.text = end;
+        }
+        page::write_page(&self.page_title(p), &board, &summary, &positions)
     }
 
     /// Solves (or counts) every puzzle in turn, a blank line between two

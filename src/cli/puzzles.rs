@@ -946,6 +946,7 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
     let options = a.engine.apply(model::options())?;
     let (text, name) = read_input(Some(&a.input))?;
     let json = a.hints.json()?;
+    super::puzzle_file::one_page(&a.hints, &name, parse::entries(&text).count())?;
     let file = PuzzleFile {
         name: &name,
         puzzles: &[],

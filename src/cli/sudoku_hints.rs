@@ -16,7 +16,7 @@ use csp_sudoku::{model, render, Grid};
 use super::minizinc::json_string as js;
 use super::{CliError, Status};
 
-mod page;
+pub(crate) mod page;
 pub use page::explain_page;
 
 /// What to print for each puzzle.

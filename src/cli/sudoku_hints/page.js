@@ -87,8 +87,8 @@
     }
     const t = p.technique;
     $("technique-name").textContent = t ? t.name : "";
-    $("technique-code").textContent = t ? "(" + t.code + ")" : "";
-    $("level").textContent = t ? "level: " + t.level : "";
+    $("technique-code").textContent = t && t.code ? "(" + t.code + ")" : "";
+    $("level").textContent = t && t.level ? "level: " + t.level : "";
     const text = $("text");
     text.textContent = "";
     text.className = p.kind;
