@@ -376,6 +376,31 @@ fn the_page_shows_each_step_as_explain_says() {
 }
 
 #[test]
+fn the_buttons_and_keys_move_between_steps() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch("explain-controls");
+    let page = write_page(&dir, "controls", SOLVED);
+    let steps = json_steps(SOLVED);
+    let before = states(SOLVED, &steps);
+    let cases: [(&str, Option<usize>); 6] = [
+        ("step=3&press=next,next,back", Some(4)),
+        ("press=next,next,next", Some(3)),
+        ("step=10&keys=ArrowLeft,ArrowLeft,ArrowLeft", Some(7)),
+        ("step=70&keys=ArrowRight", Some(71)),
+        ("step=5&press=first&keys=ArrowRight", Some(1)),
+        ("step=2&press=last", None),
+    ];
+    let q: Vec<(&str, u32)> = cases.iter().map(|&(q, _)| (q, 500)).collect();
+    let doms = dump_all(&browser, &page, &q);
+    for ((query, want), dom) in cases.iter().zip(&doms) {
+        match want {
+            Some(k) => assert_step(dom, *k, &steps, &before[k - 1]),
+            None => assert_eq!(text_of(dom, "counter"), "end (71 steps)", "{query}"),
+        }
+    }
+}
+
+#[test]
 fn a_page_that_ends_where_search_is_needed() {
     let Some(browser) = chromium() else { return };
     let dir = scratch("explain-stuck");

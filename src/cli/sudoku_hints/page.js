@@ -1,7 +1,8 @@
 // The explanation page: draws position K of the data (the board before
 // step K with the step's cells marked), and moves between positions with
 // the buttons, the arrow keys, a click on a step of the list, or
-// `?step=K` / `#step=K` in the address (`end` for the last position).
+// `?step=K` / `#step=K` in the address (`end` for the last position);
+// `&press=` and `&keys=` script the buttons and keys.
 "use strict";
 (function () {
   const data = JSON.parse(document.getElementById("explain-data").textContent);
@@ -138,4 +139,13 @@
   const q = new URLSearchParams(location.search || location.hash.slice(1));
   const want = q.get("step");
   go(want === "end" ? P.length - 1 : Number.parseInt(want || "0", 10) || 0);
+  // Scripted use (the tests): `press=next,back,…` clicks those buttons,
+  // then `keys=ArrowRight,Home,…` presses those keys, in order.
+  for (const id of (q.get("press") || "").split(",").filter(Boolean)) {
+    const b = $(id);
+    if (b && b.tagName === "BUTTON") b.click();
+  }
+  for (const key of (q.get("keys") || "").split(",").filter(Boolean)) {
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: key }));
+  }
 })();
