@@ -760,7 +760,7 @@ fn bad_requests_are_refused() {
     let out = csp(&["sudoku", "--explain", "--format", "html", "/nonexistent/x"]);
     assert_eq!(out.status.code(), Some(2));
     // The other puzzles: a page for one puzzle, with --explain only.
-    let refused: [(&[&str], &str, &str); 3] = [
+    let refused: [(&[&str], &str, &str); 4] = [
         (
             &[
                 "futoshiki",
@@ -781,6 +781,11 @@ fn bad_requests_are_refused() {
             &["latin", "-", "--explain", "--format", "html"],
             "1 . .\n. . .\n. . .\n\n. 1 .\n. . .\n. . .\n",
             "holds 2",
+        ),
+        (
+            &["latin", "-", "--explain", "--format", "html"],
+            "x\n",
+            "out of range",
         ),
     ];
     for (args, input, says) in refused {

@@ -980,6 +980,8 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
         first = false;
         let sq = match entry.result {
             Ok(s) => s,
+            // A page has no place for an error line: the error alone.
+            Err(e) if a.hints.html() => return Err(format!("{name}: {e}")),
             Err(e) => {
                 errln!("{name}: {e}");
                 if json {
