@@ -392,7 +392,14 @@ fn futoshiki_hints_agree_with_the_known_solutions() {
     assert!(steps > 0);
     let o = common::csp(&["futoshiki", &file, "--hint"]);
     let hints = text(&o.stdout);
-    for (h, first) in hints.lines().zip(&firsts) {
+    // Each puzzle's hint: the sentence, then the board (a blank line
+    // between two puzzles).
+    let sentences: Vec<&str> = hints
+        .split("\n\n")
+        .map(|h| h.lines().next().unwrap())
+        .collect();
+    assert_eq!(sentences.len(), firsts.len());
+    for (h, first) in sentences.iter().zip(&firsts) {
         match first {
             Some(f) => assert_eq!(h, f),
             None => assert!(h.contains("search is needed"), "{h}"),

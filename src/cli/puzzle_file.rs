@@ -13,6 +13,7 @@ use csp_core::{ConstraintId, Literal, Model, ModelError, Outcome, Search, Search
 
 use super::minizinc::json_string as js;
 use super::puzzles::EngineArgs;
+use super::sudoku_hints::page;
 use super::{CliError, Status};
 
 /// Builds the model of a puzzle and the variables of its solution.
@@ -108,6 +109,301 @@ impl HintModel {
             out.push_str(&format!(" from {}", p.join(", ")));
         }
         out
+    }
+
+    /// Where a cell named `r3c5` (row 3, column 5) or, on a chessboard,
+    /// `e3` (file e, rank 3, rank 1 at the bottom) stands: `(row, column)`
+    /// from 0, by variable; `None` for a variable of another name (a
+    /// count, an auxiliary).
+    fn positions(&self) -> Vec<Option<(usize, usize)>> {
+        let names: Vec<String> = self
+            .model
+            .vars()
+            .map(|x| self.model.display_name(x))
+            .collect();
+        let number = |t: &str| t.parse::<usize>().ok().filter(|&k| k > 0);
+        let grid = |n: &str| {
+            let (r, c) = n.strip_prefix('r')?.split_once('c')?;
+            Some((number(r)? - 1, number(c)? - 1))
+        };
+        let chess = |n: &str| {
+            let file = n.chars().next().filter(char::is_ascii_lowercase)?;
+            Some((number(&n[1..])?, file as usize - 'a' as usize))
+        };
+        if names.iter().any(|n| grid(n).is_some()) {
+            return names.iter().map(|n| grid(n)).collect();
+        }
+        let squares: Vec<Option<(usize, usize)>> = names.iter().map(|n| chess(n)).collect();
+        let top = squares.iter().flatten().map(|&(rank, _)| rank).max();
+        squares
+            .into_iter()
+            .map(|sq| sq.map(|(rank, file)| (top.unwrap_or(rank) - rank, file)))
+            .collect()
+    }
+
+    /// A value as the board shows it: the number, or for a 0/1 cell with
+    /// named values `#` (black), `*` (mine), `Q` (queen), `-` for 0.
+    fn symbol(&self, x: VarId, v: i32) -> String {
+        match self.values {
+            Some(names) if self.boolean(x) => match (v, names[1]) {
+                (0, _) => "-".to_string(),
+                (_, "black") => "#".to_string(),
+                (_, "mine") => "*".to_string(),
+                (_, name) => name
+                    .chars()
+                    .next()
+                    .map_or("1".to_string(), |c| c.to_ascii_uppercase().to_string()),
+            },
+            _ => v.to_string(),
+        }
+    }
+
+    /// The board of a `--hint` step from the givens, the cells it involves
+    /// marked: `(v)` the value a cell is given, `<.>` a cell that loses a
+    /// value, `[.]` a cell of the constraints used or of the premises;
+    /// the others show their given value (`-` for a 0/1 cell at 0) or `.`;
+    /// `#` stands where there is no cell (a Kakuro clue). A legend
+    /// follows. `None` when the cells are not named as a grid.
+    pub fn marked_board(&self, s: &Step) -> Option<String> {
+        let at = self.positions();
+        let rows = at.iter().flatten().map(|&(r, _)| r + 1).max()?;
+        let cols = at.iter().flatten().map(|&(_, c)| c + 1).max()?;
+        if rows * cols > 10_000 {
+            return None;
+        }
+        let mut cell: Vec<Option<VarId>> = vec![None; rows * cols];
+        for (x, p) in self.model.vars().zip(&at) {
+            if let Some((r, c)) = p {
+                cell[r * cols + c] = Some(x);
+            }
+        }
+        let mut known = std::collections::HashMap::new();
+        for &f in &self.facts {
+            if let Literal::Eq(x, v) = self.normal(f) {
+                known.insert(x, v);
+            }
+        }
+        let mut used = std::collections::HashSet::new();
+        for &c in &s.constraints {
+            used.extend(self.model.constraint(c).scope().iter().copied());
+        }
+        used.extend(s.premises.iter().map(|l| l.var()));
+        let d = self.normal(s.deduction);
+        let shown = |x: VarId| {
+            known
+                .get(&x)
+                .map_or(".".to_string(), |&v| self.symbol(x, v))
+        };
+        let mut texts = Vec::with_capacity(cell.len());
+        for &x in &cell {
+            let t = match x {
+                None => (' ', "#".to_string(), ' '),
+                Some(x) if x == d.var() => match d {
+                    Literal::Eq(_, v) => ('(', self.symbol(x, v), ')'),
+                    _ => ('<', shown(x), '>'),
+                },
+                Some(x) if used.contains(&x) => ('[', shown(x), ']'),
+                Some(x) => (' ', shown(x), ' '),
+            };
+            texts.push(t);
+        }
+        let width = texts.iter().map(|t| t.1.chars().count()).max().unwrap_or(1);
+        let mut out = String::new();
+        for r in 0..rows {
+            let mut line = String::new();
+            for (open, t, close) in &texts[r * cols..(r + 1) * cols] {
+                line.push_str(&format!("{open}{t:>width$}{close}"));
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        let mut legend = Vec::new();
+        match d {
+            Literal::Eq(..) => legend.push("(v) concluded here"),
+            _ => legend.push("<.> loses a value"),
+        }
+        if texts.iter().any(|t| t.0 == '[') {
+            legend.push("[.] the cells of the rules and premises used");
+        }
+        out.push_str(&legend.join(", "));
+        Some(out)
+    }
+
+    /// The board of the explanation page, and its positions: the start,
+    /// one per step of `seq` (the state before it, the step marked), and
+    /// the end (its text left to the caller). A cell's values are its
+    /// domain in the model; the state is the givens and the steps'
+    /// deductions so far, applied to the domains as they are written
+    /// (no propagation).
+    fn page(&self, seq: &hints::Sequence) -> Result<(page::Board, Vec<page::Position>), CliError> {
+        let at = self.positions();
+        let no_grid = || "the cells of this puzzle are not named as a grid: no page".to_string();
+        let rows = at
+            .iter()
+            .flatten()
+            .map(|&(r, _)| r + 1)
+            .max()
+            .ok_or_else(no_grid)?;
+        let cols = at
+            .iter()
+            .flatten()
+            .map(|&(_, c)| c + 1)
+            .max()
+            .ok_or_else(no_grid)?;
+        if rows * cols > 10_000 {
+            return Err(format!("a board of {rows}×{cols} is too large for a page"));
+        }
+        let mut var: Vec<Option<VarId>> = vec![None; rows * cols];
+        for (x, p) in self.model.vars().zip(&at) {
+            if let Some((r, c)) = p {
+                var[r * cols + c] = Some(x);
+            }
+        }
+        let cell_of = |x: VarId| {
+            at.get(x.index())
+                .copied()
+                .flatten()
+                .map(|(r, c)| r * cols + c)
+        };
+        let domains: Vec<Vec<i32>> = var
+            .iter()
+            .map(|x| x.map_or_else(Vec::new, |x| self.model.domain(x).iter().collect()))
+            .collect();
+        if let Some(c) = (0..var.len()).find(|&c| domains[c].len() > page::MAX_SLOTS) {
+            return Err(format!(
+                "{} may take {} values: the page draws cells of at most {}",
+                var[c].map_or(String::new(), |x| self.model.display_name(x)),
+                domains[c].len(),
+                page::MAX_SLOTS
+            ));
+        }
+        let slots: Vec<Vec<String>> = var
+            .iter()
+            .zip(&domains)
+            .map(|(x, vs)| {
+                x.map_or_else(Vec::new, |x| {
+                    vs.iter().map(|&v| self.symbol(x, v)).collect()
+                })
+            })
+            .collect();
+        // The state: bit s for the s-th value (from 1) still possible.
+        let mut mask: Vec<u32> = domains
+            .iter()
+            .map(|vs| ((1u32 << vs.len()) - 1) << 1)
+            .collect();
+        let slot = |c: usize, v: i32| {
+            domains[c]
+                .iter()
+                .position(|&w| w == v)
+                .map(|i| i as u32 + 1)
+        };
+        let apply = |mask: &mut Vec<u32>, l: Literal| {
+            let Some(c) = cell_of(l.var()) else { return };
+            for (i, &w) in domains[c].iter().enumerate() {
+                let keep = match l {
+                    Literal::Eq(_, v) => w == v,
+                    Literal::Ne(_, v) => w != v,
+                    Literal::Ge(_, v) => w >= v,
+                    Literal::Le(_, v) => w <= v,
+                };
+                if !keep {
+                    mask[c] &= !(1 << (i + 1));
+                }
+            }
+        };
+        for &f in &self.facts {
+            apply(&mut mask, f);
+        }
+        let single = |m: u32| m.count_ones() == 1;
+        let givens: Vec<bool> = mask
+            .iter()
+            .zip(&var)
+            .map(|(&m, x)| x.is_some() && single(m))
+            .collect();
+        let snapshot = |mask: &[u32], kind: &'static str, text: String| {
+            page::Position::new(
+                kind,
+                mask.iter()
+                    .map(|&m| if single(m) { m.trailing_zeros() } else { 0 })
+                    .collect(),
+                mask.iter()
+                    .map(|&m| if single(m) { 0 } else { m })
+                    .collect(),
+                vec![text],
+            )
+        };
+        let open = mask
+            .iter()
+            .zip(&var)
+            .filter(|(&m, x)| x.is_some() && !single(m))
+            .count();
+        let mut positions = vec![snapshot(
+            &mask,
+            "start",
+            format!(
+                "The puzzle: {} cells known, {open} open, each open cell showing the values it may \
+                 still take. Step through the {} steps with the buttons or the arrow keys.",
+                givens.iter().filter(|&&g| g).count(),
+                seq.steps.len()
+            ),
+        )];
+        for (k, s) in seq.steps.iter().enumerate() {
+            let mut p = snapshot(&mask, "step", format!("{}. {}", k + 1, self.sentence(s)));
+            let mut kinds: Vec<&str> = s
+                .constraints
+                .iter()
+                .map(|&c| self.model.constraint(c).name())
+                .collect();
+            kinds.sort_unstable();
+            kinds.dedup();
+            p.technique = Some((kinds.join(" + "), String::new(), String::new()));
+            let d = self.normal(s.deduction);
+            if let Some(c) = cell_of(d.var()) {
+                match d {
+                    Literal::Eq(_, v) => {
+                        p.placements = slot(c, v).map(|i| (c, i)).into_iter().collect()
+                    }
+                    _ => {
+                        let mut after = mask.clone();
+                        apply(&mut after, d);
+                        let gone = mask[c] & !after[c];
+                        p.eliminations = (1..=domains[c].len() as u32)
+                            .filter(|&i| gone & (1 << i) != 0)
+                            .map(|i| (c, i))
+                            .collect();
+                    }
+                }
+            }
+            let mut cells: Vec<usize> =
+                s.premises.iter().filter_map(|l| cell_of(l.var())).collect();
+            for &c in &s.constraints {
+                cells.extend(
+                    self.model
+                        .constraint(c)
+                        .scope()
+                        .iter()
+                        .filter_map(|&x| cell_of(x)),
+                );
+            }
+            cells.sort_unstable();
+            cells.dedup();
+            p.cells = cells;
+            positions.push(p);
+            apply(&mut mask, d);
+        }
+        positions.push(snapshot(&mask, "end", String::new()));
+        let board = page::Board {
+            rows,
+            cols,
+            box_side: 0,
+            names: var
+                .iter()
+                .map(|x| x.map(|x| self.model.display_name(x)))
+                .collect(),
+            slots,
+            givens,
+        };
+        Ok((board, positions))
     }
 
     /// A step as one JSON object (JSON Lines, see docs/hints.md).
@@ -247,28 +543,46 @@ impl Conflict {
             );
             return;
         }
-        match found {
-            Some(c) if c.givens.is_empty() => {
-                outln!("no solution: the rules alone cannot hold together");
-                for l in &c.explanation {
-                    outln!("  {l}");
-                }
-            }
-            Some(c) => {
-                outln!(
-                    "no solution: these givens cannot hold together: {}",
-                    c.shown.as_ref().unwrap_or(&c.givens).join(", ")
-                );
-                for l in &c.explanation {
-                    outln!("  {l}");
-                }
-                if c.explanation.is_empty() {
-                    outln!("  (propagation alone does not refute them: a search finds no solution with them)");
-                }
-            }
-            None => outln!("no solution"),
+        for l in Conflict::lines(found) {
+            outln!("{l}");
         }
     }
+
+    /// The text of [`Conflict::print`]: the first line, then the
+    /// explanation indented.
+    pub fn lines(found: Option<&Conflict>) -> Vec<String> {
+        let mut out = Vec::new();
+        match found {
+            Some(c) if c.givens.is_empty() => {
+                out.push("no solution: the rules alone cannot hold together".to_string());
+                out.extend(c.explanation.iter().map(|l| format!("  {l}")));
+            }
+            Some(c) => {
+                out.push(format!(
+                    "no solution: these givens cannot hold together: {}",
+                    c.shown.as_ref().unwrap_or(&c.givens).join(", ")
+                ));
+                out.extend(c.explanation.iter().map(|l| format!("  {l}")));
+                if c.explanation.is_empty() {
+                    out.push("  (propagation alone does not refute them: a search finds no solution with them)".to_string());
+                }
+            }
+            None => out.push("no solution".to_string()),
+        }
+        out
+    }
+}
+
+/// `--explain --format html` writes one page: refuses an input of several
+/// puzzles.
+pub fn one_page(a: &HintArgs, name: &str, puzzles: usize) -> Result<(), CliError> {
+    if a.html() && puzzles != 1 {
+        return Err(format!(
+            "--explain --format html writes a page for one puzzle, and {name} holds {puzzles}: \
+             give a file of one"
+        ));
+    }
+    Ok(())
 }
 
 /// Prints a puzzle's two solutions (text) or one JSON object.
@@ -328,7 +642,8 @@ pub struct HintArgs {
     rate: bool,
     /// text (default) or json: JSON Lines, one object per step or puzzle
     /// (also for the solution count and the conflict of a puzzle with
-    /// several solutions or none).
+    /// several solutions or none); with --explain also html, a page that
+    /// shows the steps on the board, for a file of one puzzle.
     #[arg(long, default_value = "text")]
     format: String,
 }
@@ -350,9 +665,10 @@ impl HintArgs {
     }
 
     /// A blank line between two puzzles' outputs? Between solutions and
-    /// between explanations in text, not between one-line answers.
+    /// between explanations and hints (their boards) in text, not between
+    /// one-line answers.
     pub fn blank_lines(&self) -> bool {
-        !self.wanted() || (self.explain && self.format != "json")
+        !self.wanted() || ((self.explain || self.hint) && self.format != "json")
     }
 
     /// `--format json`?
@@ -360,8 +676,21 @@ impl HintArgs {
         match self.format.as_str() {
             "text" => Ok(false),
             "json" => Ok(true),
-            f => Err(format!("unknown format '{f}' (expected text or json)")),
+            "html" if self.explain => Ok(false),
+            "html" => Err(
+                "--format html writes the explanation page: use it with --explain \
+                 (--hint and --rate print text or json)"
+                    .into(),
+            ),
+            f => Err(format!(
+                "unknown format '{f}' (expected text, json, or html with --explain)"
+            )),
         }
+    }
+
+    /// `--explain --format html`: the explanation page?
+    pub fn html(&self) -> bool {
+        self.explain && self.format == "html"
     }
 }
 
@@ -480,6 +809,7 @@ impl<P> PuzzleFile<'_, P> {
         if self.puzzles.is_empty() {
             return Err(format!("{}: no puzzle found", self.name));
         }
+        one_page(a, self.name, self.puzzles.len())?;
         let mut status = Status::Complete;
         for (k, p) in self.puzzles.iter().enumerate() {
             if k > 0 && a.blank_lines() {
@@ -500,6 +830,7 @@ impl<P> PuzzleFile<'_, P> {
         search_options: &SearchOptions,
     ) -> Result<Status, CliError> {
         let json = a.json()?;
+        let html = a.html();
         let options = hints::Options::default();
         let mut status = Status::Complete;
         {
@@ -510,8 +841,21 @@ impl<P> PuzzleFile<'_, P> {
             }
             match found {
                 Solutions::One(_) => {}
+                Solutions::None if html => {
+                    let lines = Conflict::lines((self.conflict)(p).as_ref());
+                    self.verdict_page(p, hint_model, "no solution", lines)?;
+                    return Ok(status);
+                }
                 Solutions::None => {
                     Conflict::print((self.conflict)(p).as_ref(), puzzle, json);
+                    return Ok(status);
+                }
+                Solutions::Two(x, y) if self.unique && html => {
+                    let mut lines = vec!["more than one solution; two of them:".to_string()];
+                    lines.extend((self.render)(p, &x).lines().map(str::to_string));
+                    lines.push(String::new());
+                    lines.extend((self.render)(p, &y).lines().map(str::to_string));
+                    self.verdict_page(p, hint_model, "more than one solution", lines)?;
                     return Ok(status);
                 }
                 Solutions::Two(x, y) if self.unique => {
@@ -547,10 +891,18 @@ impl<P> PuzzleFile<'_, P> {
                 }
             };
             let failed = |e: hints::HintError| format!("hint: {e}");
+            if html {
+                let seq = hints::explain(&hm.model, &hm.facts, &options).map_err(failed)?;
+                self.explain_page(p, &hm, &seq)?;
+                return Ok(status);
+            }
             if a.hint {
                 match hints::next_step(&hm.model, &hm.facts, &options).map_err(failed)? {
                     Next::Step(s) if json => outln!("{}", hm.step_json(puzzle, 1, &s)),
-                    Next::Step(s) => outln!("{}", hm.sentence(&s)),
+                    Next::Step(s) => match hm.marked_board(&s) {
+                        Some(board) => outln!("{}\n{board}", hm.sentence(&s)),
+                        None => outln!("{}", hm.sentence(&s)),
+                    },
                     Next::Solved if json => outln!("{{\"puzzle\": {puzzle}, \"solved\": true}}"),
                     Next::Solved => outln!("solved: every cell is known"),
                     Next::SearchNeeded { var, values } => outln!("{}", split(var, &values)),
@@ -618,6 +970,77 @@ impl<P> PuzzleFile<'_, P> {
             }
         }
         Ok(status)
+    }
+
+    /// The page's title for puzzle `p`.
+    fn page_title(&self, p: &P) -> String {
+        match (self.line)(p) {
+            Some(line) => format!("{}, line {line}, explained step by step", self.name),
+            None => format!("{}, explained step by step", self.name),
+        }
+    }
+
+    /// `--explain --format html` on a puzzle with no solution or several:
+    /// a page of one position, the verdict beside the givens.
+    fn verdict_page(
+        &self,
+        p: &P,
+        hint_model: HintFn<'_, P>,
+        summary: &str,
+        lines: Vec<String>,
+    ) -> Result<(), CliError> {
+        let hm = hint_model(p).map_err(|e| e.to_string())?;
+        let (board, mut positions) = hm.page(&hints::Sequence {
+            steps: Vec::new(),
+            end: End::StepLimit,
+        })?;
+        let mut verdict = positions.swap_remove(0);
+        verdict.kind = "verdict";
+        verdict.text = lines;
+        page::write_page(&self.page_title(p), &board, summary, &[verdict])
+    }
+
+    /// `--explain --format html`: the page of the explanation `seq`.
+    fn explain_page(&self, p: &P, hm: &HintModel, seq: &hints::Sequence) -> Result<(), CliError> {
+        let (board, mut positions) = hm.page(seq)?;
+        let d = seq.difficulty();
+        let lvl = level(&d, &seq.end);
+        let n = seq.steps.len();
+        let at = hm.positions();
+        let (summary, end) = match &seq.end {
+            End::Solved => (
+                format!("solved in {n} steps ({lvl}, score {})", d.total),
+                vec![format!("Solved in {n} steps ({lvl}, score {})", d.total)],
+            ),
+            End::SearchNeeded { var, values } => {
+                let vs: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+                if let (Some(Some((r, c))), Some(last)) =
+                    (at.get(var.index()), positions.last_mut())
+                {
+                    last.cells = vec![r * board.cols + c];
+                }
+                (
+                    format!("{n} steps, then propagation stops here: search needed"),
+                    vec![format!(
+                        "no step follows from the rules alone: search is needed; the smallest case split is {} ({})",
+                        hm.model.display_name(*var),
+                        vs.join("/")
+                    )],
+                )
+            }
+            End::Contradiction => (
+                format!("{n} steps, then a contradiction"),
+                Conflict::lines(hm.conflict().as_ref()),
+            ),
+            End::StepLimit => (
+                format!("{n} steps, then the step limit"),
+                vec![format!("stopped after {n} steps (the step limit)")],
+            ),
+        };
+        if let Some(last) = positions.last_mut() {
+            last.text = end;
+        }
+        page::write_page(&self.page_title(p), &board, &summary, &positions)
     }
 
     /// Solves (or counts) every puzzle in turn, a blank line between two

@@ -151,6 +151,8 @@ pub struct SudokuArgs {
     unique: bool,
     /// line (default), grid (a boxed grid for people), or html (implies
     /// --trace): a page that replays the search on the grid, for one puzzle.
+    /// With --hint, --explain or --rate: line or json; with --explain also
+    /// html, a page that shows the steps one at a time on the board.
     #[arg(long, default_value = "line")]
     format: String,
     /// Trace the search: with --format html, the page that replays it
@@ -164,7 +166,8 @@ pub struct SudokuArgs {
     /// JSON object); input lines may also be HoDoKu library lines.
     #[arg(long, conflicts_with_all = ["explain", "rate", "count", "unique"])]
     hint: bool,
-    /// The whole step-wise solution, one step a line.
+    /// The whole step-wise solution, one step a line (with --format html,
+    /// a page that shows the steps on the board, for one puzzle).
     #[arg(long, conflicts_with_all = ["rate", "count", "unique"])]
     explain: bool,
     /// The difficulty of each puzzle: HoDoKu's level and a score, one line each.
@@ -379,9 +382,27 @@ fn sudoku_hints(a: &SudokuArgs) -> Result<ExitCode, CliError> {
     let json = match a.format.as_str() {
         "line" => false,
         "json" => true,
+        "html" if a.explain => {
+            if a.trace {
+                return Err("--trace replays the search (csp sudoku --format html); \
+                            --explain --format html shows the logical steps: pick one"
+                    .into());
+            }
+            let (text, name) = read_input(a.file.as_deref())?;
+            super::sudoku_hints::explain_page(&text, &name)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        "html" => {
+            return Err(
+                "--format html with a hint mode writes the explanation page: use --explain \
+                 (--hint and --rate print line or json)"
+                    .into(),
+            )
+        }
         f => {
             return Err(format!(
-                "unknown format '{f}' for --hint, --explain or --rate (expected line or json)"
+                "unknown format '{f}' for --hint, --explain or --rate (expected line, json, \
+                 or html with --explain)"
             ))
         }
     };
@@ -925,6 +946,7 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
     let options = a.engine.apply(model::options())?;
     let (text, name) = read_input(Some(&a.input))?;
     let json = a.hints.json()?;
+    super::puzzle_file::one_page(&a.hints, &name, parse::entries(&text).count())?;
     let file = PuzzleFile {
         name: &name,
         puzzles: &[],
@@ -958,6 +980,8 @@ pub fn latin(a: LatinArgs) -> Result<ExitCode, CliError> {
         first = false;
         let sq = match entry.result {
             Ok(s) => s,
+            // A page has no place for an error line: the error alone.
+            Err(e) if a.hints.html() => return Err(format!("{name}: {e}")),
             Err(e) => {
                 errln!("{name}: {e}");
                 if json {

@@ -16,6 +16,9 @@ use csp_sudoku::{model, render, Grid};
 use super::minizinc::json_string as js;
 use super::{CliError, Status};
 
+pub(crate) mod page;
+pub use page::explain_page;
+
 /// What to print for each puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -174,6 +177,21 @@ fn solvable(g: &Grid, puzzle: usize, a: &HintArgs, out: &mut impl Write) -> Resu
 /// explanation of their contradiction, or `None`.
 pub fn conflict(g: &Grid) -> Option<(Vec<String>, Vec<String>)> {
     let n = g.side();
+    conflict_givens(g).map(|(givens, lines)| {
+        let names = givens
+            .iter()
+            .map(|&(c, d)| format!("{}={d}", cell_name(n, c)))
+            .collect();
+        (names, lines)
+    })
+}
+
+/// Givens as `(cell, digit)`, and the lines of an explanation.
+pub type Conflict = (Vec<(usize, u8)>, Vec<String>);
+
+/// [`conflict`] with the givens as `(cell, digit)`.
+pub fn conflict_givens(g: &Grid) -> Option<Conflict> {
+    let n = g.side();
     let (m, cells) = model::model(&Grid::empty(g.box_side()).ok()?);
     let mut givens = Vec::new();
     for (r, row) in cells.iter().enumerate() {
@@ -185,10 +203,10 @@ pub fn conflict(g: &Grid) -> Option<(Vec<String>, Vec<String>)> {
         }
     }
     let why = hints::why_no_solution(&m, &givens, &hints::Options::default()).ok()??;
-    let names = why
+    let givens = why
         .conflict
         .iter()
-        .map(|l| format!("{}={}", cell_name(n, l.var().index()), l.value()))
+        .map(|l| (l.var().index(), u8::try_from(l.value()).unwrap_or(0)))
         .collect();
     // The model posts rows, then columns, then boxes: name them so.
     let houses: Vec<(String, String)> = (0..3 * n)
@@ -211,7 +229,7 @@ pub fn conflict(g: &Grid) -> Option<(Vec<String>, Vec<String>)> {
                 .collect()
         })
         .unwrap_or_default();
-    Some((names, lines))
+    Some((givens, lines))
 }
 
 fn no_solution(g: &Grid, puzzle: usize, json: bool, out: &mut impl Write) -> Result<(), CliError> {

@@ -2,6 +2,8 @@
 //! the tests, with or without standard input.
 #![allow(dead_code)] // each test file uses a subset
 
+pub mod browser;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
