@@ -93,8 +93,8 @@ pub enum How {
 ///
 /// Packed into 32 bytes (the plain `(Literal, Cause, level)` took 56):
 /// explaining mode writes one per removed value, so the trail's size is
-/// its cost. The variable and value of the literal, the propagator, the
-/// level and the link are `u32`s; the two kinds share `tag`; the cause's
+/// its cost. The variable and value of the literal, the propagator and
+/// the level are `u32`s; the two kinds share `tag`; the cause's
 /// payload (an eager range, the one literal, a lazy code) is one `u64`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -105,9 +105,6 @@ pub struct Entry {
     tag: u32,
     prop: u32,
     level: u32,
-    /// The previous entry of the same variable (`u32::MAX`: none), once
-    /// the trail is chained ([`ExplainTrail::chain`]).
-    pub(crate) prev: u32,
     /// An eager range (`start | len << 32`), a [`How::One`] premise
     /// (`var | value << 32`) or a lazy code.
     payload: u64,
@@ -182,7 +179,6 @@ impl Entry {
             tag: tag | k,
             prop,
             level: level as u32,
-            prev: NONE,
             payload,
         }
     }
@@ -243,20 +239,28 @@ pub struct Failure {
     pub cause: Cause,
 }
 
-const NONE: u32 = u32::MAX;
-
 /// The explanation trail (empty and untouched outside explaining mode).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ExplainTrail {
     pub(crate) entries: Vec<Entry>,
     pub(crate) premises: Vec<Literal>,
-    /// Per variable: its last entry among the first `chained` (`NONE`:
-    /// none).
-    last: Vec<u32>,
-    /// The entries whose `prev` links are set (and `last` with them): the
-    /// links are made when the trail is read ([`chain`](Self::chain)), not
-    /// as entries are pushed, so that a search that asks for no
-    /// explanation pays a store per entry and nothing to truncate.
+    /// Per variable: the positions of its entries among the first
+    /// `chained`, ascending, so that the entries before a position are
+    /// found by binary search (the analysis of a conflict reads them
+    /// as of many positions).
+    of_var: Vec<Vec<u32>>,
+    /// Per variable: the positions of its `x ≥ v` and `x = v` entries
+    /// among the first `chained`, ascending. Lower bounds only rise along
+    /// the trail, so their values ascend too: the oldest entry that
+    /// implies `x ≥ u` alone is found by binary search.
+    lower_of: Vec<Vec<u32>>,
+    /// Per variable: its `x ≤ v` and `x = v` entries, as `lower_of` (their
+    /// values descend).
+    upper_of: Vec<Vec<u32>>,
+    /// The entries indexed in `of_var`: the index is made when the trail
+    /// is read ([`chain`](Self::chain)), not as entries are pushed, so
+    /// that a search that asks for no explanation pays a store per entry
+    /// and nothing to truncate.
     chained: usize,
     /// Per open level: the lengths of `entries` and `premises` at its opening.
     marks: Vec<(u32, u32)>,
@@ -280,7 +284,9 @@ pub(crate) struct ExplainTrail {
 impl ExplainTrail {
     pub(crate) fn new(num_vars: usize) -> ExplainTrail {
         ExplainTrail {
-            last: vec![NONE; num_vars],
+            of_var: vec![Vec::new(); num_vars],
+            lower_of: vec![Vec::new(); num_vars],
+            upper_of: vec![Vec::new(); num_vars],
             cause: Cause::UNEXPLAINED,
             ..ExplainTrail::default()
         }
@@ -318,7 +324,6 @@ impl ExplainTrail {
                 tag: tag | LIT_NE,
                 prop,
                 level: level as u32,
-                prev: NONE,
                 payload,
             });
         }
@@ -355,7 +360,6 @@ impl ExplainTrail {
                 tag: tag | LIT_NE,
                 prop,
                 level: level as u32,
-                prev: NONE,
                 payload,
             };
             // SAFETY: `reserve(K)` made room for `K` entries past `len`.
@@ -385,19 +389,26 @@ impl ExplainTrail {
             tag: LIT_NE | (HOW_ONE | LIT_EQ << 3) << 2,
             prop,
             level: level as u32,
-            prev: NONE,
             payload: u64::from(y) | u64::from(w as u32) << 32,
         });
     }
 
-    /// Links the entries pushed since the last call to their variables'
-    /// previous entries (what [`entries_of`](Self::entries_of) walks).
-    /// Called before the trail is read.
+    /// Indexes the entries pushed since the last call by variable (what
+    /// [`entries_of`](Self::entries_of) reads). Called before the trail is
+    /// read.
     pub(crate) fn chain(&mut self) {
         for k in self.chained..self.entries.len() {
-            let x = self.entries[k].var_index();
-            self.entries[k].prev = self.last[x];
-            self.last[x] = k as u32;
+            let e = self.entries[k];
+            let x = e.var_index();
+            self.of_var[x].push(k as u32);
+            if e.tag & 3 != LIT_NE {
+                if e.tag & 3 != LIT_LE {
+                    self.lower_of[x].push(k as u32);
+                }
+                if e.tag & 3 != LIT_GE {
+                    self.upper_of[x].push(k as u32);
+                }
+            }
         }
         self.chained = self.entries.len();
     }
@@ -420,32 +431,73 @@ impl ExplainTrail {
     }
 
     fn truncate(&mut self, len: usize) {
-        // Unlink the linked entries that go; the rest were never linked.
+        // Unindex the indexed entries that go; the rest were never indexed.
         while self.chained > len {
             self.chained -= 1;
-            let e = &self.entries[self.chained];
-            self.last[e.var_index()] = e.prev;
+            let e = self.entries[self.chained];
+            let x = e.var_index();
+            self.of_var[x].pop();
+            if e.tag & 3 != LIT_NE {
+                if e.tag & 3 != LIT_LE {
+                    self.lower_of[x].pop();
+                }
+                if e.tag & 3 != LIT_GE {
+                    self.upper_of[x].pop();
+                }
+            }
         }
         self.entries.truncate(len);
     }
 
     /// The entries of variable `x` before position `before`, newest first.
+    /// The oldest entry before position `before` that implies `lit` alone
+    /// (an entry of its variable), if any: for a bound, by binary search
+    /// in the bound entries (whose values are monotone along the trail);
+    /// for `x ≠ u`, the oldest of the first bound past `u` on either side
+    /// and an entry `x ≠ u` older than both.
+    pub(crate) fn oldest_implying(&self, lit: Literal, before: usize) -> Option<usize> {
+        let x = lit.var().index();
+        let value = |k: u32| self.entries[k as usize].value;
+        // The first of `ks` before `before` whose value passes `past`
+        // (monotone: false, then true).
+        let first = |ks: &[u32], past: &dyn Fn(Value) -> bool| -> Option<usize> {
+            let n = ks.partition_point(|&k| (k as usize) < before);
+            let i = ks[..n].partition_point(|&k| !past(value(k)));
+            (i < n).then(|| ks[i] as usize)
+        };
+        match lit {
+            Literal::Ge(_, u) => first(&self.lower_of[x], &|v| v >= u),
+            Literal::Le(_, u) => first(&self.upper_of[x], &|v| v <= u),
+            Literal::Eq(..) => {
+                // Only `x = u` implies it; it is the last lower entry.
+                let ks = &self.lower_of[x];
+                let n = ks.partition_point(|&k| (k as usize) < before);
+                let k = *ks[..n].last()? as usize;
+                (self.entries[k].lit() == lit).then_some(k)
+            }
+            Literal::Ne(_, u) => {
+                let lo = first(&self.lower_of[x], &|v| v > u);
+                let hi = first(&self.upper_of[x], &|v| v < u);
+                let best = match (lo, hi) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                let older = self
+                    .entries_of(lit.var(), best.unwrap_or(before))
+                    .find(|&k| self.entries[k].lit() == lit);
+                older.or(best)
+            }
+        }
+    }
+
     pub(crate) fn entries_of(&self, x: VarId, before: usize) -> impl Iterator<Item = usize> + '_ {
         debug_assert!(
             before <= self.chained,
             "the trail is read before it is chained"
         );
-        let mut k = self.last[x.index()];
-        std::iter::from_fn(move || {
-            while k != NONE {
-                let here = k as usize;
-                k = self.entries[here].prev;
-                if here < before {
-                    return Some(here);
-                }
-            }
-            None
-        })
+        let ks = &self.of_var[x.index()];
+        let n = ks.partition_point(|&k| (k as usize) < before);
+        ks[..n].iter().rev().map(|&k| k as usize)
     }
 }
 
@@ -603,16 +655,15 @@ impl<'a> History<'a> {
     /// the learning search's analysis calls it once per premise).
     pub(crate) fn supports_into(&self, lit: Literal, out: &mut Vec<usize>) {
         let x = lit.var();
+        // A bound in a gap of the declared domain, weakened to the gap's
+        // edge (`x ≥ 1024` over the squares is `x ≥ 962`), so that an entry
+        // `x ≥ 1000` implies it alone.
+        let lit = weakest(self.root, lit);
         // One entry that implies `lit` alone is the whole support: the
         // first such (`x = 4` explains `x ≠ 3` without the values removed
         // before it).
-        let mut alone = None;
-        for k in self.trail.entries_of(x, self.at) {
-            if implies(self.trail.entries[k].lit(), lit) {
-                alone = Some(k);
-            }
-        }
-        if let Some(k) = alone {
+        if let Some(k) = self.trail.oldest_implying(lit, self.at) {
+            debug_assert!(implies(self.trail.entries[k].lit(), lit));
             out.push(k);
             return;
         }
@@ -624,6 +675,24 @@ impl<'a> History<'a> {
             }
         }
         out[start..].reverse();
+    }
+}
+
+/// `lit`, a bound weakened to the edge of the declared domain's gap it
+/// falls in (`x ≥ u` is `x ≥ w + 1` for `w` the largest declared value
+/// below `u`; `x ≤ u` alike): the same values of the declared domain.
+fn weakest(root: &DomainStore, lit: Literal) -> Literal {
+    let i = lit.var().index();
+    match lit {
+        Literal::Ge(x, u) => match root.next_below(i, u) {
+            Some(w) if w < u - 1 => Literal::Ge(x, w + 1),
+            _ => lit,
+        },
+        Literal::Le(x, u) => match root.next_above(i, u) {
+            Some(w) if w > u + 1 => Literal::Le(x, w - 1),
+            _ => lit,
+        },
+        _ => lit,
     }
 }
 
