@@ -204,9 +204,9 @@ pub use model::{CheckError, Model};
 pub use names::VarArray;
 pub use observer::SearchObserver;
 pub use search::{
-    Decision, Improvement, Inference, LearningOrder, Lns, Optimum, Report, Restarts, RootWeights,
-    Search, SearchOptions, Solutions, SolveResult, Subproblem, SubproblemError, Uniqueness,
-    ValOrder, VarOrder,
+    ConflictTrace, Decision, Improvement, Inference, LearningOrder, Lns, Optimum, Report, Restarts,
+    RootWeights, Search, SearchOptions, Solutions, SolveResult, Subproblem, SubproblemError,
+    Uniqueness, ValOrder, VarOrder,
 };
 pub use solution::Solution;
 pub use stats::Statistics;

@@ -327,6 +327,64 @@ fn the_users_order_under_learning_finds_the_first_solution_of_that_order() {
     assert!(learned > 100, "only {learned} nogoods learned");
 }
 
+/// The traced conflicts (`Search::trace_conflicts`) are the analysis the
+/// search makes: the same clauses as the nogoods learned, in order; each
+/// excludes no solution (brute force); the UIP is the one entry of the
+/// conflict level left, its negation the clause's first literal, the
+/// other literals of lower levels, the highest of them the backjump
+/// level; every step resolves an entry of the conflict level.
+#[test]
+fn traced_conflicts_are_the_analysis_the_search_makes() {
+    let mut traced = 0;
+    for seed in 0..300u64 {
+        let (m, _) = random_model(seed, true);
+        let Some(sols) = brute_force(&m) else {
+            continue;
+        };
+        for inf in INFERENCES {
+            let o = options(inf, 5_000);
+            let traces = Search::new(&m)
+                .options(o.clone())
+                .trace_conflicts(4)
+                .unwrap();
+            let ngs = learned_nogoods(&m, o, None, None);
+            assert!(traces.len() <= 4);
+            for (k, t) in traces.iter().enumerate() {
+                let what = format!(
+                    "seed {seed}, {inf:?}, conflict {k}: {m:?}\n{}",
+                    t.render(&m)
+                );
+                traced += 1;
+                assert_eq!(t.clause, ngs[k].clause, "{what}");
+                assert!(sols.iter().all(|s| satisfies(&t.clause, s)), "{what}");
+                assert_eq!(t.uip.level, t.level, "{what}");
+                assert_eq!(t.clause[0], t.uip.lit.negate(), "{what}");
+                assert!(t.steps.iter().all(|s| s.entry.level == t.level), "{what}");
+                assert!(t.entries.iter().any(|e| e.level == t.level), "{what}");
+                // The other literals are of lower levels: their negations are
+                // entries seen by the analysis (behind the conflict or a step).
+                let seen: Vec<_> = t
+                    .entries
+                    .iter()
+                    .chain(t.steps.iter().flat_map(|s| s.behind.iter()))
+                    .collect();
+                let mut top = 0;
+                for l in &t.clause[1..] {
+                    let e = seen
+                        .iter()
+                        .find(|e| e.lit == l.negate())
+                        .unwrap_or_else(|| panic!("{what}: {l:?} not seen"));
+                    assert!(e.level < t.level && e.level > 0, "{what}");
+                    top = top.max(e.level as usize);
+                }
+                assert_eq!(t.backjump, top, "{what}");
+                assert!(!t.render(&m).is_empty());
+            }
+        }
+    }
+    assert!(traced > 100, "only {traced} conflicts traced");
+}
+
 #[test]
 fn learning_agrees_with_brute_force_on_the_optimum() {
     for seed in 0..200u64 {

@@ -3,7 +3,7 @@
 //! [`main`]).
 //!
 //! ```text
-//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--learning] [--memory-limit SIZE] model.fzn
+//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--learning] [--trace-conflicts N] [--memory-limit SIZE] model.fzn
 //! ```
 //!
 //! Exit status: 0 when the run ended normally (including "unsatisfiable"
@@ -20,7 +20,7 @@ use crate::run::{self, Config, Status};
 const WATCHDOG_GRACE_MS: u64 = 500;
 
 const USAGE: &str =
-    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--learning] [--memory-limit SIZE] FILE.fzn";
+    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--learning] [--trace-conflicts N] [--memory-limit SIZE] FILE.fzn";
 
 const HELP: &str = "fzn-csp: csp as a FlatZinc solver (MiniZinc: minizinc --solver csp model.mzn)
 
@@ -41,6 +41,8 @@ options:
                              solution and for optimisation: in the order of the
                              model's search annotations, or with -f (or none) by
                              activity with restarts
+      --trace-conflicts N    print the first N conflicts of the learning search,
+                             analysed step by step, as % comment lines; then solve
       --inference fc|mac     one inference level for every constraint (default: mac,
                              with value all-different forward-checked as in Gecode;
                              mac adds hidden singles to it, fc forward-checks all)
@@ -100,6 +102,7 @@ pub fn parse_args(
                 cfg.time_limit = Some(Duration::from_millis(number(&a, it.next())?))
             }
             "--learning" => cfg.learning = true,
+            "--trace-conflicts" => cfg.trace_conflicts = Some(number(&a, it.next())?),
             "--memory-limit" => {
                 let v = it.next().ok_or("--memory-limit needs a value")?;
                 cfg.memory_limit = Some(crate::memory::parse_size(&v)?);

@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use csp_core::{Limits, Outcome, Search, Solution, Statistics};
+use csp_core::{Limits, Outcome, Search, SearchOptions, Solution, Statistics};
 
 use crate::build::{FznModel, Objective, Output, Val};
 use crate::search;
@@ -49,6 +49,10 @@ pub struct Config {
     /// `csp_core::SearchOptions::learning`) for one solution and for
     /// optimisation; enumeration keeps the ordinary engine.
     pub learning: bool,
+    /// `--trace-conflicts N`: print the first N conflicts of the learning
+    /// search, analysed step by step, as comment lines before solving
+    /// (`csp_core::Search::trace_conflicts`).
+    pub trace_conflicts: Option<usize>,
 }
 
 /// How a run ended (the exit status follows it).
@@ -245,6 +249,36 @@ fn probe(fzn: &FznModel, cfg: &Config, opts: &csp_core::SearchOptions, nodes: u6
     }
 }
 
+/// `--trace-conflicts N`: the first `n` conflicts of the learning search
+/// (with the options of the run), step by step, as FlatZinc comment lines
+/// (`% `) on `out`, before the run's own output.
+fn trace_conflicts(
+    fzn: &FznModel,
+    opts: &SearchOptions,
+    n: usize,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let model = &fzn.model;
+    match Search::new(model).options(opts.clone()).trace_conflicts(n) {
+        Ok(traces) => {
+            for t in &traces {
+                for line in t.render(model).lines() {
+                    writeln!(out, "% {line}")?;
+                }
+            }
+            if traces.len() < n {
+                writeln!(
+                    out,
+                    "% the learning search stopped after {} conflicts",
+                    traces.len()
+                )?;
+            }
+        }
+        Err(e) => writeln!(out, "% --trace-conflicts: {e}")?,
+    }
+    Ok(())
+}
+
 /// Solves `fzn` as `cfg` says, printing to `out` as it goes; `init` is the
 /// time spent reading and building the model (for `-s`).
 pub fn solve(
@@ -272,7 +306,7 @@ pub fn solve(
         opts.inference = i;
     }
     opts.learning = cfg.learning;
-    if cfg.learning && !free && !strategy.decision_vars.is_empty() {
+    if !free && !strategy.decision_vars.is_empty() {
         // The model's search annotations, followed by the learning search
         // (without `-f`); free search uses learning's own heuristics.
         opts.learning_order = csp_core::LearningOrder::User;
@@ -310,6 +344,9 @@ pub fn solve(
         limits = limits.with_memory(crate::memory::Budget::of(bytes).left());
     }
     opts.limits = limits;
+    if let Some(n) = cfg.trace_conflicts {
+        trace_conflicts(fzn, &opts, n, out)?;
+    }
     let mut threads = cfg.threads.max(1);
     let started = Instant::now();
     // With `-p N`, a sequential probe first: small models (most of

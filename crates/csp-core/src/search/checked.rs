@@ -37,6 +37,42 @@ impl<'a> Search<'a> {
         Ok(self.rerun().solve_unchecked())
     }
 
+    /// The first `n` conflicts of the learning search for a solution
+    /// (whatever [`learning`](Search::learning) says), each analysed step
+    /// by step: the literals that cannot hold together, the resolutions to
+    /// the first unique implication point, the clause learned and the
+    /// backjump (see [`ConflictTrace`](crate::ConflictTrace) and
+    /// `docs/learning.md`). Fewer when the search ends first.
+    ///
+    /// Checked: [`validate`](Search::validate) runs first.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Search, VarId};
+    /// // Four pigeons, three holes.
+    /// let mut m = Model::new();
+    /// let p = (1..=4)
+    ///     .map(|i| m.new_var_named(&format!("p{i}"), Domain::range(1, 3)))
+    ///     .collect::<Result<Vec<VarId>, _>>()?;
+    /// for i in 0..4 {
+    ///     for j in i + 1..4 {
+    ///         m.not_equal(p[i], p[j], 0)?;
+    ///     }
+    /// }
+    /// let traces = Search::new(&m).trace_conflicts(1)?;
+    /// let t = &traces[0];
+    /// // The clause is unit after the backjump: its first literal is
+    /// // the negated first UIP.
+    /// assert_eq!(t.clause[0], t.uip.lit.negate());
+    /// print!("{}", t.render(&m));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn trace_conflicts(&mut self, n: usize) -> Result<Vec<crate::ConflictTrace>, SearchError> {
+        self.validate()?;
+        let mut options = self.options.clone();
+        options.learning = true;
+        Ok(super::learning::trace_conflicts(self.model, options, n))
+    }
+
     /// An iterator over all solutions, in search order. After it ends,
     /// [`Solutions::outcome`] tells whether a limit stopped it.
     ///

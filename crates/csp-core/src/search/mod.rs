@@ -77,6 +77,7 @@ mod var_order;
 
 pub(crate) use engine::splitmix;
 use engine::{Engine, Prepared, Step};
+pub use learning::trace::{ConflictTrace, Origin, Resolution, TracedEntry};
 pub use optimize::{Improvement, Lns, Optimum};
 pub use options::{
     Decision, Inference, LearningOrder, Restarts, RootWeights, SearchOptions, ValOrder, VarOrder,

@@ -25,6 +25,7 @@
 //! objective bound in force, which is a level-0 fact).
 
 use super::activity::Activity;
+use super::trace::{ConflictTrace, Origin, Resolution, TracedEntry};
 use crate::domain::explained::{Cause, History};
 use crate::explain::entry_premises;
 use crate::literal::Literal;
@@ -64,6 +65,38 @@ pub(crate) struct Analyzer {
     /// minimisation, which looks at the direct premises only, would have
     /// kept them).
     pub(crate) deep: usize,
+    /// When tracing: the conflict being analysed, step by step
+    /// (`Learner::traces`).
+    pub(crate) trace: Option<ConflictTrace>,
+}
+
+/// Entry `k` of the trail, for a trace.
+pub(crate) fn traced(engine: &Engine<'_>, k: usize) -> TracedEntry {
+    let e = engine.store.ex.entries[k];
+    TracedEntry {
+        lit: e.lit(),
+        level: e.level(),
+        origin: origin(engine, e.cause()),
+    }
+}
+
+/// Why an entry of cause `c` holds, for a trace.
+pub(crate) fn origin(engine: &Engine<'_>, c: Cause) -> Origin {
+    match c {
+        Cause::Given => Origin::Given,
+        Cause::Decision => Origin::Decision,
+        Cause::Bound => Origin::Bound,
+        Cause::Propagated { prop, .. } if prop == u32::MAX => Origin::Unexplained,
+        Cause::Propagated { prop, .. } if prop == super::nogoods::NOGOOD_PROP => Origin::Nogood,
+        Cause::Propagated { prop, .. } => Origin::Constraints(
+            engine
+                .kernel
+                .owners(prop)
+                .iter()
+                .map(|&c| crate::ConstraintId(c))
+                .collect(),
+        ),
+    }
 }
 
 /// Is `c` a propagation with a reason (not a decision, a given, the
@@ -120,6 +153,11 @@ impl Analyzer {
             self.found = found;
             return None;
         }
+        if let Some(t) = &mut self.trace {
+            t.level = top;
+            t.conflict = conflict.to_vec();
+            t.entries = found.iter().map(|&k| traced(engine, k)).collect();
+        }
         let mut count = 0usize;
         for &k in &found {
             self.add(engine, k, top, &mut count, activity);
@@ -152,13 +190,29 @@ impl Analyzer {
                     h.supports_into(p, &mut found);
                 }
             }
+            if let Some(t) = &mut self.trace {
+                t.steps.push(Resolution {
+                    entry: traced(engine, i),
+                    premises: prem.clone(),
+                    behind: found.iter().map(|&k| traced(engine, k)).collect(),
+                });
+            }
             self.premises = prem;
             for &k in &found {
                 self.add(engine, k, top, &mut count, activity);
             }
         };
         self.found = found;
+        let before = self.trace.as_ref().map(|_| self.lower.clone());
         self.minimize(engine);
+        if let (Some(t), Some(before)) = (&mut self.trace, before) {
+            t.uip = traced(engine, uip);
+            t.dropped = before
+                .iter()
+                .filter(|k| !self.lower.contains(k))
+                .map(|&k| traced(engine, k))
+                .collect();
+        }
         let ex = &engine.store.ex;
         // Highest level first, so that lits[1] is of the backjump level.
         self.lower
@@ -170,6 +224,10 @@ impl Analyzer {
         let mut levels: Vec<u32> = self.lower.iter().map(|&k| ex.entries[k].level()).collect();
         levels.dedup(); // sorted by level already
         let lbd = levels.len() as u32 + 1;
+        if let Some(t) = &mut self.trace {
+            t.clause = lits.clone();
+            t.backjump = level;
+        }
         Some(Learnt { lits, level, lbd })
     }
 

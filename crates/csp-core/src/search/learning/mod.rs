@@ -44,6 +44,7 @@
 pub(crate) mod activity;
 pub(crate) mod analysis;
 pub(crate) mod nogoods;
+pub mod trace;
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -164,6 +165,10 @@ pub(crate) struct Learner<'a> {
     pub(crate) log: Option<Vec<LearnedNogood>>,
     /// The store's size at each restart, when asked for.
     pub(crate) memory: Option<Vec<MemorySample>>,
+    /// The conflicts analysed, step by step, when asked for: the search
+    /// stops once `trace_limit` are there.
+    pub(crate) traces: Option<Vec<trace::ConflictTrace>>,
+    trace_limit: usize,
     /// Nogoods learned.
     pub(crate) learned: u64,
     /// Learned clauses kept before the next reduction (see
@@ -213,6 +218,8 @@ impl<'a> Learner<'a> {
             done: false,
             log: None,
             memory: None,
+            traces: None,
+            trace_limit: 0,
             learned: 0,
             max_learnts: FIRST_MAX_LEARNTS,
             simplified: 0,
@@ -279,6 +286,15 @@ impl<'a> Learner<'a> {
                     if !self.resolve(clash) {
                         self.done = true;
                         return Found::Done;
+                    }
+                    if self
+                        .traces
+                        .as_ref()
+                        .is_some_and(|t| t.len() >= self.trace_limit)
+                    {
+                        // Traced enough conflicts: stop here.
+                        self.done = true;
+                        return Found::Limit(Limit::Cancelled);
                     }
                     continue;
                 }
@@ -434,10 +450,22 @@ impl<'a> Learner<'a> {
                 return false;
             }
             let conflict = self.conflict_literals(&clash);
-            let Some(learnt) =
-                self.analyzer
-                    .analyze(&mut self.engine, &conflict, &mut self.activity)
-            else {
+            if self
+                .traces
+                .as_ref()
+                .is_some_and(|t| t.len() < self.trace_limit)
+            {
+                self.analyzer.trace = Some(self.new_trace(&clash));
+            }
+            let learnt = self
+                .analyzer
+                .analyze(&mut self.engine, &conflict, &mut self.activity);
+            if let (Some(t), Some(traces), Some(_)) =
+                (self.analyzer.trace.take(), &mut self.traces, &learnt)
+            {
+                traces.push(t);
+            }
+            let Some(learnt) = learnt else {
                 return false;
             };
             self.activity.decay();
@@ -465,6 +493,33 @@ impl<'a> Learner<'a> {
                 nogoods::Visit::Conflict => clash = Clash::Nogood(c),
                 _ => return true,
             }
+        }
+    }
+
+    /// An empty trace of the conflict `clash`, for the analysis to fill.
+    fn new_trace(&self, clash: &Clash) -> trace::ConflictTrace {
+        let failed = match *clash {
+            Clash::Nogood(_) => trace::Origin::Nogood,
+            _ => match self.engine.store.ex.failure {
+                Some(f) => analysis::origin(&self.engine, f.cause),
+                None => trace::Origin::Unexplained,
+            },
+        };
+        trace::ConflictTrace {
+            number: self.engine.stats.failures,
+            level: 0,
+            failed,
+            conflict: Vec::new(),
+            entries: Vec::new(),
+            steps: Vec::new(),
+            uip: trace::TracedEntry {
+                lit: Literal::Eq(VarId(0), 0),
+                level: 0,
+                origin: trace::Origin::Unexplained,
+            },
+            dropped: Vec::new(),
+            clause: Vec::new(),
+            backjump: 0,
         }
     }
 
@@ -688,6 +743,22 @@ impl Learner<'_> {
             }
         }
     }
+}
+
+/// The first `n` conflicts of a learning search for a solution of
+/// `model`, analysed step by step (fewer if the search ends first).
+pub(crate) fn trace_conflicts(
+    model: &Model,
+    options: SearchOptions,
+    n: usize,
+) -> Vec<trace::ConflictTrace> {
+    let mut l = Learner::new(model, options);
+    l.traces = Some(Vec::new());
+    l.trace_limit = n;
+    if n > 0 {
+        l.next();
+    }
+    l.traces.take().unwrap_or_default()
 }
 
 /// Runs a learning search and returns every nogood it learned (tests):
