@@ -62,6 +62,14 @@ pub struct EngineArgs {
     /// variable again until a decision on it succeeds.
     #[arg(long = "last-conflict")]
     last_conflict: bool,
+    /// Stop each search after this many nodes (a limit, never a proof).
+    #[arg(long = "node-limit", value_name = "NODES")]
+    node_limit: Option<u64>,
+    /// The learning search (nogoods from conflicts, backjumping) for a
+    /// first solution or an optimum, in the command's variable and value
+    /// order; counting and enumeration keep the ordinary engine.
+    #[arg(long)]
+    learning: bool,
     /// Print statistics to stderr.
     #[arg(long)]
     pub(crate) stats: bool,
@@ -80,6 +88,8 @@ impl EngineArgs {
             memory_limit: None,
             restarts: None,
             last_conflict: false,
+            node_limit: None,
+            learning: false,
             stats,
         }
     }
@@ -103,6 +113,13 @@ impl EngineArgs {
         }
         if self.last_conflict {
             o.last_conflict = true;
+        }
+        if let Some(n) = self.node_limit {
+            o.limits.nodes = Some(n);
+        }
+        if self.learning {
+            o.learning = true;
+            o.learning_order = csp_core::LearningOrder::User;
         }
         Ok(o)
     }

@@ -20,12 +20,10 @@ pub struct RcpspArgs {
     #[arg(long, default_value = "timetable")]
     strength: String,
     /// Plain branch and bound (dom/wdeg on the start times) instead of
-    /// the learning search (lazy clause generation).
-    #[arg(long = "no-learning")]
+    /// the learning search (lazy clause generation, by activity: the
+    /// default here).
+    #[arg(long = "no-learning", conflicts_with = "learning")]
     no_learning: bool,
-    /// Stop the search after this many nodes.
-    #[arg(long = "node-limit", value_name = "NODES")]
-    node_limit: Option<u64>,
     /// Print each better makespan as it is found.
     #[arg(long)]
     progress: bool,
@@ -55,10 +53,9 @@ pub fn run(a: RcpspArgs) -> Result<ExitCode, CliError> {
     }
     let rc = csp_rcpsp::model(&project, strength).map_err(|e| e.to_string())?;
     let mut options = a.engine.apply(rc.options())?;
+    // Learning by activity unless `--no-learning`; `--learning` (the
+    // engine flag) asks for it in the model's order instead.
     options.learning = !a.no_learning;
-    if a.node_limit.is_some() {
-        options.limits.nodes = a.node_limit;
-    }
     let progress = a.progress;
     let spinner = super::Progress::unless(progress, &format!("project {name}"));
     let r = Search::new(&rc.model)
