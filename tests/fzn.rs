@@ -132,6 +132,47 @@ fn optimisation_prints_improving_solutions_then_proves_the_optimum() {
     assert!(text.contains(&format!("value = {best};")), "{text}");
 }
 
+/// With `-s`, an optimisation reports `objectiveBound`: the objective
+/// itself once proven (with and without learning); a run stopped by its
+/// time limit (here at once) reports a bound no better solution can pass.
+#[test]
+fn statistics_report_the_objective_bound() {
+    let stat = |text: &str, key: &str| -> Option<i64> {
+        let p = format!("%%%mzn-stat: {key}=");
+        text.lines()
+            .find_map(|l| l.strip_prefix(p.as_str()))
+            .map(|v| v.parse().unwrap())
+    };
+    for learning in [false, true] {
+        let mut args = vec!["-s", "tests/data/fzn/knapsack.fzn"];
+        if learning {
+            args.push("--learning");
+        }
+        let o = fzn(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = stdout(&o);
+        assert!(text.contains("=========="), "{text}");
+        let v = stat(&text, "objective").unwrap();
+        assert_eq!(stat(&text, "objectiveBound"), Some(v), "{text}");
+    }
+}
+
+/// `--trace-conflicts N` prints the learning search's first conflicts as
+/// comment lines before the answer, which does not change.
+#[test]
+fn trace_conflicts_prints_comment_lines_before_the_answer() {
+    let o = fzn(&["--trace-conflicts", "2", "docs/data/pigeons.fzn"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let (trace, answer) = text.split_at(text.find("=====").unwrap());
+    assert_eq!(answer, "=====UNSATISFIABLE=====\n", "{text}");
+    assert!(trace.lines().all(|l| l.starts_with('%')), "{text}");
+    assert_eq!(trace.matches("% conflict ").count(), 2, "{text}");
+    assert_eq!(trace.matches("learned clause: ").count(), 2, "{text}");
+    let o = fzn(&["--trace-conflicts", "x", "docs/data/pigeons.fzn"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
 #[test]
 fn unsatisfiable_and_statistics() {
     let o = fzn(&["-s", "tests/data/fzn/unsat.fzn"]);

@@ -66,6 +66,9 @@ fn long_runs_show_a_spinner_on_a_terminal_only() {
             &[
                 "jobshop",
                 "examples/jobshop/data/la02.txt",
+                // Plain branch and bound: learning proves la02 in 0.2 s,
+                // before any spinner shows.
+                "--no-learning",
                 "--time-limit",
                 "2",
             ],

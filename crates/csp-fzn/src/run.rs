@@ -120,6 +120,7 @@ fn print_stats(
     st: &Statistics,
     init: Duration,
     objective: Option<i32>,
+    bound: Option<i32>,
 ) -> io::Result<()> {
     let m = &fzn.model;
     writeln!(out, "%%%mzn-stat: nodes={}", st.nodes)?;
@@ -132,6 +133,12 @@ fn print_stats(
     writeln!(out, "%%%mzn-stat: propagators={}", m.num_constraints())?;
     if let Some(v) = objective {
         writeln!(out, "%%%mzn-stat: objective={v}")?;
+    }
+    // The best proven bound (MiniZinc's `objectiveBound`): the objective
+    // itself when proven optimal, else what the search proved, so an
+    // interrupted run says how far its best solution may be from optimal.
+    if let Some(b) = bound {
+        writeln!(out, "%%%mzn-stat: objectiveBound={b}")?;
     }
     writeln!(out, "%%%mzn-stat: initTime={:.6}", init.as_secs_f64())?;
     writeln!(out, "%%%mzn-stat: solveTime={:.6}", st.time.as_secs_f64())?;
@@ -329,7 +336,7 @@ pub fn solve(
         // A unary constraint emptied a domain while the model was built.
         writeln!(out, "{UNSAT}")?;
         if cfg.stats {
-            print_stats(out, fzn, &Statistics::default(), init, None)?;
+            print_stats(out, fzn, &Statistics::default(), init, None, None)?;
         }
         out.flush()?;
         return Ok(Status::Done);
@@ -381,7 +388,7 @@ pub fn solve(
         }
     }
     let mut search = Search::new(&fzn.model).options(opts);
-    let (outcome, found, stats, objective) = match fzn.objective {
+    let (outcome, found, stats, objective, bound) = match fzn.objective {
         Objective::Satisfy if !cfg.all && cfg.solutions.is_none_or(|n| n <= 1) => {
             // One solution: the sequential search (the parallel one
             // splits the space to enumerate it).
@@ -395,7 +402,7 @@ pub fn solve(
                 Outcome::Solved => Outcome::LimitReached(csp_core::Limit::Solutions),
                 o => o,
             };
-            (outcome, r.1.is_some() as u64, r.2, None)
+            (outcome, r.1.is_some() as u64, r.2, None, None)
         }
         Objective::Satisfy => {
             let max = if cfg.all {
@@ -449,7 +456,7 @@ pub fn solve(
                 Outcome::Solved if broke => Outcome::LimitReached(csp_core::Limit::Solutions),
                 o => o,
             };
-            (outcome, n, report.stats, None)
+            (outcome, n, report.stats, None, None)
         }
         Objective::Minimize(x) | Objective::Maximize(x) => {
             let minimize = matches!(fzn.objective, Objective::Minimize(_));
@@ -510,7 +517,13 @@ pub fn solve(
             if let (Some(s), false) = (&r.best, every && threads == 1) {
                 emit(out, &fzn.outputs, s)?;
             }
-            (r.outcome, r.best.is_some() as u64, r.stats, r.objective)
+            (
+                r.outcome,
+                r.best.is_some() as u64,
+                r.stats,
+                r.objective,
+                r.bound,
+            )
         }
     };
     let status = match outcome {
@@ -552,7 +565,7 @@ pub fn solve(
         );
     }
     if cfg.stats {
-        print_stats(out, fzn, &stats, init, objective)?;
+        print_stats(out, fzn, &stats, init, objective, bound)?;
     }
     out.flush()?;
     Ok(status)
