@@ -99,9 +99,8 @@ pub struct StrippackArgs {
     /// Print each height tried and what its search found.
     #[arg(long)]
     progress: bool,
-    /// Print the search's counters (per height, then in total) on stderr.
-    #[arg(long)]
-    stats: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 /// Runs `csp strippack`.
@@ -109,6 +108,8 @@ pub fn run_strip(a: StrippackArgs) -> Result<ExitCode, CliError> {
     use csp_binpack::strip;
     let (text, name) = read_input(a.file.as_deref())?;
     let s = strip::parse(&text).map_err(|e| format!("{name}:{e}"))?;
+    // The engine options, checked once; applied to each height's search.
+    a.engine.apply(csp_core::SearchOptions::default())?;
     let shelf =
         strip::check(&s, &strip::shelves(&s)).map_err(|e| format!("internal error: {e}"))?;
     outln!(
@@ -121,9 +122,15 @@ pub fn run_strip(a: StrippackArgs) -> Result<ExitCode, CliError> {
         cumulative: !a.no_cumulative,
         learning: a.learning,
     };
-    let (progress, stats) = (a.progress, a.stats);
+    let (progress, stats) = (a.progress, a.engine.stats);
     let spinner = super::Progress::unless(progress, &format!("strip packing of {name}"));
-    let r = strip::solve(&s, options, a.node_limit, |t| {
+    let engine = &a.engine;
+    let tune = |o: &mut csp_core::SearchOptions| {
+        if let Ok(t) = engine.apply(o.clone()) {
+            *o = t;
+        }
+    };
+    let r = strip::solve_with(&s, options, a.node_limit, tune, |t| {
         let what = match t.outcome {
             Outcome::Solved => "a packing".to_string(),
             Outcome::Unsatisfiable => "no packing".to_string(),
@@ -151,17 +158,21 @@ pub fn run_strip(a: StrippackArgs) -> Result<ExitCode, CliError> {
     out!("{}", strip::render(&s, at, height));
     if r.proven {
         outln!("height: {height} (optimal, proven)");
-        Ok(Status::Complete.code())
-    } else {
-        outln!(
-            "height: {height} (best found, not proven optimal: stopped by the node limit; \
-             no packing is lower than {})",
-            r.bound
-        );
-        errln!(
-            "warning: incomplete: the node limit stopped the search at height {}",
-            r.bound
-        );
-        Ok(Status::Incomplete.code())
+        return Ok(Status::Complete.code());
     }
+    let stop = match r.attempts.last().map(|t| t.outcome) {
+        Some(Outcome::LimitReached(l)) => super::Stop(l).to_string(),
+        Some(o) => format!("search ending with {o}"),
+        None => "node limit".to_string(),
+    };
+    outln!(
+        "height: {height} (best found, not proven optimal: stopped by the {stop}; \
+         no packing is lower than {})",
+        r.bound
+    );
+    errln!(
+        "warning: incomplete: the {stop} stopped the search at height {}",
+        r.bound
+    );
+    Ok(Status::Incomplete.code())
 }

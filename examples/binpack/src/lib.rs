@@ -41,8 +41,11 @@ pub struct Instance {
     pub sizes: Vec<i32>,
 }
 
-/// The most items [`parse`] accepts.
-pub const MAX_ITEMS: usize = 10_000;
+/// The most items [`parse`] accepts: BPPLIB's largest classic instances
+/// (Falkenauer's u1000, the AI and ANI sets) have about 1,000. The model
+/// has a variable per item whose domain spans the bins, and the
+/// propagator costs O(items × bins) per call.
+pub const MAX_ITEMS: usize = 1_000;
 /// The largest capacity [`parse`] accepts (so that the total size of
 /// [`MAX_ITEMS`] items fits an `i64` and one bin's load an `i32`).
 pub const MAX_CAPACITY: i64 = 1_000_000_000;

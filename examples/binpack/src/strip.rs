@@ -1,13 +1,13 @@
 //! Two-dimensional strip packing: rectangles of fixed sizes (no rotation)
 //! into a strip of fixed width, minimising the height used.
 //!
-//! Each height `H` from a lower bound up is a satisfaction problem:
-//! rectangles at `(x, y)` inside `W × H` that do not overlap
-//! ([`Model::diffn`]), with the redundant [`Model::cumulative`] on each
-//! axis (the rectangles' widths as demands on a resource of `W` over the
-//! height, their heights on one of `H` over the width) that
-//! `docs/packing.md` measures. The first height that has a packing is the
-//! optimum, when every lower one was proven to have none.
+//! Each height `H` tried is a satisfaction problem: rectangles at `(x, y)`
+//! inside `W × H` that do not overlap ([`Model::diffn`]), with the
+//! redundant [`Model::cumulative`] on each axis (the rectangles' widths as
+//! demands on a resource of `W` over the height, their heights on one of
+//! `H` over the width) that `docs/packing.md` measures. [`solve`] tries
+//! the lower bound first; a packing of height `H` is optimal once `H − 1`
+//! is proven to have none.
 //!
 //! ```
 //! use csp_binpack::strip::{check, solve, Options, Strip};
@@ -38,11 +38,14 @@ pub struct Strip {
     pub rects: Vec<(i32, i32)>,
 }
 
-/// The most rectangles [`parse`] accepts.
+/// The most rectangles [`parse`] accepts (Hopper and Turton's largest
+/// category has 197).
 pub const MAX_RECTS: usize = 1_000;
-/// The largest width or height [`parse`] accepts (so that the total area
-/// fits an `i64` and the sum of the heights an `i32`).
-pub const MAX_SIDE: i64 = 1_000_000;
+/// The largest width or height [`parse`] accepts (so that the sum of the
+/// heights fits an `i32`). The coordinates' domains span the strip's
+/// width and the height tried; the search's memory limit bounds what
+/// their stores take.
+pub const MAX_SIDE: i64 = 100_000;
 
 /// Parses the format of Hopper and Turton's strip-packing sets (2001): the
 /// number of rectangles `n`; the strip's width, optionally followed by a
@@ -325,41 +328,75 @@ impl Solved {
     }
 }
 
-/// Minimises the height: tries each height from the [`lower_bound`] up to
-/// one below the [`shelves`] packing's, stopping at the first that has a
-/// packing, at the first the node limit stops (shared by all the
-/// attempts: `nodes`), or when the shelves are reached. Calls `each` after
-/// every attempt. Every packing returned has passed [`check`].
+/// Minimises the height between the [`lower_bound`] and the [`shelves`]
+/// packing's: tries the lower bound first, then gallops up (2, 6, 14, …
+/// above the bound, each step past the last height without a packing)
+/// until one has a packing, then halves the gap between the highest height without a
+/// packing and the best packing found, until they meet. The node limit
+/// (`nodes`) is shared by all the attempts, each counting at least one
+/// node; the first attempt a limit stops ends the search. Calls `each`
+/// after every attempt. Every packing returned has passed [`check`].
 pub fn solve(
     s: &Strip,
     options: Options,
     nodes: Option<u64>,
+    each: impl FnMut(&Attempt),
+) -> Solved {
+    solve_with(s, options, nodes, |_| {}, each)
+}
+
+/// [`solve`], with `tune` changing each height's search options before
+/// it runs (other limits, another order: `csp strippack` applies the
+/// command line's engine options there). A search that any limit stops
+/// ends the attempts, as the node limit does.
+pub fn solve_with(
+    s: &Strip,
+    options: Options,
+    nodes: Option<u64>,
+    tune: impl Fn(&mut SearchOptions),
     mut each: impl FnMut(&Attempt),
 ) -> Solved {
     let shelf = shelves(s);
-    let mut best = check(s, &shelf).ok().map(|h| (h, shelf));
-    let mut bound = lower_bound(s);
+    let Ok(top) = check(s, &shelf) else {
+        return Solved {
+            best: None,
+            proven: false,
+            bound: lower_bound(s),
+            attempts: Vec::new(),
+        };
+    };
+    let mut best = (top, shelf);
+    // No packing is lower than `lo`; `best` is `hi` high.
+    let mut lo = lower_bound(s);
     let mut attempts = Vec::new();
     let mut left = nodes;
     let mut stopped = false;
-    while best.as_ref().is_none_or(|b| bound < b.0) {
-        let Ok(at) = model(s, bound, options) else {
+    // Galloping up from the bound (lo, lo + 2, lo + 6, …) until a height
+    // has a packing, then halving the gap.
+    let (mut height, mut step, mut galloping) = (lo, 2, true);
+    while lo < best.0 {
+        height = height.clamp(lo, best.0 - 1);
+        let Ok(at) = model(s, height, options) else {
+            stopped = true;
             break;
         };
         let mut o = at.options();
+        tune(&mut o);
         o.limits.nodes = left;
-        let r = match Search::new(&at.model).options(o).solve() {
-            Ok(r) => r,
-            Err(_) => break,
+        let Ok(r) = Search::new(&at.model).options(o).solve() else {
+            stopped = true;
+            break;
         };
         let attempt = Attempt {
-            height: bound,
+            height,
             outcome: r.outcome,
             stats: r.stats,
         };
         each(&attempt);
+        // Every attempt costs at least a node, so that a node limit also
+        // bounds the heights tried when each fails at once.
         if let Some(l) = left.as_mut() {
-            *l = l.saturating_sub(attempt.stats.nodes);
+            *l = l.saturating_sub(attempt.stats.nodes.max(1));
         }
         attempts.push(attempt);
         match (r.outcome, r.solution) {
@@ -370,19 +407,37 @@ pub fn solve(
                     .zip(&at.ys)
                     .map(|(&x, &y)| (sol[x], sol[y]))
                     .collect();
-                if let Ok(h) = check(s, &corners) {
-                    best = Some((h, corners));
+                match check(s, &corners) {
+                    Ok(h) if h <= height => best = (h, corners),
+                    _ => {
+                        stopped = true;
+                        break;
+                    }
                 }
-                break;
+                galloping = false;
+                height = lo + (best.0 - lo) / 2;
             }
-            (Outcome::Unsatisfiable, None) => bound += 1,
+            (Outcome::Unsatisfiable, None) => {
+                lo = height + 1;
+                if galloping {
+                    height = lo + step - 1;
+                    step = step.saturating_mul(2);
+                } else {
+                    height = lo + (best.0 - lo) / 2;
+                }
+            }
             _ => {
                 stopped = true;
                 break;
             }
         }
+        if left == Some(0) && lo < best.0 {
+            stopped = true;
+            break;
+        }
     }
-    let proven = !stopped && best.as_ref().is_some_and(|b| b.0 <= bound);
+    let proven = !stopped && lo >= best.0;
+    let (best, bound) = (Some(best), lo);
     Solved {
         best,
         proven,
@@ -433,11 +488,25 @@ pub fn check(s: &Strip, at: &[(i32, i32)]) -> Result<i32, String> {
     i32::try_from(top).map_err(|_| format!("height {top} overflows"))
 }
 
-/// The packing drawn as text, top row first: each cell shows the
-/// rectangle covering it (`A`–`Z`, then `a`–`z`, then `0`–`9`, then `#`
-/// for the rest), `.` where none does.
+/// The widest strip [`render`] draws.
+pub const MAX_DRAWN_WIDTH: i32 = 200;
+/// The most cells (width × height) [`render`] draws.
+pub const MAX_DRAWN_CELLS: i64 = 100_000;
+
+/// The packing as text. Drawn, top row first, when the strip is at most
+/// [`MAX_DRAWN_WIDTH`] wide and [`MAX_DRAWN_CELLS`] in area: each cell
+/// shows the rectangle covering it (`A`–`Z`, then `a`–`z`, then `0`–`9`,
+/// then `#` for the rest), `.` where none does. Larger, one line per
+/// rectangle: `rectangle N (w × h) at (x, y)`.
 pub fn render(s: &Strip, at: &[(i32, i32)], height: i32) -> String {
     const NAMES: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    if s.width > MAX_DRAWN_WIDTH || s.width as i64 * height.max(0) as i64 > MAX_DRAWN_CELLS {
+        let mut out = String::new();
+        for (i, (&(x, y), &(w, h))) in at.iter().zip(&s.rects).enumerate() {
+            out += &format!("rectangle {} ({w} × {h}) at ({x}, {y})\n", i + 1);
+        }
+        return out;
+    }
     let (w, h) = (s.width.max(0) as usize, height.max(0) as usize);
     let mut grid = vec![vec![b'.'; w]; h];
     for (i, (&(x, y), &(rw, rh))) in at.iter().zip(&s.rects).enumerate() {

@@ -394,14 +394,20 @@ fn strip_brute_force(s: &strip::Strip) -> i32 {
 #[test]
 fn tiny_random_strips_agree_with_brute_force() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-    for round in 0..60 {
-        let width = 2 + rng.next(5) as i32;
-        let n = 1 + rng.next(5) as usize;
+    let mut halved = 0;
+    for round in 0..100 {
+        let width = 2 + rng.next(7) as i32;
+        let n = 1 + rng.next(6) as usize;
         let rects: Vec<(i32, i32)> = (0..n)
-            .map(|_| (1 + rng.next(width as u64) as i32, 1 + rng.next(4) as i32))
+            .map(|_| (1 + rng.next(width as u64) as i32, 1 + rng.next(6) as i32))
             .collect();
         let s = strip::Strip { width, rects };
         let want = strip_brute_force(&s);
+        let r = strip::solve(&s, strip::Options::default(), None, |_| {});
+        let found = r.attempts.iter().position(|a| a.outcome == Outcome::Solved);
+        if found.is_some_and(|k| k + 1 < r.attempts.len()) {
+            halved += 1; // a packing found, then a lower height tried
+        }
         for cumulative in [true, false] {
             for learning in [false, true] {
                 let r = strip::solve(
@@ -423,6 +429,7 @@ fn tiny_random_strips_agree_with_brute_force() {
             }
         }
     }
+    assert!(halved > 0, "no instance halved a gap");
 }
 
 #[test]
@@ -479,4 +486,43 @@ fn bad_strip_files_name_line_and_column() {
         ],
     )
     .unwrap();
+}
+
+#[test]
+fn heights_gallop_up_then_halve_the_gap() {
+    // Three 6 × 5 rectangles in a strip of width 10 stack: height 15, where
+    // the area bound says 9. The heights tried: 9, then 11 (galloping),
+    // then 14 (capped below the shelves' 15); each has no packing.
+    let s = strip::Strip {
+        width: 10,
+        rects: vec![(6, 5); 3],
+    };
+    let mut tried = Vec::new();
+    let r = strip::solve(&s, strip::Options::default(), None, |a| {
+        tried.push((a.height, a.outcome))
+    });
+    assert!(r.proven);
+    assert_eq!(r.best.as_ref().map(|b| b.0), Some(15));
+    assert_eq!(r.bound, 15);
+    let heights: Vec<i32> = tried.iter().map(|t| t.0).collect();
+    assert_eq!(heights, [9, 11, 14]);
+    assert!(tried.iter().all(|t| t.1 == Outcome::Unsatisfiable));
+}
+
+#[test]
+fn large_strips_are_listed_not_drawn() {
+    let s = strip::Strip {
+        width: 1000,
+        rects: vec![(600, 3), (400, 3)],
+    };
+    let text = strip::render(&s, &[(0, 0), (600, 0)], 3);
+    assert_eq!(
+        text,
+        "rectangle 1 (600 × 3) at (0, 0)\nrectangle 2 (400 × 3) at (600, 0)\n"
+    );
+    let s = strip::Strip {
+        width: 3,
+        rects: vec![(2, 1), (1, 2)],
+    };
+    assert_eq!(strip::render(&s, &[(0, 0), (2, 0)], 2), "..B\nAAB\n");
 }
