@@ -19,11 +19,12 @@ cell() {
 optimum() { grep "^$1," "$data/optima.csv" | cut -d, -f2; }
 echo "| instance | optimum | L2, FFD | default | --learning | --no-symmetry | --no-symmetry --learning |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
-for f in N1C1W1_A N1C2W2_A N1C1W1_C N1C3W1_A N1C3W2_B N1C3W4_D N1C1W1_K N1C1W1_R \
-         N1C1W4_A N1C1W4_S N1C2W1_S N1C2W1_G N1C1W1_N N1C1W2_A; do
-    file=$data/$f.BPP
+for f in N1C1W1_A.BPP N1C2W2_A.BPP N1C1W1_C.BPP N1C3W1_A.BPP N1C3W2_B.BPP \
+         N1C3W4_D.BPP N1C1W1_K.BPP N1C1W1_R.BPP N1C1W4_A.BPP N1C1W4_S.BPP \
+         N1C2W1_S.BPP N1C2W1_G.BPP N1C1W1_N.BPP N1C1W2_A.BPP Falkenauer_u120_00.txt; do
+    file=$data/$f
     bounds=$("$csp" binpack "$file" --node-limit 1 2>/dev/null | head -1 | sed 's/.*(L2) \([0-9]*\), first fit decreasing \([0-9]*\)/\1, \2/')
-    printf '| %s | %s | %s |' "$f" "$(optimum "$f.BPP")" "$bounds"
+    printf '| %s | %s | %s |' "${f%.*}" "$(optimum "$f")" "$bounds"
     for opts in "" "--learning" "--no-symmetry" "--no-symmetry --learning"; do
         # shellcheck disable=SC2086
         cell binpack "$file" --node-limit 20000 $opts

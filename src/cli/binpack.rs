@@ -70,6 +70,28 @@ pub fn run(a: BinpackArgs) -> Result<ExitCode, CliError> {
         })
         .map_err(|e| e.to_string())?;
     drop(spinner);
+    if let (None, Outcome::LimitReached(l)) = (&r.best, r.outcome) {
+        // Stopped before the first dive ended: first fit decreasing is
+        // still a packing (the model's upper bound).
+        let bins: Vec<i32> = csp_binpack::first_fit_decreasing(&inst)
+            .iter()
+            .map(|&b| b as i32)
+            .collect();
+        let used = csp_binpack::check(&inst, &bins).map_err(|e| format!("internal error: {e}"))?;
+        out!("{}", csp_binpack::render(&inst, &bins));
+        outln!(
+            "bins: {used} (first fit decreasing, not proven optimal: stopped by the {})",
+            super::Stop(l)
+        );
+        errln!(
+            "warning: incomplete: the {} stopped the search before its first packing",
+            super::Stop(l)
+        );
+        if a.engine.stats {
+            errln!("{}", r.stats);
+        }
+        return Ok(Status::Incomplete.code());
+    }
     super::finish_optimum(&r, "packing", a.engine.stats, |best, proof| {
         let bins = bp.assignment(best);
         let used = csp_binpack::check(&inst, &bins).map_err(|e| format!("internal error: {e}"))?;
