@@ -163,3 +163,46 @@ fn strippack_bad_input_is_positioned_with_status_2() {
         assert_eq!(text(&o.stderr), message);
     }
 }
+
+/// Long runs show a spinner on a terminal only (as `tests/progress.rs`
+/// checks for the other commands): each run here is stopped by its time
+/// limit, longer than the second a spinner waits before it shows.
+#[test]
+fn long_runs_show_a_spinner_on_a_terminal_only() {
+    let bins = data("N1C1W2_A.BPP");
+    let strip = data("C2_3.txt");
+    let cases: [(&[&str], String); 2] = [
+        (
+            &["binpack", &bins, "--time-limit", "1.5"],
+            format!("bin packing of {bins}"),
+        ),
+        (
+            &["strippack", &strip, "--time-limit", "1.5"],
+            format!("strip packing of {strip}"),
+        ),
+    ];
+    for (args, message) in &cases {
+        let plain = common::csp(args);
+        assert_eq!(plain.status.code(), Some(1), "{args:?}");
+        assert!(!text(&plain.stderr).contains(message.as_str()), "{args:?}");
+        let line = std::iter::once(env!("CARGO_BIN_EXE_csp"))
+            .chain(args.iter().copied())
+            .map(|a| format!("'{a}'"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let shown = match std::process::Command::new("script")
+            .args(["-qec", &line, "/dev/null"])
+            .output()
+        {
+            Ok(out) => text(&out.stdout),
+            Err(_) if std::env::var("CSP_SKIP_TTY").as_deref() == Ok("1") => return,
+            Err(e) => panic!("this test needs util-linux's `script` ({e}); or set CSP_SKIP_TTY=1"),
+        };
+        assert!(shown.contains(message.as_str()), "{args:?}: {shown}");
+        let last = shown.rfind(message.as_str()).unwrap();
+        assert!(
+            shown[last..].contains("\u{1b}[2K"),
+            "{args:?}: not cleared: {shown}"
+        );
+    }
+}
