@@ -18,6 +18,7 @@
 //! assert_eq!(Search::new(&m).count().unwrap().count, 6);
 //! ```
 
+pub use csp_binpack as binpack;
 pub use csp_coloring as coloring;
 pub use csp_core as core;
 pub use csp_core::*;

@@ -76,6 +76,10 @@ enum Command {
     MinizincSetup(cli::minizinc::MinizincArgs),
     /// The 0/1 knapsack: the most value within the capacity, from FILE.
     Knapsack(cli::knapsack::KnapsackArgs),
+    /// Bin packing: the fewest bins for the items, from a BPPLIB FILE.
+    Binpack(cli::binpack::BinpackArgs),
+    /// Strip packing: rectangles into a strip of fixed width, the least height.
+    Strippack(cli::binpack::StrippackArgs),
 }
 
 fn main() -> ExitCode {
@@ -112,6 +116,8 @@ fn main() -> ExitCode {
         Some(Command::Minesweeper(a)) => cli::minesweeper::run(a),
         Some(Command::MinizincSetup(a)) => cli::minizinc::run(a),
         Some(Command::Knapsack(a)) => cli::knapsack::run(a),
+        Some(Command::Binpack(a)) => cli::binpack::run(a),
+        Some(Command::Strippack(a)) => cli::binpack::run_strip(a),
     };
     cli::output::flush();
     match result {

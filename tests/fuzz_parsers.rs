@@ -146,6 +146,16 @@ const RCPSP: &[&str] = &[
      RESOURCEAVAILABILITIES:\n  R 1\n  2\n",
 ];
 
+const BINPACK: &[&str] = &[
+    include_str!("../examples/binpack/data/N1C3W1_A.BPP"),
+    "# three items\n3\n10\n6\n5\n4\n",
+];
+
+const STRIP: &[&str] = &[
+    include_str!("../examples/binpack/data/C1_1.txt"),
+    "3\n4 9\n2 2\n2 1\n# last\n4 1\n",
+];
+
 const COLUMNS: &[&str] = &["2 4 1 3", "1 5 8 6 3 7 2 4", "  3 1 4 2  ", "1"];
 
 proptest! {
@@ -230,6 +240,37 @@ proptest! {
             Ok(p) => {
                 prop_assert!(csp_rcpsp::find_cycle(&p.successors).is_none());
                 prop_assert!(csp_rcpsp::model(&p, csp_rcpsp::Strength::default()).is_ok());
+            }
+        }
+    }
+
+    #[test]
+    fn binpack_errors_name_line_and_column(s in input(BINPACK, 300)) {
+        match timed(&s, csp_binpack::parse) {
+            Err(e) => prop_assert!(within(&s, &e), "{s:?}: {e}"),
+            // What parses has a model, and first fit decreasing packs it.
+            Ok(i) => {
+                prop_assert!(csp_binpack::model(&i, csp_binpack::Options::default()).is_ok());
+                let ffd: Vec<i32> = csp_binpack::first_fit_decreasing(&i)
+                    .iter()
+                    .map(|&b| b as i32)
+                    .collect();
+                prop_assert!(csp_binpack::check(&i, &ffd).is_ok());
+            }
+        }
+    }
+
+    #[test]
+    fn strippack_errors_name_line_and_column(s in input(STRIP, 300)) {
+        use csp_binpack::strip;
+        match timed(&s, strip::parse) {
+            Err(e) => prop_assert!(within(&s, &e), "{s:?}: {e}"),
+            // What parses has a model at its lower bound, and the shelves
+            // pack it.
+            Ok(p) => {
+                let h = strip::lower_bound(&p);
+                prop_assert!(strip::model(&p, h, strip::Options::default()).is_ok());
+                prop_assert!(strip::check(&p, &strip::shelves(&p)).is_ok());
             }
         }
     }

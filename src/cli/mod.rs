@@ -12,6 +12,7 @@ use csp_core::{Inference, ValOrder, VarOrder};
 
 #[macro_use]
 pub mod output;
+pub mod binpack;
 pub mod futoshiki;
 pub mod golomb;
 pub mod jobshop;

@@ -62,12 +62,12 @@ pub struct EngineArgs {
     /// variable again until a decision on it succeeds.
     #[arg(long = "last-conflict")]
     last_conflict: bool,
-    /// Stop each search after this many nodes (a limit, never a proof).
+    /// Stop the search after this many nodes (a limit, never a proof).
     #[arg(long = "node-limit", value_name = "NODES")]
     node_limit: Option<u64>,
-    /// The learning search (nogoods from conflicts, backjumping) for a
-    /// first solution or an optimum, in the command's variable and value
-    /// order; counting and enumeration keep the ordinary engine.
+    /// The learning search (lazy clause generation: nogoods from
+    /// conflicts, backjumping) for a first solution or an optimum;
+    /// counting and enumeration keep the ordinary engine.
     #[arg(long)]
     learning: bool,
     /// Print statistics to stderr.
@@ -119,7 +119,6 @@ impl EngineArgs {
         }
         if self.learning {
             o.learning = true;
-            o.learning_order = csp_core::LearningOrder::User;
         }
         Ok(o)
     }
@@ -134,6 +133,16 @@ impl EngineArgs {
             self.var_order.as_deref().unwrap_or(v),
             self.val_order.as_deref().unwrap_or(w)
         )
+    }
+
+    /// Was `--learning` given?
+    pub(crate) fn learning(&self) -> bool {
+        self.learning
+    }
+
+    /// The `--node-limit` value.
+    pub(crate) fn node_limit(&self) -> Option<u64> {
+        self.node_limit
     }
 
     /// The `--seed` value.

@@ -53,8 +53,7 @@ pub fn run(a: RcpspArgs) -> Result<ExitCode, CliError> {
     }
     let rc = csp_rcpsp::model(&project, strength).map_err(|e| e.to_string())?;
     let mut options = a.engine.apply(rc.options())?;
-    // Learning by activity unless `--no-learning`; `--learning` (the
-    // engine flag) asks for it in the model's order instead.
+    // Learning (by activity) unless `--no-learning`.
     options.learning = !a.no_learning;
     let progress = a.progress;
     let spinner = super::Progress::unless(progress, &format!("project {name}"));
