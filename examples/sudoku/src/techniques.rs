@@ -2075,6 +2075,14 @@ fn x_chain(pm: &Candidates) -> Vec<Step> {
             }
         }
         let with: Vec<usize> = (0..n * n).filter(|&c| pm.has(c, d)).collect();
+        // Weak links: the other cells with `d` each cell sees.
+        let mut weak: Vec<Vec<(usize, House)>> = vec![Vec::new(); n * n];
+        for &c in &with {
+            weak[c] = with
+                .iter()
+                .filter_map(|&o| pm.common_house(c, o).filter(|_| o != c).map(|h| (o, h)))
+                .collect();
+        }
         // State `2 * cell + on`: `on` when the chain concludes the cell
         // holds `d` (reached by a strong link), else it does not.
         for &start in &with {
@@ -2091,14 +2099,8 @@ fn x_chain(pm: &Candidates) -> Vec<Step> {
                 if depth[s] >= MAX_CHAIN_LINKS {
                     continue;
                 }
-                let next: Vec<(usize, House)> = if on {
-                    with.iter()
-                        .filter_map(|&o| pm.common_house(c, o).filter(|_| o != c).map(|h| (o, h)))
-                        .collect()
-                } else {
-                    strong[c].clone()
-                };
-                for (o, h) in next {
+                let next = if on { &weak[c] } else { &strong[c] };
+                for &(o, h) in next {
                     let t = 2 * o + usize::from(!on);
                     if depth[t] != usize::MAX || on_path(&parent, s, 2, o) {
                         continue;
@@ -2164,7 +2166,7 @@ fn x_chain(pm: &Candidates) -> Vec<Step> {
 
 /// The other digit of a bivalue cell.
 fn other_digit(pm: &Candidates, c: usize, d: u8) -> u8 {
-    digits_of(pm.mask(c) & !bit(d))[0]
+    (pm.mask(c) & !bit(d)).trailing_zeros() as u8
 }
 
 /// XY-chains: bivalue cells, each holding one of its two digits (a strong
@@ -2179,6 +2181,14 @@ fn xy_chain(pm: &Candidates) -> Vec<Step> {
     let n = pm.side();
     let bv = bivalue(pm);
     let width = n + 1;
+    // The bivalue cells each bivalue cell sees, with the house they share.
+    let mut seen: Vec<Vec<(usize, House)>> = vec![Vec::new(); n * n];
+    for &c in &bv {
+        seen[c] = bv
+            .iter()
+            .filter_map(|&o| pm.common_house(c, o).filter(|_| o != c).map(|h| (o, h)))
+            .collect();
+    }
     let mut found = std::collections::BTreeMap::new();
     for &start in &bv {
         for x in pm.digits(start) {
@@ -2194,10 +2204,10 @@ fn xy_chain(pm: &Candidates) -> Vec<Step> {
                 if depth[s] + 2 > MAX_CHAIN_LINKS {
                     continue;
                 }
-                for &o in &bv {
-                    let Some(h) = pm.common_house(c, o).filter(|_| o != c && pm.has(o, v)) else {
+                for &(o, h) in &seen[c] {
+                    if !pm.has(o, v) {
                         continue;
-                    };
+                    }
                     let w = other_digit(pm, o, v);
                     let t = width * o + w as usize;
                     if depth[t] != usize::MAX || on_path(&parent, s, width, o) {
