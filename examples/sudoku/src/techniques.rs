@@ -90,6 +90,8 @@ pub enum Technique {
     HiddenQuadruple,
     /// Basic fish of size 2.
     XWing,
+    /// Remote pair: a chain of bivalue cells with the same two digits.
+    RemotePair,
     /// Skyscraper: two conjugate pairs in parallel lines, one end aligned.
     Skyscraper,
     /// 2-String Kite: a conjugate pair in a row and one in a column joined in a box.
@@ -137,7 +139,7 @@ pub enum Technique {
 }
 
 /// Every technique, in the order [`next`] tries them.
-pub const LADDER: [Technique; 35] = [
+pub const LADDER: [Technique; 36] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -152,6 +154,7 @@ pub const LADDER: [Technique; 35] = [
     Technique::NakedQuadruple,
     Technique::HiddenQuadruple,
     Technique::XWing,
+    Technique::RemotePair,
     Technique::Skyscraper,
     Technique::TwoStringKite,
     Technique::EmptyRectangle,
@@ -212,6 +215,7 @@ impl Technique {
             XyzWing => "0801",
             WWing => "0803",
             XChain => "0701",
+            RemotePair => "0703",
             XyChain => "0702",
             ForcingNetContradiction => "1303",
             ForcingNetVerity => "1304",
@@ -254,6 +258,7 @@ impl Technique {
             XyzWing => "xyz-wing",
             WWing => "w-wing",
             XChain => "x-chain",
+            RemotePair => "remote pair",
             XyChain => "xy-chain",
             ForcingNetContradiction => "forcing net contradiction",
             ForcingNetVerity => "forcing net verity",
@@ -287,7 +292,7 @@ impl Technique {
             | NakedTriple | HiddenTriple => Level::Medium,
             NakedQuadruple | HiddenQuadruple | XWing | Swordfish | Skyscraper | TwoStringKite
             | XyWing | XyzWing | WWing | FinnedXWing | SashimiXWing | EmptyRectangle
-            | TurbotFish | ColourTrap | ColourWrap => Level::Hard,
+            | TurbotFish | ColourTrap | ColourWrap | RemotePair => Level::Hard,
             Jellyfish | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish | SashimiJellyfish
             | XChain | XyChain => Level::Unfair,
             ForcingNetContradiction | ForcingNetVerity => Level::Extreme,
@@ -329,6 +334,7 @@ impl Technique {
             XyzWing => 180,
             WWing => 150,
             XChain | XyChain => 260,
+            RemotePair => 110,
             ForcingNetContradiction | ForcingNetVerity => 700,
         }
     }
@@ -556,6 +562,7 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         XyzWing => xyz_wing(pm),
         WWing => w_wing(pm),
         XChain => x_chain(pm),
+        RemotePair => remote_pairs(pm),
         XyChain => xy_chain(pm),
         ForcingNetContradiction => forcing_contradiction(pm),
         ForcingNetVerity => forcing_verity(pm),
@@ -2275,6 +2282,109 @@ fn xy_chain(pm: &Candidates) -> Vec<Step> {
             cells: chain.cells,
             placements: vec![],
             eliminations: elims,
+            rules: finish_rules(rules),
+        });
+    }
+    out.sort_by_key(|s| (s.cells.len(), std::cmp::Reverse(s.eliminations.len())));
+    out
+}
+
+/// Remote pairs: bivalue cells with the same two digits, each seeing the
+/// next. Their digits alternate along the chain, so two cells an odd
+/// number of links apart (at least 3; one link apart is a naked pair)
+/// hold both digits between them, and a cell seeing both holds neither.
+/// Breadth-first from every start, a shortest chain per pair of ends with
+/// an even number of cells (at least 4, at most [`MAX_CHAIN_LINKS`] links
+/// counted as an XY-chain counts them); the step eliminates what every
+/// such pair of its cells allows.
+fn remote_pairs(pm: &Candidates) -> Vec<Step> {
+    let n = pm.side();
+    let bv = bivalue(pm);
+    let mut found = std::collections::BTreeMap::new();
+    for &start in &bv {
+        let m = pm.mask(start);
+        let mut parent: Vec<Option<usize>> = vec![None; n * n];
+        let mut depth = vec![usize::MAX; n * n];
+        let mut via: Vec<Option<House>> = vec![None; n * n];
+        depth[start] = 1;
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(c) = queue.pop_front() {
+            if 2 * (depth[c] + 1) - 1 > MAX_CHAIN_LINKS {
+                continue;
+            }
+            for &o in &bv {
+                let Some(h) = pm.common_house(c, o).filter(|_| o != c && pm.mask(o) == m) else {
+                    continue;
+                };
+                if depth[o] != usize::MAX || on_path(&parent, c, 1, o) {
+                    continue;
+                }
+                depth[o] = depth[c] + 1;
+                parent[o] = Some(c);
+                via[o] = Some(h);
+                queue.push_back(o);
+                if depth[o] >= 4 && depth[o] % 2 == 0 {
+                    let cells = path_states(&parent, o);
+                    let links = cells[1..]
+                        .iter()
+                        .map(|&x| via[x].expect("a link"))
+                        .collect();
+                    keep_shortest(&mut found, 0, Chain { cells, links });
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (_, chain) in found {
+        let cells = &chain.cells;
+        let ds = pm.digits(cells[0]);
+        let mut rules: Vec<Rule> = cells.iter().map(|&c| Rule::Cell(c)).collect();
+        for &h in &chain.links {
+            rules.extend(ds.iter().map(|&d| Rule::Digit(h, d)));
+        }
+        let mut elims = Vec::new();
+        for t in 0..n * n {
+            if cells.contains(&t) || pm.mask(t) & pm.mask(cells[0]) == 0 {
+                continue;
+            }
+            let pair = (0..cells.len()).find_map(|i| {
+                (i + 3..cells.len())
+                    .step_by(2)
+                    .find(|&j| pm.sees(t, cells[i]) && pm.sees(t, cells[j]))
+                    .map(|j| (cells[i], cells[j]))
+            });
+            let Some((a, b)) = pair else { continue };
+            for &d in &ds {
+                if pm.has(t, d) {
+                    link_rules(pm, t, &[a, b], d, &mut rules);
+                    elims.push((t, d));
+                }
+            }
+        }
+        if elims.is_empty() {
+            continue;
+        }
+        let elims_sorted = {
+            let mut e = elims.clone();
+            e.sort_unstable();
+            e
+        };
+        if out.iter().any(|s: &Step| s.eliminations == elims_sorted) {
+            continue;
+        }
+        out.push(Step {
+            technique: Technique::RemotePair,
+            sentence: format!(
+                "Remote pair: {} hold only {}, each seeing the next, so their digits alternate: {}",
+                cells_text(n, cells),
+                digits_text(&ds),
+                list(n, &elims_sorted, false)
+            ),
+            digits: ds,
+            houses: chain.links.clone(),
+            cells: chain.cells,
+            placements: vec![],
+            eliminations: elims_sorted,
             rules: finish_rules(rules),
         });
     }

@@ -1,4 +1,4 @@
-//! X-chains and XY-chains on the cases of HoDoKu's regression library
+//! X-chains, XY-chains and remote pairs on the cases of HoDoKu's regression library
 //! (`../shared/data/sudoku/reglib-1.3.txt`): every instance found is a
 //! well-formed chain (checked here from the candidates, apart from the
 //! detector), the chains come shortest first, and the exact-cover checker
@@ -103,6 +103,40 @@ fn every_instance(code: &str, t: Technique, check: fn(&Candidates, &Step)) -> us
         found += steps.len();
     }
     found
+}
+
+/// A remote pair: an even number (at least 4) of bivalue cells with the
+/// same two digits, each seeing the next; every cell losing a digit sees
+/// two of them an odd number (at least 3) of links apart.
+fn check_remote_pair(pm: &Candidates, s: &Step) {
+    let cells = &s.cells;
+    assert!(cells.len() >= 4 && cells.len() % 2 == 0, "{}", s.sentence);
+    assert!(distinct(cells), "{}", s.sentence);
+    let m = pm.mask(cells[0]);
+    assert_eq!(m.count_ones(), 2);
+    for (i, &c) in cells.iter().enumerate() {
+        assert_eq!(pm.mask(c), m, "{}", s.sentence);
+        if i > 0 {
+            assert!(
+                in_house(pm, s.houses[i - 1], c) && in_house(pm, s.houses[i - 1], cells[i - 1])
+            );
+        }
+    }
+    for &(t, d) in &s.eliminations {
+        assert!(!cells.contains(&t) && pm.has(t, d) && m & (1 << d) != 0);
+        let odd_pair = (0..cells.len()).any(|i| {
+            (i + 3..cells.len())
+                .step_by(2)
+                .any(|j| pm.sees(t, cells[i]) && pm.sees(t, cells[j]))
+        });
+        assert!(odd_pair, "{}", s.sentence);
+    }
+}
+
+#[test]
+fn every_remote_pair_found_is_a_well_formed_chain() {
+    let n = every_instance("0703", Technique::RemotePair, check_remote_pair);
+    assert!(n >= 20, "{n} remote pairs");
 }
 
 #[test]
