@@ -2323,7 +2323,7 @@ fn remote_pairs(pm: &Candidates) -> Vec<Step> {
                 parent[o] = Some(c);
                 via[o] = Some(h);
                 queue.push_back(o);
-                if depth[o] >= 4 && depth[o] % 2 == 0 {
+                if depth[o] >= 4 && depth[o].is_multiple_of(2) {
                     let cells = path_states(&parent, o);
                     let links = cells[1..]
                         .iter()

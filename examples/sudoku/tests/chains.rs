@@ -53,7 +53,7 @@ fn check_x_chain(pm: &Candidates, s: &Step) {
         let (x, y) = (cells[i], cells[i + 1]);
         assert!(pm.has(x, d) && pm.has(y, d));
         assert!(in_house(pm, h, x) && in_house(pm, h, y), "{}", s.sentence);
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             assert_eq!(pm.cells_with(h, d), {
                 let mut v = vec![x, y];
                 v.sort_unstable();
@@ -110,7 +110,11 @@ fn every_instance(code: &str, t: Technique, check: fn(&Candidates, &Step)) -> us
 /// two of them an odd number (at least 3) of links apart.
 fn check_remote_pair(pm: &Candidates, s: &Step) {
     let cells = &s.cells;
-    assert!(cells.len() >= 4 && cells.len() % 2 == 0, "{}", s.sentence);
+    assert!(
+        cells.len() >= 4 && cells.len().is_multiple_of(2),
+        "{}",
+        s.sentence
+    );
     assert!(distinct(cells), "{}", s.sentence);
     let m = pm.mask(cells[0]);
     assert_eq!(m.count_ones(), 2);
