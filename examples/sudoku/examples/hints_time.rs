@@ -38,6 +38,9 @@ fn main() {
     let mut generic_t = Vec::new();
     let mut full_t = Vec::new();
     let mut solved = 0;
+    // Puzzles whose explanation needs a forcing net, and the steps per technique.
+    let mut with_nets = 0;
+    let mut used: std::collections::BTreeMap<techniques::Technique, usize> = Default::default();
     for g in &grids {
         let pm = Candidates::from_grid(g);
         let t = Instant::now();
@@ -45,6 +48,15 @@ fn main() {
         full_t.push(t.elapsed());
         if end == techniques::End::Solved {
             solved += 1;
+        }
+        if steps
+            .iter()
+            .any(|s| s.technique.level() == techniques::Level::Extreme)
+        {
+            with_nets += 1;
+        }
+        for s in &steps {
+            *used.entry(s.technique).or_default() += 1;
         }
         let mut state = pm.clone();
         for (k, s) in steps.iter().enumerate() {
@@ -77,9 +89,11 @@ fn main() {
     }
     let mean = |v: &[Duration]| v.iter().sum::<Duration>() / v.len().max(1) as u32;
     println!(
-        "{path}: {} puzzles, {solved} solved by the techniques",
+        "{path}: {} puzzles, {solved} solved by the techniques, {with_nets} of them with a forcing net",
         grids.len()
     );
+    let counts: Vec<String> = used.iter().map(|(t, k)| format!("{t} {k}")).collect();
+    println!("steps per technique: {}", counts.join(", "));
     println!(
         "technique hint: {} states, median {:?}, 90th percentile {:?}, max {:?}",
         hint_t.len(),

@@ -90,6 +90,8 @@ pub enum Technique {
     HiddenQuadruple,
     /// Basic fish of size 2.
     XWing,
+    /// Remote pair: a chain of bivalue cells with the same two digits.
+    RemotePair,
     /// Skyscraper: two conjugate pairs in parallel lines, one end aligned.
     Skyscraper,
     /// 2-String Kite: a conjugate pair in a row and one in a column joined in a box.
@@ -124,6 +126,10 @@ pub enum Technique {
     FinnedJellyfish,
     /// A finned Jellyfish missing a body candidate.
     SashimiJellyfish,
+    /// X-chain: alternating strong and weak links of one digit.
+    XChain,
+    /// XY-chain: bivalue cells linked by shared digits, equal outer digits.
+    XyChain,
     /// Forcing net, contradiction: placing the digit leads, by singles
     /// alone, to a cell or a house-digit with no place left.
     ForcingNetContradiction,
@@ -133,7 +139,7 @@ pub enum Technique {
 }
 
 /// Every technique, in the order [`next`] tries them.
-pub const LADDER: [Technique; 33] = [
+pub const LADDER: [Technique; 36] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -148,6 +154,7 @@ pub const LADDER: [Technique; 33] = [
     Technique::NakedQuadruple,
     Technique::HiddenQuadruple,
     Technique::XWing,
+    Technique::RemotePair,
     Technique::Skyscraper,
     Technique::TwoStringKite,
     Technique::EmptyRectangle,
@@ -165,6 +172,8 @@ pub const LADDER: [Technique; 33] = [
     Technique::SashimiSwordfish,
     Technique::FinnedJellyfish,
     Technique::SashimiJellyfish,
+    Technique::XChain,
+    Technique::XyChain,
     Technique::ForcingNetContradiction,
     Technique::ForcingNetVerity,
 ];
@@ -205,6 +214,9 @@ impl Technique {
             XyWing => "0800",
             XyzWing => "0801",
             WWing => "0803",
+            XChain => "0701",
+            RemotePair => "0703",
+            XyChain => "0702",
             ForcingNetContradiction => "1303",
             ForcingNetVerity => "1304",
         }
@@ -245,6 +257,9 @@ impl Technique {
             XyWing => "xy-wing",
             XyzWing => "xyz-wing",
             WWing => "w-wing",
+            XChain => "x-chain",
+            RemotePair => "remote pair",
+            XyChain => "xy-chain",
             ForcingNetContradiction => "forcing net contradiction",
             ForcingNetVerity => "forcing net verity",
         }
@@ -261,6 +276,8 @@ impl Technique {
             XyWing => "XY-Wing".into(),
             XyzWing => "XYZ-Wing".into(),
             WWing => "W-Wing".into(),
+            XChain => "X-Chain".into(),
+            XyChain => "XY-Chain".into(),
             t => capital(t.name()),
         }
     }
@@ -275,10 +292,9 @@ impl Technique {
             | NakedTriple | HiddenTriple => Level::Medium,
             NakedQuadruple | HiddenQuadruple | XWing | Swordfish | Skyscraper | TwoStringKite
             | XyWing | XyzWing | WWing | FinnedXWing | SashimiXWing | EmptyRectangle
-            | TurbotFish | ColourTrap | ColourWrap => Level::Hard,
-            Jellyfish | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish | SashimiJellyfish => {
-                Level::Unfair
-            }
+            | TurbotFish | ColourTrap | ColourWrap | RemotePair => Level::Hard,
+            Jellyfish | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish | SashimiJellyfish
+            | XChain | XyChain => Level::Unfair,
             ForcingNetContradiction | ForcingNetVerity => Level::Extreme,
         }
     }
@@ -317,6 +333,8 @@ impl Technique {
             XyWing => 160,
             XyzWing => 180,
             WWing => 150,
+            XChain | XyChain => 260,
+            RemotePair => 110,
             ForcingNetContradiction | ForcingNetVerity => 700,
         }
     }
@@ -543,6 +561,9 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         XyWing => xy_wing(pm),
         XyzWing => xyz_wing(pm),
         WWing => w_wing(pm),
+        XChain => x_chain(pm),
+        RemotePair => remote_pairs(pm),
+        XyChain => xy_chain(pm),
         ForcingNetContradiction => forcing_contradiction(pm),
         ForcingNetVerity => forcing_verity(pm),
     }
@@ -1979,6 +2000,395 @@ fn w_wing(pm: &Candidates) -> Vec<Step> {
             }
         }
     }
+    out
+}
+
+// ---- chains -----------------------------------------------------------------
+
+/// The longest chain the chain techniques look for, in links (HoDoKu's
+/// default restriction is 20; chains alternate strong and weak links and
+/// start and end with a strong one, so the length is odd).
+pub const MAX_CHAIN_LINKS: usize = 19;
+
+/// Is `cell` on the path of BFS state `s` (following `parent`)?
+fn on_path(parent: &[Option<usize>], mut s: usize, width: usize, cell: usize) -> bool {
+    loop {
+        if s / width == cell {
+            return true;
+        }
+        match parent[s] {
+            Some(p) => s = p,
+            None => return false,
+        }
+    }
+}
+
+/// The states of the path ending in `s`, first to last.
+fn path_states(parent: &[Option<usize>], mut s: usize) -> Vec<usize> {
+    let mut out = vec![s];
+    while let Some(p) = parent[s] {
+        out.push(p);
+        s = p;
+    }
+    out.reverse();
+    out
+}
+
+/// One chain found: its cells in order, the houses of its links (one
+/// fewer than the cells), and its length in links.
+struct Chain {
+    cells: Vec<usize>,
+    links: Vec<House>,
+}
+
+/// Keeps, per pair of ends, the shortest chain (`found` keyed by
+/// `(digit, low end, high end)`).
+fn keep_shortest(
+    found: &mut std::collections::BTreeMap<(u8, usize, usize), Chain>,
+    d: u8,
+    chain: Chain,
+) {
+    let (a, b) = (
+        chain.cells[0],
+        *chain.cells.last().expect("a chain has cells"),
+    );
+    let key = (d, a.min(b), a.max(b));
+    match found.get(&key) {
+        Some(old) if old.links.len() <= chain.links.len() => {}
+        _ => {
+            found.insert(key, chain);
+        }
+    }
+}
+
+/// X-chains: for one digit, strong links (a house with the digit in two
+/// cells: one of them holds it) alternate with weak links (two cells that
+/// see each other: not both hold it), starting and ending with a strong
+/// link. If the first cell does not hold the digit, the last one does, so
+/// a cell seeing both ends does not. Breadth-first from every start, so
+/// each pair of ends comes with a shortest chain (cells not repeated, at
+/// most [`MAX_CHAIN_LINKS`] links, at least 3: one strong link alone is no
+/// chain). Shortest chains first.
+fn x_chain(pm: &Candidates) -> Vec<Step> {
+    let n = pm.side();
+    let mut found = std::collections::BTreeMap::new();
+    for d in 1..=n as u8 {
+        let mut strong: Vec<Vec<(usize, House)>> = vec![Vec::new(); n * n];
+        for h in pm.houses() {
+            let cs = pm.cells_with(h, d);
+            if cs.len() == 2 && !strong[cs[0]].iter().any(|&(o, _)| o == cs[1]) {
+                strong[cs[0]].push((cs[1], h));
+                strong[cs[1]].push((cs[0], h));
+            }
+        }
+        let with: Vec<usize> = (0..n * n).filter(|&c| pm.has(c, d)).collect();
+        // Weak links: the other cells with `d` each cell sees.
+        let mut weak: Vec<Vec<(usize, House)>> = vec![Vec::new(); n * n];
+        for &c in &with {
+            weak[c] = with
+                .iter()
+                .filter_map(|&o| pm.common_house(c, o).filter(|_| o != c).map(|h| (o, h)))
+                .collect();
+        }
+        // State `2 * cell + on`: `on` when the chain concludes the cell
+        // holds `d` (reached by a strong link), else it does not.
+        for &start in &with {
+            if strong[start].is_empty() {
+                continue;
+            }
+            let mut parent: Vec<Option<usize>> = vec![None; 2 * n * n];
+            let mut depth = vec![usize::MAX; 2 * n * n];
+            let mut via: Vec<Option<House>> = vec![None; 2 * n * n];
+            depth[2 * start] = 0;
+            let mut queue = std::collections::VecDeque::from([2 * start]);
+            while let Some(s) = queue.pop_front() {
+                let (c, on) = (s / 2, s % 2 == 1);
+                if depth[s] >= MAX_CHAIN_LINKS {
+                    continue;
+                }
+                let next = if on { &weak[c] } else { &strong[c] };
+                for &(o, h) in next {
+                    let t = 2 * o + usize::from(!on);
+                    if depth[t] != usize::MAX || on_path(&parent, s, 2, o) {
+                        continue;
+                    }
+                    depth[t] = depth[s] + 1;
+                    parent[t] = Some(s);
+                    via[t] = Some(h);
+                    queue.push_back(t);
+                    if !on && depth[t] >= 3 {
+                        let states = path_states(&parent, t);
+                        keep_shortest(
+                            &mut found,
+                            d,
+                            Chain {
+                                cells: states.iter().map(|&x| x / 2).collect(),
+                                links: states[1..]
+                                    .iter()
+                                    .map(|&x| via[x].expect("a link into every later state"))
+                                    .collect(),
+                            },
+                        );
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for ((d, _, _), chain) in found {
+        let (a, b) = (chain.cells[0], *chain.cells.last().expect("cells"));
+        let targets = seeing_both(pm, a, b, d);
+        if targets.is_empty() {
+            continue;
+        }
+        let mut rules: Vec<Rule> = chain.links.iter().map(|&h| Rule::Digit(h, d)).collect();
+        for &e in &targets {
+            link_rules(pm, e, &[a, b], d, &mut rules);
+        }
+        let mut text = cell_name(n, a);
+        for (i, &c) in chain.cells.iter().enumerate().skip(1) {
+            text.push_str(if i % 2 == 1 { " = " } else { " - " });
+            text.push_str(&cell_name(n, c));
+        }
+        let elims: Vec<(usize, u8)> = targets.iter().map(|&x| (x, d)).collect();
+        out.push(Step {
+            technique: Technique::XChain,
+            sentence: format!(
+                "X-chain on {d}: {text} (=: one of the two holds {d}, -: not both); one of {} and {} holds {d}, so {}",
+                cell_name(n, a),
+                cell_name(n, b),
+                list(n, &elims, false)
+            ),
+            digits: vec![d],
+            houses: chain.links.clone(),
+            cells: chain.cells,
+            placements: vec![],
+            eliminations: elims,
+            rules: finish_rules(rules),
+        });
+    }
+    out.sort_by_key(|s| (s.cells.len(), std::cmp::Reverse(s.eliminations.len())));
+    out
+}
+
+/// The other digit of a bivalue cell.
+fn other_digit(pm: &Candidates, c: usize, d: u8) -> u8 {
+    (pm.mask(c) & !bit(d)).trailing_zeros() as u8
+}
+
+/// XY-chains: bivalue cells, each holding one of its two digits (a strong
+/// link inside the cell), joined by a digit two neighbours share and see
+/// each other with (a weak link). If the first cell does not hold its
+/// outer digit `x`, the next holds the shared one, and so on until the
+/// last holds its outer digit; when both outer digits are `x`, one end
+/// holds `x`, so a cell seeing both ends does not. At least three cells
+/// (two would be a pair), at most [`MAX_CHAIN_LINKS`] links, the shortest
+/// chain per pair of ends, shortest chains first.
+fn xy_chain(pm: &Candidates) -> Vec<Step> {
+    let n = pm.side();
+    let bv = bivalue(pm);
+    let width = n + 1;
+    // The bivalue cells each bivalue cell sees, with the house they share.
+    let mut seen: Vec<Vec<(usize, House)>> = vec![Vec::new(); n * n];
+    for &c in &bv {
+        seen[c] = bv
+            .iter()
+            .filter_map(|&o| pm.common_house(c, o).filter(|_| o != c).map(|h| (o, h)))
+            .collect();
+    }
+    let mut found = std::collections::BTreeMap::new();
+    for &start in &bv {
+        for x in pm.digits(start) {
+            // State `width * cell + v`: the chain concludes `cell` holds `v`.
+            let mut parent: Vec<Option<usize>> = vec![None; width * n * n];
+            let mut depth = vec![usize::MAX; width * n * n];
+            let mut via: Vec<Option<House>> = vec![None; width * n * n];
+            let first = width * start + other_digit(pm, start, x) as usize;
+            depth[first] = 1;
+            let mut queue = std::collections::VecDeque::from([first]);
+            while let Some(s) = queue.pop_front() {
+                let (c, v) = (s / width, (s % width) as u8);
+                if depth[s] + 2 > MAX_CHAIN_LINKS {
+                    continue;
+                }
+                for &(o, h) in &seen[c] {
+                    if !pm.has(o, v) {
+                        continue;
+                    }
+                    let w = other_digit(pm, o, v);
+                    let t = width * o + w as usize;
+                    if depth[t] != usize::MAX || on_path(&parent, s, width, o) {
+                        continue;
+                    }
+                    depth[t] = depth[s] + 2;
+                    parent[t] = Some(s);
+                    via[t] = Some(h);
+                    queue.push_back(t);
+                    if w == x && depth[t] >= 5 {
+                        let states = path_states(&parent, t);
+                        keep_shortest(
+                            &mut found,
+                            x,
+                            Chain {
+                                cells: states.iter().map(|&y| y / width).collect(),
+                                links: states[1..]
+                                    .iter()
+                                    .map(|&y| via[y].expect("a link into every later state"))
+                                    .collect(),
+                            },
+                        );
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for ((x, _, _), chain) in found {
+        let (a, b) = (chain.cells[0], *chain.cells.last().expect("cells"));
+        let targets = seeing_both(pm, a, b, x);
+        if targets.is_empty() {
+            continue;
+        }
+        let mut rules: Vec<Rule> = chain.cells.iter().map(|&c| Rule::Cell(c)).collect();
+        let mut text = Vec::new();
+        let mut v = x;
+        let mut digits = vec![x];
+        for (i, &c) in chain.cells.iter().enumerate() {
+            let w = other_digit(pm, c, v);
+            text.push(format!("({v}={w}){}", cell_name(n, c)));
+            if let Some(&h) = chain.links.get(i) {
+                rules.push(Rule::Digit(h, w));
+            }
+            digits.push(w);
+            v = w;
+        }
+        for &e in &targets {
+            link_rules(pm, e, &[a, b], x, &mut rules);
+        }
+        digits.sort_unstable();
+        digits.dedup();
+        let elims: Vec<(usize, u8)> = targets.iter().map(|&c| (c, x)).collect();
+        out.push(Step {
+            technique: Technique::XyChain,
+            sentence: format!(
+                "XY-chain: {} (each cell holds one of its two digits, neighbours not the same one); one of {} and {} holds {x}, so {}",
+                text.join(" - "),
+                cell_name(n, a),
+                cell_name(n, b),
+                list(n, &elims, false)
+            ),
+            digits,
+            houses: chain.links.clone(),
+            cells: chain.cells,
+            placements: vec![],
+            eliminations: elims,
+            rules: finish_rules(rules),
+        });
+    }
+    out.sort_by_key(|s| (s.cells.len(), std::cmp::Reverse(s.eliminations.len())));
+    out
+}
+
+/// Remote pairs: bivalue cells with the same two digits, each seeing the
+/// next. Their digits alternate along the chain, so two cells an odd
+/// number of links apart (at least 3; one link apart is a naked pair)
+/// hold both digits between them, and a cell seeing both holds neither.
+/// Breadth-first from every start, a shortest chain per pair of ends with
+/// an even number of cells (at least 4, at most [`MAX_CHAIN_LINKS`] links
+/// counted as an XY-chain counts them); the step eliminates what every
+/// such pair of its cells allows.
+fn remote_pairs(pm: &Candidates) -> Vec<Step> {
+    let n = pm.side();
+    let bv = bivalue(pm);
+    let mut found = std::collections::BTreeMap::new();
+    for &start in &bv {
+        let m = pm.mask(start);
+        let mut parent: Vec<Option<usize>> = vec![None; n * n];
+        let mut depth = vec![usize::MAX; n * n];
+        let mut via: Vec<Option<House>> = vec![None; n * n];
+        depth[start] = 1;
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(c) = queue.pop_front() {
+            if 2 * (depth[c] + 1) - 1 > MAX_CHAIN_LINKS {
+                continue;
+            }
+            for &o in &bv {
+                let Some(h) = pm.common_house(c, o).filter(|_| o != c && pm.mask(o) == m) else {
+                    continue;
+                };
+                if depth[o] != usize::MAX || on_path(&parent, c, 1, o) {
+                    continue;
+                }
+                depth[o] = depth[c] + 1;
+                parent[o] = Some(c);
+                via[o] = Some(h);
+                queue.push_back(o);
+                if depth[o] >= 4 && depth[o].is_multiple_of(2) {
+                    let cells = path_states(&parent, o);
+                    let links = cells[1..]
+                        .iter()
+                        .map(|&x| via[x].expect("a link"))
+                        .collect();
+                    keep_shortest(&mut found, 0, Chain { cells, links });
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (_, chain) in found {
+        let cells = &chain.cells;
+        let ds = pm.digits(cells[0]);
+        let mut rules: Vec<Rule> = cells.iter().map(|&c| Rule::Cell(c)).collect();
+        for &h in &chain.links {
+            rules.extend(ds.iter().map(|&d| Rule::Digit(h, d)));
+        }
+        let mut elims = Vec::new();
+        for t in 0..n * n {
+            if cells.contains(&t) || pm.mask(t) & pm.mask(cells[0]) == 0 {
+                continue;
+            }
+            let pair = (0..cells.len()).find_map(|i| {
+                (i + 3..cells.len())
+                    .step_by(2)
+                    .find(|&j| pm.sees(t, cells[i]) && pm.sees(t, cells[j]))
+                    .map(|j| (cells[i], cells[j]))
+            });
+            let Some((a, b)) = pair else { continue };
+            for &d in &ds {
+                if pm.has(t, d) {
+                    link_rules(pm, t, &[a, b], d, &mut rules);
+                    elims.push((t, d));
+                }
+            }
+        }
+        if elims.is_empty() {
+            continue;
+        }
+        let elims_sorted = {
+            let mut e = elims.clone();
+            e.sort_unstable();
+            e
+        };
+        if out.iter().any(|s: &Step| s.eliminations == elims_sorted) {
+            continue;
+        }
+        out.push(Step {
+            technique: Technique::RemotePair,
+            sentence: format!(
+                "Remote pair: {} hold only {}, each seeing the next, so their digits alternate: {}",
+                cells_text(n, cells),
+                digits_text(&ds),
+                list(n, &elims_sorted, false)
+            ),
+            digits: ds,
+            houses: chain.links.clone(),
+            cells: chain.cells,
+            placements: vec![],
+            eliminations: elims_sorted,
+            rules: finish_rules(rules),
+        });
+    }
+    out.sort_by_key(|s| (s.cells.len(), std::cmp::Reverse(s.eliminations.len())));
     out
 }
 
