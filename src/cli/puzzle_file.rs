@@ -46,6 +46,19 @@ impl HintModel {
         }
     }
 
+    /// The kinds of the constraints a step uses (`linear + all-different`),
+    /// where a Sudoku step names its technique.
+    fn kinds(&self, s: &Step) -> String {
+        let mut kinds: Vec<&str> = s
+            .constraints
+            .iter()
+            .map(|&c| self.model.constraint(c).name())
+            .collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        kinds.join(" + ")
+    }
+
     /// The constraint's name for people.
     fn label(&self, c: ConstraintId) -> String {
         match self.labels.get(c.index()) {
@@ -349,14 +362,7 @@ impl HintModel {
         )];
         for (k, s) in seq.steps.iter().enumerate() {
             let mut p = snapshot(&mask, "step", format!("{}. {}", k + 1, self.sentence(s)));
-            let mut kinds: Vec<&str> = s
-                .constraints
-                .iter()
-                .map(|&c| self.model.constraint(c).name())
-                .collect();
-            kinds.sort_unstable();
-            kinds.dedup();
-            p.technique = Some((kinds.join(" + "), String::new(), String::new()));
+            p.technique = Some((self.kinds(s), String::new(), String::new()));
             let d = self.normal(s.deduction);
             if let Some(c) = cell_of(d.var()) {
                 match d {
@@ -413,18 +419,11 @@ impl HintModel {
             Literal::Eq(..) => (vec![self.notation(d)], vec![]),
             _ => (vec![], vec![self.notation(d)]),
         };
-        let mut kinds: Vec<&str> = s
-            .constraints
-            .iter()
-            .map(|&c| self.model.constraint(c).name())
-            .collect();
-        kinds.sort_unstable();
-        kinds.dedup();
         let premises: Vec<String> = s.premises.iter().map(|&l| self.notation(l)).collect();
         let constraints: Vec<String> = s.constraints.iter().map(|&c| self.label(c)).collect();
         format!(
             "{{\"puzzle\": {puzzle}, \"step\": {k}, \"technique\": {}, \"placements\": {}, \"eliminations\": {}, \"premises\": {}, \"constraints\": {}, \"cost\": [{}, {}, {}], \"text\": {}}}",
-            js(&kinds.join(" + ")),
+            js(&self.kinds(s)),
             strings(&placements),
             strings(&eliminations),
             strings(&premises),

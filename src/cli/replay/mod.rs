@@ -640,8 +640,8 @@ const STYLE: &str = include_str!("replay.css");
 const SCRIPT: &str = include_str!("replay.js");
 
 /// `s` as a JSON string; `<` escaped too, so that no `</script>` can end
-/// the data early.
-fn json_str(s: &str) -> String {
+/// the data early (the explanation page uses it too).
+pub(crate) fn json_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -660,7 +660,7 @@ fn json_str(s: &str) -> String {
 }
 
 /// `s` with the HTML special characters escaped.
-fn html_escape(s: &str) -> String {
+pub(crate) fn html_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

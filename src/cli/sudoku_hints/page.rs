@@ -22,6 +22,7 @@ use csp_sudoku::techniques::{self, Checker, End, Step};
 use csp_sudoku::{model, render, Grid};
 
 use super::{conflict_givens, split, stuck};
+use crate::cli::replay::{html_escape, json_str};
 use crate::cli::CliError;
 
 const TEMPLATE: &str = include_str!("page.html");
@@ -132,31 +133,6 @@ fn sudoku_board(pm: &Candidates) -> Board {
         slots: vec![symbols; n * n],
         givens: (0..n * n).map(|c| pm.is_given(c)).collect(),
     }
-}
-
-/// `s` as a JSON string, `<` escaped so that no `</script>` ends the data.
-fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '<' => out.push_str("\\u003c"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 fn json_list<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
