@@ -2041,6 +2041,22 @@ struct Chain {
     links: Vec<House>,
 }
 
+impl Chain {
+    /// The chain a breadth-first search reached in state `t`: the states
+    /// on its path (`parent`), each `width * cell + extra`, and the house
+    /// of the link into each (`via`).
+    fn traced(parent: &[Option<usize>], via: &[Option<House>], t: usize, width: usize) -> Chain {
+        let states = path_states(parent, t);
+        Chain {
+            cells: states.iter().map(|&x| x / width).collect(),
+            links: states[1..]
+                .iter()
+                .map(|&x| via[x].expect("a link into every later state"))
+                .collect(),
+        }
+    }
+}
+
 /// Keeps, per pair of ends, the shortest chain (`found` keyed by
 /// `(digit, low end, high end)`).
 fn keep_shortest(
@@ -2117,18 +2133,7 @@ fn x_chain(pm: &Candidates) -> Vec<Step> {
                     via[t] = Some(h);
                     queue.push_back(t);
                     if !on && depth[t] >= 3 {
-                        let states = path_states(&parent, t);
-                        keep_shortest(
-                            &mut found,
-                            d,
-                            Chain {
-                                cells: states.iter().map(|&x| x / 2).collect(),
-                                links: states[1..]
-                                    .iter()
-                                    .map(|&x| via[x].expect("a link into every later state"))
-                                    .collect(),
-                            },
-                        );
+                        keep_shortest(&mut found, d, Chain::traced(&parent, &via, t, 2));
                     }
                 }
             }
@@ -2225,18 +2230,7 @@ fn xy_chain(pm: &Candidates) -> Vec<Step> {
                     via[t] = Some(h);
                     queue.push_back(t);
                     if w == x && depth[t] >= 5 {
-                        let states = path_states(&parent, t);
-                        keep_shortest(
-                            &mut found,
-                            x,
-                            Chain {
-                                cells: states.iter().map(|&y| y / width).collect(),
-                                links: states[1..]
-                                    .iter()
-                                    .map(|&y| via[y].expect("a link into every later state"))
-                                    .collect(),
-                            },
-                        );
+                        keep_shortest(&mut found, x, Chain::traced(&parent, &via, t, width));
                     }
                 }
             }

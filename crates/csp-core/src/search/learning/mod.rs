@@ -185,7 +185,7 @@ pub(crate) struct Learner<'a> {
 
 impl<'a> Learner<'a> {
     /// A learning search over `model` with `options` (explaining mode is
-    /// turned on; the variable order is replaced by activities).
+    /// turned on; the variable order is that of `options.learning_order`).
     pub(crate) fn new(model: &'a Model, mut options: SearchOptions) -> Learner<'a> {
         options.explain = true;
         let restarts = match (options.restarts, options.learning_order) {
