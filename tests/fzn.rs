@@ -189,6 +189,28 @@ fn unsatisfiable_and_statistics() {
 }
 
 #[test]
+fn the_node_limit_is_kept_and_says_unknown() {
+    // 1,000 nodes are far from enough to prove pigeons unsatisfiable,
+    // with or without learning: the statistics show the limit reached
+    // exactly, and the run says UNKNOWN, never UNSATISFIABLE.
+    for learning in [false, true] {
+        let mut args = vec!["-s", "--node-limit", "1000"];
+        if learning {
+            args.push("--learning");
+        }
+        args.push("tests/data/fzn/pigeons.fzn");
+        let o = fzn(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = stdout(&o);
+        assert!(text.starts_with("=====UNKNOWN=====\n"), "{text}");
+        assert!(text.contains("%%%mzn-stat: nodes=1000\n"), "{text}");
+    }
+    let o = fzn(&["--node-limit", "x", "tests/data/fzn/pigeons.fzn"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("--node-limit: 'x' is not a valid number"), "{}", stderr(&o));
+}
+
+#[test]
 fn the_time_limit_is_kept_and_says_unknown() {
     // Pigeons cannot finish in 300 ms: the limit ends it (how soon after
     // the limit depends on the machine's load, so it is not asserted).

@@ -3,7 +3,7 @@
 //! [`main`]).
 //!
 //! ```text
-//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--learning] [--trace-conflicts N] [--memory-limit SIZE] model.fzn
+//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--learning] [--trace-conflicts N] [--memory-limit SIZE] model.fzn
 //! ```
 //!
 //! Exit status: 0 when the run ended normally (including "unsatisfiable"
@@ -20,7 +20,7 @@ use crate::run::{self, Config, Status};
 const WATCHDOG_GRACE_MS: u64 = 500;
 
 const USAGE: &str =
-    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--learning] [--trace-conflicts N] [--memory-limit SIZE] FILE.fzn";
+    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--learning] [--trace-conflicts N] [--memory-limit SIZE] FILE.fzn";
 
 const HELP: &str = "fzn-csp: csp as a FlatZinc solver (MiniZinc: minizinc --solver csp model.mzn)
 
@@ -34,6 +34,9 @@ options:
   -s, --statistics           print %%%mzn-stat lines
   -t, --time-limit MS        stop after MS milliseconds
   -v, --verbose              notes and progress on standard error
+      --node-limit N         stop after N search nodes (as -t does, =====UNKNOWN=====
+                             or the best solution found; for measurements that do
+                             not depend on the machine's speed)
       --memory-limit SIZE    the heap's budget for building the model and the search
                              (512M, 4G; default half the available memory): past it,
                              =====UNKNOWN===== and a note saying where
@@ -101,6 +104,7 @@ pub fn parse_args(
             "-t" | "--time-limit" => {
                 cfg.time_limit = Some(Duration::from_millis(number(&a, it.next())?))
             }
+            "--node-limit" => cfg.node_limit = Some(number(&a, it.next())?),
             "--learning" => cfg.learning = true,
             "--trace-conflicts" => cfg.trace_conflicts = Some(number(&a, it.next())?),
             "--memory-limit" => {

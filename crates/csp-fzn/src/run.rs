@@ -41,6 +41,9 @@ pub struct Config {
     pub time_limit: Option<Duration>,
     /// `-v`: progress and notes on standard error.
     pub verbose: bool,
+    /// `--node-limit N`: stop after `N` search nodes (per search, as
+    /// [`Limits::with_nodes`] counts them).
+    pub node_limit: Option<u64>,
     /// `--memory-limit SIZE`: the heap's budget in bytes, for building the
     /// model and the search ([`crate::memory`]); `fzn-csp` sets half the
     /// available memory when the flag is absent. `None`: no budget.
@@ -345,6 +348,9 @@ pub fn solve(
     if let Some(t) = cfg.time_limit {
         // Leave a little time to print what was found.
         limits = limits.with_time(t.saturating_sub(Duration::from_millis(50)));
+    }
+    if let Some(n) = cfg.node_limit {
+        limits = limits.with_nodes(n);
     }
     if let Some(bytes) = cfg.memory_limit {
         // The search counts its own store: it gets what the model left.

@@ -55,10 +55,13 @@ pub(crate) struct Analyzer {
     lower: Vec<usize>,
     /// Scratch: the entries that make a set of premises true.
     found: Vec<usize>,
-    /// Scratch of [`redundant`](Self::redundant): entries to look at,
-    /// entries it marked.
-    stack: Vec<usize>,
-    marked: Vec<usize>,
+    /// Per trail position: the stamp of the analysis whose minimisation
+    /// found the entry not implied by the nogood.
+    failed: Vec<u32>,
+    /// Scratch of [`redundant`](Self::redundant): its search's frames and
+    /// the entries behind their reasons.
+    stack: Vec<(usize, usize, usize, usize)>,
+    behind: Vec<usize>,
     /// Entries the last minimisation dropped.
     pub(crate) removed: usize,
     /// Of those, the entries whose removal needed the recursion (local
@@ -127,10 +130,12 @@ impl Analyzer {
         let len = engine.store.ex.entries.len();
         if self.seen.len() < len {
             self.seen.resize(len, 0);
+            self.failed.resize(len, 0);
         }
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.seen.iter_mut().for_each(|s| *s = 0);
+            self.failed.iter_mut().for_each(|s| *s = 0);
             self.stamp = 1;
         }
         self.lower.clear();
@@ -262,56 +267,86 @@ impl Analyzer {
     }
 
     /// Is entry `k` (seen) implied by the other entries seen? A depth-
-    /// first search over the entries behind the reasons, marking as seen
-    /// those it proves implied; on failure the marks of this search are
-    /// taken back.
+    /// first search over the entries behind the reasons. An entry is
+    /// marked as seen once every entry behind its reason is (it is implied
+    /// then, and stays so for the rest of this analysis); when the search
+    /// meets an entry that cannot be implied (a decision, a given, the
+    /// bound, a change without a reason, an entry of a level the nogood
+    /// lacks, or one that failed before), the entries on the path to it
+    /// are marked as failed, so that no later search of this analysis
+    /// explores them again (the "poisoned" literals of Van Gelder's
+    /// improvement to MiniSat's minimisation, as in CaDiCaL and Pumpkin).
     fn redundant(&mut self, engine: &mut Engine<'_>, k: usize, levels: u64) -> bool {
-        let mut stack = std::mem::take(&mut self.stack);
-        let mut marked = std::mem::take(&mut self.marked);
+        let mut frames = std::mem::take(&mut self.stack);
+        let mut behind = std::mem::take(&mut self.behind);
         let mut prem = std::mem::take(&mut self.premises);
-        let mut found = std::mem::take(&mut self.found);
-        stack.clear();
-        marked.clear();
-        stack.push(k);
+        frames.clear();
+        behind.clear();
+        // A frame is (entry, start, next, end): the entries behind its
+        // reason are `behind[start..end]`, those from `next` not looked at
+        // yet. The top frame's are last in `behind`.
+        self.push_frame(engine, k, &mut prem, &mut behind, &mut frames);
         let mut ok = true;
-        'search: while let Some(q) = stack.pop() {
-            prem.clear();
-            entry_premises(engine, q, &mut prem);
-            found.clear();
-            let h = history(engine, q);
-            for &p in &prem {
-                h.supports_into(p, &mut found);
+        let mut deep = false;
+        while let Some(&(q, start, next, end)) = frames.last() {
+            if next == end {
+                // Everything behind `q` is implied, so `q` is.
+                frames.pop();
+                behind.truncate(start);
+                self.seen[q] = self.stamp;
+                continue;
             }
-            let ex = &engine.store.ex;
-            for &j in &found {
-                let e = ex.entries[j];
-                if self.seen[j] == self.stamp || e.level() == 0 {
-                    continue;
-                }
-                if explained(e.cause()) && levels & level_bit(e.level()) != 0 {
-                    self.seen[j] = self.stamp;
-                    marked.push(j);
-                    stack.push(j);
-                } else {
-                    ok = false;
-                    break 'search;
-                }
+            let n = frames.len();
+            frames[n - 1].2 += 1;
+            let j = behind[next];
+            let e = engine.store.ex.entries[j];
+            if self.seen[j] == self.stamp || e.level() == 0 {
+                continue;
             }
+            if self.failed[j] == self.stamp
+                || !explained(e.cause())
+                || levels & level_bit(e.level()) == 0
+            {
+                ok = false;
+                break;
+            }
+            deep = true;
+            self.push_frame(engine, j, &mut prem, &mut behind, &mut frames);
         }
         if ok {
             // Local minimisation would have kept `k` when the search went
             // beyond its own premises.
-            self.deep += usize::from(!marked.is_empty());
+            self.deep += usize::from(deep);
         } else {
-            for &j in &marked {
-                self.seen[j] = 0;
+            // The entries on the path to the failure are not implied.
+            for &(q, ..) in &frames {
+                self.failed[q] = self.stamp;
             }
         }
-        self.stack = stack;
-        self.marked = marked;
+        self.stack = frames;
+        self.behind = behind;
         self.premises = prem;
-        self.found = found;
         ok
+    }
+
+    /// Pushes a frame for entry `q`: the entries behind its reason,
+    /// appended to `behind`.
+    fn push_frame(
+        &mut self,
+        engine: &mut Engine<'_>,
+        q: usize,
+        prem: &mut Vec<Literal>,
+        behind: &mut Vec<usize>,
+        frames: &mut Vec<(usize, usize, usize, usize)>,
+    ) {
+        prem.clear();
+        entry_premises(engine, q, prem);
+        let start = behind.len();
+        let h = history(engine, q);
+        for &p in prem.iter() {
+            h.supports_into(p, behind);
+        }
+        frames.push((q, start, start, behind.len()));
     }
 
     /// Marks entry `k` as part of the nogood: counted if of level `top`,

@@ -241,6 +241,14 @@ pub(crate) struct Nogoods {
     pub(crate) propagated: u64,
     /// Scratch: the literal ids whose watches a pass visits.
     due: Vec<u32>,
+    /// Per trail position below `qhead`: a number no other entry that
+    /// stood there has had (given when the store first reads the entry).
+    serials: Vec<u64>,
+    next_serial: u64,
+    /// Per literal id: `(e, s)` when the pass that read the trail up to
+    /// length `e` found the literal false and visited its watches, and
+    /// `s` was the serial at position `e − 1` (see [`Nogoods::settled`]).
+    settled: Vec<(u32, u64)>,
 }
 
 /// The id of `v` in `list` (sorted by value), if it has one.
@@ -292,6 +300,7 @@ impl Nogoods {
                 let id = self.watches.len() as u32;
                 list.insert(k, (v, id));
                 self.watches.push(Vec::new());
+                self.settled.push((0, 0));
                 id
             }
         };
@@ -399,14 +408,40 @@ impl Nogoods {
         Ok(())
     }
 
+    /// Has literal `id` been false, with its watches visited, since a
+    /// pass that nothing below it on the trail has been undone since? Then
+    /// its watches need no visit: each clause filed there had its watches
+    /// moved, or its other watch true, and no clause can have been filed
+    /// there since but with its other watch true (a learned clause's second
+    /// watch, under its asserted literal; watches move only onto literals
+    /// that are not false). The trail's prefix up to the pass's end is
+    /// unchanged when the entry at its last position has the serial it had
+    /// then, since an undone position gets a new serial when refilled.
+    #[inline]
+    fn settled(&self, id: u32) -> bool {
+        let (e, s) = self.settled[id as usize];
+        e > 0 && (e as usize) <= self.serials.len() && self.serials[e as usize - 1] == s
+    }
+
     /// Propagates the clauses watching the literals made false since the
     /// last call, until no clause is unit. `Ok(true)` if a literal was
     /// written; `Err(c)` when clause `c` has every literal false.
+    ///
+    /// The literals to look at are those of the variables changed since
+    /// the last call that are false now, less those whose watches were
+    /// visited while they were false already ([`Nogoods::settled`]): a
+    /// variable losing one value otherwise has all its false literals
+    /// visited again, on models where values go one at a time.
     pub(crate) fn propagate(&mut self, store: &mut DomainStore) -> Result<bool, u32> {
         let mut wrote = false;
         while self.qhead < store.ex.entries.len() {
             self.pass += 1;
             let end = store.ex.entries.len();
+            self.serials.truncate(self.qhead);
+            for _ in self.qhead..end {
+                self.next_serial += 1;
+                self.serials.push(self.next_serial);
+            }
             let mut due = std::mem::take(&mut self.due);
             due.clear();
             for k in self.qhead..end {
@@ -435,17 +470,21 @@ impl Nogoods {
                 due.extend(w.le[..to].iter().map(|e| e.1));
             }
             self.qhead = end;
+            let mark = (end as u32, self.serials[end - 1]);
             for &id in &due {
-                if self.watches[id as usize].is_empty() {
+                if self.settled(id) {
                     continue;
                 }
-                match self.visit_list(store, id) {
-                    Ok(w) => wrote |= w,
-                    Err(c) => {
-                        self.due = due;
-                        return Err(c);
+                if !self.watches[id as usize].is_empty() {
+                    match self.visit_list(store, id) {
+                        Ok(w) => wrote |= w,
+                        Err(c) => {
+                            self.due = due;
+                            return Err(c);
+                        }
                     }
                 }
+                self.settled[id as usize] = mark;
             }
             self.due = due;
         }
