@@ -513,3 +513,110 @@ fn all_different_pruned_by_other_constraints_is_not_capped() {
         .expect("a nodes statistic");
     assert!(nodes < 20_000, "{nodes} nodes");
 }
+
+/// The `% line N:` lines `--why-unsat` prints: the line numbers.
+fn why_lines(text: &str) -> Vec<usize> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("% line ")?.split(':').next()?.parse().ok())
+        .collect()
+}
+
+/// The FlatZinc text `text` with only the constraint items on `keep`.
+fn only_constraints(text: &str, keep: &[usize]) -> String {
+    text.lines()
+        .enumerate()
+        .filter(|(i, l)| !l.starts_with("constraint ") || keep.contains(&(i + 1)))
+        .map(|(_, l)| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn why_unsat_names_a_minimal_set_checked_by_the_plain_engine() {
+    // A 3×3 Latin square whose diagonals must both be distinct (MiniZinc
+    // 2.6 output of why_unsat.mzn, with constraint names and paths).
+    let file = "tests/data/fzn/why_unsat.fzn";
+    let o = fzn(&["--why-unsat", file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("=====UNSATISFIABLE=====\n% why-unsat: "),
+        "{out}"
+    );
+    assert!(
+        out.contains("(minimal: without any one of them there is a solution)"),
+        "{out}"
+    );
+    // Named from MiniZinc's annotations, with the source position.
+    assert!(
+        out.contains("\"diagonal\" at why_unsat.mzn:7.12-7.46"),
+        "{out}"
+    );
+    assert!(out.contains("\"anti-diagonal\""), "{out}");
+    assert!(!out.contains("\"corner\""), "{out}");
+    assert!(out.contains("search of"), "{out}");
+    let lines = why_lines(&out);
+    assert!(lines.len() >= 3, "{out}");
+    // Independently, by the plain engine on FlatZinc text: the named items
+    // alone have no solution, and without any one of them there is one.
+    let text = std::fs::read_to_string(file).unwrap();
+    let dir = std::env::temp_dir().join(format!("why_unsat_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |keep: &[usize]| -> String {
+        let p = dir.join(format!("k{}.fzn", keep.len()));
+        std::fs::write(&p, only_constraints(&text, keep)).unwrap();
+        stdout(&fzn(&[p.to_str().unwrap()]))
+    };
+    assert_eq!(run(&lines), "=====UNSATISFIABLE=====\n");
+    for i in 0..lines.len() {
+        let mut less = lines.clone();
+        less.remove(i);
+        assert!(
+            run(&less).contains("----------"),
+            "without line {}",
+            lines[i]
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn why_unsat_on_a_satisfiable_model_prints_no_explanation_and_bad_flags_fail() {
+    let o = fzn(&["--why-unsat", "tests/data/fzn/queens6.fzn"]);
+    assert!(o.status.success());
+    assert!(!stdout(&o).contains("why-unsat"));
+    // Two items that contradict each other by propagation.
+    let out = stdout(&fzn(&["--why-unsat", "tests/data/fzn/unsat.fzn"]));
+    assert_eq!(why_lines(&out), vec![3, 4], "{out}");
+    assert!(out.contains("propagation refutes them"), "{out}");
+    // A budget too small to refute the Latin square says so.
+    let out = stdout(&fzn(&[
+        "--why-unsat",
+        "--why-unsat-budget",
+        "1",
+        "tests/data/fzn/why_unsat.fzn",
+    ]));
+    assert!(out.contains("ran out of budget"), "{out}");
+    for (args, msg) in [
+        (
+            &["--why-unsat-budget", "5", "tests/data/fzn/unsat.fzn"][..],
+            "--why-unsat-budget needs --why-unsat",
+        ),
+        (
+            &[
+                "--why-unsat",
+                "--why-unsat-budget",
+                "0",
+                "tests/data/fzn/unsat.fzn",
+            ][..],
+            "the budget must be at least 1",
+        ),
+        (
+            &["--why-unsat", "--why-unsat-budget"][..],
+            "--why-unsat-budget needs a value",
+        ),
+    ] {
+        let o = fzn(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(msg), "{args:?}: {}", stderr(&o));
+    }
+}

@@ -129,9 +129,9 @@ impl Explanation {
 
     fn constraints(&self, cs: &[ConstraintId]) -> String {
         cs.iter()
-            .map(|c| {
-                let n = self.constraint_names.get(&c.0).map_or("constraint", |s| s);
-                format!("{n} ({c})")
+            .map(|c| match self.constraint_names.get(&c.0) {
+                Some(s) => s.clone(),
+                None => format!("constraint ({c})"),
             })
             .collect::<Vec<_>>()
             .join(", ")
@@ -215,6 +215,14 @@ pub enum ExplainError {
         /// The literal.
         lit: Literal,
     },
+    /// [`Explainer::with_constraints`] of a constraint the model does not
+    /// have.
+    UnknownConstraint {
+        /// The constraint.
+        constraint: ConstraintId,
+        /// How many constraints the model has.
+        constraints: usize,
+    },
 }
 
 impl fmt::Display for ExplainError {
@@ -230,6 +238,13 @@ impl fmt::Display for ExplainError {
             ExplainError::DoesNotHold { lit } => {
                 write!(f, "{lit} does not hold, so it has no explanation")
             }
+            ExplainError::UnknownConstraint {
+                constraint,
+                constraints,
+            } => write!(
+                f,
+                "constraint {constraint} is not in the model ({constraints} constraints)"
+            ),
         }
     }
 }
@@ -261,9 +276,56 @@ impl<'a> Explainer<'a> {
 
     /// An explainer running propagation at `options`' inference level
     /// (explaining mode is turned on; orders and restarts do not matter).
-    pub fn with_options(model: &'a Model, mut options: SearchOptions) -> Explainer<'a> {
+    pub fn with_options(model: &'a Model, options: SearchOptions) -> Explainer<'a> {
+        Explainer::build(model, options, None)
+    }
+
+    /// An explainer for the constraints `constraints` of `model` only: the
+    /// others are switched off, as if the model did not have them (their
+    /// ids stay the model's). The variables and their declared domains are
+    /// all the model's. This is how [`hints::why_no_solution_constraints`](crate::hints::why_no_solution_constraints)
+    /// tries subsets of a model's constraints without copying them; a
+    /// search (`Search`) always runs on every constraint.
+    ///
+    /// Fails with [`ExplainError::UnknownConstraint`] for an id the model
+    /// does not have.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Explainer, Model, Relation};
+    /// let mut m = Model::new();
+    /// let x = m.new_var_named("x", Domain::range(0, 5)).unwrap();
+    /// let small = m.linear(&[(1, x)], Relation::Le, 1).unwrap();
+    /// let big = m.linear(&[(1, x)], Relation::Ge, 4).unwrap();
+    /// // Both together fail; either alone does not.
+    /// assert!(Explainer::new(&m).propagate().is_err());
+    /// let opts = csp_core::SearchOptions::default();
+    /// let mut ex = Explainer::with_constraints(&m, opts, &[big]).unwrap();
+    /// ex.propagate().unwrap();
+    /// assert_eq!(ex.values(x).unwrap(), vec![4, 5]);
+    /// # let _ = small;
+    /// ```
+    pub fn with_constraints(
+        model: &'a Model,
+        options: SearchOptions,
+        constraints: &[ConstraintId],
+    ) -> Result<Explainer<'a>, ExplainError> {
+        let n = model.num_constraints();
+        let mut on = vec![false; n];
+        for &c in constraints {
+            if c.index() >= n {
+                return Err(ExplainError::UnknownConstraint {
+                    constraint: c,
+                    constraints: n,
+                });
+            }
+            on[c.index()] = true;
+        }
+        Ok(Explainer::build(model, options, Some(&on)))
+    }
+
+    fn build(model: &'a Model, mut options: SearchOptions, on: Option<&[bool]>) -> Explainer<'a> {
         options.explain = true;
-        let prep = std::sync::Arc::new(Prepared::new(model, options.inference));
+        let prep = std::sync::Arc::new(Prepared::only(model, options.inference, on));
         let mut engine = Engine::new(model, prep, options, None);
         // Step by step, a failure's reason is worth its steps on the trail.
         engine.store.ex.detailed_failures = true;
@@ -669,15 +731,13 @@ impl<'a> Explainer<'a> {
         for s in &steps {
             if let By::Constraints(cs) = &s.by {
                 for c in cs {
-                    constraint_names
-                        .insert(c.0, model.constraint(ConstraintId(c.0)).name().to_string());
+                    constraint_names.insert(c.0, shown(model, *c));
                 }
             }
         }
         if let Some((cs, _)) = &contradiction {
             for c in cs {
-                constraint_names
-                    .insert(c.0, model.constraint(ConstraintId(c.0)).name().to_string());
+                constraint_names.insert(c.0, shown(model, *c));
             }
         }
         Explanation {
@@ -687,6 +747,16 @@ impl<'a> Explainer<'a> {
             constraint_names,
         }
     }
+}
+
+/// How an explanation shows constraint `c`: its kind, then its label
+/// (`all-different (c0 "row 1")`, see [`Model::constraint_label`]).
+pub(crate) fn shown(model: &Model, c: ConstraintId) -> String {
+    format!(
+        "{} ({})",
+        model.constraint(c).name(),
+        model.constraint_label(c)
+    )
 }
 
 /// The model's constraints that propagator `prop` enforces.

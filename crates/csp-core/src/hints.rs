@@ -181,7 +181,7 @@ impl Names {
             vars: vars.clone(),
             constraints: cs
                 .iter()
-                .map(|&c| (c.0, model.constraint(c).name().to_string()))
+                .map(|&c| (c.0, crate::explain::shown(model, c)))
                 .collect(),
         }
     }
@@ -216,7 +216,7 @@ impl fmt::Display for Step {
         let cs: Vec<String> = self
             .constraints
             .iter()
-            .map(|c| format!("{} ({c})", self.names.constraints[&c.0]))
+            .map(|c| self.names.constraints[&c.0].clone())
             .collect();
         write!(f, "{} by {}", self.names.lit(self.deduction), cs.join(", "))?;
         if !self.premises.is_empty() {
@@ -866,6 +866,451 @@ pub fn check_conflict(
         Some(false) => Verdict::Implied,
         None => Verdict::Unknown,
     }
+}
+
+/// Why a model has no solution, by its constraints: a set of them that
+/// cannot hold together (see [`why_no_solution_constraints`]).
+#[derive(Clone, Debug)]
+pub struct ConstraintConflict {
+    /// The constraints, ascending: with the variables' declared domains
+    /// and the givens, they have no solution.
+    pub constraints: Vec<ConstraintId>,
+    /// True when every check behind the set was settled: then without any
+    /// one of the constraints the rest have a solution (one was found). False
+    /// when a check ran out of its budget (or the time limit passed):
+    /// the set still has no solution, but may not be minimal.
+    pub minimal: bool,
+    /// How `constraints` alone are refuted.
+    pub refutation: Refutation,
+    /// The consistency checks made (each a propagation and, when that is
+    /// not enough, a bounded search over a subset of the constraints).
+    pub checks: u64,
+    labels: Vec<String>,
+}
+
+/// How a [`ConstraintConflict`]'s constraints are refuted.
+#[derive(Clone, Debug)]
+pub enum Refutation {
+    /// By propagation alone: the explanation of the contradiction.
+    Propagation(Box<Explanation>),
+    /// Propagation alone does not refute them: a search of this many nodes
+    /// did.
+    Search {
+        /// The search's nodes.
+        nodes: u64,
+    },
+    /// Refuted as part of the larger sets QuickXplain checked, but their
+    /// own search ran out of its budget.
+    Inferred,
+}
+
+impl ConstraintConflict {
+    /// The constraints as explanations show them, kind then id and name
+    /// (`all-different (c0 "row 1")`), in the order of `constraints`.
+    pub fn labels(&self) -> &[String] {
+        &self.labels
+    }
+}
+
+impl fmt::Display for ConstraintConflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.constraints.len();
+        writeln!(
+            f,
+            "{n} constraint{} cannot hold together{}:",
+            if n == 1 { "" } else { "s" },
+            if self.minimal {
+                " (minimal: without any one of them there is a solution)"
+            } else {
+                " (not proved minimal: a check ran out of budget)"
+            }
+        )?;
+        if n == 0 {
+            writeln!(f, "  (none: the declared domains and the givens alone)")?;
+        }
+        for l in &self.labels {
+            writeln!(f, "  {l}")?;
+        }
+        match &self.refutation {
+            Refutation::Propagation(e) => write!(f, "propagation refutes them:\n{e}"),
+            Refutation::Search { nodes } => writeln!(
+                f,
+                "propagation alone does not refute them: a search of {nodes} nodes did"
+            ),
+            Refutation::Inferred => writeln!(
+                f,
+                "refuted within larger sets; their own search ran out of budget"
+            ),
+        }
+    }
+}
+
+/// What [`why_no_solution_constraints`] found.
+#[derive(Clone, Debug)]
+pub enum Diagnosis {
+    /// The model has no solution: a set of its constraints that cannot
+    /// hold together.
+    Conflict(ConstraintConflict),
+    /// The model has a solution (with the givens): one, a value per
+    /// variable, checked against every constraint ([`Model::check`]).
+    HasSolution(Vec<Value>),
+    /// The budget ran out before the whole model was refuted or solved.
+    Unknown,
+}
+
+/// The answer of one consistency check.
+enum Check {
+    /// No solution; propagation's explanation when it alone refutes, and
+    /// the search nodes used.
+    Refuted(Option<Box<Explanation>>, u64),
+    /// A solution.
+    Solution(Vec<Value>),
+    /// The budget ran out.
+    Unknown,
+}
+
+/// The state of one [`why_no_solution_constraints`] run: the model, the
+/// givens, the budgets, and what the checks found.
+struct Diagnoser<'a> {
+    model: &'a Model,
+    givens: &'a [Literal],
+    options: &'a Options,
+    start: std::time::Instant,
+    checks: u64,
+    nodes: u64,
+    /// Some check could not be settled.
+    unsettled: bool,
+    /// The run's limits apply (off for the last check, which only
+    /// explains a set already known to be refuted).
+    limited: bool,
+}
+
+impl Diagnoser<'_> {
+    /// Out of time (the search options' time limit) or cancelled, or the
+    /// total node budget (the search options' node limit) is spent?
+    fn out_of_budget(&self) -> bool {
+        let l = &self.options.search.limits;
+        l.time.is_some_and(|t| self.start.elapsed() >= t)
+            || l.cancel.as_ref().is_some_and(|c| c.is_cancelled())
+            || l.nodes.is_some_and(|n| self.nodes >= n)
+    }
+
+    /// Do the givens with `set` (and the declared domains) have a solution?
+    fn check(&mut self, set: &[ConstraintId]) -> Result<Check, HintError> {
+        if self.limited && self.out_of_budget() {
+            self.unsettled = true;
+            return Ok(Check::Unknown);
+        }
+        self.checks += 1;
+        let mut search = self.options.search.clone();
+        search.limits.nodes = None;
+        search.limits.solutions = None;
+        search.limits.time = match search.limits.time {
+            Some(t) if self.limited => Some(t.saturating_sub(self.start.elapsed())),
+            _ => None,
+        };
+        let mut ex = Explainer::with_constraints(self.model, search, set)
+            .map_err(|e| HintError::Limit(e.to_string()))?;
+        for (index, &lit) in self.givens.iter().enumerate() {
+            match ex.given(lit) {
+                Ok(()) => {}
+                Err(Failed::Conflict(e)) => return Ok(Check::Refuted(Some(e), 0)),
+                Err(Failed::Invalid(_)) => return Err(HintError::UnknownVariable { index, lit }),
+                Err(Failed::Limit(_)) => {
+                    self.unsettled = true;
+                    return Ok(Check::Unknown);
+                }
+            }
+        }
+        match ex.propagate() {
+            Ok(()) => {}
+            Err(Failed::Conflict(e)) => return Ok(Check::Refuted(Some(e), 0)),
+            Err(Failed::Invalid(e)) => return Err(HintError::Limit(e.to_string())),
+            Err(Failed::Limit(_)) => {
+                self.unsettled = true;
+                return Ok(Check::Unknown);
+            }
+        }
+        // Branch only on the variables the constraints or the givens
+        // mention: any value of the others' declared domains will do.
+        let mut vars: Vec<VarId> = set
+            .iter()
+            .flat_map(|&c| self.model.constraint(c).scope().iter().copied())
+            .chain(self.givens.iter().map(|l| l.var()))
+            .collect();
+        vars.sort_unstable();
+        vars.dedup();
+        let mut sub = SubSearch {
+            model: self.model,
+            set,
+            vars: &vars,
+            nodes: 0,
+            budget: self.options.search_budget,
+            buf: Vec::new(),
+        };
+        let found = sub.run(&mut ex);
+        self.nodes += sub.nodes;
+        Ok(match found {
+            Some(Some(values)) => Check::Solution(values),
+            Some(None) => Check::Refuted(None, sub.nodes),
+            None => {
+                self.unsettled = true;
+                Check::Unknown
+            }
+        })
+    }
+
+    /// Is the set refuted? An unsettled check counts as not refuted:
+    /// sound (the constraint in doubt is kept), not proved minimal.
+    fn refuted(&mut self, set: &[ConstraintId]) -> Result<bool, HintError> {
+        Ok(matches!(self.check(set)?, Check::Refuted(..)))
+    }
+
+    /// QuickXplain (Junker, AAAI 2004): with `background` refuted together
+    /// with `c` (and `added` telling whether the last call added to the
+    /// background), a subset of `c` that `background` needs to be refuted,
+    /// minimal when every check is settled. Splitting `c` in halves costs
+    /// O(k log(n/k)) checks for a conflict of k among n constraints,
+    /// where deletion costs n.
+    fn quickxplain(
+        &mut self,
+        background: &mut Vec<ConstraintId>,
+        added: bool,
+        c: &[ConstraintId],
+    ) -> Result<Vec<ConstraintId>, HintError> {
+        if added && self.refuted(background)? {
+            return Ok(Vec::new());
+        }
+        if c.len() <= 1 {
+            return Ok(c.to_vec());
+        }
+        let (c1, c2) = c.split_at(c.len() / 2);
+        let len = background.len();
+        background.extend_from_slice(c1);
+        let d2 = self.quickxplain(background, !c1.is_empty(), c2)?;
+        background.truncate(len);
+        background.extend_from_slice(&d2);
+        let d1 = self.quickxplain(background, !d2.is_empty(), c1)?;
+        background.truncate(len);
+        let mut d = d1;
+        d.extend(d2);
+        Ok(d)
+    }
+}
+
+/// The constraints an explanation uses (its steps' and its contradiction's).
+fn constraints_of(e: &Explanation) -> Vec<ConstraintId> {
+    let mut cs: Vec<ConstraintId> = e
+        .steps
+        .iter()
+        .flat_map(|s| match &s.by {
+            By::Constraints(c) => c.clone(),
+            _ => Vec::new(),
+        })
+        .chain(e.contradiction.iter().flat_map(|(c, _)| c.iter().copied()))
+        .collect();
+    cs.sort_unstable();
+    cs.dedup();
+    cs
+}
+
+/// A depth-first search of a check: branches on `vars`, smallest domain
+/// first, and checks every leaf against the constraints of `set`.
+struct SubSearch<'a> {
+    model: &'a Model,
+    set: &'a [ConstraintId],
+    vars: &'a [VarId],
+    nodes: u64,
+    budget: u64,
+    buf: Vec<Value>,
+}
+
+impl SubSearch<'_> {
+    /// A solution below the explainer's state (`Some(None)`: none);
+    /// `None` when the budget ran out.
+    fn run(&mut self, ex: &mut Explainer<'_>) -> Option<Option<Vec<Value>>> {
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            return None;
+        }
+        let mut best: Option<(VarId, Vec<Value>)> = None;
+        for &x in self.vars {
+            let v = ex.values(x).unwrap_or_default();
+            if v.len() > 1 && best.as_ref().is_none_or(|b| v.len() < b.1.len()) {
+                best = Some((x, v));
+            }
+        }
+        let Some((x, values)) = best else {
+            // Every variable in play is fixed: a solution if every
+            // constraint's checker agrees (a caller's propagator may prune
+            // too little), with the others at their first values.
+            let values: Vec<Value> = self
+                .model
+                .vars()
+                .map(|y| {
+                    ex.values(y)
+                        .ok()
+                        .and_then(|v| v.first().copied())
+                        .unwrap_or(0)
+                })
+                .collect();
+            let ok = self.set.iter().all(|&c| {
+                let k = self.model.constraint(c);
+                self.buf.clear();
+                self.buf.extend(k.scope().iter().map(|y| values[y.index()]));
+                k.is_satisfied(&self.buf)
+            });
+            return Some(ok.then_some(values));
+        };
+        for v in values {
+            let r = match ex.decide(Literal::Eq(x, v)) {
+                Ok(()) => self.run(ex),
+                Err(Failed::Conflict(_)) => Some(None),
+                Err(_) => None,
+            };
+            ex.backtrack();
+            match r {
+                Some(None) => {}
+                other => return other,
+            }
+        }
+        Some(None)
+    }
+}
+
+/// Why `model` has no solution, by its constraints: a minimal set of them
+/// that cannot hold together, each shown by kind, id and name
+/// ([`Model::name_constraint`]), with propagation's explanation of their
+/// contradiction, or the fact that search was needed to refute them.
+///
+/// The variables' declared domains and the `givens` are the background:
+/// they always hold, and the set is minimal among the constraints (without
+/// any one of its constraints the rest, with the background, have a
+/// solution). When the background alone has no solution the set is empty.
+///
+/// **How.** A consistency check of a subset runs the explained kernel
+/// with the other constraints switched off ([`Explainer::with_constraints`]):
+/// propagation, then a depth-first search of at most
+/// [`Options::search_budget`] nodes. First the whole model is checked (a
+/// solution is returned as [`Diagnosis::HasSolution`]); when propagation
+/// refutes a set, the constraints its explanation uses are a smaller
+/// refuted set, and that shrinks it at no cost. Then QuickXplain (Junker,
+/// "QUICKXPLAIN: preferred explanations and relaxations for
+/// over-constrained problems", AAAI 2004) minimises it with
+/// O(k log(n/k)) checks for k constraints among n; deletion would need n,
+/// each over up to n constraints.
+///
+/// **Limits.** A check that runs out of its node budget counts as "has a
+/// solution", so the constraint in doubt is kept: the set still has no
+/// solution, but is marked not [`minimal`](ConstraintConflict::minimal).
+/// The search options' time, cancel and node limits
+/// (`options.search.limits`) bound the whole run the same way. When the
+/// whole model cannot be settled, the answer is [`Diagnosis::Unknown`].
+///
+/// ```
+/// use csp_core::hints::{self, Diagnosis, Options};
+/// use csp_core::{Domain, Model, Relation};
+/// let mut m = Model::new();
+/// let x = m.new_var_named("x", Domain::range(0, 9))?;
+/// let y = m.new_var_named("y", Domain::range(0, 9))?;
+/// let sum = m.linear(&[(1, x), (1, y)], Relation::Eq, 12)?;
+/// m.name_constraint(sum, "x + y = 12")?;
+/// let c = m.less_eq(x, y, 0)?; // x ≤ y
+/// m.name_constraint(c, "x before y")?;
+/// let c = m.linear(&[(1, y)], Relation::Le, 5)?;
+/// m.name_constraint(c, "y small")?;
+/// let c = m.not_equal(x, y, 0)?;
+/// m.name_constraint(c, "x differs from y")?;
+/// let Diagnosis::Conflict(why) = hints::why_no_solution_constraints(&m, &[], &Options::default())? else {
+///     panic!("no solution")
+/// };
+/// // x + y = 12 and y ≤ 5 need x ≥ 7 > y: "x differs from y" plays no part.
+/// assert!(why.minimal);
+/// assert_eq!(
+///     why.labels(),
+///     ["linear (c0 \"x + y = 12\")", "less-eq (c1 \"x before y\")", "linear (c2 \"y small\")"]
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn why_no_solution_constraints(
+    model: &Model,
+    givens: &[Literal],
+    options: &Options,
+) -> Result<Diagnosis, HintError> {
+    let mut d = Diagnoser {
+        model,
+        givens,
+        options,
+        start: std::time::Instant::now(),
+        checks: 0,
+        nodes: 0,
+        unsettled: false,
+        limited: true,
+    };
+    let all: Vec<ConstraintId> = model.constraints().map(|(c, _)| c).collect();
+    let mut set = match d.check(&all)? {
+        Check::Solution(values) => {
+            // Checked against every constraint, not just trusted.
+            return Ok(match model.check(&values) {
+                Ok(()) => Diagnosis::HasSolution(values),
+                Err(e) => return Err(HintError::Refuted(format!("the solution found: {e}"))),
+            });
+        }
+        Check::Unknown => return Ok(Diagnosis::Unknown),
+        Check::Refuted(Some(e), _) => constraints_of(&e),
+        Check::Refuted(None, _) => all.clone(),
+    };
+    // Shrink by the explanations while they name fewer constraints.
+    loop {
+        match d.check(&set)? {
+            Check::Refuted(Some(e), _) => {
+                let smaller = constraints_of(&e);
+                if smaller.len() >= set.len() {
+                    break;
+                }
+                set = smaller;
+            }
+            Check::Refuted(None, _) => break,
+            // The explanation's constraints are not refuted without the
+            // rest (a reason the checks cannot confirm): start over from all.
+            Check::Solution(_) | Check::Unknown => {
+                set = all;
+                break;
+            }
+        }
+    }
+    let mut background = Vec::new();
+    let mut conflict = if d.refuted(&[])? {
+        Vec::new()
+    } else {
+        d.quickxplain(&mut background, false, &set)?
+    };
+    conflict.sort_unstable();
+    let minimal = !d.unsettled;
+    d.limited = false;
+    let refutation = match d.check(&conflict)? {
+        Check::Refuted(Some(e), _) => Refutation::Propagation(e),
+        Check::Refuted(None, nodes) => Refutation::Search { nodes },
+        Check::Unknown => Refutation::Inferred,
+        // QuickXplain's answer is refuted by construction, from sound
+        // refutations: a solution means a wrong one.
+        Check::Solution(_) => {
+            return Err(HintError::Refuted(
+                "a conflict that has a solution".to_string(),
+            ))
+        }
+    };
+    let labels = conflict
+        .iter()
+        .map(|&c| crate::explain::shown(model, c))
+        .collect();
+    Ok(Diagnosis::Conflict(ConstraintConflict {
+        constraints: conflict,
+        minimal,
+        refutation,
+        checks: d.checks,
+        labels,
+    }))
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap;
 
 use crate::domain::Domain;
 use crate::error::ModelError;
-use crate::ids::VarId;
+use crate::ids::{ConstraintId, VarId};
 use crate::model::Model;
 
 /// The names of a model, for lookups: its named variables, and its named
@@ -33,6 +33,9 @@ pub(crate) struct Names {
     by_name: FxHashMap<Box<str>, usize>,
     /// Arrays, in declaration order.
     arrays: Vec<ArrayInfo>,
+    /// Constraint names by constraint index, up to the last named
+    /// constraint (`None`: unnamed); empty until the first is named.
+    constraints: Vec<Option<Box<str>>>,
 }
 
 #[derive(Clone, Debug)]
@@ -102,6 +105,11 @@ impl Names {
             rest = &inner[close + 1..];
         }
         rest.is_empty().then_some(a.start as usize + offset)
+    }
+
+    /// The name of constraint `index`, if it has one.
+    pub(crate) fn constraint(&self, index: usize) -> Option<&str> {
+        self.constraints.get(index).and_then(|s| s.as_deref())
     }
 
     /// The array that starts at variable `index`, if any.
@@ -372,6 +380,84 @@ impl Model {
         let i = self.names_ref().lookup(name)?;
         self.vars().nth(i)
     }
+
+    /// Names constraint `c` (naming it again replaces the name), for the
+    /// explanations that mention it: [`hints::why_no_solution_constraints`](crate::hints::why_no_solution_constraints)
+    /// says which of a model's constraints cannot hold together by their
+    /// names, and explanations, hints and the model's listing show the
+    /// name next to the id (`all-different (c0 "row 1")`). Several
+    /// constraints may share a name. Returns `c`, so that posting and
+    /// naming read as one line.
+    ///
+    /// Fails with [`ModelError::ForeignConstraint`] when the model has no
+    /// constraint `c`, and with [`ModelError::Invalid`] for an empty name.
+    /// Names cost nothing to a search: only explanations read them.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model};
+    /// let mut m = Model::new();
+    /// let x = m.new_vars_named("x", [3], Domain::range(1, 3))?;
+    /// let c = m.all_different(&x)?;
+    /// let c = m.name_constraint(c, "distinct x")?;
+    /// assert_eq!(m.constraint_name(c), Some("distinct x"));
+    /// assert_eq!(m.constraint_label(c), "c0 \"distinct x\"");
+    /// assert!(m.to_string().contains("c0 \"distinct x\": all-different(x[0], x[1], x[2])"));
+    /// // An unnamed constraint shows its id alone.
+    /// let d = m.post(x[0].lt(x[1]))?;
+    /// assert_eq!(m.constraint_name(d), None);
+    /// assert_eq!(m.constraint_label(d), "c1");
+    /// // A constraint this model does not have (c2 of another model).
+    /// let mut other = Model::new();
+    /// let y = other.new_vars(2, Domain::range(0, 1))?;
+    /// for _ in 0..3 {
+    ///     other.not_equal(y[0], y[1], 0)?;
+    /// }
+    /// let (far, _) = other.constraints().last().unwrap();
+    /// assert!(m.name_constraint(far, "no such").is_err());
+    /// assert!(m.name_constraint(c, "").is_err());
+    /// # Ok::<(), csp_core::ModelError>(())
+    /// ```
+    pub fn name_constraint(
+        &mut self,
+        c: ConstraintId,
+        name: &str,
+    ) -> Result<ConstraintId, ModelError> {
+        let n = self.num_constraints();
+        if c.index() >= n {
+            return Err(ModelError::ForeignConstraint {
+                index: c.index(),
+                num_constraints: n,
+            });
+        }
+        if name.is_empty() {
+            return Err(ModelError::Invalid {
+                constraint: "name_constraint",
+                reason: "a constraint's name cannot be empty".to_string(),
+            });
+        }
+        let names = &mut self.lookup_mut().constraints;
+        if names.len() <= c.index() {
+            names.resize(c.index() + 1, None);
+        }
+        names[c.index()] = Some(name.into());
+        Ok(c)
+    }
+
+    /// The name of constraint `c` given by [`Model::name_constraint`], if
+    /// any.
+    pub fn constraint_name(&self, c: ConstraintId) -> Option<&str> {
+        self.names_ref().constraint(c.index())
+    }
+
+    /// How explanations show constraint `c`: its id, then its name in
+    /// quotes when it has one (`c3 "row 1"`; see
+    /// [`Model::name_constraint`]).
+    pub fn constraint_label(&self, c: ConstraintId) -> String {
+        match self.constraint_name(c) {
+            Some(n) => format!("{c} {n:?}"),
+            None => c.to_string(),
+        }
+    }
 }
 
 /// The model, listed: a line with its size, one line per variable (an
@@ -427,7 +513,7 @@ impl fmt::Display for Model {
         }
         const SHOWN: usize = 8;
         for (id, c) in self.constraints() {
-            write!(f, "{id}: {}(", c.name())?;
+            write!(f, "{}: {}(", self.constraint_label(id), c.name())?;
             let scope = c.scope();
             for (k, &x) in scope.iter().take(SHOWN).enumerate() {
                 if k > 0 {

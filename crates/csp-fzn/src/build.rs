@@ -89,9 +89,44 @@ pub struct FznModel {
     /// as in N-queens), unless [`FznModel::full_value_all_different`]
     /// lifts the cap.
     pub(crate) value_alldiffs: Vec<ConstraintId>,
+    /// Where the model's constraints come from: per FlatZinc constraint
+    /// item that posted any, the range of constraint indices it posted and
+    /// where it starts, in posting order. Constraints in no range were
+    /// introduced by the translation (a view's definition, say).
+    pub origins: Vec<Origin>,
+    /// The item that emptied a domain while the model was built (see
+    /// `inconsistent`).
+    pub inconsistent_at: Option<Pos>,
+}
+
+/// The constraints one FlatZinc constraint item posted (see
+/// [`FznModel::origins`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The first constraint's index.
+    pub first: u32,
+    /// One past the last constraint's index.
+    pub end: u32,
+    /// Where the item starts.
+    pub pos: Pos,
 }
 
 impl FznModel {
+    /// The FlatZinc item that posted constraint `c`, if one did.
+    ///
+    /// ```
+    /// use csp_fzn::{build, parse};
+    /// let text = "var 1..3: x;\nvar 1..3: y;\nconstraint int_ne(x, y);\nsolve satisfy;\n";
+    /// let fzn = build(&parse(text).unwrap()).unwrap();
+    /// let (c, _) = fzn.model.constraints().next().unwrap();
+    /// assert_eq!(fzn.origin(c).unwrap().pos.line, 3);
+    /// ```
+    pub fn origin(&self, c: ConstraintId) -> Option<Origin> {
+        let i = c.index() as u32;
+        let k = self.origins.partition_point(|o| o.end <= i);
+        self.origins.get(k).copied().filter(|o| o.first <= i)
+    }
+
     /// Lets the value all-different constraints run at the search's own
     /// inference level: under MAC they then also find hidden singles and
     /// check the pigeonhole principle (see `csp_core::AllDifferent`), at
@@ -139,6 +174,13 @@ pub(crate) struct Builder {
     budget: Option<Budget>,
     /// Did the heap outgrow it (the error on its way out says where)?
     over_budget: bool,
+    /// Where the constraints come from (see [`FznModel::origins`]).
+    origins: Vec<Origin>,
+    /// The item that emptied a domain.
+    inconsistent_at: Option<Pos>,
+    /// The constraint ranges of items named by `mzn_constraint_name`, and
+    /// their names (given to the model's constraints at the end).
+    named: Vec<(u32, u32, String)>,
 }
 
 /// Why [`build_within`] stopped.
@@ -620,6 +662,20 @@ fn offset_definitions(items: &[Item]) -> HashMap<String, (String, i64)> {
     defs
 }
 
+/// The name MiniZinc gave a constraint item: the string of its
+/// `mzn_constraint_name("…")` annotation (`constraint :: "name" …`), or
+/// else of its `mzn_expression_name("…")` (`expression :: "name"`).
+fn constraint_name(anns: &[Annotation]) -> Option<&str> {
+    let find = |key: &str| {
+        anns.iter()
+            .find_map(|a| match (a.name.as_str(), a.args.as_slice()) {
+                (n, [Expr::Str(s)]) if n == key && !s.is_empty() => Some(s.as_str()),
+                _ => None,
+            })
+    };
+    find("mzn_constraint_name").or_else(|| find("mzn_expression_name"))
+}
+
 /// Builds the csp model of a parsed FlatZinc model.
 ///
 /// ```
@@ -663,6 +719,9 @@ pub fn build_within(items: &[Item], budget: Option<Budget>) -> Result<FznModel, 
         views_ready: false,
         eliminated: Default::default(),
         decisions: Vec::new(),
+        origins: Vec::new(),
+        inconsistent_at: None,
+        named: Vec::new(),
     };
     let (outputs, objective, search) = match build_items(&mut b, items) {
         Ok(parts) => parts,
@@ -670,12 +729,23 @@ pub fn build_within(items: &[Item], budget: Option<Budget>) -> Result<FznModel, 
         Err(e) => return Err(BuildError::Invalid(e)),
     };
     uncap_shared_alldiffs(&mut b);
+    if !b.named.is_empty() {
+        let ids: Vec<ConstraintId> = b.m.constraints().map(|(c, _)| c).collect();
+        for (first, end, name) in std::mem::take(&mut b.named) {
+            for &c in &ids[first as usize..end as usize] {
+                // The ids are this model's and the name is not empty.
+                let _ = b.m.name_constraint(c, &name);
+            }
+        }
+    }
     Ok(FznModel {
         model: b.m,
         outputs,
         objective,
         inconsistent: b.inconsistent,
         decisions: b.decisions,
+        origins: b.origins,
+        inconsistent_at: b.inconsistent_at,
         search,
         names: b.names,
         value_alldiffs: b.value_alldiffs,
@@ -756,7 +826,21 @@ fn build_items(b: &mut Builder, items: &[Item]) -> Result<Parts, TextError> {
                     .iter()
                     .map(|e| b.resolve(e))
                     .collect::<Result<Vec<_>, _>>()?;
+                let first = b.m.num_constraints() as u32;
                 builtins::post(b, name, &args, anns, *pos)?;
+                let end = b.m.num_constraints() as u32;
+                if end > first {
+                    b.origins.push(Origin {
+                        first,
+                        end,
+                        pos: *pos,
+                    });
+                    // MiniZinc's `constraint :: "name" …` (2.6): the
+                    // constraints' names in explanations.
+                    if let Some(n) = constraint_name(anns) {
+                        b.named.push((first, end, n.to_string()));
+                    }
+                }
                 b.check_memory(*pos, || format!("posting constraint '{name}'"))?;
             }
             Item::Solve { anns, goal, pos } => {
@@ -779,6 +863,14 @@ fn build_items(b: &mut Builder, items: &[Item]) -> Result<Parts, TextError> {
                 });
                 search = anns.clone();
             }
+        }
+        if b.inconsistent && b.inconsistent_at.is_none() {
+            b.inconsistent_at = Some(match item {
+                Item::Predicate { pos, .. }
+                | Item::Decl { pos, .. }
+                | Item::Constraint { pos, .. }
+                | Item::Solve { pos, .. } => *pos,
+            });
         }
     }
     let Some(objective) = objective else {

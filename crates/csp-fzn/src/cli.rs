@@ -3,7 +3,7 @@
 //! [`main`]).
 //!
 //! ```text
-//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--learning] [--trace-conflicts N] [--memory-limit SIZE] model.fzn
+//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--learning] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] model.fzn
 //! ```
 //!
 //! Exit status: 0 when the run ended normally (including "unsatisfiable"
@@ -20,7 +20,7 @@ use crate::run::{self, Config, Status};
 const WATCHDOG_GRACE_MS: u64 = 500;
 
 const USAGE: &str =
-    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--learning] [--trace-conflicts N] [--memory-limit SIZE] FILE.fzn";
+    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--learning] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] FILE.fzn";
 
 const HELP: &str = "fzn-csp: csp as a FlatZinc solver (MiniZinc: minizinc --solver csp model.mzn)
 
@@ -46,6 +46,11 @@ options:
                              activity with restarts
       --trace-conflicts N    print the first N conflicts of the learning search,
                              analysed step by step, as % comment lines; then solve
+      --why-unsat            when the model has no solution, name a minimal set of its
+                             constraints that cannot hold together (% comment lines
+                             after =====UNSATISFIABLE=====: line, call, MiniZinc's
+                             constraint name and path)
+      --why-unsat-budget N   the node budget of each of its checks (default 100000)
       --inference fc|mac     one inference level for every constraint (default: mac,
                              with value all-different forward-checked as in Gecode;
                              mac adds hidden singles to it, fc forward-checks all)
@@ -107,6 +112,14 @@ pub fn parse_args(
             "--node-limit" => cfg.node_limit = Some(number(&a, it.next())?),
             "--learning" => cfg.learning = true,
             "--trace-conflicts" => cfg.trace_conflicts = Some(number(&a, it.next())?),
+            "--why-unsat" => cfg.why_unsat = true,
+            "--why-unsat-budget" => {
+                let n: u64 = number(&a, it.next())?;
+                if n == 0 {
+                    return Err("--why-unsat-budget: the budget must be at least 1".to_string());
+                }
+                cfg.why_unsat_budget = Some(n);
+            }
             "--memory-limit" => {
                 let v = it.next().ok_or("--memory-limit needs a value")?;
                 cfg.memory_limit = Some(crate::memory::parse_size(&v)?);
@@ -129,6 +142,9 @@ pub fn parse_args(
                 file = Some(f.to_string());
             }
         }
+    }
+    if cfg.why_unsat_budget.is_some() && !cfg.why_unsat {
+        return Err(format!("--why-unsat-budget needs --why-unsat\n{USAGE}"));
     }
     match file {
         Some(f) => Ok(Some((cfg, f))),
@@ -181,7 +197,8 @@ pub fn main() -> ExitCode {
     let built = crate::parse(&text)
         .map_err(crate::BuildError::Invalid)
         .and_then(|items| crate::build_within(&items, budget));
-    drop(text);
+    // --why-unsat shows the items by their text.
+    let text = if cfg.why_unsat { text } else { String::new() };
     let mut fzn = match built {
         Ok(f) => f,
         Err(crate::BuildError::MemoryLimit(e)) => {
@@ -202,10 +219,18 @@ pub fn main() -> ExitCode {
     // With -s on a terminal, a spinner while the search runs.
     let spinner = cfg.stats.then(|| crate::spinner::start(&file));
     let solved = run::solve(&fzn, &cfg, &mut out, start.elapsed());
+    let solved = solved.and_then(|status| {
+        if status == Status::Unsatisfiable && cfg.why_unsat {
+            let time = cfg.time_limit.map(|t| t.saturating_sub(start.elapsed()));
+            let budget = cfg.why_unsat_budget.unwrap_or(crate::why::DEFAULT_BUDGET);
+            crate::why::explain(&fzn, &text, budget, time, &mut out)?;
+        }
+        Ok(status)
+    });
     drop(spinner);
     let written = crate::out::write_out();
     match written.and(solved) {
-        Ok(Status::Done | Status::Unknown) => ExitCode::SUCCESS,
+        Ok(Status::Done | Status::Unsatisfiable | Status::Unknown) => ExitCode::SUCCESS,
         Ok(Status::Error) => ExitCode::from(1),
         // A closed pipe (e.g. `| head`) is not an error of ours.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

@@ -17,9 +17,10 @@ mod parse;
 pub mod run;
 pub mod search;
 mod spinner;
+pub mod why;
 
 pub use build::{
-    build, build_within, BuildError, FznModel, Objective, Output, Val, INT_MAX, INT_MIN,
+    build, build_within, BuildError, FznModel, Objective, Origin, Output, Val, INT_MAX, INT_MIN,
     MAX_VARIABLES,
 };
 pub use csp_text::TextError;

@@ -56,13 +56,21 @@ pub struct Config {
     /// search, analysed step by step, as comment lines before solving
     /// (`csp_core::Search::trace_conflicts`).
     pub trace_conflicts: Option<usize>,
+    /// `--why-unsat`: after `=====UNSATISFIABLE=====`, comment lines
+    /// naming a minimal set of constraints that cannot hold together
+    /// ([`crate::why`]).
+    pub why_unsat: bool,
+    /// `--why-unsat-budget N`: the node budget of each of its checks.
+    pub why_unsat_budget: Option<u64>,
 }
 
 /// How a run ended (the exit status follows it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
-    /// At least one solution, or unsatisfiability proven: exit 0.
+    /// At least one solution: exit 0.
     Done,
+    /// Unsatisfiability proven (`=====UNSATISFIABLE=====`): exit 0.
+    Unsatisfiable,
     /// Stopped by a limit with nothing known: exit 0 (`=====UNKNOWN=====`).
     Unknown,
     /// A propagator broke its contract: exit 1 (`=====ERROR=====`).
@@ -342,7 +350,7 @@ pub fn solve(
             print_stats(out, fzn, &Statistics::default(), init, None, None)?;
         }
         out.flush()?;
-        return Ok(Status::Done);
+        return Ok(Status::Unsatisfiable);
     }
     let mut limits = Limits::none();
     if let Some(t) = cfg.time_limit {
@@ -539,7 +547,7 @@ pub fn solve(
         }
         Outcome::Unsatisfiable => {
             writeln!(out, "{UNSAT}")?;
-            Status::Done
+            Status::Unsatisfiable
         }
         Outcome::LimitReached(_) if found > 0 => Status::Done,
         Outcome::LimitReached(l) => {

@@ -180,7 +180,7 @@ impl<'a> Engine<'a> {
             {
                 break;
             }
-            if prep.in_group[ci] {
+            if prep.skip[ci] {
                 continue;
             }
             let d = c.as_dyn();

@@ -18,9 +18,12 @@ pub(crate) struct Prepared {
     pub(super) start: Vec<u32>,
     pub(super) watch: Vec<u32>,
     /// Propagators that several constraints share (forward checking's
-    /// fused all-different groups), and per constraint whether one took it.
+    /// fused all-different groups).
     pub(super) groups: Vec<Arc<dyn Combined>>,
-    pub(super) in_group: Vec<bool>,
+    /// Per constraint, whether the engine builds no propagator of its own
+    /// for it: a group took it, or it is switched off
+    /// ([`Prepared::only`]).
+    pub(super) skip: Vec<bool>,
     pub(super) simd: Simd,
     /// Per constraint, its inference level (the search's, or lower where
     /// the model caps it: [`Model::cap_inference`]).
@@ -36,10 +39,23 @@ pub(crate) struct Prepared {
 
 impl Prepared {
     pub(crate) fn new(model: &Model, inference: Inference) -> Prepared {
+        Prepared::only(model, inference, None)
+    }
+
+    /// [`Prepared::new`] for the constraints `on` marks (all when `None`):
+    /// the others are switched off, as if the model did not have them
+    /// (no propagator, no watch, no check). Only the explained kernel's
+    /// callers switch constraints off ([`crate::Explainer::with_constraints`]);
+    /// searches build with every constraint.
+    pub(crate) fn only(model: &Model, inference: Inference, on: Option<&[bool]>) -> Prepared {
         let n = model.num_vars();
         let posted = model.posted();
+        let is_on = |ci: usize| on.is_none_or(|on| on[ci]);
         let mut start = vec![0u32; n + 1];
-        for c in posted {
+        for (ci, c) in posted.iter().enumerate() {
+            if !is_on(ci) {
+                continue;
+            }
             for x in c.scope() {
                 start[x.index() + 1] += 1;
             }
@@ -50,6 +66,9 @@ impl Prepared {
         let mut fill = start.clone();
         let mut watch = vec![0u32; start[n] as usize];
         for (ci, c) in posted.iter().enumerate() {
+            if !is_on(ci) {
+                continue;
+            }
             for x in c.scope() {
                 watch[fill[x.index()] as usize] = ci as u32;
                 fill[x.index()] += 1;
@@ -75,18 +94,20 @@ impl Prepared {
         // Forward-checked all-different constraints over the same variables
         // are fused (all of them when the search forward-checks, the capped
         // ones under MAC).
-        let groups = combine(model, |ci| levels[ci] == Inference::ForwardChecking);
-        let mut in_group = vec![false; posted.len()];
+        let groups = combine(model, |ci| {
+            is_on(ci) && levels[ci] == Inference::ForwardChecking
+        });
+        let mut skip: Vec<bool> = (0..posted.len()).map(|ci| !is_on(ci)).collect();
         for g in &groups {
             for &c in g.members() {
-                in_group[c as usize] = true;
+                skip[c as usize] = true;
             }
         }
         Prepared {
             start,
             watch,
             groups,
-            in_group,
+            skip,
             simd: Simd::detect(),
             levels,
             foreign: !model.foreign().is_empty(),
