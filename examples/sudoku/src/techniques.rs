@@ -32,6 +32,8 @@ use csp_core::{Constraint, ConstraintId, Domain, Literal, Model, Value, VarId};
 
 use crate::pencil::{bit, cell_name, digits_of, Candidates, House};
 
+mod aic;
+
 /// HoDoKu's difficulty levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
@@ -130,6 +132,15 @@ pub enum Technique {
     XChain,
     /// XY-chain: bivalue cells linked by shared digits, equal outer digits.
     XyChain,
+    /// Continuous nice loop: a closed alternating chain of candidates;
+    /// every weak link of it is strong too.
+    ContinuousNiceLoop,
+    /// Discontinuous nice loop: a chain from a candidate back to its own
+    /// cell that refutes or proves it.
+    DiscontinuousNiceLoop,
+    /// Alternating inference chain: strong and weak links between
+    /// candidates, strong at both ends, so one end is true.
+    Aic,
     /// Forcing net, contradiction: placing the digit leads, by singles
     /// alone, to a cell or a house-digit with no place left.
     ForcingNetContradiction,
@@ -139,7 +150,7 @@ pub enum Technique {
 }
 
 /// Every technique, in the order [`next`] tries them.
-pub const LADDER: [Technique; 36] = [
+pub const LADDER: [Technique; 39] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -174,6 +185,9 @@ pub const LADDER: [Technique; 36] = [
     Technique::SashimiJellyfish,
     Technique::XChain,
     Technique::XyChain,
+    Technique::ContinuousNiceLoop,
+    Technique::DiscontinuousNiceLoop,
+    Technique::Aic,
     Technique::ForcingNetContradiction,
     Technique::ForcingNetVerity,
 ];
@@ -217,6 +231,9 @@ impl Technique {
             XChain => "0701",
             RemotePair => "0703",
             XyChain => "0702",
+            ContinuousNiceLoop => "0706",
+            DiscontinuousNiceLoop => "0707",
+            Aic => "0708",
             ForcingNetContradiction => "1303",
             ForcingNetVerity => "1304",
         }
@@ -260,6 +277,9 @@ impl Technique {
             XChain => "x-chain",
             RemotePair => "remote pair",
             XyChain => "xy-chain",
+            ContinuousNiceLoop => "continuous nice loop",
+            DiscontinuousNiceLoop => "discontinuous nice loop",
+            Aic => "alternating inference chain",
             ForcingNetContradiction => "forcing net contradiction",
             ForcingNetVerity => "forcing net verity",
         }
@@ -278,6 +298,7 @@ impl Technique {
             WWing => "W-Wing".into(),
             XChain => "X-Chain".into(),
             XyChain => "XY-Chain".into(),
+            Aic => "AIC".into(),
             t => capital(t.name()),
         }
     }
@@ -293,8 +314,16 @@ impl Technique {
             NakedQuadruple | HiddenQuadruple | XWing | Swordfish | Skyscraper | TwoStringKite
             | XyWing | XyzWing | WWing | FinnedXWing | SashimiXWing | EmptyRectangle
             | TurbotFish | ColourTrap | ColourWrap | RemotePair => Level::Hard,
-            Jellyfish | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish | SashimiJellyfish
-            | XChain | XyChain => Level::Unfair,
+            Jellyfish
+            | FinnedSwordfish
+            | SashimiSwordfish
+            | FinnedJellyfish
+            | SashimiJellyfish
+            | XChain
+            | XyChain
+            | ContinuousNiceLoop
+            | DiscontinuousNiceLoop
+            | Aic => Level::Unfair,
             ForcingNetContradiction | ForcingNetVerity => Level::Extreme,
         }
     }
@@ -334,6 +363,7 @@ impl Technique {
             XyzWing => 180,
             WWing => 150,
             XChain | XyChain => 260,
+            ContinuousNiceLoop | DiscontinuousNiceLoop | Aic => 280,
             RemotePair => 110,
             ForcingNetContradiction | ForcingNetVerity => 700,
         }
@@ -364,6 +394,8 @@ impl Technique {
                 || (k == "claiming" && *t == Technique::Claiming)
                 || (k == "lockedcandidates1" && *t == Technique::Pointing)
                 || (k == "lockedcandidates2" && *t == Technique::Claiming)
+                || (k == "aic" && *t == Technique::Aic)
+                || (k == "niceloop" && *t == Technique::DiscontinuousNiceLoop)
         })
     }
 }
@@ -564,6 +596,7 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         XChain => x_chain(pm),
         RemotePair => remote_pairs(pm),
         XyChain => xy_chain(pm),
+        ContinuousNiceLoop | DiscontinuousNiceLoop | Aic => only(aic::chains(pm), t),
         ForcingNetContradiction => forcing_contradiction(pm),
         ForcingNetVerity => forcing_verity(pm),
     }
@@ -578,6 +611,12 @@ fn fish_size(t: Technique) -> Option<usize> {
         FinnedJellyfish | SashimiJellyfish => Some(4),
         _ => None,
     }
+}
+
+/// Is `t` one of the techniques [`aic::chains`] finds?
+fn is_nice_loop(t: Technique) -> bool {
+    use Technique::*;
+    matches!(t, ContinuousNiceLoop | DiscontinuousNiceLoop | Aic)
 }
 
 fn only(steps: Vec<Step>, t: Technique) -> Vec<Step> {
@@ -606,8 +645,17 @@ pub fn next_with(pm: &Candidates, checker: &Checker) -> Result<Option<Step>, Str
     // Finned and sashimi fish of one size come from one search: kept
     // for the second of the two.
     let mut finned: [Option<Vec<Step>>; 5] = Default::default();
+    // The three nice-loop techniques also come from one search.
+    let mut loops: Option<Vec<Step>> = None;
     for t in LADDER {
         let steps = match fish_size(t) {
+            None if is_nice_loop(t) => loops
+                .get_or_insert_with(|| aic::chains(pm))
+                .iter()
+                .filter(|s| s.technique == t)
+                .take(1)
+                .cloned()
+                .collect(),
             Some(k) => {
                 let all = finned[k].get_or_insert_with(|| fish(pm, k, true));
                 all.iter()
