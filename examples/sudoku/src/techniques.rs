@@ -132,15 +132,15 @@ pub enum Technique {
     XChain,
     /// XY-chain: bivalue cells linked by shared digits, equal outer digits.
     XyChain,
+    /// Alternating inference chain: strong and weak links between
+    /// candidates, strong at both ends, so one end is true.
+    Aic,
     /// Continuous nice loop: a closed alternating chain of candidates;
     /// every weak link of it is strong too.
     ContinuousNiceLoop,
     /// Discontinuous nice loop: a chain from a candidate back to its own
     /// cell that refutes or proves it.
     DiscontinuousNiceLoop,
-    /// Alternating inference chain: strong and weak links between
-    /// candidates, strong at both ends, so one end is true.
-    Aic,
     /// Forcing net, contradiction: placing the digit leads, by singles
     /// alone, to a cell or a house-digit with no place left.
     ForcingNetContradiction,
@@ -185,9 +185,9 @@ pub const LADDER: [Technique; 39] = [
     Technique::SashimiJellyfish,
     Technique::XChain,
     Technique::XyChain,
+    Technique::Aic,
     Technique::ContinuousNiceLoop,
     Technique::DiscontinuousNiceLoop,
-    Technique::Aic,
     Technique::ForcingNetContradiction,
     Technique::ForcingNetVerity,
 ];
@@ -370,13 +370,17 @@ impl Technique {
     }
 
     /// A technique by HoDoKu code (`0300`) or name (`x-wing`, `X-Wing`,
-    /// `xwing`, `xy wing`: case, blanks and dashes do not matter).
+    /// `xwing`, `xy wing`: case, blanks and dashes do not matter; `aic`
+    /// and `nice loop` are short for the alternating inference chain and
+    /// the discontinuous nice loop).
     ///
     /// ```
     /// use csp_sudoku::techniques::Technique;
     /// assert_eq!(Technique::parse("0300"), Some(Technique::XWing));
     /// assert_eq!(Technique::parse("X-Wing"), Some(Technique::XWing));
     /// assert_eq!(Technique::parse("pointing"), Some(Technique::Pointing));
+    /// assert_eq!(Technique::parse("AIC"), Some(Technique::Aic));
+    /// assert_eq!(Technique::parse("0707"), Some(Technique::DiscontinuousNiceLoop));
     /// assert_eq!(Technique::parse("0999"), None);
     /// ```
     pub fn parse(s: &str) -> Option<Technique> {
@@ -2055,7 +2059,10 @@ fn w_wing(pm: &Candidates) -> Vec<Step> {
 
 /// The longest chain the chain techniques look for, in links (HoDoKu's
 /// default restriction is 20; chains alternate strong and weak links and
-/// start and end with a strong one, so the length is odd).
+/// start and end with a strong one, so the length is odd). It bounds the
+/// AIC and nice-loop search too (a continuous loop has an even number of
+/// links, so at most 18), which keeps that search to one breadth-first
+/// pass of at most this depth per candidate and polarity.
 pub const MAX_CHAIN_LINKS: usize = 19;
 
 /// Is `cell` on the path of BFS state `s` (following `parent`)?

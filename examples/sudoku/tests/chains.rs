@@ -440,7 +440,7 @@ fn the_shape_checker_refuses_broken_chains() {
                 .map(|c| 9 * r + c)
                 .filter(|&c| pm.has(c, d))
                 .collect();
-            (cs.len() == 3 && cs.iter().all(|&c| pm.digits(c).len() > 2)).then(|| (cs, d))
+            (cs.len() == 3 && cs.iter().all(|&c| pm.digits(c).len() > 2)).then_some((cs, d))
         })
     });
     let (cs, d) = three.expect("a row with a digit in three cells");

@@ -19,6 +19,9 @@
 //!   continuous nice loop: around the loop every weak link is strong too);
 //! - from "`p` true", "`p` false" (a discontinuous nice loop: `p` goes).
 //!
+//! (Closing loops in the tree grown from "`p` true" as well finds no more
+//! of the library's continuous loops, so it is not done.)
+//!
 //! Each elimination set comes with the shortest chain found for it,
 //! shortest chains first. The chains are written `(5)r1c2 = (5)r3c2 -
 //! (4)r3c2`, "=" a strong link and "-" a weak one, as in the Eureka
@@ -356,7 +359,7 @@ pub(super) fn chains(pm: &Candidates) -> Vec<Step> {
                                         eliminations: elims,
                                         extra_rules: vec![Rule::Cell(a)],
                                         conclusion: format!(
-                                            "if {0} were not {x} it would be {x}, so {0}={x}",
+                                            "{0}={x} (if it were not {x} it would be {x})",
                                             cell_name(n, a)
                                         ),
                                     },
