@@ -32,6 +32,8 @@ use csp_core::{Constraint, ConstraintId, Domain, Literal, Model, Value, VarId};
 
 use crate::pencil::{bit, cell_name, digits_of, Candidates, House};
 
+mod aic;
+
 /// HoDoKu's difficulty levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
@@ -130,6 +132,15 @@ pub enum Technique {
     XChain,
     /// XY-chain: bivalue cells linked by shared digits, equal outer digits.
     XyChain,
+    /// Alternating inference chain: strong and weak links between
+    /// candidates, strong at both ends, so one end is true.
+    Aic,
+    /// Continuous nice loop: a closed alternating chain of candidates;
+    /// every weak link of it is strong too.
+    ContinuousNiceLoop,
+    /// Discontinuous nice loop: a chain from a candidate back to its own
+    /// cell that refutes or proves it.
+    DiscontinuousNiceLoop,
     /// Forcing net, contradiction: placing the digit leads, by singles
     /// alone, to a cell or a house-digit with no place left.
     ForcingNetContradiction,
@@ -139,7 +150,7 @@ pub enum Technique {
 }
 
 /// Every technique, in the order [`next`] tries them.
-pub const LADDER: [Technique; 36] = [
+pub const LADDER: [Technique; 39] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -174,6 +185,9 @@ pub const LADDER: [Technique; 36] = [
     Technique::SashimiJellyfish,
     Technique::XChain,
     Technique::XyChain,
+    Technique::Aic,
+    Technique::ContinuousNiceLoop,
+    Technique::DiscontinuousNiceLoop,
     Technique::ForcingNetContradiction,
     Technique::ForcingNetVerity,
 ];
@@ -217,6 +231,9 @@ impl Technique {
             XChain => "0701",
             RemotePair => "0703",
             XyChain => "0702",
+            ContinuousNiceLoop => "0706",
+            DiscontinuousNiceLoop => "0707",
+            Aic => "0708",
             ForcingNetContradiction => "1303",
             ForcingNetVerity => "1304",
         }
@@ -260,6 +277,9 @@ impl Technique {
             XChain => "x-chain",
             RemotePair => "remote pair",
             XyChain => "xy-chain",
+            ContinuousNiceLoop => "continuous nice loop",
+            DiscontinuousNiceLoop => "discontinuous nice loop",
+            Aic => "alternating inference chain",
             ForcingNetContradiction => "forcing net contradiction",
             ForcingNetVerity => "forcing net verity",
         }
@@ -278,6 +298,7 @@ impl Technique {
             WWing => "W-Wing".into(),
             XChain => "X-Chain".into(),
             XyChain => "XY-Chain".into(),
+            Aic => "AIC".into(),
             t => capital(t.name()),
         }
     }
@@ -293,8 +314,16 @@ impl Technique {
             NakedQuadruple | HiddenQuadruple | XWing | Swordfish | Skyscraper | TwoStringKite
             | XyWing | XyzWing | WWing | FinnedXWing | SashimiXWing | EmptyRectangle
             | TurbotFish | ColourTrap | ColourWrap | RemotePair => Level::Hard,
-            Jellyfish | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish | SashimiJellyfish
-            | XChain | XyChain => Level::Unfair,
+            Jellyfish
+            | FinnedSwordfish
+            | SashimiSwordfish
+            | FinnedJellyfish
+            | SashimiJellyfish
+            | XChain
+            | XyChain
+            | ContinuousNiceLoop
+            | DiscontinuousNiceLoop
+            | Aic => Level::Unfair,
             ForcingNetContradiction | ForcingNetVerity => Level::Extreme,
         }
     }
@@ -334,19 +363,24 @@ impl Technique {
             XyzWing => 180,
             WWing => 150,
             XChain | XyChain => 260,
+            ContinuousNiceLoop | DiscontinuousNiceLoop | Aic => 280,
             RemotePair => 110,
             ForcingNetContradiction | ForcingNetVerity => 700,
         }
     }
 
     /// A technique by HoDoKu code (`0300`) or name (`x-wing`, `X-Wing`,
-    /// `xwing`, `xy wing`: case, blanks and dashes do not matter).
+    /// `xwing`, `xy wing`: case, blanks and dashes do not matter; `aic`
+    /// and `nice loop` are short for the alternating inference chain and
+    /// the discontinuous nice loop).
     ///
     /// ```
     /// use csp_sudoku::techniques::Technique;
     /// assert_eq!(Technique::parse("0300"), Some(Technique::XWing));
     /// assert_eq!(Technique::parse("X-Wing"), Some(Technique::XWing));
     /// assert_eq!(Technique::parse("pointing"), Some(Technique::Pointing));
+    /// assert_eq!(Technique::parse("AIC"), Some(Technique::Aic));
+    /// assert_eq!(Technique::parse("0707"), Some(Technique::DiscontinuousNiceLoop));
     /// assert_eq!(Technique::parse("0999"), None);
     /// ```
     pub fn parse(s: &str) -> Option<Technique> {
@@ -364,6 +398,8 @@ impl Technique {
                 || (k == "claiming" && *t == Technique::Claiming)
                 || (k == "lockedcandidates1" && *t == Technique::Pointing)
                 || (k == "lockedcandidates2" && *t == Technique::Claiming)
+                || (k == "aic" && *t == Technique::Aic)
+                || (k == "niceloop" && *t == Technique::DiscontinuousNiceLoop)
         })
     }
 }
@@ -564,6 +600,7 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         XChain => x_chain(pm),
         RemotePair => remote_pairs(pm),
         XyChain => xy_chain(pm),
+        ContinuousNiceLoop | DiscontinuousNiceLoop | Aic => only(aic::chains(pm), t),
         ForcingNetContradiction => forcing_contradiction(pm),
         ForcingNetVerity => forcing_verity(pm),
     }
@@ -578,6 +615,12 @@ fn fish_size(t: Technique) -> Option<usize> {
         FinnedJellyfish | SashimiJellyfish => Some(4),
         _ => None,
     }
+}
+
+/// Is `t` one of the techniques [`aic::chains`] finds?
+fn is_nice_loop(t: Technique) -> bool {
+    use Technique::*;
+    matches!(t, ContinuousNiceLoop | DiscontinuousNiceLoop | Aic)
 }
 
 fn only(steps: Vec<Step>, t: Technique) -> Vec<Step> {
@@ -606,8 +649,17 @@ pub fn next_with(pm: &Candidates, checker: &Checker) -> Result<Option<Step>, Str
     // Finned and sashimi fish of one size come from one search: kept
     // for the second of the two.
     let mut finned: [Option<Vec<Step>>; 5] = Default::default();
+    // The three nice-loop techniques also come from one search.
+    let mut loops: Option<Vec<Step>> = None;
     for t in LADDER {
         let steps = match fish_size(t) {
+            None if is_nice_loop(t) => loops
+                .get_or_insert_with(|| aic::chains(pm))
+                .iter()
+                .filter(|s| s.technique == t)
+                .take(1)
+                .cloned()
+                .collect(),
             Some(k) => {
                 let all = finned[k].get_or_insert_with(|| fish(pm, k, true));
                 all.iter()
@@ -2007,7 +2059,10 @@ fn w_wing(pm: &Candidates) -> Vec<Step> {
 
 /// The longest chain the chain techniques look for, in links (HoDoKu's
 /// default restriction is 20; chains alternate strong and weak links and
-/// start and end with a strong one, so the length is odd).
+/// start and end with a strong one, so the length is odd). It bounds the
+/// AIC and nice-loop search too (a continuous loop has an even number of
+/// links, so at most 18), which keeps that search to one breadth-first
+/// pass of at most this depth per candidate and polarity.
 pub const MAX_CHAIN_LINKS: usize = 19;
 
 /// Is `cell` on the path of BFS state `s` (following `parent`)?
