@@ -697,7 +697,7 @@ fn weakest(root: &DomainStore, lit: Literal) -> Literal {
 }
 
 /// Does `a` imply `b` (two literals on one variable) whatever the domain?
-fn implies(a: Literal, b: Literal) -> bool {
+pub(crate) fn implies(a: Literal, b: Literal) -> bool {
     use Literal::*;
     match (a, b) {
         (Eq(_, v), Eq(_, u)) => v == u,

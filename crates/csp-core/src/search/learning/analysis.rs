@@ -26,7 +26,7 @@
 
 use super::activity::Activity;
 use super::trace::{ConflictTrace, Origin, Resolution, TracedEntry};
-use crate::domain::explained::{Cause, History};
+use crate::domain::explained::{implies, Cause, History};
 use crate::explain::entry_premises;
 use crate::literal::Literal;
 use crate::search::engine::Engine;
@@ -62,6 +62,14 @@ pub(crate) struct Analyzer {
     /// the entries behind their reasons.
     stack: Vec<(usize, usize, usize, usize)>,
     behind: Vec<usize>,
+    /// Literals of the nogood below the conflict level that no single
+    /// entry makes true (see [`Analyzer::take`]), with their levels.
+    composites: Vec<(Literal, u32)>,
+    /// Per variable: the stamp of the analysis that has a composite
+    /// literal on it.
+    composite_var: Vec<u32>,
+    /// Scratch: per premise, the premise and its entries in `found`.
+    groups: Vec<(Literal, usize, usize)>,
     /// Entries the last minimisation dropped.
     pub(crate) removed: usize,
     /// Of those, the entries whose removal needed the recursion (local
@@ -139,13 +147,21 @@ impl Analyzer {
             self.stamp = 1;
         }
         self.lower.clear();
+        self.composites.clear();
+        if self.composite_var.len() < engine.store.len() {
+            self.composite_var.resize(engine.store.len(), 0);
+        }
         // The entries behind the conflict, and its level.
         let mut found = std::mem::take(&mut self.found);
+        let mut groups = std::mem::take(&mut self.groups);
         found.clear();
+        groups.clear();
         {
             let h = history(engine, len);
             for &p in conflict {
+                let start = found.len();
                 h.supports_into(p, &mut found);
+                groups.push((p, start, found.len()));
             }
         }
         let ex = &engine.store.ex;
@@ -156,16 +172,18 @@ impl Analyzer {
             .unwrap_or(0);
         if top == 0 {
             self.found = found;
+            self.groups = groups;
             return None;
+        }
+        let mut count = 0usize;
+        let mut behind = Vec::new();
+        for &(p, a, b) in &groups {
+            self.take(engine, p, &found[a..b], top, &mut count, activity, &mut behind);
         }
         if let Some(t) = &mut self.trace {
             t.level = top;
             t.conflict = conflict.to_vec();
-            t.entries = found.iter().map(|&k| traced(engine, k)).collect();
-        }
-        let mut count = 0usize;
-        for &k in &found {
-            self.add(engine, k, top, &mut count, activity);
+            t.entries = behind;
         }
         // Walk the trail back, resolving entries of level `top`.
         let mut i = len;
@@ -174,6 +192,7 @@ impl Analyzer {
                 // Cannot happen (the count stays at least 1), but never
                 // loop: no clause.
                 self.found = found;
+                self.groups = groups;
                 return None;
             }
             i -= 1;
@@ -189,25 +208,30 @@ impl Analyzer {
             let mut prem = std::mem::take(&mut self.premises);
             entry_premises(engine, i, &mut prem);
             found.clear();
+            groups.clear();
             {
                 let h = history(engine, i);
                 for &p in &prem {
+                    let start = found.len();
                     h.supports_into(p, &mut found);
+                    groups.push((p, start, found.len()));
                 }
+            }
+            let mut behind = Vec::new();
+            for &(p, a, b) in &groups {
+                self.take(engine, p, &found[a..b], top, &mut count, activity, &mut behind);
             }
             if let Some(t) = &mut self.trace {
                 t.steps.push(Resolution {
                     entry: traced(engine, i),
                     premises: prem.clone(),
-                    behind: found.iter().map(|&k| traced(engine, k)).collect(),
+                    behind,
                 });
             }
             self.premises = prem;
-            for &k in &found {
-                self.add(engine, k, top, &mut count, activity);
-            }
         };
         self.found = found;
+        self.groups = groups;
         let before = self.trace.as_ref().map(|_| self.lower.clone());
         self.minimize(engine);
         if let (Some(t), Some(before)) = (&mut self.trace, before) {
@@ -219,14 +243,22 @@ impl Analyzer {
                 .collect();
         }
         let ex = &engine.store.ex;
-        // Highest level first, so that lits[1] is of the backjump level.
+        // Highest level first, so that lits[1] is of the backjump level
+        // (entries before composites within a level: a stable sort).
         self.lower
             .sort_unstable_by_key(|&k| std::cmp::Reverse((ex.entries[k].level(), k)));
-        let mut lits = Vec::with_capacity(self.lower.len() + 1);
+        let mut others: Vec<(u32, Literal)> = self
+            .lower
+            .iter()
+            .map(|&k| (ex.entries[k].level(), ex.entries[k].lit()))
+            .chain(self.composites.iter().map(|&(l, lv)| (lv, l)))
+            .collect();
+        others.sort_by_key(|&(lv, _)| std::cmp::Reverse(lv));
+        let mut lits = Vec::with_capacity(others.len() + 1);
         lits.push(ex.entries[uip].lit().negate());
-        lits.extend(self.lower.iter().map(|&k| ex.entries[k].lit().negate()));
-        let level = self.lower.first().map_or(0, |&k| ex.entries[k].level()) as usize;
-        let mut levels: Vec<u32> = self.lower.iter().map(|&k| ex.entries[k].level()).collect();
+        lits.extend(others.iter().map(|&(_, l)| l.negate()));
+        let level = others.first().map_or(0, |&(lv, _)| lv) as usize;
+        let mut levels: Vec<u32> = others.iter().map(|&(lv, _)| lv).collect();
         levels.dedup(); // sorted by level already
         let lbd = levels.len() as u32 + 1;
         if let Some(t) = &mut self.trace {
@@ -253,6 +285,9 @@ impl Analyzer {
         let mut levels = 0u64;
         for &k in &lower {
             levels |= level_bit(engine.store.ex.entries[k].level());
+        }
+        for &(_, lv) in &self.composites {
+            levels |= level_bit(lv);
         }
         let mut kept = Vec::with_capacity(lower.len());
         self.deep = 0;
@@ -344,9 +379,73 @@ impl Analyzer {
         let start = behind.len();
         let h = history(engine, q);
         for &p in prem.iter() {
-            h.supports_into(p, behind);
+            if !self.covered(p) {
+                h.supports_into(p, behind);
+            }
         }
         frames.push((q, start, start, behind.len()));
+    }
+
+    /// Takes premise `p`, made true by the entries `by`, into the nogood.
+    /// When several entries make it true and all are below the conflict
+    /// level `top`, the literal itself goes into the nogood (a
+    /// *composite*: `x = 5` reached by removing the other values one at a
+    /// time is one literal of the clause, not one per value removed), as
+    /// in lazy clause generation, where every literal of a reason is a
+    /// literal of the clause (Chuffed, Pumpkin); else its entries, each
+    /// by [`add`](Self::add). Appends what it took to `traced` when
+    /// tracing.
+    #[allow(clippy::too_many_arguments)]
+    fn take(
+        &mut self,
+        engine: &Engine<'_>,
+        p: Literal,
+        by: &[usize],
+        top: u32,
+        count: &mut usize,
+        activity: &mut Activity,
+        traced_out: &mut Vec<TracedEntry>,
+    ) {
+        if by.len() > 1 {
+            let ex = &engine.store.ex;
+            let level = by.iter().map(|&k| ex.entries[k].level()).max().unwrap_or(0);
+            if level == 0 {
+                return; // a fact
+            }
+            if level < top {
+                if !self.covered(p) {
+                    let x = p.var().index();
+                    self.composite_var[x] = self.stamp;
+                    self.composites.push((p, level));
+                    activity.bump(x as u32);
+                }
+                if self.trace.is_some() {
+                    traced_out.push(TracedEntry {
+                        lit: p,
+                        level,
+                        origin: Origin::Domain,
+                    });
+                }
+                return;
+            }
+        }
+        for &k in by {
+            if self.trace.is_some() {
+                traced_out.push(traced(engine, k));
+            }
+            self.add(engine, k, top, count, activity);
+        }
+    }
+
+    /// Does a composite literal of the nogood imply `p`?
+    #[inline]
+    fn covered(&self, p: Literal) -> bool {
+        let x = p.var().index();
+        self.composite_var[x] == self.stamp
+            && self
+                .composites
+                .iter()
+                .any(|&(c, _)| c.var() == p.var() && implies(c, p))
     }
 
     /// Marks entry `k` as part of the nogood: counted if of level `top`,

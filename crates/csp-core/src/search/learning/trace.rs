@@ -26,6 +26,10 @@ pub enum Origin {
     Constraints(Vec<ConstraintId>),
     /// Inferred by a learned nogood.
     Nogood,
+    /// Made true by several earlier changes of its variable together (no
+    /// one entry implies it: `x = 5` once every other value was removed),
+    /// and taken into the nogood as one literal.
+    Domain,
     /// Recorded without a reason (a bug the explanation checks report).
     Unexplained,
 }
@@ -96,6 +100,7 @@ impl ConflictTrace {
             Origin::Given => "given".to_string(),
             Origin::Bound => "the objective bound".to_string(),
             Origin::Nogood => "a learned nogood".to_string(),
+            Origin::Domain => "its variable's earlier changes together".to_string(),
             Origin::Unexplained => "no reason recorded".to_string(),
             Origin::Constraints(cs) => cs
                 .iter()
