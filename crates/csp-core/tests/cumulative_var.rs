@@ -25,24 +25,26 @@ struct Instance {
     cap: Domain,
 }
 
-/// Posts `inst` on fresh variables, in the order starts, durations,
-/// demands, capacity.
+/// Posts the constraint on `v`: the capacity, then the starts, durations
+/// and demands (the capacity first, so that the search and the
+/// explanation checks decide it before the tasks).
 fn post(
     m: &mut Model,
     v: &[VarId],
     n: usize,
     strength: CumulativeStrength,
 ) -> Result<(), ModelError> {
-    m.cumulative_var_with(&v[..n], &v[n..2 * n], &v[2 * n..3 * n], v[3 * n], strength)
+    let t = &v[1..];
+    m.cumulative_var_with(&t[..n], &t[n..2 * n], &t[2 * n..3 * n], v[0], strength)
         .map(|_| ())
 }
 
 fn check(inst: &Instance, strength: CumulativeStrength) {
     let n = inst.starts.len();
-    let mut all = inst.starts.clone();
+    let mut all = vec![inst.cap.clone()];
+    all.extend(inst.starts.iter().cloned());
     all.extend(inst.durs.iter().cloned());
     all.extend(inst.dems.iter().cloned());
-    all.push(inst.cap.clone());
     testing::check_constraint(&all, |m, v| post(m, v, n, strength))
         .unwrap_or_else(|e| panic!("{inst:?} {strength:?}: {e}"));
 }
