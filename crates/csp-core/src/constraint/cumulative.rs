@@ -306,18 +306,16 @@ impl Model {
     /// ```
     /// use csp_core::{Domain, Model, Search};
     /// let mut m = Model::new();
-    /// // Two tasks of 2 or 3 time units, demands 1 or 2, within [0, 5).
+    /// // Two tasks of 2 or 3 time units, each demanding 2, on a capacity
+    /// // of at most 2.
     /// let s = m.new_vars(2, Domain::range(0, 3)).unwrap();
     /// let d = m.new_vars(2, Domain::range(2, 3)).unwrap();
-    /// let r = m.new_vars(2, Domain::range(1, 2)).unwrap();
+    /// let r = m.new_vars(2, Domain::singleton(2)).unwrap();
     /// let cap = m.new_var(Domain::range(0, 2)).unwrap();
     /// m.cumulative_var(&s, &d, &r, cap).unwrap();
-    /// // A demand of 2 on a capacity of 2 leaves no room for the other task
-    /// // while it runs.
-    /// for v in [r[0], r[1], cap] {
-    ///     m.fix(v, 2).unwrap();
-    /// }
     /// let sol = Search::new(&m).solve().unwrap().solution.unwrap();
+    /// assert_eq!(sol.value(cap), 2); // a task demands 2
+    /// // Each uses the whole capacity while it runs: they never overlap.
     /// let (a, b) = (sol.value(s[0]), sol.value(s[1]));
     /// assert!(a + sol.value(d[0]) <= b || b + sol.value(d[1]) <= a);
     /// ```
