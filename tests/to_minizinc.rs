@@ -290,6 +290,15 @@ fn library_models_count_the_same_in_gecode() {
     m.cumulative(&s, &[2, 1, 3, 0], &[2, 1, 1, 5], 2).unwrap();
     models.push(("cumulative", m));
     let mut m = Model::new();
+    let s = m.new_vars_named("s", [3], Domain::range(0, 3)).unwrap();
+    let d = m.new_vars_named("d", [3], Domain::range(0, 2)).unwrap();
+    let r = m.new_vars_named("r", [3], Domain::range(1, 2)).unwrap();
+    // Every demand fits the capacity: solvers differ on a task of duration 0
+    // that demands more than the capacity.
+    let c = m.new_var_named("c", Domain::range(2, 3)).unwrap();
+    m.cumulative_var(&s, &d, &r, c).unwrap();
+    models.push(("cumulative_var", m));
+    let mut m = Model::new();
     let x = m.new_vars_named("x", [3], Domain::range(0, 3)).unwrap();
     let y = m.new_vars_named("y", [3], Domain::range(0, 2)).unwrap();
     m.diffn(&x, &y, &[2, 0, 3], &[1, 2, 1]).unwrap();

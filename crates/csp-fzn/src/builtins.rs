@@ -8,7 +8,7 @@
 //! | `array_[var_]int_element`, `array_[var_]bool_element` | [`Model::element_offset`] / [`Model::element_const_offset`] (1-based) |
 //! | `bool_clause`, `array_bool_and/or/xor`, `bool_and/or/xor/not/eq/ne/le/lt` (+ reified), `bool2int`, `bool_lin_eq/le` | [`Model::clause`], [`Model::and`], [`Model::or`], [`Model::xor`], relations |
 //! | `set_in`, `set_in_reif`, `set_in_imp` | [`Model::reify_in`] / [`Model::half_reify_in`] |
-//! | `fzn_all_different_int`, `fzn_alldifferent_except_0`, `csp_table_int/bool`, `csp_regular`, `csp_circuit`, `csp_subcircuit`, `csp_inverse`, `fzn_global_cardinality`, `fzn_count_eq`, `fzn_among`, `fzn_nvalue`, `fzn_lex_less(eq)_int/bool`, `fzn_increasing_int/bool`, `csp_value_precede_chain` (from `seq_precede_chain`, used by `value_precede_chain`), `csp_value_precede` (from `value_precede`), `csp_disjunctive` (from `disjunctive` and `disjunctive_strict` with known durations), `csp_cumulative` (from `cumulative` with known durations, demands and capacity), `csp_diffn` and `csp_diffn_nonstrict` (from `diffn` and `diffn_nonstrict` with known, non-negative sizes), `csp_bin_packing` and `csp_bin_packing_load` (from `bin_packing`, `bin_packing_capa`, `bin_packing_load`) | the globals of `csp_core::constraint` |
+//! | `fzn_all_different_int`, `fzn_alldifferent_except_0`, `csp_table_int/bool`, `csp_regular`, `csp_circuit`, `csp_subcircuit`, `csp_inverse`, `fzn_global_cardinality`, `fzn_count_eq`, `fzn_among`, `fzn_nvalue`, `fzn_lex_less(eq)_int/bool`, `fzn_increasing_int/bool`, `csp_value_precede_chain` (from `seq_precede_chain`, used by `value_precede_chain`), `csp_value_precede` (from `value_precede`), `csp_disjunctive` (from `disjunctive` and `disjunctive_strict` with known durations), `csp_cumulative` (from `cumulative` with known durations, demands and capacity) and `csp_cumulative_var` (from `cumulative` with variable ones), `csp_diffn` and `csp_diffn_nonstrict` (from `diffn` and `diffn_nonstrict` with known, non-negative sizes), `csp_bin_packing` and `csp_bin_packing_load` (from `bin_packing`, `bin_packing_capa`, `bin_packing_load`) | the globals of `csp_core::constraint` |
 
 use std::collections::HashSet;
 
@@ -870,6 +870,15 @@ pub(crate) fn post(
             let (d, r) = (c.values(&args[1])?, c.values(&args[2])?);
             let b = fit(c.int(&args[3])?, pos)?;
             c.b.m.cumulative(&starts, &d, &r, b).map(|_| ())
+        }
+        "csp_cumulative_var" => {
+            // csp_cumulative_var(s, d, r, b): the same with variable
+            // durations, demands and capacity (made at least 0).
+            arity(c, args, 4)?;
+            let starts = c.vars(&args[0])?;
+            let (d, r) = (c.vars(&args[1])?, c.vars(&args[2])?);
+            let b = c.var(&args[3])?;
+            c.b.m.cumulative_var(&starts, &d, &r, b).map(|_| ())
         }
         "csp_diffn" | "csp_diffn_nonstrict" => {
             // csp_diffn(x, y, dx, dy): rectangles at (x, y) of the constant

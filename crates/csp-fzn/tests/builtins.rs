@@ -542,6 +542,34 @@ fn cumulative_and_bin_packing() {
             })
         },
     );
+    // The same with variable durations, demands and capacity (a constant
+    // among them): x lasts d, y demands q, on a capacity c; negative
+    // values are not solutions.
+    let vars = vec![
+        int("x", 0, 2),
+        int("y", 0, 2),
+        int("d", -1, 2),
+        int("q", -1, 3),
+        int("c", -1, 2),
+    ];
+    check(
+        &vars,
+        "csp_cumulative_var([x, y, 1], [d, 2, 1], [1, q, 1], c)",
+        &|v| {
+            let t = [(v[0], v[2], 1), (v[1], 2, v[3]), (1, 1, 1)];
+            v[2] >= 0
+                && v[3] >= 0
+                && v[4] >= 0
+                && t.iter().all(|&(at, d, r)| {
+                    let load: i64 = t
+                        .iter()
+                        .filter(|&&(s, d, r)| r > 0 && s <= at && at < s + d)
+                        .map(|e| e.2)
+                        .sum();
+                    d <= 0 || r <= 0 || load <= v[4]
+                })
+        },
+    );
     // Items of sizes 2, 1, 2 into bins of capacity 3 (any value a bin).
     check(&sched, "csp_bin_packing(3, [x, y, z], [2, 1, 2])", &|v| {
         v[0] != v[2]

@@ -22,13 +22,24 @@ pub enum CumulativeStrength {
     Energetic,
 }
 
+/// A duration, demand or capacity of [`Cumulative`]: a constant, or a
+/// variable of the scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Amount {
+    /// A constant (at least 0).
+    Fixed(i64),
+    /// A variable (constrained to be at least 0).
+    Var(VarId),
+}
+
 /// Tasks `i` starting at `starts[i]`, lasting `durations[i]` and using
-/// `demands[i]` units of a resource of `capacity` units (all constants,
-/// at least 0): at every time `t`, the demands of the tasks running at
-/// `t` (`sᵢ ≤ t < sᵢ + dᵢ`) sum to at most the capacity. A task of
+/// `demands[i]` units of a resource of `capacity` units, each an
+/// [`Amount`] (a constant, or a variable): at every time `t`, the demands
+/// of the tasks running at `t` (`sᵢ ≤ t < sᵢ + dᵢ`) sum to at most the
+/// capacity. Durations, demands and capacity are at least 0 (constants
+/// are checked when posted, variables are constrained). A task of
 /// duration 0 or demand 0 uses nothing and is free; a task of positive
-/// duration that demands more than the capacity cannot be scheduled, so
-/// the constraint has no solution.
+/// duration that demands more than the capacity cannot be scheduled.
 ///
 /// # Pruning
 /// On the bounds of the start times, in both directions of time (the
@@ -46,9 +57,31 @@ pub enum CumulativeStrength {
 ///   `Σ dᵢ·rᵢ` exceeds `capacity · (b − a)` (Baptiste, Le Pape and
 ///   Nuijten, *Constraint-Based Scheduling*, 2001).
 ///
+/// With variable durations, demands or capacity
+/// ([`Model::cumulative_var`]), both rules run on the *relaxation* where
+/// every task lasts its least duration at its least demand on the
+/// largest capacity: any schedule of the real tasks is one of these
+/// smaller tasks, so what the relaxation prunes, the constraint prunes
+/// (the compulsory part of a task is `[max start, min start + min
+/// duration)`). Then, on the amounts themselves:
+/// * durations, demands and capacity lose their negative values;
+/// * the capacity is at least the peak of the profile, and at least the
+///   least demand of every task of positive least duration;
+/// * a task of positive least duration demands at most the largest
+///   capacity, and one whose least demand is over it lasts 0;
+/// * **durations**: a task of positive least demand that must start by
+///   `lst` runs at every time from its start up to its end, so it must end
+///   by the first time `t ≥ lst` where the profile of the other tasks
+///   leaves less than its demand: its duration is at most
+///   `t − min start`;
+/// * **demands**: a task with a compulsory part runs at every time of it,
+///   so it demands at most the largest capacity less the other tasks'
+///   profile at the highest point of that part.
+///
 /// With one task of positive duration and demand left open, its start
 /// also loses the values in the middle of its domain where it would
-/// overload the fixed tasks (the forward-checking contract).
+/// overload the fixed tasks (the forward-checking contract); with one
+/// duration, demand or capacity left open, the rules above are exact.
 ///
 /// # Reasons
 /// Every change is explained as in Schutt, Feydy, Stuckey and Wallace,
@@ -60,56 +93,123 @@ pub enum CumulativeStrength {
 /// the task's own start no earlier than where it would still overlap. A
 /// failure of the profile is explained at one time point (pointwise); an
 /// overload by the tasks that fill the window, by the bounds that keep
-/// them inside it.
+/// them inside it. With variable amounts, every task a reason names also
+/// brings the lower bounds of its duration and demand that the rule used
+/// (`dᵢ ≥ min dᵢ`, `rᵢ ≥ min rᵢ`), and every rule that used the capacity
+/// brings its upper bound (`capacity ≤ max capacity`).
 ///
 /// Cost: O(n²) per call after sorts, not idempotent (the kernel calls it
 /// again after its own changes), no entailment. The checker is exact and
 /// pairwise: the load peaks at some task's start, so it checks the load at
 /// each start, O(n²). Local search: violations are the number of tasks
-/// that start at an overloaded time or cannot fit at all.
+/// that start at an overloaded time or cannot fit at all, plus the number
+/// of negative amounts.
 #[derive(Debug, Clone)]
 pub struct Cumulative {
     starts: Vec<VarId>,
-    durations: Vec<i64>,
-    demands: Vec<i64>,
-    capacity: i64,
+    /// The starts, then the variable durations, demands and capacity.
+    scope: Vec<VarId>,
+    /// Durations (`0..n`), demands (`n..2n`), capacity (`2n`).
+    amounts: Vec<Amount>,
+    /// The scope position of each variable amount (else unused).
+    pos: Vec<usize>,
     strength: CumulativeStrength,
 }
 
 impl Cumulative {
+    /// Builds the constraint (the lists have the same length; constants
+    /// are at least 0: [`Model::cumulative`] and
+    /// [`Model::cumulative_var`] check both).
+    fn build(
+        starts: &[VarId],
+        durations: impl IntoIterator<Item = Amount>,
+        demands: impl IntoIterator<Item = Amount>,
+        capacity: Amount,
+        strength: CumulativeStrength,
+    ) -> Cumulative {
+        let mut amounts: Vec<Amount> = durations.into_iter().collect();
+        amounts.extend(demands);
+        amounts.push(capacity);
+        let mut scope = starts.to_vec();
+        let pos = amounts
+            .iter()
+            .map(|a| match *a {
+                Amount::Fixed(_) => usize::MAX,
+                Amount::Var(x) => {
+                    scope.push(x);
+                    scope.len() - 1
+                }
+            })
+            .collect();
+        Cumulative {
+            starts: starts.to_vec(),
+            scope,
+            amounts,
+            pos,
+            strength,
+        }
+    }
+
     /// The start variables.
     pub fn starts(&self) -> &[VarId] {
         &self.starts
     }
 
     /// The durations, by task.
-    pub fn durations(&self) -> &[i64] {
-        &self.durations
+    pub fn durations(&self) -> &[Amount] {
+        &self.amounts[..self.starts.len()]
     }
 
     /// The demands, by task.
-    pub fn demands(&self) -> &[i64] {
-        &self.demands
+    pub fn demands(&self) -> &[Amount] {
+        &self.amounts[self.starts.len()..2 * self.starts.len()]
     }
 
     /// The capacity.
-    pub fn capacity(&self) -> i64 {
-        self.capacity
+    pub fn capacity(&self) -> Amount {
+        self.amounts[2 * self.starts.len()]
     }
 
-    /// Does task `i` use the resource (positive duration and demand)?
-    fn uses(&self, i: usize) -> bool {
-        self.durations[i] > 0 && self.demands[i] > 0
+    /// Are the durations, demands and capacity all constants?
+    fn fixed(&self) -> bool {
+        self.scope.len() == self.starts.len()
     }
 
-    /// Is the resource overloaded at time `t` when task `i` starts at
-    /// `v[i]`?
+    /// Amount `k` (duration `k`, demand `k − n`, or the capacity at
+    /// `2n`) in the scope assignment `v`.
+    fn amount(&self, k: usize, v: &[Value]) -> i64 {
+        match self.amounts[k] {
+            Amount::Fixed(c) => c,
+            Amount::Var(_) => v[self.pos[k]] as i64,
+        }
+    }
+
+    /// Amount `k` when it is a constant.
+    fn constant(&self, k: usize) -> Option<i64> {
+        match self.amounts[k] {
+            Amount::Fixed(c) => Some(c),
+            Amount::Var(_) => None,
+        }
+    }
+
+    /// Can task `i` ever use the resource (no constant duration or demand
+    /// of 0)?
+    fn may_use(&self, i: usize) -> bool {
+        let n = self.starts.len();
+        self.constant(i).is_none_or(|d| d > 0) && self.constant(n + i).is_none_or(|r| r > 0)
+    }
+
+    /// Is the resource overloaded at time `t` under `v`?
     fn overloaded_at(&self, v: &[Value], t: i64) -> bool {
-        let load: i64 = (0..self.starts.len())
-            .filter(|&i| self.uses(i) && v[i] as i64 <= t && t < v[i] as i64 + self.durations[i])
-            .map(|i| self.demands[i])
+        let n = self.starts.len();
+        let load: i64 = (0..n)
+            .filter(|&i| {
+                let (s, d) = (v[i] as i64, self.amount(i, v));
+                self.amount(n + i, v) > 0 && s <= t && t < s + d
+            })
+            .map(|i| self.amount(n + i, v))
             .sum();
-        load > self.capacity
+        load > self.amount(2 * n, v)
     }
 }
 
@@ -184,19 +284,94 @@ impl Model {
                 reason: format!("the capacity is negative ({capacity})"),
             });
         }
-        self.post(Cumulative {
-            starts: starts.to_vec(),
-            durations: durations.iter().map(|&d| d as i64).collect(),
-            demands: demands.iter().map(|&r| r as i64).collect(),
-            capacity: capacity as i64,
+        let fixed = |list: &[i32]| -> Vec<Amount> {
+            list.iter().map(|&k| Amount::Fixed(k as i64)).collect()
+        };
+        self.post(Cumulative::build(
+            starts,
+            fixed(durations),
+            fixed(demands),
+            Amount::Fixed(capacity as i64),
             strength,
-        })
+        ))
+    }
+
+    /// [`cumulative`](Model::cumulative) with variable durations, demands
+    /// and capacity (see [`Cumulative`]), at the default strength. The
+    /// constraint makes them at least 0 (as MiniZinc's `cumulative`
+    /// requires): negative values in their domains are pruned, never an
+    /// error. Fails with [`ModelError::LengthMismatch`] when the lists
+    /// differ in length.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Search};
+    /// let mut m = Model::new();
+    /// // Two tasks of 2 or 3 time units, each demanding 2, on a capacity
+    /// // of at most 2.
+    /// let s = m.new_vars(2, Domain::range(0, 3)).unwrap();
+    /// let d = m.new_vars(2, Domain::range(2, 3)).unwrap();
+    /// let r = m.new_vars(2, Domain::singleton(2)).unwrap();
+    /// let cap = m.new_var(Domain::range(0, 2)).unwrap();
+    /// m.cumulative_var(&s, &d, &r, cap).unwrap();
+    /// let sol = Search::new(&m).solve().unwrap().solution.unwrap();
+    /// assert_eq!(sol.value(cap), 2); // a task demands 2
+    /// // Each uses the whole capacity while it runs: they never overlap.
+    /// let (a, b) = (sol.value(s[0]), sol.value(s[1]));
+    /// assert!(a + sol.value(d[0]) <= b || b + sol.value(d[1]) <= a);
+    /// ```
+    pub fn cumulative_var(
+        &mut self,
+        starts: &[VarId],
+        durations: &[VarId],
+        demands: &[VarId],
+        capacity: VarId,
+    ) -> Result<ConstraintId, ModelError> {
+        self.cumulative_var_with(
+            starts,
+            durations,
+            demands,
+            capacity,
+            CumulativeStrength::default(),
+        )
+    }
+
+    /// [`cumulative_var`](Model::cumulative_var) at the given strength.
+    pub fn cumulative_var_with(
+        &mut self,
+        starts: &[VarId],
+        durations: &[VarId],
+        demands: &[VarId],
+        capacity: VarId,
+        strength: CumulativeStrength,
+    ) -> Result<ConstraintId, ModelError> {
+        for (what, list) in [
+            ("durations for the tasks", durations),
+            ("demands for the tasks", demands),
+        ] {
+            if list.len() != starts.len() {
+                return Err(ModelError::LengthMismatch {
+                    constraint: "cumulative",
+                    what,
+                    expected: starts.len(),
+                    found: list.len(),
+                });
+            }
+        }
+        let var =
+            |list: &[VarId]| -> Vec<Amount> { list.iter().map(|&x| Amount::Var(x)).collect() };
+        self.post(Cumulative::build(
+            starts,
+            var(durations),
+            var(demands),
+            Amount::Var(capacity),
+            strength,
+        ))
     }
 }
 
 impl Constraint for Cumulative {
     fn scope(&self) -> &[VarId] {
-        &self.starts
+        &self.scope
     }
     fn is_satisfied(&self, v: &[Value]) -> bool {
         self.violations(v) == 0
@@ -205,44 +380,79 @@ impl Constraint for Cumulative {
         "cumulative"
     }
     fn to_minizinc(&self, vars: &[String]) -> Option<String> {
-        // Only the tasks that use the resource: solvers differ on a task
-        // of duration 0 whose demand is over the capacity (here it is
-        // ignored).
-        let used: Vec<usize> = (0..vars.len()).filter(|&i| self.uses(i)).collect();
-        if used.is_empty() {
-            return Some("true".into());
+        let n = self.starts.len();
+        let name = |k: usize| match self.amounts[k] {
+            Amount::Fixed(c) => c.to_string(),
+            Amount::Var(_) => vars[self.pos[k]].clone(),
+        };
+        // Only the tasks that may use the resource: solvers differ on a
+        // task of duration 0 whose demand is over the capacity (here it
+        // is ignored).
+        let used: Vec<usize> = (0..n).filter(|&i| self.may_use(i)).collect();
+        let negative = (0..=2 * n)
+            .filter(|&k| self.constant(k).is_none())
+            .map(|k| format!("{} >= 0", name(k)));
+        let mut parts: Vec<String> = negative.collect();
+        if !used.is_empty() {
+            let list = |off: usize| {
+                let names: Vec<String> = used.iter().map(|&i| name(off + i)).collect();
+                format!("[{}]", names.join(", "))
+            };
+            let starts: Vec<String> = used.iter().map(|&i| vars[i].clone()).collect();
+            parts.push(format!(
+                "cumulative({}, {}, {}, {})",
+                crate::minizinc::list(&starts),
+                list(0),
+                list(n),
+                name(2 * n)
+            ));
         }
-        let pick = |v: &[i64]| used.iter().map(|&i| v[i]).collect::<Vec<_>>();
-        let starts: Vec<String> = used.iter().map(|&i| vars[i].clone()).collect();
-        Some(format!(
-            "cumulative({}, {}, {}, {})",
-            crate::minizinc::list(&starts),
-            crate::minizinc::ints(&pick(&self.durations)),
-            crate::minizinc::ints(&pick(&self.demands)),
-            self.capacity
-        ))
+        match parts.is_empty() {
+            true => Some("true".into()),
+            false => Some(parts.join(" /\\ ")),
+        }
     }
     fn violations(&self, v: &[Value]) -> u64 {
-        (0..self.starts.len())
+        let n = self.starts.len();
+        let cap = self.amount(2 * n, v);
+        let negative = (0..=2 * n).filter(|&k| self.amount(k, v) < 0).count();
+        let tasks = (0..n)
             .filter(|&i| {
-                self.uses(i)
-                    && (self.demands[i] > self.capacity || self.overloaded_at(v, v[i] as i64))
+                let (d, r) = (self.amount(i, v), self.amount(n + i, v));
+                d > 0 && r > 0 && (r > cap || self.overloaded_at(v, v[i] as i64))
             })
-            .count() as u64
+            .count();
+        (negative + tasks) as u64
     }
     fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
-        let tasks: Vec<usize> = (0..self.starts.len()).filter(|&i| self.uses(i)).collect();
+        let n = self.starts.len();
+        // Constants only: the tasks that use the resource. Otherwise every
+        // task that may.
+        let tasks: Vec<usize> = (0..n).filter(|&i| self.may_use(i)).collect();
+        let var = |k: usize| match self.amounts[k] {
+            Amount::Fixed(_) => None,
+            Amount::Var(x) => Some(x),
+        };
+        let fixed = |k: usize| self.constant(k).unwrap_or(0);
         let view = View {
             vars: tasks.iter().map(|&i| self.starts[i]).collect(),
-            dur: tasks.iter().map(|&i| self.durations[i]).collect(),
-            dem: tasks.iter().map(|&i| self.demands[i]).collect(),
+            dur: tasks.iter().map(|&i| fixed(i)).collect(),
+            dem: tasks.iter().map(|&i| fixed(n + i)).collect(),
+            dvar: tasks.iter().map(|&i| var(i)).collect(),
+            rvar: tasks.iter().map(|&i| var(n + i)).collect(),
+            cvar: var(2 * n),
+            cap: fixed(2 * n),
             est: vec![0; tasks.len()],
             lst: vec![0; tasks.len()],
             ..View::default()
         };
+        let impossible = self.fixed()
+            && tasks
+                .iter()
+                .any(|&i| fixed(n + i) > fixed(2 * n) && fixed(i) > 0);
         Some(Box::new(CumulativeProp {
             c: self,
-            impossible: view.dem.iter().any(|&r| r > self.capacity),
+            impossible,
             view,
         }))
     }
@@ -252,12 +462,21 @@ impl Constraint for Cumulative {
 /// the mirrored view a task's start is `−(s + d)`, so its latest start
 /// becomes an earliest start and the same rules give latest starts. All
 /// times in `i64`: an end `s + d` or a mirrored start never overflows.
+///
+/// With variable amounts, the view holds the relaxation: least durations
+/// and demands, largest capacity, read at each [`load`](View::load).
 #[derive(Debug, Default)]
 struct View {
     mirror: bool,
     vars: Vec<VarId>,
     dur: Vec<i64>,
     dem: Vec<i64>,
+    /// The variable durations and demands, by task.
+    dvar: Vec<Option<VarId>>,
+    rvar: Vec<Option<VarId>>,
+    /// The variable capacity, and the capacity (its largest value).
+    cvar: Option<VarId>,
+    cap: i64,
     est: Vec<i64>,
     lst: Vec<i64>,
     /// The profile: segments `[a, b)` of constant positive height `h`,
@@ -273,11 +492,20 @@ impl View {
     fn load(&mut self, p: &Pruner<'_>, mirror: bool) {
         self.mirror = mirror;
         for k in 0..self.vars.len() {
+            if let Some(x) = self.dvar[k] {
+                self.dur[k] = (p.min(x) as i64).max(0);
+            }
+            if let Some(x) = self.rvar[k] {
+                self.dem[k] = (p.min(x) as i64).max(0);
+            }
             let (lo, hi) = (p.min(self.vars[k]) as i64, p.max(self.vars[k]) as i64);
             (self.est[k], self.lst[k]) = match mirror {
                 false => (lo, hi),
                 true => (-(hi + self.dur[k]), -(lo + self.dur[k])),
             };
+        }
+        if let Some(x) = self.cvar {
+            self.cap = p.max(x) as i64;
         }
     }
 
@@ -298,6 +526,24 @@ impl View {
         match self.mirror {
             false => Literal::Le(self.vars[k], clamp(v)),
             true => Literal::Ge(self.vars[k], clamp(-v - self.dur[k])),
+        }
+    }
+
+    /// Premises `dₖ ≥ min dₖ` and `rₖ ≥ min rₖ` for the variable amounts
+    /// of task `k` that the relaxation used (none when 0).
+    fn amounts(&self, r: &mut Premises<'_>, k: usize) {
+        if let Some(x) = self.dvar[k].filter(|_| self.dur[k] > 0) {
+            r.push(Literal::Ge(x, clamp(self.dur[k])));
+        }
+        if let Some(x) = self.rvar[k].filter(|_| self.dem[k] > 0) {
+            r.push(Literal::Ge(x, clamp(self.dem[k])));
+        }
+    }
+
+    /// Premise `capacity ≤ max capacity` for a variable capacity.
+    fn cap_le(&self, r: &mut Premises<'_>) {
+        if let Some(x) = self.cvar {
+            r.push(Literal::Le(x, clamp(self.cap)));
         }
     }
 
@@ -358,19 +604,31 @@ impl View {
             sum += self.dem[k];
             r.push(self.le(k, lo));
             r.push(self.ge(k, hi + 1 - self.dur[k]));
+            self.amounts(r, k);
         }
         debug_assert!(sum >= need, "the cover demands {sum} < {need}");
     }
 
     /// Fails when the profile exceeds the capacity anywhere, explained at
-    /// the start of the first segment that does.
+    /// the start of the first segment that does; a variable capacity
+    /// rises to the profile's peak.
     fn check_profile(&self, p: &mut Pruner<'_>, cap: i64) -> Result<(), Conflict> {
-        match self.segs.iter().find(|s| s.2 > cap) {
-            Some(&(a, _, _)) => {
-                Err(p.fail(|r: &mut Premises<'_>| self.cover(r, None, a, a, cap + 1)))
-            }
-            None => Ok(()),
+        if let Some(&(a, _, _)) = self.segs.iter().find(|s| s.2 > cap) {
+            return Err(p.fail(|r: &mut Premises<'_>| {
+                self.cover(r, None, a, a, cap + 1);
+                self.cap_le(r);
+            }));
         }
+        if let Some(x) = self.cvar {
+            let peak = self.segs.iter().max_by_key(|s| s.2);
+            if let Some(&(a, _, h)) = peak.filter(|s| s.2 > p.min(x) as i64) {
+                // h ≤ cap, a Value.
+                p.set_min(x, h as Value, |r: &mut Premises<'_>| {
+                    self.cover(r, None, a, a, h)
+                })?;
+            }
+        }
+        Ok(())
     }
 
     /// Time-tabling on the earliest starts: every task that would overlap
@@ -379,6 +637,10 @@ impl View {
     fn time_table(&self, p: &mut Pruner<'_>, cap: i64) -> Result<(), Conflict> {
         for j in 0..self.vars.len() {
             let (d, rj, lst) = (self.dur[j], self.dem[j], self.lst[j]);
+            if d == 0 || rj == 0 {
+                // Free (with variable amounts, for now).
+                continue;
+            }
             let own = |a: i64, b: i64| match lst <= a && self.ect(j) >= b {
                 true => rj,
                 false => 0,
@@ -398,6 +660,8 @@ impl View {
                 let from = a.max(lo);
                 let because = |r: &mut Premises<'_>| {
                     r.push(self.ge(j, from - d + 1));
+                    self.amounts(r, j);
+                    self.cap_le(r);
                     self.cover(r, Some(j), from, b - 1, cap - rj + 1);
                 };
                 if b > lst {
@@ -409,6 +673,105 @@ impl View {
                 self.raise(p, j, b, because)?;
                 lo = b;
             }
+        }
+        Ok(())
+    }
+
+    /// The rules on each task's own amounts (variable amounts only): a
+    /// task of positive duration fits under the capacity, so its demand
+    /// is at most the largest capacity and the capacity at least its
+    /// demand; a task that demands more than the capacity lasts 0.
+    fn task_rules(&self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let cap = self.cap;
+        for k in 0..self.vars.len() {
+            let (d, rk) = (self.dur[k], self.dem[k]);
+            let (dvar, rvar) = (self.dvar[k], self.rvar[k]);
+            if d > 0 {
+                let runs = |r: &mut Premises<'_>| {
+                    if let Some(x) = dvar {
+                        r.push(Literal::Ge(x, 1));
+                    }
+                };
+                if let Some(x) = rvar {
+                    lower(p, x, cap, |r: &mut Premises<'_>| {
+                        runs(r);
+                        self.cap_le(r);
+                    })?;
+                }
+                if let Some(x) = self.cvar.filter(|_| rk > 0) {
+                    raise(p, x, rk, |r: &mut Premises<'_>| {
+                        runs(r);
+                        if let Some(y) = rvar {
+                            r.push(Literal::Ge(y, clamp(rk)));
+                        }
+                    })?;
+                }
+            }
+            if let Some(x) = dvar.filter(|_| rk > cap) {
+                lower(p, x, 0, |r: &mut Premises<'_>| {
+                    if let Some(y) = rvar {
+                        r.push(Literal::Ge(y, clamp(cap + 1)));
+                    }
+                    self.cap_le(r);
+                })?;
+            }
+            if d > 0 && rk > cap && dvar.is_none() && rvar.is_none() && self.cvar.is_none() {
+                return Err(p.fail(Why::Constraint));
+            }
+        }
+        Ok(())
+    }
+
+    /// The rules on durations and demands against the profile (forward
+    /// view, variable amounts only; the profile within the capacity).
+    fn amount_rules(&self, p: &mut Pruner<'_>) -> Result<(), Conflict> {
+        let cap = self.cap;
+        for j in 0..self.vars.len() {
+            let (est, lst, rj) = (self.est[j], self.lst[j], self.dem[j]);
+            let own = |a: i64, b: i64| match lst <= a && self.ect(j) >= b {
+                true => rj,
+                false => 0,
+            };
+            // Durations: j runs at every time in [s, s + d), and s ≤ lst,
+            // so it ends by the first time t ≥ lst where it does not fit.
+            if let Some(x) = self.dvar[j].filter(|_| rj > 0) {
+                let q = self.segs.partition_point(|s| s.1 <= lst);
+                let over = self.segs[q..]
+                    .iter()
+                    .find(|&&(a, b, h)| h - own(a, b) + rj > cap);
+                if let Some(&(a, _, _)) = over {
+                    let t = a.max(lst);
+                    lower(p, x, t - est, |r: &mut Premises<'_>| {
+                        r.push(self.le(j, t));
+                        r.push(self.ge(j, est));
+                        if let Some(y) = self.rvar[j] {
+                            r.push(Literal::Ge(y, clamp(rj)));
+                        }
+                        self.cap_le(r);
+                        self.cover(r, Some(j), t, t, cap - rj + 1);
+                    })?;
+                }
+            }
+            // Demands: j runs throughout its compulsory part, beside the
+            // others' profile there.
+            let Some(x) = self.rvar[j].filter(|_| lst < self.ect(j)) else {
+                continue;
+            };
+            let q = self.segs.partition_point(|s| s.1 <= lst);
+            let inside = self.segs[q..].iter().take_while(|s| s.0 < self.ect(j));
+            let Some(&(a, _, h)) = inside.max_by_key(|s| s.2) else {
+                continue;
+            };
+            let (others, d) = (h - rj, self.dur[j]);
+            lower(p, x, cap - others, |r: &mut Premises<'_>| {
+                r.push(self.le(j, a));
+                r.push(self.ge(j, a + 1 - d));
+                if let Some(y) = self.dvar[j] {
+                    r.push(Literal::Ge(y, clamp(d)));
+                }
+                self.cap_le(r);
+                self.cover(r, Some(j), a, a, others);
+            })?;
         }
         Ok(())
     }
@@ -454,7 +817,9 @@ impl View {
                         sum += energy(t);
                         r.push(self.ge(t, a));
                         r.push(self.le(t, b - self.dur[t]));
+                        self.amounts(r, t);
                     }
+                    self.cap_le(r);
                 }));
             }
         }
@@ -468,6 +833,9 @@ impl View {
     /// overlap.
     fn last_open(&self, p: &mut Pruner<'_>, j: usize, cap: i64) -> Result<(), Conflict> {
         let (x, d, rj) = (self.vars[j], self.dur[j], self.dem[j]);
+        if d == 0 || rj == 0 {
+            return Ok(());
+        }
         for &(a, b, h) in &self.segs {
             let own = if self.lst[j] <= a && self.ect(j) >= b {
                 rj
@@ -485,12 +853,56 @@ impl View {
             while let Some(w) = v.filter(|&w| (w as i64) < b) {
                 let t = a.max(w as i64);
                 p.remove(x, w, |r: &mut Premises<'_>| {
+                    self.amounts(r, j);
+                    self.cap_le(r);
                     self.cover(r, Some(j), t, t, cap - rj + 1)
                 })?;
                 v = p.next_above(x, w);
             }
         }
         Ok(())
+    }
+}
+
+/// `x ≤ v` because of `because`, or a failure when `v` is below `x`'s
+/// least value (explained by `because` and that bound).
+fn lower(
+    p: &mut Pruner<'_>,
+    x: VarId,
+    v: i64,
+    because: impl Fn(&mut Premises<'_>),
+) -> Result<bool, Conflict> {
+    let min = p.min(x);
+    if v < min as i64 {
+        return Err(p.fail(|r: &mut Premises<'_>| {
+            because(r);
+            r.push(Literal::Ge(x, min));
+        }));
+    }
+    match v < p.max(x) as i64 {
+        true => p.set_max(x, v as Value, because),
+        false => Ok(false),
+    }
+}
+
+/// `x ≥ v` because of `because`, or a failure when `v` is above `x`'s
+/// largest value.
+fn raise(
+    p: &mut Pruner<'_>,
+    x: VarId,
+    v: i64,
+    because: impl Fn(&mut Premises<'_>),
+) -> Result<bool, Conflict> {
+    let max = p.max(x);
+    if v > max as i64 {
+        return Err(p.fail(|r: &mut Premises<'_>| {
+            because(r);
+            r.push(Literal::Le(x, max));
+        }));
+    }
+    match v > p.min(x) as i64 {
+        true => p.set_min(x, v as Value, because),
+        false => Ok(false),
     }
 }
 
@@ -510,9 +922,17 @@ struct CumulativeProp<'a> {
 
 impl Propagator for CumulativeProp<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
+        let n = self.c.starts.len();
         for (i, &x) in self.c.starts.iter().enumerate() {
-            if self.c.uses(i) {
+            if self.c.may_use(i) {
                 setup.subscribe(x, i, Events::BOUNDS);
+            }
+        }
+        for (k, a) in self.c.amounts.iter().enumerate() {
+            if let Amount::Var(x) = *a {
+                if k == 2 * n || self.c.may_use(k % n) {
+                    setup.subscribe(x, self.c.pos[k], Events::BOUNDS);
+                }
             }
         }
     }
@@ -523,26 +943,46 @@ impl Propagator for CumulativeProp<'_> {
         if self.impossible {
             return Err(p.fail(Why::Constraint));
         }
-        let cap = self.c.capacity;
+        let n = self.c.starts.len();
+        let fixed = self.c.fixed();
+        if !fixed {
+            // Amounts are at least 0.
+            for a in &self.c.amounts {
+                if let Amount::Var(x) = *a {
+                    p.set_min(x, 0, Why::Constraint)?;
+                }
+            }
+        }
         let v = &mut self.view;
         if v.vars.is_empty() {
             return Ok(());
         }
+        if !fixed {
+            v.load(p, false);
+            v.task_rules(p)?;
+        }
         if self.c.strength == CumulativeStrength::Energetic {
             v.load(p, false);
-            v.overload(p, cap)?;
+            v.overload(p, v.cap)?;
         }
         for mirror in [false, true] {
             v.load(p, mirror);
             v.profile();
-            v.check_profile(p, cap)?;
-            v.time_table(p, cap)?;
+            v.check_profile(p, v.cap)?;
+            v.time_table(p, v.cap)?;
         }
-        let mut open = (0..v.vars.len()).filter(|&k| !p.is_fixed(v.vars[k]));
-        if let (Some(j), None) = (open.next(), open.next()) {
+        if !fixed {
             v.load(p, false);
             v.profile();
-            v.last_open(p, j, cap)?;
+            v.check_profile(p, v.cap)?;
+            v.amount_rules(p)?;
+        }
+        let amounts_fixed = fixed || self.c.scope[n..].iter().all(|&x| p.is_fixed(x));
+        let mut open = (0..v.vars.len()).filter(|&k| !p.is_fixed(v.vars[k]));
+        if let (Some(j), None, true) = (open.next(), open.next(), amounts_fixed) {
+            v.load(p, false);
+            v.profile();
+            v.last_open(p, j, v.cap)?;
         }
         Ok(())
     }

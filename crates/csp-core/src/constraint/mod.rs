@@ -96,7 +96,7 @@ pub use bin_packing::BinPacking;
 pub use boolean::{Clause, ReifiedIn, ReifiedLinear, Xor};
 pub use count::Count;
 pub use counting::{Among, GlobalCardinality, NValue};
-pub use cumulative::{Cumulative, CumulativeStrength};
+pub use cumulative::{Amount, Cumulative, CumulativeStrength};
 pub use diffn::Diffn;
 pub use distinct::{AllDifferentExcept, Consistency, Distinct};
 pub use element::Element;
