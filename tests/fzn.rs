@@ -207,7 +207,11 @@ fn the_node_limit_is_kept_and_says_unknown() {
     }
     let o = fzn(&["--node-limit", "x", "tests/data/fzn/pigeons.fzn"]);
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
-    assert!(stderr(&o).contains("--node-limit: 'x' is not a valid number"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--node-limit: 'x' is not a valid number"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

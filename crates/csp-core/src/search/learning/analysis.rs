@@ -178,7 +178,15 @@ impl Analyzer {
         let mut count = 0usize;
         let mut behind = Vec::new();
         for &(p, a, b) in &groups {
-            self.take(engine, p, &found[a..b], top, &mut count, activity, &mut behind);
+            self.take(
+                engine,
+                p,
+                &found[a..b],
+                top,
+                &mut count,
+                activity,
+                &mut behind,
+            );
         }
         if let Some(t) = &mut self.trace {
             t.level = top;
@@ -219,7 +227,15 @@ impl Analyzer {
             }
             let mut behind = Vec::new();
             for &(p, a, b) in &groups {
-                self.take(engine, p, &found[a..b], top, &mut count, activity, &mut behind);
+                self.take(
+                    engine,
+                    p,
+                    &found[a..b],
+                    top,
+                    &mut count,
+                    activity,
+                    &mut behind,
+                );
             }
             if let Some(t) = &mut self.trace {
                 t.steps.push(Resolution {
