@@ -154,16 +154,7 @@ impl Analyzer {
         // The entries behind the conflict, and its level.
         let mut found = std::mem::take(&mut self.found);
         let mut groups = std::mem::take(&mut self.groups);
-        found.clear();
-        groups.clear();
-        {
-            let h = history(engine, len);
-            for &p in conflict {
-                let start = found.len();
-                h.supports_into(p, &mut found);
-                groups.push((p, start, found.len()));
-            }
-        }
+        gather(engine, len, conflict, &mut found, &mut groups);
         let ex = &engine.store.ex;
         let top = found
             .iter()
@@ -176,18 +167,7 @@ impl Analyzer {
             return None;
         }
         let mut count = 0usize;
-        let mut behind = Vec::new();
-        for &(p, a, b) in &groups {
-            self.take(
-                engine,
-                p,
-                &found[a..b],
-                top,
-                &mut count,
-                activity,
-                &mut behind,
-            );
-        }
+        let behind = self.take_all(engine, &found, &groups, top, &mut count, activity);
         if let Some(t) = &mut self.trace {
             t.level = top;
             t.conflict = conflict.to_vec();
@@ -215,28 +195,8 @@ impl Analyzer {
             self.premises.clear();
             let mut prem = std::mem::take(&mut self.premises);
             entry_premises(engine, i, &mut prem);
-            found.clear();
-            groups.clear();
-            {
-                let h = history(engine, i);
-                for &p in &prem {
-                    let start = found.len();
-                    h.supports_into(p, &mut found);
-                    groups.push((p, start, found.len()));
-                }
-            }
-            let mut behind = Vec::new();
-            for &(p, a, b) in &groups {
-                self.take(
-                    engine,
-                    p,
-                    &found[a..b],
-                    top,
-                    &mut count,
-                    activity,
-                    &mut behind,
-                );
-            }
+            gather(engine, i, &prem, &mut found, &mut groups);
+            let behind = self.take_all(engine, &found, &groups, top, &mut count, activity);
             if let Some(t) = &mut self.trace {
                 t.steps.push(Resolution {
                     entry: traced(engine, i),
@@ -402,6 +362,24 @@ impl Analyzer {
         frames.push((q, start, start, behind.len()));
     }
 
+    /// [`take`](Self::take)s each premise of `groups` (as [`gather`]
+    /// made them) into the nogood; what it took, when tracing.
+    fn take_all(
+        &mut self,
+        engine: &Engine<'_>,
+        found: &[usize],
+        groups: &[(Literal, usize, usize)],
+        top: u32,
+        count: &mut usize,
+        activity: &mut Activity,
+    ) -> Vec<TracedEntry> {
+        let mut took = Vec::new();
+        for &(p, a, b) in groups {
+            self.take(engine, p, &found[a..b], top, count, activity, &mut took);
+        }
+        took
+    }
+
     /// Takes premise `p`, made true by the entries `by`, into the nogood.
     /// When several entries make it true and all are below the conflict
     /// level `top`, the literal itself goes into the nogood (a
@@ -488,6 +466,26 @@ impl Analyzer {
         } else {
             self.lower.push(k);
         }
+    }
+}
+
+/// The entries that make each of `premises` true as of position `at`,
+/// in `found`, and per premise its range there, in `groups` (both
+/// cleared first).
+fn gather(
+    engine: &Engine<'_>,
+    at: usize,
+    premises: &[Literal],
+    found: &mut Vec<usize>,
+    groups: &mut Vec<(Literal, usize, usize)>,
+) {
+    found.clear();
+    groups.clear();
+    let h = history(engine, at);
+    for &p in premises {
+        let start = found.len();
+        h.supports_into(p, found);
+        groups.push((p, start, found.len()));
     }
 }
 
