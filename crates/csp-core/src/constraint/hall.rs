@@ -30,6 +30,26 @@ pub(crate) trait HallReads: DomainReads {
     /// Pushes `y`'s domain as literals, leaving out the missing values
     /// for which `spare` is true (see [`Premises::domain_within`]).
     fn domain_within(&mut self, y: VarId, spare: &dyn Fn(Value) -> bool);
+
+    /// The first values of `y`'s domain, ascending, but `gone`, until
+    /// there are more than `n` of them.
+    fn first_values(&self, y: VarId, n: usize, gone: Option<Value>) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut v = self.min(y);
+        loop {
+            if Some(v) != gone {
+                out.push(v);
+            }
+            if out.len() > n {
+                break;
+            }
+            match self.next_above(y, v) {
+                Some(next) => v = next,
+                None => break,
+            }
+        }
+        out
+    }
 }
 
 impl HallReads for Premises<'_> {
@@ -61,6 +81,14 @@ impl DomainReads for AtHistory<'_, '_> {
 }
 
 impl HallReads for AtHistory<'_, '_> {
+    fn first_values(&self, y: VarId, n: usize, gone: Option<Value>) -> Vec<Value> {
+        // One read of the variable's entries, not one per value.
+        let mut out = self.h.values(y, n + 2);
+        out.retain(|&v| Some(v) != gone);
+        out.truncate(n + 1);
+        out
+    }
+
     fn domain_within(&mut self, y: VarId, spare: &dyn Fn(Value) -> bool) {
         let Some((lo, hi)) = self.h.bounds(y) else {
             return;
@@ -71,9 +99,10 @@ impl HallReads for AtHistory<'_, '_> {
         }
         self.out.push(Literal::Ge(y, lo));
         self.out.push(Literal::Le(y, hi));
+        let past = self.h.past(y);
         let mut v = self.h.root.next_above(y.index(), lo);
         while let Some(u) = v.filter(|&u| u < hi) {
-            if !self.h.contains(y, u) && !spare(u) {
+            if !past.admits(self.h.root, y.index(), u) && !spare(u) {
                 self.out.push(Literal::Ne(y, u));
             }
             v = self.h.root.next_above(y.index(), u);
@@ -104,21 +133,7 @@ pub(crate) fn hall_set<R: HallReads>(
         if except.is_some_and(|e| r.contains(x, e)) {
             return None;
         }
-        let mut out = Vec::new();
-        let mut v = r.min(x);
-        loop {
-            if Some(v) != gone {
-                out.push(v);
-            }
-            if out.len() > n {
-                break;
-            }
-            match r.next_above(x, v) {
-                Some(next) => v = next,
-                None => break,
-            }
-        }
-        Some(out)
+        Some(r.first_values(x, n, gone))
     };
     let dom: Vec<Option<Vec<Value>>> = (0..n)
         .map(|i| if Some(i) == skip { None } else { usable(r, i) })

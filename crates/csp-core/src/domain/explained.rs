@@ -501,6 +501,41 @@ impl ExplainTrail {
     }
 }
 
+/// One variable's domain as of a point of the trail, from its entries
+/// (see [`History::past`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Past {
+    lo: Value,
+    hi: Value,
+    /// Values removed one by one, sorted.
+    gone: Vec<Value>,
+}
+
+impl Past {
+    /// Is `v` in the domain (variable `i` of `root`)?
+    #[inline]
+    pub(crate) fn admits(&self, root: &DomainStore, i: usize, v: Value) -> bool {
+        self.lo <= v && v <= self.hi && root.contains(i, v) && self.gone.binary_search(&v).is_err()
+    }
+
+    /// The domain's bounds, past the values removed one by one (`None`
+    /// when it is empty).
+    pub(crate) fn bounds(&self, root: &DomainStore, i: usize) -> Option<(Value, Value)> {
+        let mut a = Some(self.lo).filter(|&a| a <= self.hi);
+        while let Some(v) = a.filter(|&v| v <= self.hi && !self.admits(root, i, v)) {
+            a = root.next_above(i, v);
+        }
+        let mut b = Some(self.hi).filter(|&b| b >= self.lo);
+        while let Some(v) = b.filter(|&v| v >= self.lo && !self.admits(root, i, v)) {
+            b = root.next_below(i, v);
+        }
+        match (a, b) {
+            (Some(a), Some(b)) if a <= b => Some((a, b)),
+            _ => None,
+        }
+    }
+}
+
 /// The trail as of one position: what the domains were just before entry
 /// `at` (or now, with `at` the trail's length).
 #[derive(Clone, Copy, Debug)]
@@ -530,11 +565,14 @@ impl<'a> History<'a> {
                 .all(|k| self.trail.entries[k].lit().admits(v))
     }
 
-    /// The bounds `(min, max)` of `x`'s domain at this point (`None` if it
-    /// was empty, which a consistent trail never shows).
-    pub fn bounds(&self, x: VarId) -> Option<(Value, Value)> {
+    /// What `x`'s entries before this point say, read in one pass: the
+    /// bounds their literals set and the values they removed one by one
+    /// (sorted), so that the domain's values can then be listed without
+    /// reading the entries again for each (`contains` reads them all).
+    pub(crate) fn past(&self, x: VarId) -> Past {
         let i = x.index();
         let (mut lo, mut hi) = (self.root.min(i), self.root.max(i));
+        let mut gone = Vec::new();
         for k in self.trail.entries_of(x, self.at) {
             match self.trail.entries[k].lit() {
                 Literal::Eq(_, v) => {
@@ -543,29 +581,26 @@ impl<'a> History<'a> {
                 }
                 Literal::Ge(_, v) => lo = lo.max(v),
                 Literal::Le(_, v) => hi = hi.min(v),
-                Literal::Ne(..) => {}
+                Literal::Ne(_, v) => gone.push(v),
             }
         }
-        // Step past values removed one by one.
-        let mut a = Some(lo).filter(|&a| a <= hi);
-        while let Some(v) = a.filter(|&v| v <= hi && !self.contains(x, v)) {
-            a = self.root.next_above(i, v);
-        }
-        let mut b = Some(hi).filter(|&b| b >= lo);
-        while let Some(v) = b.filter(|&v| v >= lo && !self.contains(x, v)) {
-            b = self.root.next_below(i, v);
-        }
-        match (a, b) {
-            (Some(a), Some(b)) if a <= b => Some((a, b)),
-            _ => None,
-        }
+        gone.sort_unstable();
+        Past { lo, hi, gone }
+    }
+
+    /// The bounds `(min, max)` of `x`'s domain at this point (`None` if it
+    /// was empty, which a consistent trail never shows).
+    pub fn bounds(&self, x: VarId) -> Option<(Value, Value)> {
+        self.past(x).bounds(self.root, x.index())
     }
 
     /// The values of `x`'s domain at this point, ascending (at most `cap`
     /// of them).
     pub fn values(&self, x: VarId, cap: usize) -> Vec<Value> {
+        let i = x.index();
+        let past = self.past(x);
         let mut out = Vec::new();
-        let Some((lo, hi)) = self.bounds(x) else {
+        let Some((lo, hi)) = past.bounds(self.root, i) else {
             return out;
         };
         let mut v = Some(lo);
@@ -573,10 +608,10 @@ impl<'a> History<'a> {
             if out.len() >= cap {
                 break;
             }
-            if self.contains(x, u) {
+            if past.admits(self.root, i, u) {
                 out.push(u);
             }
-            v = self.root.next_above(x.index(), u);
+            v = self.root.next_above(i, u);
         }
         out
     }
@@ -614,9 +649,10 @@ impl<'a> History<'a> {
             out.push(Literal::Le(x, hi));
         }
         // Holes: values of the declared domain between the bounds that are gone.
+        let past = self.past(x);
         let mut v = self.root.next_above(x.index(), lo);
         while let Some(u) = v.filter(|&u| u < hi) {
-            if !self.contains(x, u) {
+            if !past.admits(self.root, x.index(), u) {
                 out.push(Literal::Ne(x, u));
             }
             v = self.root.next_above(x.index(), u);

@@ -617,10 +617,11 @@ impl DomainReads for History<'_> {
         History::contains(self, x, v)
     }
     fn next_above(&self, x: VarId, after: Value) -> Option<Value> {
-        let (_, hi) = self.bounds(x)?;
+        let past = self.past(x);
+        let (_, hi) = past.bounds(self.root, x.index())?;
         let mut v = self.root.next_above(x.index(), after);
         while let Some(u) = v.filter(|&u| u <= hi) {
-            if History::contains(self, x, u) {
+            if past.admits(self.root, x.index(), u) {
                 return Some(u);
             }
             v = self.root.next_above(x.index(), u);
