@@ -507,8 +507,9 @@ impl ExplainTrail {
 pub(crate) struct Past {
     lo: Value,
     hi: Value,
-    /// Values removed one by one, sorted.
-    gone: Vec<Value>,
+    /// Values removed one by one, sorted (inline up to 32: a lazy reason
+    /// reads one per variable of its scope, most with few removals).
+    gone: smallvec::SmallVec<[Value; 32]>,
 }
 
 impl Past {
@@ -572,7 +573,7 @@ impl<'a> History<'a> {
     pub(crate) fn past(&self, x: VarId) -> Past {
         let i = x.index();
         let (mut lo, mut hi) = (self.root.min(i), self.root.max(i));
-        let mut gone = Vec::new();
+        let mut gone = smallvec::SmallVec::new();
         for k in self.trail.entries_of(x, self.at) {
             match self.trail.entries[k].lit() {
                 Literal::Eq(_, v) => {
