@@ -387,7 +387,7 @@ impl Analyzer {
     /// time is one literal of the clause, not one per value removed), as
     /// in lazy clause generation, where every literal of a reason is a
     /// literal of the clause (Chuffed, Pumpkin); else its entries, each
-    /// by [`add`](Self::add). Appends what it took to `traced` when
+    /// by [`add`](Self::add). Appends what it took to `traced_out` when
     /// tracing.
     #[allow(clippy::too_many_arguments)]
     fn take(
