@@ -135,9 +135,17 @@ pub(crate) fn hall_set<R: HallReads>(
         }
         Some(r.first_values(x, n, gone))
     };
-    let dom: Vec<Option<Vec<Value>>> = (0..n)
-        .map(|i| if Some(i) == skip { None } else { usable(r, i) })
-        .collect();
+    let mut dom: Vec<Option<Vec<Value>>> = Vec::with_capacity(n);
+    for (i, &y) in vars.iter().enumerate() {
+        let d = if Some(i) == skip { None } else { usable(r, i) };
+        // The smallest Hall set first: a peer fixed to the value removed
+        // (`first_values` left it out, so its list is empty).
+        if gone.is_some() && d.as_ref().is_some_and(|d| d.is_empty()) {
+            r.domain_within(y, &|_| false);
+            return;
+        }
+        dom.push(d);
+    }
     let mut owner: HashMap<Value, usize> = HashMap::new();
     let mut matched: Vec<Option<Value>> = vec![None; n];
     for u in 0..n {

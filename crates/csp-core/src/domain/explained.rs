@@ -279,6 +279,12 @@ pub(crate) struct ExplainTrail {
     /// The declared domains (the store before the first change), shared:
     /// what a reason's literals narrow.
     pub(crate) root: Option<std::sync::Arc<super::DomainStore>>,
+    /// Per variable: the last [`Past`] read ([`History::past`]) and the
+    /// number of the variable's entries it read. Lazy reasons read the
+    /// same variables as of many nearby positions, where most have the
+    /// same entries before them; a variable's slot is cleared when one of
+    /// its indexed entries leaves the trail.
+    pasts: PastCache,
 }
 
 impl ExplainTrail {
@@ -437,6 +443,9 @@ impl ExplainTrail {
             let e = self.entries[self.chained];
             let x = e.var_index();
             self.of_var[x].pop();
+            if let Some(slot) = self.pasts.get_mut().get_mut(x) {
+                *slot = None;
+            }
             if e.tag & 3 != LIT_NE {
                 if e.tag & 3 != LIT_LE {
                     self.lower_of[x].pop();
@@ -490,6 +499,11 @@ impl ExplainTrail {
         }
     }
 
+    /// The number of variable `x`'s entries before position `before`.
+    pub(crate) fn count_of(&self, x: VarId, before: usize) -> usize {
+        self.of_var[x.index()].partition_point(|&k| (k as usize) < before)
+    }
+
     pub(crate) fn entries_of(&self, x: VarId, before: usize) -> impl Iterator<Item = usize> + '_ {
         debug_assert!(
             before <= self.chained,
@@ -501,22 +515,86 @@ impl ExplainTrail {
     }
 }
 
+/// The trail's [`PastRead`]s, per variable. A lock, not a `RefCell`, so
+/// that a store stays `Sync` (the declared domains are shared between
+/// threads); it is never contended. A clone starts empty.
+#[derive(Debug, Default)]
+struct PastCache(std::sync::Mutex<Vec<Option<PastRead>>>);
+
+impl Clone for PastCache {
+    fn clone(&self) -> PastCache {
+        PastCache::default()
+    }
+}
+
+impl PastCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Option<PastRead>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn get_mut(&mut self) -> &mut Vec<Option<PastRead>> {
+        self.0.get_mut().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A variable's [`Past`] as last read, kept by the trail
+/// (`ExplainTrail::pasts`).
+#[derive(Clone, Debug)]
+struct PastRead {
+    /// The number of the variable's entries read.
+    n: u32,
+    past: Past,
+    /// Its first values, ascending, as [`History::values`] last listed
+    /// them; `all`: every value.
+    values: Vec<Value>,
+    all: bool,
+}
+
 /// One variable's domain as of a point of the trail, from its entries
 /// (see [`History::past`]).
 #[derive(Clone, Debug)]
 pub(crate) struct Past {
     lo: Value,
     hi: Value,
-    /// Values removed one by one, sorted (inline up to 32: a lazy reason
-    /// reads one per variable of its scope, most with few removals).
-    gone: smallvec::SmallVec<[Value; 32]>,
+    gone: Gone,
+}
+
+/// The values a variable's entries removed one by one.
+#[derive(Clone, Debug)]
+enum Gone {
+    /// As bits from `base` on, when the declared domain spans at most
+    /// [`Gone::DENSE`] values (a lazy reason reads one per variable of its
+    /// scope: setting a bit per entry beats sorting the values).
+    Bits {
+        base: Value,
+        words: smallvec::SmallVec<[u64; 4]>,
+    },
+    /// Sorted (inline up to 32), for wider domains.
+    Sorted(smallvec::SmallVec<[Value; 32]>),
+}
+
+impl Gone {
+    const DENSE: i64 = 4096;
+
+    #[inline]
+    fn has(&self, v: Value) -> bool {
+        match self {
+            Gone::Bits { base, words } => {
+                let d = (v as i64 - *base as i64) as u64;
+                words
+                    .get((d / 64) as usize)
+                    .is_some_and(|w| w >> (d % 64) & 1 != 0)
+            }
+            Gone::Sorted(gone) => gone.binary_search(&v).is_ok(),
+        }
+    }
 }
 
 impl Past {
     /// Is `v` in the domain (variable `i` of `root`)?
     #[inline]
     pub(crate) fn admits(&self, root: &DomainStore, i: usize, v: Value) -> bool {
-        self.lo <= v && v <= self.hi && root.contains(i, v) && self.gone.binary_search(&v).is_err()
+        self.lo <= v && v <= self.hi && root.contains(i, v) && !self.gone.has(v)
     }
 
     /// The domain's bounds, past the values removed one by one (`None`
@@ -572,8 +650,39 @@ impl<'a> History<'a> {
     /// reading the entries again for each (`contains` reads them all).
     pub(crate) fn past(&self, x: VarId) -> Past {
         let i = x.index();
+        let n = self.trail.count_of(x, self.at) as u32;
+        let mut pasts = self.trail.pasts.lock();
+        if let Some(Some(read)) = pasts.get(i) {
+            if read.n == n {
+                return read.past.clone();
+            }
+        }
+        let past = self.read_past(x);
+        if pasts.len() <= i {
+            pasts.resize(self.trail.of_var.len().max(i + 1), None);
+        }
+        pasts[i] = Some(PastRead {
+            n,
+            past: past.clone(),
+            values: Vec::new(),
+            all: false,
+        });
+        past
+    }
+
+    /// [`past`](Self::past), read from the entries.
+    fn read_past(&self, x: VarId) -> Past {
+        let i = x.index();
         let (mut lo, mut hi) = (self.root.min(i), self.root.max(i));
-        let mut gone = smallvec::SmallVec::new();
+        let span = hi as i64 - lo as i64 + 1;
+        let mut gone = if span <= Gone::DENSE {
+            Gone::Bits {
+                base: lo,
+                words: smallvec::smallvec![0; (span as usize).div_ceil(64)],
+            }
+        } else {
+            Gone::Sorted(smallvec::SmallVec::new())
+        };
         for k in self.trail.entries_of(x, self.at) {
             match self.trail.entries[k].lit() {
                 Literal::Eq(_, v) => {
@@ -582,10 +691,21 @@ impl<'a> History<'a> {
                 }
                 Literal::Ge(_, v) => lo = lo.max(v),
                 Literal::Le(_, v) => hi = hi.min(v),
-                Literal::Ne(_, v) => gone.push(v),
+                Literal::Ne(_, v) => match &mut gone {
+                    Gone::Bits { base, words } => {
+                        // Entries name values of the declared domain.
+                        let d = (v as i64 - *base as i64) as u64;
+                        if let Some(w) = words.get_mut((d / 64) as usize) {
+                            *w |= 1 << (d % 64);
+                        }
+                    }
+                    Gone::Sorted(g) => g.push(v),
+                },
             }
         }
-        gone.sort_unstable();
+        if let Gone::Sorted(g) = &mut gone {
+            g.sort_unstable();
+        }
         Past { lo, hi, gone }
     }
 
@@ -599,20 +719,34 @@ impl<'a> History<'a> {
     /// of them).
     pub fn values(&self, x: VarId, cap: usize) -> Vec<Value> {
         let i = x.index();
+        let n = self.trail.count_of(x, self.at) as u32;
+        if let Some(Some(read)) = self.trail.pasts.lock().get(i) {
+            if read.n == n && (read.all || read.values.len() >= cap) {
+                return read.values[..cap.min(read.values.len())].to_vec();
+            }
+        }
         let past = self.past(x);
         let mut out = Vec::new();
-        let Some((lo, hi)) = past.bounds(self.root, i) else {
-            return out;
-        };
-        let mut v = Some(lo);
-        while let Some(u) = v.filter(|&u| u <= hi) {
-            if out.len() >= cap {
-                break;
+        let mut all = true;
+        if let Some((lo, hi)) = past.bounds(self.root, i) {
+            let mut v = Some(lo);
+            while let Some(u) = v.filter(|&u| u <= hi) {
+                if past.admits(self.root, i, u) {
+                    if out.len() >= cap {
+                        all = false;
+                        break;
+                    }
+                    out.push(u);
+                }
+                v = self.root.next_above(i, u);
             }
-            if past.admits(self.root, i, u) {
-                out.push(u);
+        }
+        // `past` left the slot for this read: keep the list beside it.
+        if let Some(Some(read)) = self.trail.pasts.lock().get_mut(i) {
+            if read.n == n {
+                read.values.clone_from(&out);
+                read.all = all;
             }
-            v = self.root.next_above(i, u);
         }
         out
     }

@@ -70,6 +70,9 @@ pub(crate) struct Analyzer {
     composite_var: Vec<u32>,
     /// Scratch: per premise, the premise and its entries in `found`.
     groups: Vec<(Literal, usize, usize)>,
+    /// Reasons already computed, kept while their entries stay on the
+    /// trail (see [`Analyzer::reason`]).
+    reasons: ReasonCache,
     /// Entries the last minimisation dropped.
     pub(crate) removed: usize,
     /// Of those, the entries whose removal needed the recursion (local
@@ -79,6 +82,89 @@ pub(crate) struct Analyzer {
     /// When tracing: the conflict being analysed, step by step
     /// (`Learner::traces`).
     pub(crate) trace: Option<ConflictTrace>,
+}
+
+/// The reasons of trail entries already computed, with the entries that
+/// make each premise true, kept until their entries leave the trail. An
+/// entry's reason and its premises' entries are read as of its position,
+/// so they stay the same while the entry and the trail before it do; the
+/// minimisation of each conflict asks again for the reasons of the same
+/// lower-level entries, and a lazy reason can cost far more than the
+/// copy (all-different's Hall sets rebuild past domains). Chuffed turns a
+/// lazy reason into a stored one the first time it is asked for; this
+/// cache does the same beside the trail, whose premise store is cut back
+/// per level and cannot take premises of an older level.
+#[derive(Clone, Debug, Default)]
+struct ReasonCache {
+    /// Per trail position: its premises' range in `groups`, when cached.
+    at: Vec<Option<(u32, u32)>>,
+    /// Per premise: the premise and the range of its entries in `entries`.
+    groups: Vec<(Literal, u32, u32)>,
+    entries: Vec<u32>,
+    /// Premises in `groups` that belong to entries still on the trail.
+    live: usize,
+}
+
+impl ReasonCache {
+    /// Beyond this many premises, a cache holding at most a quarter of
+    /// live ones is compacted.
+    const COMPACT_AT: usize = 1 << 16;
+
+    /// The range in `groups` of the premises of trail entry `k`, computed
+    /// (with `prem` as scratch) unless cached.
+    fn of(&mut self, engine: &mut Engine<'_>, k: usize, prem: &mut Vec<Literal>) -> (usize, usize) {
+        if let Some(Some((s, e))) = self.at.get(k) {
+            return (*s as usize, *e as usize);
+        }
+        prem.clear();
+        entry_premises(engine, k, prem);
+        let h = history(engine, k);
+        let start = self.groups.len();
+        let mut found = Vec::new();
+        for &p in prem.iter() {
+            found.clear();
+            h.supports_into(p, &mut found);
+            let a = self.entries.len() as u32;
+            self.entries.extend(found.iter().map(|&j| j as u32));
+            self.groups.push((p, a, self.entries.len() as u32));
+        }
+        if self.at.len() <= k {
+            self.at.resize(k + 1, None);
+        }
+        let end = self.groups.len();
+        self.at[k] = Some((start as u32, end as u32));
+        self.live += end - start;
+        (start, end)
+    }
+
+    /// Forgets the reasons of the entries from position `len` on (the
+    /// trail was cut back to `len` entries).
+    fn truncate(&mut self, len: usize) {
+        if self.at.len() <= len {
+            return;
+        }
+        for (s, e) in self.at.drain(len..).flatten() {
+            self.live -= (e - s) as usize;
+        }
+        if self.live == 0 {
+            self.groups.clear();
+            self.entries.clear();
+        } else if self.groups.len() > Self::COMPACT_AT && self.groups.len() > 4 * self.live {
+            let mut groups = Vec::with_capacity(2 * self.live);
+            let mut entries = Vec::new();
+            for r in self.at.iter_mut().flatten() {
+                let start = groups.len() as u32;
+                for &(p, a, b) in &self.groups[r.0 as usize..r.1 as usize] {
+                    let from = entries.len() as u32;
+                    entries.extend_from_slice(&self.entries[a as usize..b as usize]);
+                    groups.push((p, from, entries.len() as u32));
+                }
+                *r = (start, groups.len() as u32);
+            }
+            self.groups = groups;
+            self.entries = entries;
+        }
+    }
 }
 
 /// Entry `k` of the trail, for a trace.
@@ -244,6 +330,12 @@ impl Analyzer {
         Some(Learnt { lits, level, lbd })
     }
 
+    /// The trail was cut back to `len` entries: the reasons of the entries
+    /// past it are forgotten.
+    pub(crate) fn backtracked(&mut self, len: usize) {
+        self.reasons.truncate(len);
+    }
+
     /// Drops from the nogood the entries of lower levels that the others
     /// imply: recursive minimisation (Sörensson and Biere, "Minimizing
     /// learned clauses", SAT 2009; MiniSat 2.2's `litRedundant`). An entry
@@ -350,13 +442,15 @@ impl Analyzer {
         behind: &mut Vec<usize>,
         frames: &mut Vec<(usize, usize, usize, usize)>,
     ) {
-        prem.clear();
-        entry_premises(engine, q, prem);
+        let (a, b) = self.reasons.of(engine, q, prem);
         let start = behind.len();
-        let h = history(engine, q);
-        for &p in prem.iter() {
+        for &(p, s, e) in &self.reasons.groups[a..b] {
             if !self.covered(p) {
-                h.supports_into(p, behind);
+                behind.extend(
+                    self.reasons.entries[s as usize..e as usize]
+                        .iter()
+                        .map(|&j| j as usize),
+                );
             }
         }
         frames.push((q, start, start, behind.len()));

@@ -577,6 +577,8 @@ impl<'a> Learner<'a> {
         self.engine.kernel.clear(&mut self.engine.store);
         self.engine.store.backtrack_to(level);
         self.nogoods.backtracked(self.engine.store.ex.entries.len());
+        self.analyzer
+            .backtracked(self.engine.store.ex.entries.len());
     }
 
     /// The open candidate of highest activity (`None`: every variable is
