@@ -552,7 +552,7 @@ struct PastRead {
 
 /// One variable's domain as of a point of the trail, from its entries
 /// (see [`History::past`]).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Past {
     lo: Value,
     hi: Value,
@@ -560,7 +560,7 @@ pub(crate) struct Past {
 }
 
 /// The values a variable's entries removed one by one.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Gone {
     /// As bits from `base` on, when the declared domain spans at most
     /// [`Gone::DENSE`] values (a lazy reason reads one per variable of its
@@ -654,6 +654,8 @@ impl<'a> History<'a> {
         let mut pasts = self.trail.pasts.lock();
         if let Some(Some(read)) = pasts.get(i) {
             if read.n == n {
+                // The tests check every hit against the entries read anew.
+                debug_assert_eq!(read.past, self.read_past(x), "the cached past of {x:?}");
                 return read.past.clone();
             }
         }
@@ -722,7 +724,21 @@ impl<'a> History<'a> {
         let n = self.trail.count_of(x, self.at) as u32;
         if let Some(Some(read)) = self.trail.pasts.lock().get(i) {
             if read.n == n && (read.all || read.values.len() >= cap) {
-                return read.values[..cap.min(read.values.len())].to_vec();
+                let out = read.values[..cap.min(read.values.len())].to_vec();
+                #[cfg(debug_assertions)]
+                {
+                    let past = self.read_past(x);
+                    let mut fresh = Vec::new();
+                    let mut v = Some(self.root.min(i));
+                    while let Some(u) = v.filter(|_| fresh.len() < cap) {
+                        if past.admits(self.root, i, u) {
+                            fresh.push(u);
+                        }
+                        v = self.root.next_above(i, u);
+                    }
+                    assert_eq!(out, fresh, "the cached values of {x:?}");
+                }
+                return out;
             }
         }
         let past = self.past(x);

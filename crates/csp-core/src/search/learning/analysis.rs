@@ -108,26 +108,37 @@ struct ReasonCache {
 impl ReasonCache {
     /// Beyond this many premises, a cache holding at most a quarter of
     /// live ones is compacted.
+    #[cfg(not(debug_assertions))]
     const COMPACT_AT: usize = 1 << 16;
+    /// Small in debug builds (the tests), so that the brute-force tests
+    /// of learned nogoods (`tests/learning.rs`) go through compactions.
+    #[cfg(debug_assertions)]
+    const COMPACT_AT: usize = 16;
 
     /// The range in `groups` of the premises of trail entry `k`, computed
     /// (with `prem` as scratch) unless cached.
     fn of(&mut self, engine: &mut Engine<'_>, k: usize, prem: &mut Vec<Literal>) -> (usize, usize) {
-        if let Some(Some((s, e))) = self.at.get(k) {
-            return (*s as usize, *e as usize);
+        if let Some(&Some((s, e))) = self.at.get(k) {
+            let (s, e) = (s as usize, e as usize);
+            #[cfg(debug_assertions)]
+            {
+                // The tests check every hit against the reason read anew.
+                let (mut groups, mut entries) = (Vec::new(), Vec::new());
+                Self::read(engine, k, prem, &mut groups, &mut entries);
+                let cached: Vec<(Literal, &[u32])> = self.groups[s..e]
+                    .iter()
+                    .map(|&(p, a, b)| (p, &self.entries[a as usize..b as usize]))
+                    .collect();
+                let fresh: Vec<(Literal, &[u32])> = groups
+                    .iter()
+                    .map(|&(p, a, b)| (p, &entries[a as usize..b as usize]))
+                    .collect();
+                assert_eq!(cached, fresh, "the cached reason of entry {k}");
+            }
+            return (s, e);
         }
-        prem.clear();
-        entry_premises(engine, k, prem);
-        let h = history(engine, k);
         let start = self.groups.len();
-        let mut found = Vec::new();
-        for &p in prem.iter() {
-            found.clear();
-            h.supports_into(p, &mut found);
-            let a = self.entries.len() as u32;
-            self.entries.extend(found.iter().map(|&j| j as u32));
-            self.groups.push((p, a, self.entries.len() as u32));
-        }
+        Self::read(engine, k, prem, &mut self.groups, &mut self.entries);
         if self.at.len() <= k {
             self.at.resize(k + 1, None);
         }
@@ -135,6 +146,28 @@ impl ReasonCache {
         self.at[k] = Some((start as u32, end as u32));
         self.live += end - start;
         (start, end)
+    }
+
+    /// Reads the premises of entry `k` (with `prem` as scratch) and the
+    /// entries behind each, appending them to `groups` and `entries`.
+    fn read(
+        engine: &mut Engine<'_>,
+        k: usize,
+        prem: &mut Vec<Literal>,
+        groups: &mut Vec<(Literal, u32, u32)>,
+        entries: &mut Vec<u32>,
+    ) {
+        prem.clear();
+        entry_premises(engine, k, prem);
+        let h = history(engine, k);
+        let mut found = Vec::new();
+        for &p in prem.iter() {
+            found.clear();
+            h.supports_into(p, &mut found);
+            let a = entries.len() as u32;
+            entries.extend(found.iter().map(|&j| j as u32));
+            groups.push((p, a, entries.len() as u32));
+        }
     }
 
     /// Forgets the reasons of the entries from position `len` on (the
