@@ -61,7 +61,24 @@ pub enum Amount {
 ///   ([`CumulativeStrength::Energetic`], the default): the tasks that
 ///   must start at or after `a` and end by `b` fail when their energy
 ///   `Σ dᵢ·rᵢ` exceeds `capacity · (b − a)` (Baptiste, Le Pape and
-///   Nuijten, *Constraint-Based Scheduling*, 2001).
+///   Nuijten, *Constraint-Based Scheduling*, 2001);
+/// * **energetic reasoning**
+///   ([`CumulativeStrength::EnergeticReasoning`]): on every window
+///   `[a, b)` from an earliest start `a` to a latest completion `b`, a
+///   task `k` runs at least `vₖ = max(0, min(b − a, dₖ, ectₖ − a,
+///   b − lstₖ))` inside it wherever it starts within its bounds (its
+///   left- or right-shifted part); the window fails when `Σ vₖ·rₖ`
+///   exceeds `capacity · (b − a)` (this subsumes the overload check), and
+///   a task `j` whose part of the window, starting at its earliest start,
+///   does not fit in what the others leave, `m = ⌊(capacity · (b − a) −
+///   Σ_{k≠j} vₖ·rₖ) / rⱼ⌋` time units, starts at `b − m` or later
+///   (Lopez and Esquirol, 1996; Baptiste, Le Pape and Nuijten, 2001,
+///   restricted to the O(n²) windows that edge finding and time-table
+///   edge finding use). It finds what time-table edge finding (Vilím,
+///   CPAIOR 2011) finds on those windows, as the least part of a task
+///   inside a window is at least its compulsory part there and its whole
+///   energy when it must run inside, but not every update of Vilím's
+///   edge finding (CP 2009), which is not implemented.
 ///
 /// With variable durations, demands or capacity
 /// ([`Model::cumulative_var`]), both rules run on the *relaxation* where
@@ -99,12 +116,18 @@ pub enum Amount {
 /// the task's own start no earlier than where it would still overlap. A
 /// failure of the profile is explained at one time point (pointwise); an
 /// overload by the tasks that fill the window, by the bounds that keep
-/// them inside it. With variable amounts, every task a reason names also
+/// them inside it. Energetic reasoning is explained lifted on the same
+/// window: the tasks of most energy in it, until they leave the pushed
+/// task too little room (or overflow the window), each by the bounds
+/// `a + vₖ − dₖ ≤ sₖ ≤ b − vₖ` that keep its `vₖ` inside, and the pushed
+/// task by `sⱼ ≥ a + m − dⱼ + 1`, the earliest start from which it still
+/// runs more than `m` inside (a failure adds `sⱼ ≤ b − m − 1`). With variable amounts, every task a reason names also
 /// brings the lower bounds of its duration and demand that the rule used
 /// (`dᵢ ≥ min dᵢ`, `rᵢ ≥ min rᵢ`), and every rule that used the capacity
 /// brings its upper bound (`capacity ≤ max capacity`).
 ///
-/// Cost: O(n²) per call after sorts, not idempotent (the kernel calls it
+/// Cost: O(n²) per call after sorts (O(n³) with energetic reasoning:
+/// O(n²) windows, O(n) each), not idempotent (the kernel calls it
 /// again after its own changes), no entailment. The checker is exact and
 /// pairwise: the load peaks at some task's start, so it checks the load at
 /// each start, O(n²). Local search: violations are the number of tasks
