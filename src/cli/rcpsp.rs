@@ -15,8 +15,9 @@ pub struct RcpspArgs {
     /// Instance in PSPLIB's single-mode format (`.sm`, as j30–j120);
     /// stdin if absent or `-`.
     file: Option<String>,
-    /// How the resources propagate: timetable (compulsory parts) or
-    /// energetic (time-tabling and the energetic overload check).
+    /// How the resources propagate: timetable (compulsory parts),
+    /// energetic (time-tabling and the energetic overload check) or
+    /// energetic-reasoning (time-tabling and energetic pushes).
     #[arg(long, default_value = "timetable")]
     strength: String,
     /// Plain branch and bound (dom/wdeg on the start times) instead of
@@ -39,9 +40,10 @@ pub fn run(a: RcpspArgs) -> Result<ExitCode, CliError> {
     let strength = match a.strength.as_str() {
         "timetable" => Strength::TimeTable,
         "energetic" => Strength::Energetic,
+        "energetic-reasoning" => Strength::EnergeticReasoning,
         s => {
             return Err(format!(
-                "--strength expects timetable or energetic, got '{s}'"
+                "--strength expects timetable, energetic or energetic-reasoning, got '{s}'"
             ))
         }
     };

@@ -11,8 +11,11 @@ use csp_core::{
     VarId, VarOrder,
 };
 
-const STRENGTHS: [CumulativeStrength; 2] =
-    [CumulativeStrength::TimeTable, CumulativeStrength::Energetic];
+const STRENGTHS: [CumulativeStrength; 3] = [
+    CumulativeStrength::TimeTable,
+    CumulativeStrength::Energetic,
+    CumulativeStrength::EnergeticReasoning,
+];
 
 mod common;
 use common::{conflict_rests_on, domains, rng};
@@ -49,7 +52,7 @@ fn cumulative_matches_brute_force() {
     let mut next = rng(0x9e37_79b9_7f4a_7c15);
     for round in 0..120 {
         let inst = instance(&mut next, round);
-        check(&inst, STRENGTHS[round as usize % 2]);
+        check(&inst, STRENGTHS[round as usize % 3]);
     }
 }
 
@@ -63,7 +66,29 @@ fn cumulative_tight_windows_match_brute_force() {
         let durs: Vec<i32> = (0..4).map(|_| 1 + next(3) as i32).collect();
         let dems: Vec<i32> = (0..4).map(|_| 1 + next(2) as i32).collect();
         let cap = 2 + next(2) as i32;
-        check(&(doms, durs, dems, cap), STRENGTHS[round % 2]);
+        check(&(doms, durs, dems, cap), STRENGTHS[round % 3]);
+    }
+}
+
+/// Energetic reasoning on every round: random instances (zero durations
+/// and demands, demands above the capacity, holes) and tight windows,
+/// each checked against brute force with every reason audited.
+#[test]
+fn energetic_reasoning_matches_brute_force() {
+    let mut next = rng(0x3c6e_f372_fe94_f82b);
+    for round in 0..80 {
+        let inst = instance(&mut next, round);
+        check(&inst, CumulativeStrength::EnergeticReasoning);
+    }
+    for _ in 0..30 {
+        let doms = domains(&mut next, 4, (0, 4, 4), false);
+        let durs: Vec<i32> = (0..4).map(|_| 1 + next(3) as i32).collect();
+        let dems: Vec<i32> = (0..4).map(|_| 1 + next(2) as i32).collect();
+        let cap = 2 + next(2) as i32;
+        check(
+            &(doms, durs, dems, cap),
+            CumulativeStrength::EnergeticReasoning,
+        );
     }
 }
 
@@ -295,4 +320,41 @@ fn time_table_push_is_explained_by_the_profile() {
     assert!(ex.holds(Literal::Ge(small, 6)).unwrap());
     let why = ex.why(Literal::Ge(small, 6)).unwrap();
     assert_eq!(why.decisions(), vec![Literal::Eq(big, 3)], "{why}");
+}
+
+/// Energetic reasoning pushes where the other strengths cannot: once X
+/// and Y (2 × 1 each) must run inside `[0, 4)` on a resource of 1, they
+/// fill it, so J (2 × 1, from 0) starts at 4 or later and K (2 × 1, up to
+/// 2) ends by 0. Neither has a compulsory part nor overflows a window.
+/// Each push rests on the two decisions alone.
+#[test]
+fn energetic_reasoning_pushes_out_of_a_full_window() {
+    let pushed = |strength| {
+        let mut m = Model::new();
+        let x = m.new_var(Domain::range(0, 10)).unwrap();
+        let y = m.new_var(Domain::range(0, 10)).unwrap();
+        let j = m.new_var(Domain::range(0, 10)).unwrap();
+        let k = m.new_var(Domain::range(-10, 2)).unwrap();
+        m.cumulative_with(&[x, y, j, k], &[2; 4], &[1; 4], 1, strength)
+            .unwrap();
+        let mut ex = Explainer::new(&m);
+        ex.propagate().unwrap();
+        let decisions = [Literal::Le(x, 2), Literal::Le(y, 2)];
+        for d in decisions {
+            ex.decide(d).unwrap();
+        }
+        ex.audit(testing::MAX_ASSIGNMENTS).unwrap();
+        let (late, early) = (Literal::Ge(j, 4), Literal::Le(k, -2));
+        let both = ex.holds(late).unwrap() && ex.holds(early).unwrap();
+        if both {
+            for lit in [late, early] {
+                let why = ex.why(lit).unwrap();
+                assert_eq!(why.decisions(), decisions.to_vec(), "{lit}: {why}");
+            }
+        }
+        both
+    };
+    assert!(pushed(CumulativeStrength::EnergeticReasoning));
+    assert!(!pushed(CumulativeStrength::Energetic));
+    assert!(!pushed(CumulativeStrength::TimeTable));
 }

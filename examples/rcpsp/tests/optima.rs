@@ -49,7 +49,11 @@ fn j30_set_1_proves_the_published_optima() {
         let p = parse(&data(&file)).unwrap();
         assert_eq!(p.jobs(), 32);
         assert_eq!(p.capacities.len(), 4);
-        for strength in [Strength::TimeTable, Strength::Energetic] {
+        for strength in [
+            Strength::TimeTable,
+            Strength::Energetic,
+            Strength::EnergeticReasoning,
+        ] {
             assert_eq!(solve(&p, strength, |_| {}), (known(&file), true), "{file}");
         }
         // Plain branch and bound (dom/wdeg) proves set 1 too.
@@ -163,7 +167,11 @@ fn tiny_random_projects_agree_with_brute_force() {
         let (n, dmax) = if case % 2 == 0 { (4, 3) } else { (5, 2) };
         let p = random_project(&mut rng, n, dmax);
         let expected = brute_force(&p);
-        for strength in [Strength::TimeTable, Strength::Energetic] {
+        for strength in [
+            Strength::TimeTable,
+            Strength::Energetic,
+            Strength::EnergeticReasoning,
+        ] {
             assert_eq!(solve(&p, strength, |_| {}), (expected, true), "{p:?}");
             assert_eq!(solve(&p, strength, no_learning), (expected, true), "{p:?}");
         }

@@ -20,6 +20,12 @@ pub enum CumulativeStrength {
     /// the tasks that must run inside it. Another O(n²) per call.
     #[default]
     Energetic,
+    /// Time-tabling plus energetic reasoning that prunes: on every window
+    /// from an earliest start to a latest completion, the least energy of
+    /// each task inside it (its left- or right-shifted part) fails the
+    /// window when it overflows, and pushes a task whose part at its
+    /// earliest start does not fit beside the others'. O(n³) per call.
+    EnergeticReasoning,
 }
 
 /// A duration, demand or capacity of [`Cumulative`]: a constant, or a
@@ -55,7 +61,24 @@ pub enum Amount {
 ///   ([`CumulativeStrength::Energetic`], the default): the tasks that
 ///   must start at or after `a` and end by `b` fail when their energy
 ///   `Σ dᵢ·rᵢ` exceeds `capacity · (b − a)` (Baptiste, Le Pape and
-///   Nuijten, *Constraint-Based Scheduling*, 2001).
+///   Nuijten, *Constraint-Based Scheduling*, 2001);
+/// * **energetic reasoning**
+///   ([`CumulativeStrength::EnergeticReasoning`]): on every window
+///   `[a, b)` from an earliest start `a` to a latest completion `b`, a
+///   task `k` runs at least `vₖ = max(0, min(b − a, dₖ, ectₖ − a,
+///   b − lstₖ))` inside it wherever it starts within its bounds (its
+///   left- or right-shifted part); the window fails when `Σ vₖ·rₖ`
+///   exceeds `capacity · (b − a)` (this subsumes the overload check), and
+///   a task `j` whose part of the window, starting at its earliest start,
+///   does not fit in what the others leave, `m = ⌊(capacity · (b − a) −
+///   Σ_{k≠j} vₖ·rₖ) / rⱼ⌋` time units, starts at `b − m` or later
+///   (Lopez and Esquirol, 1996; Baptiste, Le Pape and Nuijten, 2001,
+///   restricted to the O(n²) windows that edge finding and time-table
+///   edge finding use). It finds what time-table edge finding (Vilím,
+///   CPAIOR 2011) finds on those windows, as the least part of a task
+///   inside a window is at least its compulsory part there and its whole
+///   energy when it must run inside, but not every update of Vilím's
+///   edge finding (CP 2009), which is not implemented.
 ///
 /// With variable durations, demands or capacity
 /// ([`Model::cumulative_var`]), both rules run on the *relaxation* where
@@ -93,12 +116,18 @@ pub enum Amount {
 /// the task's own start no earlier than where it would still overlap. A
 /// failure of the profile is explained at one time point (pointwise); an
 /// overload by the tasks that fill the window, by the bounds that keep
-/// them inside it. With variable amounts, every task a reason names also
+/// them inside it. Energetic reasoning is explained lifted on the same
+/// window: the tasks of most energy in it, until they leave the pushed
+/// task too little room (or overflow the window), each by the bounds
+/// `a + vₖ − dₖ ≤ sₖ ≤ b − vₖ` that keep its `vₖ` inside, and the pushed
+/// task by `sⱼ ≥ a + m − dⱼ + 1`, the earliest start from which it still
+/// runs more than `m` inside (a failure adds `sⱼ ≤ b − m − 1`). With variable amounts, every task a reason names also
 /// brings the lower bounds of its duration and demand that the rule used
 /// (`dᵢ ≥ min dᵢ`, `rᵢ ≥ min rᵢ`), and every rule that used the capacity
 /// brings its upper bound (`capacity ≤ max capacity`).
 ///
-/// Cost: O(n²) per call after sorts, not idempotent (the kernel calls it
+/// Cost: O(n²) per call after sorts (O(n³) with energetic reasoning:
+/// O(n²) windows, O(n) each), not idempotent (the kernel calls it
 /// again after its own changes), no entailment. The checker is exact and
 /// pairwise: the load peaks at some task's start, so it checks the load at
 /// each start, O(n²). Local search: violations are the number of tasks
@@ -485,6 +514,9 @@ struct View {
     events: Vec<(i64, i64)>,
     /// The tasks by latest completion (energetic check).
     by_lct: Vec<usize>,
+    /// Each task's least energy inside the current window (energetic
+    /// reasoning).
+    need: Vec<i128>,
 }
 
 impl View {
@@ -826,6 +858,125 @@ impl View {
         Ok(())
     }
 
+    /// Energetic reasoning with pushes on the windows from an earliest
+    /// start `a` to a latest completion `b`: every task `k` runs at least
+    /// `vₖ = max(0, min(b − a, dₖ, ectₖ − a, b − lstₖ))` time units inside
+    /// `[a, b)` wherever it starts within its bounds (its left- or
+    /// right-shifted part), so the window fails when `Σ vₖ·rₖ` exceeds
+    /// `cap · (b − a)`, and a task `j` whose part in the window, starting
+    /// at its earliest start, does not fit beside the others' `Σ vₖ·rₖ`
+    /// starts late enough that it does: at `b − m` with
+    /// `m = ⌊(cap · (b − a) − Σ_{k≠j} vₖ·rₖ) / rⱼ⌋`. O(n³) per call: O(n²)
+    /// windows, O(n) each.
+    fn energetic(&mut self, p: &mut Pruner<'_>, cap: i64) -> Result<(), Conflict> {
+        let n = self.vars.len();
+        let uses = |v: &View, k: usize| v.dur[k] > 0 && v.dem[k] > 0;
+        let mut starts: Vec<i64> = (0..n)
+            .filter(|&k| uses(self, k))
+            .map(|k| self.est[k])
+            .collect();
+        starts.sort_unstable();
+        starts.dedup();
+        let mut ends: Vec<i64> = (0..n)
+            .filter(|&k| uses(self, k))
+            .map(|k| self.lst[k] + self.dur[k])
+            .collect();
+        ends.sort_unstable();
+        ends.dedup();
+        self.need.clear();
+        self.need.resize(n, 0);
+        for &a in &starts {
+            let first = ends.partition_point(|&b| b <= a);
+            for &b in &ends[first..] {
+                let room = cap as i128 * (b - a) as i128;
+                let mut total: i128 = 0;
+                for k in 0..n {
+                    self.need[k] = self.inside(k, a, b) as i128 * self.dem[k] as i128;
+                    total += self.need[k];
+                }
+                if total > room {
+                    return Err(p.fail(|r: &mut Premises<'_>| {
+                        self.energy(r, None, a, b, room + 1);
+                        self.cap_le(r);
+                    }));
+                }
+                for j in 0..n {
+                    let (d, rj, est) = (self.dur[j], self.dem[j], self.est[j]);
+                    if d == 0 || rj == 0 {
+                        continue;
+                    }
+                    // j's part of the window if it starts at est.
+                    let over = (b.min(est + d) - a.max(est)).max(0);
+                    // At least 0: the others leave room ≥ total − need[j].
+                    let m = (room - (total - self.need[j])) / rj as i128;
+                    if over as i128 <= m {
+                        continue;
+                    }
+                    // m < over ≤ d: j starting anywhere in [a + m − d + 1,
+                    // b − m − 1] runs more than m inside the window.
+                    let m = m as i64;
+                    let to = b - m;
+                    let need = room - (m as i128 + 1) * rj as i128 + 1;
+                    let because = |r: &mut Premises<'_>| {
+                        r.push(self.ge(j, a + m - d + 1));
+                        self.amounts(r, j);
+                        self.cap_le(r);
+                        self.energy(r, Some(j), a, b, need);
+                    };
+                    if to > self.lst[j] {
+                        return Err(p.fail(|r: &mut Premises<'_>| {
+                            r.push(self.le(j, to - 1));
+                            because(r);
+                        }));
+                    }
+                    self.raise(p, j, to, because)?;
+                    self.est[j] = to;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The least time task `k` runs inside `[a, b)` when it starts within
+    /// its bounds (0 for a task that uses nothing).
+    fn inside(&self, k: usize, a: i64, b: i64) -> i64 {
+        match self.dur[k] == 0 || self.dem[k] == 0 {
+            true => 0,
+            false => (b - a)
+                .min(self.dur[k])
+                .min(self.ect(k) - a)
+                .min(b - self.lst[k])
+                .max(0),
+        }
+    }
+
+    /// Premises: tasks other than `skip` that must run inside `[a, b)`
+    /// for an energy of at least `need` (largest first), each as the
+    /// bounds `a + v − d ≤ s ≤ b − v` that keep `v` of its time units
+    /// inside. The caller knows that all of them together have enough.
+    fn energy(&self, r: &mut Premises<'_>, skip: Option<usize>, a: i64, b: i64, need: i128) {
+        let mut parts: Vec<(usize, i64, i128)> = (0..self.vars.len())
+            .filter(|&k| Some(k) != skip)
+            .map(|k| {
+                let v = self.inside(k, a, b);
+                (k, v, v as i128 * self.dem[k] as i128)
+            })
+            .filter(|t| t.2 > 0)
+            .collect();
+        parts.sort_unstable_by_key(|t| std::cmp::Reverse(t.2));
+        let mut sum = 0;
+        for (k, v, e) in parts {
+            if sum >= need {
+                break;
+            }
+            sum += e;
+            r.push(self.ge(k, a + v - self.dur[k]));
+            r.push(self.le(k, b - v));
+            self.amounts(r, k);
+        }
+        debug_assert!(sum >= need, "the window holds {sum} < {need}");
+    }
+
     /// The forward-checking contract: with task `j` the only one open,
     /// its start loses every value at which it overlaps a segment of the
     /// profile (of fixed tasks, so exact) where its demand does not fit.
@@ -961,9 +1112,18 @@ impl Propagator for CumulativeProp<'_> {
             v.load(p, false);
             v.task_rules(p)?;
         }
-        if self.c.strength == CumulativeStrength::Energetic {
-            v.load(p, false);
-            v.overload(p, v.cap)?;
+        match self.c.strength {
+            CumulativeStrength::TimeTable => {}
+            CumulativeStrength::Energetic => {
+                v.load(p, false);
+                v.overload(p, v.cap)?;
+            }
+            CumulativeStrength::EnergeticReasoning => {
+                for mirror in [false, true] {
+                    v.load(p, mirror);
+                    v.energetic(p, v.cap)?;
+                }
+            }
         }
         for mirror in [false, true] {
             v.load(p, mirror);
