@@ -1,4 +1,5 @@
-//! X-chains, XY-chains and remote pairs on the cases of HoDoKu's regression library
+//! X-chains, XY-chains, remote pairs, AICs and nice loops, grouped or
+//! not, on the cases of HoDoKu's regression library
 //! (`../shared/data/sudoku/reglib-1.3.txt`): every instance found is a
 //! well-formed chain (checked here from the candidates, apart from the
 //! detector), the chains come shortest first, and the exact-cover checker
