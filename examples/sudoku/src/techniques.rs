@@ -141,6 +141,13 @@ pub enum Technique {
     /// Discontinuous nice loop: a chain from a candidate back to its own
     /// cell that refutes or proves it.
     DiscontinuousNiceLoop,
+    /// Grouped AIC: an AIC whose nodes may be groups (a digit's
+    /// candidates in a box-line intersection).
+    GroupedAic,
+    /// Grouped continuous nice loop.
+    GroupedContinuousNiceLoop,
+    /// Grouped discontinuous nice loop.
+    GroupedDiscontinuousNiceLoop,
     /// Forcing net, contradiction: placing the digit leads, by singles
     /// alone, to a cell or a house-digit with no place left.
     ForcingNetContradiction,
@@ -150,7 +157,7 @@ pub enum Technique {
 }
 
 /// Every technique, in the order [`next`] tries them.
-pub const LADDER: [Technique; 39] = [
+pub const LADDER: [Technique; 42] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -188,6 +195,9 @@ pub const LADDER: [Technique; 39] = [
     Technique::Aic,
     Technique::ContinuousNiceLoop,
     Technique::DiscontinuousNiceLoop,
+    Technique::GroupedAic,
+    Technique::GroupedContinuousNiceLoop,
+    Technique::GroupedDiscontinuousNiceLoop,
     Technique::ForcingNetContradiction,
     Technique::ForcingNetVerity,
 ];
@@ -234,6 +244,9 @@ impl Technique {
             ContinuousNiceLoop => "0706",
             DiscontinuousNiceLoop => "0707",
             Aic => "0708",
+            GroupedContinuousNiceLoop => "0709",
+            GroupedDiscontinuousNiceLoop => "0710",
+            GroupedAic => "0711",
             ForcingNetContradiction => "1303",
             ForcingNetVerity => "1304",
         }
@@ -280,6 +293,9 @@ impl Technique {
             ContinuousNiceLoop => "continuous nice loop",
             DiscontinuousNiceLoop => "discontinuous nice loop",
             Aic => "alternating inference chain",
+            GroupedContinuousNiceLoop => "grouped continuous nice loop",
+            GroupedDiscontinuousNiceLoop => "grouped discontinuous nice loop",
+            GroupedAic => "grouped alternating inference chain",
             ForcingNetContradiction => "forcing net contradiction",
             ForcingNetVerity => "forcing net verity",
         }
@@ -299,6 +315,7 @@ impl Technique {
             XChain => "X-Chain".into(),
             XyChain => "XY-Chain".into(),
             Aic => "AIC".into(),
+            GroupedAic => "Grouped AIC".into(),
             t => capital(t.name()),
         }
     }
@@ -323,7 +340,10 @@ impl Technique {
             | XyChain
             | ContinuousNiceLoop
             | DiscontinuousNiceLoop
-            | Aic => Level::Unfair,
+            | Aic
+            | GroupedContinuousNiceLoop
+            | GroupedDiscontinuousNiceLoop
+            | GroupedAic => Level::Unfair,
             ForcingNetContradiction | ForcingNetVerity => Level::Extreme,
         }
     }
@@ -364,6 +384,7 @@ impl Technique {
             WWing => 150,
             XChain | XyChain => 260,
             ContinuousNiceLoop | DiscontinuousNiceLoop | Aic => 280,
+            GroupedContinuousNiceLoop | GroupedDiscontinuousNiceLoop | GroupedAic => 300,
             RemotePair => 110,
             ForcingNetContradiction | ForcingNetVerity => 700,
         }
@@ -372,7 +393,8 @@ impl Technique {
     /// A technique by HoDoKu code (`0300`) or name (`x-wing`, `X-Wing`,
     /// `xwing`, `xy wing`: case, blanks and dashes do not matter; `aic`
     /// and `nice loop` are short for the alternating inference chain and
-    /// the discontinuous nice loop).
+    /// the discontinuous nice loop, `grouped aic` and `grouped nice loop`
+    /// for their grouped forms).
     ///
     /// ```
     /// use csp_sudoku::techniques::Technique;
@@ -381,6 +403,8 @@ impl Technique {
     /// assert_eq!(Technique::parse("pointing"), Some(Technique::Pointing));
     /// assert_eq!(Technique::parse("AIC"), Some(Technique::Aic));
     /// assert_eq!(Technique::parse("0707"), Some(Technique::DiscontinuousNiceLoop));
+    /// assert_eq!(Technique::parse("grouped AIC"), Some(Technique::GroupedAic));
+    /// assert_eq!(Technique::parse("0709"), Some(Technique::GroupedContinuousNiceLoop));
     /// assert_eq!(Technique::parse("0999"), None);
     /// ```
     pub fn parse(s: &str) -> Option<Technique> {
@@ -400,6 +424,8 @@ impl Technique {
                 || (k == "lockedcandidates2" && *t == Technique::Claiming)
                 || (k == "aic" && *t == Technique::Aic)
                 || (k == "niceloop" && *t == Technique::DiscontinuousNiceLoop)
+                || (k == "groupedaic" && *t == Technique::GroupedAic)
+                || (k == "groupedniceloop" && *t == Technique::GroupedDiscontinuousNiceLoop)
         })
     }
 }
@@ -600,7 +626,10 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         XChain => x_chain(pm),
         RemotePair => remote_pairs(pm),
         XyChain => xy_chain(pm),
-        ContinuousNiceLoop | DiscontinuousNiceLoop | Aic => only(aic::chains(pm), t),
+        ContinuousNiceLoop | DiscontinuousNiceLoop | Aic => only(aic::chains(pm, false), t),
+        GroupedContinuousNiceLoop | GroupedDiscontinuousNiceLoop | GroupedAic => {
+            only(aic::chains(pm, true), t)
+        }
         ForcingNetContradiction => forcing_contradiction(pm),
         ForcingNetVerity => forcing_verity(pm),
     }
@@ -617,10 +646,14 @@ fn fish_size(t: Technique) -> Option<usize> {
     }
 }
 
-/// Is `t` one of the techniques [`aic::chains`] finds?
-fn is_nice_loop(t: Technique) -> bool {
+/// For the techniques [`aic::chains`] finds, whether `t` is grouped.
+fn nice_loop_kind(t: Technique) -> Option<bool> {
     use Technique::*;
-    matches!(t, ContinuousNiceLoop | DiscontinuousNiceLoop | Aic)
+    match t {
+        ContinuousNiceLoop | DiscontinuousNiceLoop | Aic => Some(false),
+        GroupedContinuousNiceLoop | GroupedDiscontinuousNiceLoop | GroupedAic => Some(true),
+        _ => None,
+    }
 }
 
 fn only(steps: Vec<Step>, t: Technique) -> Vec<Step> {
@@ -649,18 +682,19 @@ pub fn next_with(pm: &Candidates, checker: &Checker) -> Result<Option<Step>, Str
     // Finned and sashimi fish of one size come from one search: kept
     // for the second of the two.
     let mut finned: [Option<Vec<Step>>; 5] = Default::default();
-    // The three nice-loop techniques also come from one search.
-    let mut loops: Option<Vec<Step>> = None;
+    // The three nice-loop techniques also come from one search, and
+    // their three grouped forms from another.
+    let mut loops: [Option<Vec<Step>>; 2] = Default::default();
     for t in LADDER {
-        let steps = match fish_size(t) {
-            None if is_nice_loop(t) => loops
-                .get_or_insert_with(|| aic::chains(pm))
+        let steps = match (fish_size(t), nice_loop_kind(t)) {
+            (None, Some(grouped)) => loops[usize::from(grouped)]
+                .get_or_insert_with(|| aic::chains(pm, grouped))
                 .iter()
                 .filter(|s| s.technique == t)
                 .take(1)
                 .cloned()
                 .collect(),
-            Some(k) => {
+            (Some(k), _) => {
                 let all = finned[k].get_or_insert_with(|| fish(pm, k, true));
                 all.iter()
                     .filter(|s| s.technique == t)
@@ -668,7 +702,7 @@ pub fn next_with(pm: &Candidates, checker: &Checker) -> Result<Option<Step>, Str
                     .cloned()
                     .collect()
             }
-            None => find_all(pm, t),
+            (None, None) => find_all(pm, t),
         };
         if let Some(s) = steps.into_iter().next() {
             checker.verify(pm, &s)?;

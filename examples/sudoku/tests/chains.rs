@@ -1,4 +1,5 @@
-//! X-chains, XY-chains and remote pairs on the cases of HoDoKu's regression library
+//! X-chains, XY-chains, remote pairs, AICs and nice loops, grouped or
+//! not, on the cases of HoDoKu's regression library
 //! (`../shared/data/sudoku/reglib-1.3.txt`): every instance found is a
 //! well-formed chain (checked here from the candidates, apart from the
 //! detector), the chains come shortest first, and the exact-cover checker
@@ -229,9 +230,14 @@ fn the_first_x_chain_of_the_library_reads_as_a_chain() {
 
 // ---- AICs and nice loops --------------------------------------------------
 
-/// A chain as its sentence writes it: `(5)r1c2 = (5)r3c2 - (4)r3c2`, read
-/// back into candidates `(cell, digit)` and links (`true` for `=`).
-fn read_chain(s: &Step) -> (Vec<(usize, u8)>, Vec<bool>) {
+/// A node of a chain: the cells and the digit. One cell for a candidate,
+/// two or three (a box-line intersection) for a group.
+type Node = (Vec<usize>, u8);
+
+/// A chain as its sentence writes it: `(5)r1c2 = (5)r3c2 - (4)r3c2`, a
+/// group written `(5)r1c23` or `(5)r23c1`, read back into nodes and links
+/// (`true` for `=`).
+fn read_chain(s: &Step) -> (Vec<Node>, Vec<bool>) {
     let body = s
         .sentence
         .split_once(": ")
@@ -249,43 +255,102 @@ fn read_chain(s: &Step) -> (Vec<(usize, u8)>, Vec<bool>) {
             });
             continue;
         }
-        let b = word.as_bytes();
-        assert!(
-            b.len() == 7 && b[0] == b'(' && b[2] == b')' && b[3] == b'r' && b[5] == b'c',
-            "candidate {word:?} in {}",
-            s.sentence
-        );
-        let (d, r, c) = (b[1] - b'0', (b[4] - b'1') as usize, (b[6] - b'1') as usize);
-        nodes.push((9 * r + c, d));
+        nodes.push(read_node(word).unwrap_or_else(|| panic!("node {word:?} in {}", s.sentence)));
     }
     assert_eq!(nodes.len(), links.len() + 1, "{}", s.sentence);
     (nodes, links)
 }
 
-/// Is the link between candidates `x` and `y` what it claims? Strong: the
-/// two digits of a bivalue cell, or one digit in the only two cells of a
-/// house that hold it. Weak: two digits of a cell, or one digit in two
-/// cells that see each other.
-fn link_holds(pm: &Candidates, x: (usize, u8), y: (usize, u8), strong: bool) -> bool {
+/// `(5)r1c2`, `(5)r1c23` or `(5)r23c1` as a node (cells in order).
+fn read_node(word: &str) -> Option<Node> {
+    let rest = word.strip_prefix('(')?;
+    let (d, rest) = rest.split_once(')')?;
+    let d: u8 = d.parse().ok().filter(|d| (1..=9).contains(d))?;
+    let (rows, cols) = rest.strip_prefix('r')?.split_once('c')?;
+    let digits = |t: &str| -> Option<Vec<usize>> {
+        let v: Option<Vec<usize>> = t
+            .bytes()
+            .map(|b| (b'1'..=b'9').contains(&b).then(|| (b - b'1') as usize))
+            .collect();
+        v.filter(|v| !v.is_empty())
+    };
+    let (rows, cols) = (digits(rows)?, digits(cols)?);
+    if rows.len() > 1 && cols.len() > 1 {
+        return None;
+    }
+    let mut cells: Vec<usize> = rows
+        .iter()
+        .flat_map(|&r| cols.iter().map(move |&c| 9 * r + c))
+        .collect();
+    cells.sort_unstable();
+    Some((cells, d))
+}
+
+fn box_of(c: usize) -> usize {
+    c / 27 * 3 + c % 9 / 3
+}
+
+/// The houses holding every one of `cells`.
+fn houses_holding(pm: &Candidates, cells: &[usize]) -> Vec<House> {
+    pm.houses_of(cells[0])
+        .into_iter()
+        .filter(|&h| cells.iter().all(|&c| in_house(pm, h, c)))
+        .collect()
+}
+
+/// Is a node what it claims? A candidate of the grid, or a group: every
+/// candidate of its digit in the cells one box shares with one line, at
+/// least two.
+fn node_holds(pm: &Candidates, (cells, d): &Node) -> bool {
+    if cells.len() == 1 {
+        return pm.has(cells[0], *d);
+    }
+    let b = box_of(cells[0]);
+    let lines: Vec<House> = houses_holding(pm, cells)
+        .into_iter()
+        .filter(|h| !matches!(h, House::Box(_)))
+        .collect();
+    lines.len() == 1
+        && cells.iter().all(|&c| box_of(c) == b && pm.has(c, *d))
+        && pm
+            .cells_with(lines[0], *d)
+            .into_iter()
+            .filter(|&c| box_of(c) == b)
+            .collect::<Vec<_>>()
+            == *cells
+}
+
+/// Is the link between nodes `x` and `y` what it claims? Between two
+/// candidates of a cell: weak, and strong when the cell is bivalue.
+/// Otherwise one digit and no cell in common: weak when a house holds
+/// both nodes, strong when the digit's candidates in that house are
+/// exactly the two nodes' cells.
+fn link_holds(pm: &Candidates, x: &Node, y: &Node, strong: bool) -> bool {
     let ((a, d), (b, e)) = (x, y);
-    if a == b {
+    if a.len() == 1 && a == b {
         return d != e
             && (!strong
-                || pm.digits(a) == {
-                    let mut v = vec![d, e];
+                || pm.digits(a[0]) == {
+                    let mut v = vec![*d, *e];
                     v.sort_unstable();
                     v
                 });
     }
-    if d != e || !pm.sees(a, b) {
+    if d != e || a.iter().any(|c| b.contains(c)) {
         return false;
     }
-    !strong
-        || pm.houses_of(a).iter().any(|&h| {
-            let mut pair = vec![a, b];
-            pair.sort_unstable();
-            pm.cells_with(h, d) == pair
-        })
+    let mut both: Vec<usize> = a.iter().chain(b).copied().collect();
+    both.sort_unstable();
+    let houses = houses_holding(pm, &both);
+    !houses.is_empty() && (!strong || houses.iter().any(|&h| pm.cells_with(h, *d) == both))
+}
+
+/// Cells with `d`, outside `ends`, seeing every cell of `ends`.
+fn seeing_all(pm: &Candidates, ends: &[usize], d: u8) -> Vec<(usize, u8)> {
+    (0..81)
+        .filter(|&c| !ends.contains(&c) && pm.has(c, d) && ends.iter().all(|&e| pm.sees(c, e)))
+        .map(|c| (c, d))
+        .collect()
 }
 
 /// What the shape of an AIC or nice loop allows it to eliminate, computed
@@ -293,10 +358,10 @@ fn link_holds(pm: &Candidates, x: (usize, u8), y: (usize, u8), strong: bool) -> 
 fn shape_eliminations(
     pm: &Candidates,
     t: Technique,
-    nodes: &[(usize, u8)],
+    nodes: &[Node],
     links: &[bool],
 ) -> Vec<(usize, u8)> {
-    let (first, last) = (nodes[0], nodes[nodes.len() - 1]);
+    let (first, last) = (&nodes[0], &nodes[nodes.len() - 1]);
     let (s0, s1) = (links[0], links[links.len() - 1]);
     let others = |c: usize, keep: &[u8]| -> Vec<(usize, u8)> {
         pm.digits(c)
@@ -305,31 +370,41 @@ fn shape_eliminations(
             .map(|d| (c, d))
             .collect()
     };
+    let union = |x: &Node, y: &Node| -> Vec<usize> { x.0.iter().chain(&y.0).copied().collect() };
+    assert_eq!(first.0.len(), 1, "a chain starts on a candidate");
     let mut out = match t {
-        Technique::Aic => {
+        Technique::Aic | Technique::GroupedAic => {
             assert!(s0 && s1, "an AIC starts and ends strong");
             let ((a, x), (b, y)) = (first, last);
-            assert_ne!(a, b);
+            assert!(a != b || b.len() > 1, "an AIC's ends are in two cells");
             if x == y {
-                seeing_both(pm, a, b, x)
+                seeing_all(pm, &union(first, last), *x)
             } else {
-                assert!(pm.sees(a, b), "the ends of a type 2 AIC see each other");
-                [(a, y), (b, x)]
-                    .into_iter()
-                    .filter(|&(c, d)| pm.has(c, d))
-                    .collect()
+                // A single end seeing all of the other end loses its digit.
+                let mut v = Vec::new();
+                for ((one, _), (other, d)) in [(first, last), (last, first)] {
+                    if one.len() == 1
+                        && pm.has(one[0], *d)
+                        && other.iter().all(|&o| pm.sees(one[0], o))
+                    {
+                        v.push((one[0], *d));
+                    }
+                }
+                assert!(!v.is_empty(), "a type 2 AIC: an end sees the other");
+                v
             }
         }
-        Technique::DiscontinuousNiceLoop => {
+        Technique::DiscontinuousNiceLoop | Technique::GroupedDiscontinuousNiceLoop => {
             assert_eq!(first.0, last.0, "a nice loop comes back to its cell");
+            let c = first.0[0];
             match (s0, s1) {
-                (false, false) if first == last => vec![first],
-                (true, true) if first == last => others(first.0, &[first.1]),
-                (true, true) => others(first.0, &[first.1, last.1]),
+                (false, false) if first == last => vec![(c, first.1)],
+                (true, true) if first == last => others(c, &[first.1]),
+                (true, true) => others(c, &[first.1, last.1]),
                 _ => panic!("not a discontinuous loop"),
             }
         }
-        Technique::ContinuousNiceLoop => {
+        Technique::ContinuousNiceLoop | Technique::GroupedContinuousNiceLoop => {
             assert_eq!(first, last, "a loop closes on its candidate");
             assert!(
                 s0 != s1 && links.len().is_multiple_of(2),
@@ -337,14 +412,14 @@ fn shape_eliminations(
             );
             let mut v = Vec::new();
             for (i, &strong) in links.iter().enumerate() {
-                let ((a, d), (b, e)) = (nodes[i], nodes[i + 1]);
+                let (x, y) = (&nodes[i], &nodes[i + 1]);
                 if strong {
                     continue;
                 }
-                if a == b {
-                    v.extend(others(a, &[d, e]));
+                if x.0.len() == 1 && x.0 == y.0 {
+                    v.extend(others(x.0[0], &[x.1, y.1]));
                 } else {
-                    v.extend(seeing_both(pm, a, b, d));
+                    v.extend(seeing_all(pm, &union(x, y), x.1));
                 }
             }
             v
@@ -356,18 +431,34 @@ fn shape_eliminations(
     out
 }
 
-/// An AIC or nice loop: real candidates, links that hold, strong and
-/// weak links alternating, at most [`MAX_CHAIN_LINKS`] links, and
-/// exactly the eliminations its shape allows.
+/// Is `t` one of the grouped techniques?
+fn is_grouped(t: Technique) -> bool {
+    matches!(
+        t,
+        Technique::GroupedAic
+            | Technique::GroupedContinuousNiceLoop
+            | Technique::GroupedDiscontinuousNiceLoop
+    )
+}
+
+/// An AIC or nice loop: real candidates and groups (a grouped technique
+/// with at least one group, an ungrouped one with none), links that
+/// hold, strong and weak links alternating, at most [`MAX_CHAIN_LINKS`]
+/// links, and exactly the eliminations its shape allows.
 fn check_alternating(pm: &Candidates, s: &Step) -> Result<(), String> {
     let (nodes, links) = read_chain(s);
     if links.len() < 3 || links.len() > MAX_CHAIN_LINKS {
         return Err(format!("{} links", links.len()));
     }
-    for &(c, d) in &nodes {
-        if !pm.has(c, d) {
-            return Err(format!("r{}c{} has no {d}", c / 9 + 1, c % 9 + 1));
+    let name = |(cells, d): &Node| format!("({d}){cells:?}");
+    for x in &nodes {
+        if !node_holds(pm, x) {
+            return Err(format!("{} is not a candidate or group", name(x)));
         }
+    }
+    let groups = nodes.iter().filter(|x| x.0.len() > 1).count();
+    if is_grouped(s.technique) != (groups > 0) {
+        return Err(format!("{groups} groups in a {}", s.technique));
     }
     for (i, &strong) in links.iter().enumerate() {
         if i > 0 && links[i - 1] == strong {
@@ -377,7 +468,7 @@ fn check_alternating(pm: &Candidates, s: &Step) -> Result<(), String> {
                 if strong { "strong" } else { "weak" }
             ));
         }
-        if !link_holds(pm, nodes[i], nodes[i + 1], strong) {
+        if !link_holds(pm, &nodes[i], &nodes[i + 1], strong) {
             return Err(format!("link {} does not hold", i + 1));
         }
     }
@@ -408,6 +499,62 @@ fn every_aic_and_nice_loop_found_is_well_formed() {
     }
 }
 
+/// The grouped chains of the library's cases without ALS (variants 1 and
+/// 2; the grouped discontinuous loops' 1 and 2 too): every one found is
+/// well formed, with at least one group.
+#[test]
+fn every_grouped_aic_and_nice_loop_found_is_well_formed() {
+    for (code, t, least) in [
+        ("0709-1", Technique::GroupedContinuousNiceLoop, 8),
+        ("0710-1", Technique::GroupedDiscontinuousNiceLoop, 11),
+        ("0710-2", Technique::GroupedDiscontinuousNiceLoop, 10),
+        ("0711-1", Technique::GroupedAic, 10),
+        ("0711-2", Technique::GroupedAic, 11),
+    ] {
+        let n = every_instance_by(
+            code,
+            t,
+            |pm, s| check_alternating(pm, s).unwrap_or_else(|e| panic!("{e}: {}", s.sentence)),
+            |s| read_chain(s).1.len(),
+        );
+        assert!(n >= least, "{n} instances of {code}");
+    }
+}
+
+/// A candidate's name, `(5)r1c2`.
+fn cand_name(c: usize, d: u8) -> String {
+    format!("({d})r{}c{}", c / 9 + 1, c % 9 + 1)
+}
+
+/// A node's name as the sentences write it.
+fn node_name((cells, d): &Node) -> String {
+    if cells.len() == 1 {
+        return cand_name(cells[0], *d);
+    }
+    let (r, c) = (cells[0] / 9, cells[0] % 9);
+    let join = |v: Vec<usize>| v.iter().map(|x| (x + 1).to_string()).collect::<String>();
+    if cells.iter().all(|&x| x / 9 == r) {
+        format!(
+            "({d})r{}c{}",
+            r + 1,
+            join(cells.iter().map(|x| x % 9).collect())
+        )
+    } else {
+        format!(
+            "({d})r{}c{}",
+            join(cells.iter().map(|x| x / 9).collect()),
+            c + 1
+        )
+    }
+}
+
+/// `s` with its chain replaced by `text`.
+fn forge(s: &Step, text: &str) -> Step {
+    let mut f = s.clone();
+    f.sentence = format!("Forged: {text} (=: at least one is true, -: not both); forged");
+    f
+}
+
 /// The checker of chain shapes refuses chains that break one of its rules:
 /// a strong link where the house has the digit in three cells, two strong
 /// links in a row, a weak link between cells that do not see each other.
@@ -420,19 +567,15 @@ fn the_shape_checker_refuses_broken_chains() {
     let s = steps.last().unwrap();
     assert_eq!(check_alternating(pm, s), Ok(()));
     let (nodes, _) = read_chain(s);
-    let name = |(c, d): (usize, u8)| format!("({d})r{}c{}", c / 9 + 1, c % 9 + 1);
-    let forge = |text: String| {
-        let mut f = s.clone();
-        f.sentence = format!("AIC: {text} (=: at least one is true, -: not both); forged");
-        check_alternating(pm, &f)
-    };
+    let name = |(c, d): (usize, u8)| cand_name(c, d);
+    let check = |text: String| check_alternating(pm, &forge(s, &text));
     // Two strong links in a row: the first three links all "=".
-    let mut text = name(nodes[0]);
-    for (i, &x) in nodes.iter().enumerate().skip(1) {
+    let mut text = node_name(&nodes[0]);
+    for (i, x) in nodes.iter().enumerate().skip(1) {
         text.push_str(if i <= 2 || i % 2 == 1 { " = " } else { " - " });
-        text.push_str(&name(x));
+        text.push_str(&node_name(x));
     }
-    assert!(forge(text).unwrap_err().contains("both strong"));
+    assert!(check(text).unwrap_err().contains("both strong"));
     // A strong link that is only weak: a digit in three cells of a row.
     let three = (0..9).find_map(|r| {
         (1..=9u8).find_map(|d| {
@@ -454,7 +597,7 @@ fn the_shape_checker_refuses_broken_chains() {
         )),
         name((cs[2], d))
     );
-    assert!(forge(text).unwrap_err().contains("link 1 does not hold"));
+    assert!(check(text).unwrap_err().contains("link 1 does not hold"));
     // A weak link between cells that do not see each other.
     let (a, b) = (0..81)
         .flat_map(|a| (0..81).map(move |b| (a, b)))
@@ -463,13 +606,96 @@ fn the_shape_checker_refuses_broken_chains() {
     let d = (1..=9u8).find(|&d| pm.has(a, d) && pm.has(b, d)).unwrap();
     let text = format!(
         "{} = {} - {} = {}",
-        name(nodes[0]),
-        name(nodes[1]),
+        node_name(&nodes[0]),
+        node_name(&nodes[1]),
         name((a, d)),
         name((b, d))
     );
-    let e = forge(text).unwrap_err();
+    let e = check(text).unwrap_err();
     assert!(e.contains("does not hold"), "{e}");
+}
+
+/// Forged grouped chains are refused: a group short of one of its
+/// intersection's candidates, a group across two boxes, a strong link
+/// from a group where its house has the digit elsewhere too, a grouped
+/// technique without a group.
+#[test]
+fn the_shape_checker_refuses_broken_grouped_chains() {
+    let checker = Checker::new(3);
+    for (code, t) in [
+        ("0711-1", Technique::GroupedAic),
+        ("0709-1", Technique::GroupedContinuousNiceLoop),
+        ("0710-2", Technique::GroupedDiscontinuousNiceLoop),
+    ] {
+        let case = &cases(code)[0];
+        let pm = &case.state;
+        let steps = find_checked(pm, t, &checker).unwrap();
+        let s = steps.last().unwrap();
+        assert_eq!(check_alternating(pm, s), Ok(()), "{}", s.sentence);
+        let (nodes, links) = read_chain(s);
+        let text = |nodes: &[Node]| {
+            let mut t = node_name(&nodes[0]);
+            for (x, &strong) in nodes[1..].iter().zip(&links) {
+                t.push_str(if strong { " = " } else { " - " });
+                t.push_str(&node_name(x));
+            }
+            t
+        };
+        let g = nodes.iter().position(|x| x.0.len() > 1).expect("a group");
+        // The group short of a cell: no longer all of the intersection's.
+        let mut short = nodes.clone();
+        short[g].0.pop();
+        assert!(check_alternating(pm, &forge(s, &text(&short))).is_err());
+        // The group with a cell of the next box along its line added.
+        let mut wide = nodes.clone();
+        let (c0, c1) = (wide[g].0[0], wide[g].0[1]);
+        let far = if c0 / 9 == c1 / 9 {
+            c0 / 9 * 9 + (c0 % 9 + 3) % 9
+        } else {
+            (c0 + 27) % 81
+        };
+        wide[g].0.push(far);
+        wide[g].0.sort_unstable();
+        let e = check_alternating(pm, &forge(s, &text(&wide))).unwrap_err();
+        assert!(e.contains("not a candidate or group"), "{e}");
+        // Every group replaced by its first cell: ungrouped, so refused
+        // as a grouped chain (or a link breaks).
+        let plain: Vec<Node> = nodes.iter().map(|x| (vec![x.0[0]], x.1)).collect();
+        let mut f = forge(s, &text(&plain));
+        f.technique = t;
+        assert!(check_alternating(pm, &f).is_err());
+    }
+    // A strong link from a group to a candidate where the house holds
+    // the digit in a third place: a group of two in a box with a third
+    // candidate in the box and a fourth in the line outside.
+    let case = &cases("0711-1")[0];
+    let pm = &case.state;
+    let s = &find_checked(pm, Technique::GroupedAic, &checker).unwrap()[0];
+    let bad = (1..=9u8).find_map(|d| {
+        (0..9).find_map(|r| {
+            (0..3).find_map(|bc| {
+                let g: Vec<usize> = (0..3)
+                    .map(|i| 9 * r + 3 * bc + i)
+                    .filter(|&c| pm.has(c, d))
+                    .collect();
+                let b = box_of(9 * r + 3 * bc);
+                let in_box: Vec<usize> = (0..81)
+                    .filter(|&c| box_of(c) == b && pm.has(c, d) && !g.contains(&c))
+                    .collect();
+                (g.len() >= 2 && in_box.len() >= 2).then(|| ((g, d), (in_box[0], in_box[1])))
+            })
+        })
+    });
+    let ((g, d), x) = bad.expect("a group with two more candidates in its box");
+    let text = format!(
+        "{} = {} - {} = {}",
+        cand_name(x.0, d),
+        node_name(&(g.clone(), d)),
+        cand_name(x.1, d),
+        cand_name(x.0, d),
+    );
+    let e = check_alternating(pm, &forge(s, &text)).unwrap_err();
+    assert!(e.contains("link 1 does not hold"), "{e}");
 }
 
 #[test]
@@ -479,32 +705,47 @@ fn the_checker_needs_every_link_of_an_aic_or_nice_loop() {
         ("0708", Technique::Aic),
         ("0707", Technique::DiscontinuousNiceLoop),
         ("0706", Technique::ContinuousNiceLoop),
+        ("0711-1", Technique::GroupedAic),
+        ("0710-2", Technique::GroupedDiscontinuousNiceLoop),
+        ("0709-1", Technique::GroupedContinuousNiceLoop),
     ] {
         let case = &cases(code)[0];
         let steps = find_checked(&case.state, t, &checker).expect("proved");
-        let s = steps.last().expect("an instance (the longest)");
+        // The library's instance: the one with the case's eliminations.
+        let want = {
+            let mut v = case.eliminations.clone();
+            v.sort_unstable();
+            v
+        };
+        let s = steps
+            .iter()
+            .find(|s| s.eliminations == want)
+            .expect("the library's instance");
         let (nodes, links) = read_chain(s);
         for i in 0..links.len() {
-            let ((a, d), (b, e)) = (nodes[i], nodes[i + 1]);
-            let rule = if a == b {
-                Rule::Cell(a)
+            let ((a, d), (b, _)) = (&nodes[i], &nodes[i + 1]);
+            // Every rule that makes the link: the cell's, or the digit's
+            // in each house holding both ends (a row and a box, say).
+            let rules: Vec<Rule> = if a.len() == 1 && a == b {
+                vec![Rule::Cell(a[0])]
             } else {
-                let h = case
-                    .state
-                    .houses_of(a)
+                let both: Vec<usize> = a.iter().chain(b).copied().collect();
+                houses_holding(&case.state, &both)
                     .into_iter()
-                    .find(|h| {
-                        s.rules.contains(&Rule::Digit(*h, d)) && case.state.cells(*h).contains(&b)
-                    })
-                    .expect("the link's house among the rules");
-                Rule::Digit(h, e)
+                    .map(|h| Rule::Digit(h, *d))
+                    .collect()
             };
+            assert!(
+                rules.iter().any(|r| s.rules.contains(r)),
+                "the link's rule among the step's: {}",
+                s.sentence
+            );
             let mut forged = s.clone();
-            forged.rules.retain(|&r| r != rule);
+            forged.rules.retain(|r| !rules.contains(r));
             assert!(
                 checker.verify(&case.state, &forged).is_err(),
-                "{code}: without {} the step still follows: {}",
-                rule.show(9),
+                "{code}: without {:?} the step still follows: {}",
+                rules,
                 s.sentence
             );
         }

@@ -1,5 +1,6 @@
 //! Alternating inference chains and nice loops on candidates (HoDoKu's
-//! 0706 continuous nice loop, 0707 discontinuous nice loop, 0708 AIC).
+//! 0706 continuous nice loop, 0707 discontinuous nice loop, 0708 AIC),
+//! and their grouped forms (0709, 0710, 0711).
 //!
 //! A candidate is "digit `d` in cell `c`". Two candidates are strongly
 //! linked when at least one of them is true: the two digits of a bivalue
@@ -26,32 +27,61 @@
 //! shortest chains first. The chains are written `(5)r1c2 = (5)r3c2 -
 //! (4)r3c2`, "=" a strong link and "-" a weak one, as in the Eureka
 //! notation players use.
+//!
+//! The grouped search adds group nodes: the candidates of one digit in
+//! the cells a box shares with a row or a column, when there are at least
+//! two of them ("one of r5c1 and r5c2 holds 5", written `(5)r5c12` as
+//! HoDoKu writes it). A group is true when one of its cells holds the
+//! digit. It is strongly linked to a candidate or group of its digit that
+//! holds the rest of the digit in the box or in the line, and weakly
+//! linked to every other candidate or (disjoint) group of its digit in
+//! the box or the line: those see all of its cells. The grouped search
+//! runs over two layers of states, before and after the chain's first
+//! group, and reports only chains that reach the second layer, so a
+//! grouped chain is the shortest chain with at least one group for its
+//! ends, and the ungrouped techniques are found exactly as before.
 
 use std::collections::{BTreeMap, VecDeque};
 
 use super::{finish_rules, link_rules, list, Rule, Step, Technique, MAX_CHAIN_LINKS};
-use crate::pencil::{cell_name, Candidates};
+use crate::pencil::{cell_name, Candidates, House};
 
-/// A link to candidate `to` (numbered `cell * n + digit - 1`), with the
-/// rule that makes it.
+/// A link to node `to` (a candidate, numbered `cell * n + digit - 1`, or
+/// a group, numbered from `n * n * n` on), with the rule that makes it.
 #[derive(Clone, Copy, Debug)]
 struct Link {
     to: usize,
     rule: Rule,
 }
 
-/// The strong and weak links of every candidate.
+/// A group node: the candidates of `digit` in `cells`, the cells of the
+/// box-line intersection `houses` (box, line) that hold it, at least two.
+#[derive(Clone, Debug)]
+struct Group {
+    digit: u8,
+    cells: Vec<usize>,
+    houses: [House; 2],
+}
+
+/// The strong and weak links of every node.
 struct Graph {
     n: usize,
+    /// The number of candidate nodes, `n * n * n`; groups come after.
+    base: usize,
+    groups: Vec<Group>,
+    /// `0..n * n`, so that a candidate's cells are a slice too.
+    ids: Vec<usize>,
     strong: Vec<Vec<Link>>,
     weak: Vec<Vec<Link>>,
 }
 
 impl Graph {
-    fn new(pm: &Candidates) -> Graph {
+    /// The links of `pm`'s candidates, and with `grouped` its groups'.
+    fn new(pm: &Candidates, grouped: bool) -> Graph {
         let n = pm.side();
-        let mut strong: Vec<Vec<Link>> = vec![Vec::new(); n * n * n];
-        let mut weak: Vec<Vec<Link>> = vec![Vec::new(); n * n * n];
+        let base = n * n * n;
+        let mut strong: Vec<Vec<Link>> = vec![Vec::new(); base];
+        let mut weak: Vec<Vec<Link>> = vec![Vec::new(); base];
         for c in 0..n * n {
             if pm.value(c) != 0 {
                 continue;
@@ -86,24 +116,163 @@ impl Graph {
                 }
             }
         }
-        Graph { n, strong, weak }
+        let mut g = Graph {
+            n,
+            base,
+            groups: Vec::new(),
+            ids: (0..n * n).collect(),
+            strong,
+            weak,
+        };
+        if grouped {
+            g.add_groups(pm);
+        }
+        g
     }
 
+    /// Adds the group nodes of `pm` and their links.
+    fn add_groups(&mut self, pm: &Candidates) {
+        let (n, k) = (self.n, pm.box_side());
+        for d in 1..=n as u8 {
+            for b in 0..n {
+                let in_box = pm.cells_with(House::Box(b), d);
+                let (r0, c0) = (b / k * k, b % k * k);
+                let lines = (r0..r0 + k)
+                    .map(House::Row)
+                    .chain((c0..c0 + k).map(House::Col));
+                for line in lines {
+                    let cells: Vec<usize> = in_box
+                        .iter()
+                        .copied()
+                        .filter(|&c| match line {
+                            House::Row(r) => c / n == r,
+                            House::Col(x) => c % n == x,
+                            House::Box(_) => false,
+                        })
+                        .collect();
+                    if cells.len() >= 2 {
+                        self.groups.push(Group {
+                            digit: d,
+                            cells,
+                            houses: [House::Box(b), line],
+                        });
+                    }
+                }
+            }
+        }
+        let total = self.base + self.groups.len();
+        self.strong.resize(total, Vec::new());
+        self.weak.resize(total, Vec::new());
+        // The groups of each house and digit.
+        let mut of_house: BTreeMap<(House, u8), Vec<usize>> = BTreeMap::new();
+        for (i, gr) in self.groups.iter().enumerate() {
+            for h in gr.houses {
+                of_house.entry((h, gr.digit)).or_default().push(i);
+            }
+        }
+        for i in 0..self.groups.len() {
+            let node = self.base + i;
+            let (d, houses) = (self.groups[i].digit, self.groups[i].houses);
+            for h in houses {
+                let rule = Rule::Digit(h, d);
+                let rest: Vec<usize> = pm
+                    .cells_with(h, d)
+                    .into_iter()
+                    .filter(|c| !self.groups[i].cells.contains(c))
+                    .collect();
+                for &c in &rest {
+                    let cand = c * n + d as usize - 1;
+                    self.weak[node].push(Link { to: cand, rule });
+                    self.weak[cand].push(Link { to: node, rule });
+                    if rest.len() == 1 {
+                        self.strong[node].push(Link { to: cand, rule });
+                        self.strong[cand].push(Link { to: node, rule });
+                    }
+                }
+                for &j in of_house.get(&(h, d)).map_or(&[][..], |v| v) {
+                    let other = &self.groups[j].cells;
+                    if j == i || other.iter().any(|c| self.groups[i].cells.contains(c)) {
+                        continue;
+                    }
+                    // Each direction is added from its own end.
+                    self.weak[node].push(Link {
+                        to: self.base + j,
+                        rule,
+                    });
+                    if rest == *other {
+                        self.strong[node].push(Link {
+                            to: self.base + j,
+                            rule,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    fn total(&self) -> usize {
+        self.base + self.groups.len()
+    }
+
+    fn is_group(&self, p: usize) -> bool {
+        p >= self.base
+    }
+
+    /// The cell of candidate `p`.
     fn cell(&self, p: usize) -> usize {
+        debug_assert!(!self.is_group(p));
         p / self.n
     }
 
-    fn digit(&self, p: usize) -> u8 {
-        (p % self.n + 1) as u8
+    /// The cells of node `p`: one for a candidate.
+    fn cells(&self, p: usize) -> &[usize] {
+        if self.is_group(p) {
+            &self.groups[p - self.base].cells
+        } else {
+            &self.ids[p / self.n..p / self.n + 1]
+        }
     }
 
+    fn digit(&self, p: usize) -> u8 {
+        if self.is_group(p) {
+            self.groups[p - self.base].digit
+        } else {
+            (p % self.n + 1) as u8
+        }
+    }
+
+    /// `(5)r1c2`, or for a group `(5)r1c23` (`r1c{2,3}` beyond 9 columns).
     fn name(&self, p: usize) -> String {
-        format!("({}){}", self.digit(p), cell_name(self.n, self.cell(p)))
+        let d = self.digit(p);
+        if !self.is_group(p) {
+            return format!("({d}){}", cell_name(self.n, self.cell(p)));
+        }
+        let (n, cells) = (self.n, self.cells(p));
+        let many = |xs: Vec<usize>| -> String {
+            let xs: Vec<String> = xs.iter().map(|x| (x + 1).to_string()).collect();
+            if n <= 9 {
+                xs.concat()
+            } else {
+                format!("{{{}}}", xs.join(","))
+            }
+        };
+        match self.groups[p - self.base].houses[1] {
+            House::Row(r) => format!(
+                "({d})r{}c{}",
+                r + 1,
+                many(cells.iter().map(|c| c % n).collect())
+            ),
+            _ => format!(
+                "({d})r{}c{}",
+                many(cells.iter().map(|c| c / n).collect()),
+                cells[0] % n + 1
+            ),
+        }
     }
 }
 
-/// A chain: its candidates in order and the links between them (`true`
-/// for a strong link), one fewer than the candidates.
+/// A chain: its nodes in order and the links between them (`true` for a
+/// strong link), one fewer than the nodes.
 #[derive(Clone, Debug)]
 struct Chain {
     nodes: Vec<usize>,
@@ -122,9 +291,10 @@ impl Chain {
 }
 
 /// The breadth-first search's buffers, reused from start to start. State
-/// `2 * candidate + on`: `on` when the chain concludes the candidate is
-/// true.
+/// `2 * (layer * total + node) + on`: `on` when the chain concludes the
+/// node is true, layer 1 once the chain has passed a group.
 struct Search {
+    total: usize,
     stamp: Vec<u32>,
     now: u32,
     depth: Vec<u8>,
@@ -134,8 +304,10 @@ struct Search {
 }
 
 impl Search {
-    fn new(states: usize) -> Search {
+    fn new(total: usize, layers: usize) -> Search {
+        let states = 2 * total * layers;
         Search {
+            total,
             stamp: vec![0; states],
             now: 0,
             depth: vec![0; states],
@@ -143,6 +315,10 @@ impl Search {
             via: vec![None; states],
             queue: VecDeque::new(),
         }
+    }
+
+    fn state(&self, layer: usize, node: usize, on: bool) -> usize {
+        2 * (layer * self.total + node) + usize::from(on)
     }
 
     fn seen(&self, s: usize) -> bool {
@@ -166,7 +342,7 @@ impl Search {
             links.push((strong, l.rule));
         }
         loop {
-            nodes.push(s / 2);
+            nodes.push((s / 2) % self.total);
             match self.via[s] {
                 Some(r) => {
                     links.push((s % 2 == 1, r));
@@ -210,38 +386,69 @@ fn sorted(mut v: Vec<(usize, u8)>) -> Vec<(usize, u8)> {
     v
 }
 
-/// The AIC with ends `p` and `q` (at least one true): what it eliminates,
-/// the rules that eliminate it, and the conclusion in words; `None` when
-/// it eliminates nothing or the ends share a cell (a nice loop).
+/// The grouped form of an ungrouped technique.
+fn grouped_form(t: Technique) -> Technique {
+    match t {
+        Technique::Aic => Technique::GroupedAic,
+        Technique::ContinuousNiceLoop => Technique::GroupedContinuousNiceLoop,
+        Technique::DiscontinuousNiceLoop => Technique::GroupedDiscontinuousNiceLoop,
+        t => t,
+    }
+}
+
+/// Cells holding `d`, outside `ends`, that see every cell of `ends`, with
+/// the rules by which each would exclude `d` from all of them.
+fn seeing_all(
+    pm: &Candidates,
+    ends: &[usize],
+    d: u8,
+    elims: &mut Vec<(usize, u8)>,
+    rules: &mut Vec<Rule>,
+) {
+    let n = pm.side();
+    for t in (0..n * n).filter(|&t| pm.has(t, d) && !ends.contains(&t)) {
+        if ends.iter().all(|&e| pm.sees(t, e)) {
+            link_rules(pm, t, ends, d, rules);
+            elims.push((t, d));
+        }
+    }
+}
+
+/// The AIC with ends `p` and `q` (at least one true; `p` a candidate, `q`
+/// a candidate or a group): what it eliminates, the rules that eliminate
+/// it, and the conclusion in words; `None` when it eliminates nothing or
+/// the ends are candidates of one cell (a nice loop).
 fn aic_ends(pm: &Candidates, g: &Graph, p: usize, q: usize) -> Option<Found> {
-    let n = g.n;
-    let (a, b) = (g.cell(p), g.cell(q));
+    let (a, b) = (g.cells(p), g.cells(q));
     let (x, y) = (g.digit(p), g.digit(q));
-    if a == b {
+    if !g.is_group(q) && a == b {
         return None;
     }
     let mut rules = Vec::new();
     let mut elims = Vec::new();
     if x == y {
-        for t in (0..n * n).filter(|&t| t != a && t != b && pm.has(t, x)) {
-            if pm.sees(t, a) && pm.sees(t, b) {
-                link_rules(pm, t, &[a, b], x, &mut rules);
-                elims.push((t, x));
+        let both: Vec<usize> = a.iter().chain(b).copied().collect();
+        seeing_all(pm, &both, x, &mut elims, &mut rules);
+    } else {
+        // A single end that sees all of the other end's cells loses the
+        // other end's digit: holding it would make both ends false.
+        for (one, other, d) in [(a, b, y), (b, a, x)] {
+            let c = one[0];
+            if one.len() == 1 && pm.has(c, d) && other.iter().all(|&o| pm.sees(c, o)) {
+                elims.push((c, d));
+                rules.push(Rule::Cell(c));
+                link_rules(pm, c, other, d, &mut rules);
             }
-        }
-    } else if let Some(h) = pm.common_house(a, b) {
-        if pm.has(a, y) {
-            elims.push((a, y));
-            rules.extend([Rule::Cell(a), Rule::Digit(h, y)]);
-        }
-        if pm.has(b, x) {
-            elims.push((b, x));
-            rules.extend([Rule::Cell(b), Rule::Digit(h, x)]);
         }
     }
     if elims.is_empty() {
         return None;
     }
+    let name = |p: usize| {
+        let s = g.name(p);
+        s[s.find(')').map_or(0, |i| i + 1)..].to_string()
+    };
+    let (na, nb) = (name(p), name(q));
     Some(Found {
         technique: Technique::Aic,
         chain: Chain {
@@ -250,16 +457,15 @@ fn aic_ends(pm: &Candidates, g: &Graph, p: usize, q: usize) -> Option<Found> {
         },
         eliminations: sorted(elims),
         extra_rules: rules,
-        conclusion: format!("{}={x} or {}={y}", cell_name(n, a), cell_name(n, b)),
+        conclusion: format!("{na}={x} or {nb}={y}"),
     })
 }
 
 /// What a continuous nice loop eliminates: each weak link becomes strong,
 /// so a cell whose two loop digits are weakly linked loses its other
-/// digits, and a cell seeing both ends of a weak link on one digit loses
-/// that digit.
+/// digits, and a cell seeing all cells of both ends of a weak link on one
+/// digit loses that digit.
 fn loop_eliminations(pm: &Candidates, g: &Graph, chain: &Chain) -> (Vec<(usize, u8)>, Vec<Rule>) {
-    let n = g.n;
     let mut elims = Vec::new();
     let mut rules = Vec::new();
     for (i, &(strong, _)) in chain.links.iter().enumerate() {
@@ -267,58 +473,92 @@ fn loop_eliminations(pm: &Candidates, g: &Graph, chain: &Chain) -> (Vec<(usize, 
             continue;
         }
         let (p, q) = (chain.nodes[i], chain.nodes[i + 1]);
-        let (a, b) = (g.cell(p), g.cell(q));
-        if a == b {
+        if !g.is_group(p) && !g.is_group(q) && g.cell(p) == g.cell(q) {
+            let a = g.cell(p);
             for e in pm.digits(a) {
                 if e != g.digit(p) && e != g.digit(q) {
                     elims.push((a, e));
                 }
             }
         } else {
-            let d = g.digit(p);
-            for t in (0..n * n).filter(|&t| t != a && t != b && pm.has(t, d)) {
-                if pm.sees(t, a) && pm.sees(t, b) {
-                    link_rules(pm, t, &[a, b], d, &mut rules);
-                    elims.push((t, d));
-                }
-            }
+            let both: Vec<usize> = g.cells(p).iter().chain(g.cells(q)).copied().collect();
+            seeing_all(pm, &both, g.digit(p), &mut elims, &mut rules);
         }
     }
     (sorted(elims), rules)
 }
 
+/// Does no candidate appear twice in the chain (in a candidate node or a
+/// group), apart from a loop's closing node? The breadth-first search
+/// tracks "true" and "false" apart, so a shortest path may pass one
+/// candidate both ways; such a chain is valid but not a chain as players
+/// write one, and part of it would do.
+fn simple(g: &Graph, chain: &Chain) -> bool {
+    let mut nodes = &chain.nodes[..];
+    if nodes.len() > 1 && nodes[0] == nodes[nodes.len() - 1] {
+        nodes = &nodes[..nodes.len() - 1];
+    }
+    let mut seen: Vec<(usize, u8)> = Vec::new();
+    for &p in nodes {
+        let d = g.digit(p);
+        for &c in g.cells(p) {
+            if seen.contains(&(c, d)) {
+                return false;
+            }
+            seen.push((c, d));
+        }
+    }
+    true
+}
+
 /// Every AIC and nice loop of `pm` with eliminations, as steps of their
-/// three techniques, shortest chains first.
-pub(super) fn chains(pm: &Candidates) -> Vec<Step> {
-    let g = Graph::new(pm);
+/// three techniques, shortest chains first; with `grouped`, the chains
+/// through at least one group, as steps of the three grouped techniques.
+pub(super) fn chains(pm: &Candidates, grouped: bool) -> Vec<Step> {
+    let g = Graph::new(pm, grouped);
     let n = g.n;
-    let cands: Vec<usize> = (0..n * n * n)
+    let cands: Vec<usize> = (0..g.base)
         .filter(|&p| pm.value(g.cell(p)) == 0 && pm.has(g.cell(p), g.digit(p)))
         .collect();
-    let mut search = Search::new(2 * n * n * n);
+    let mut search = Search::new(g.total(), 1 + usize::from(grouped));
+    // Chains are reported from this layer only.
+    let report = usize::from(grouped);
     let mut found = BTreeMap::new();
+    let keep_as = |found: &mut FoundMap, mut f: Found| {
+        if !simple(&g, &f.chain) {
+            return;
+        }
+        if grouped {
+            f.technique = grouped_form(f.technique);
+        }
+        keep(found, f);
+    };
     for &p in &cands {
         for start_on in [false, true] {
             if !start_on && g.strong[p].is_empty() {
                 continue;
             }
             search.now += 1;
-            let start = 2 * p + usize::from(start_on);
-            search.mark(2 * p, 0, usize::MAX, None);
-            search.mark(2 * p + 1, 0, usize::MAX, None);
+            let start = search.state(0, p, start_on);
+            for on in [false, true] {
+                let s = search.state(0, p, on);
+                search.mark(s, 0, usize::MAX, None);
+            }
             search.queue.clear();
             search.queue.push_back(start);
             while let Some(s) = search.queue.pop_front() {
-                let (c, on, depth) = (s / 2, s % 2 == 1, search.depth[s] as usize);
+                let (x, on, depth) = ((s / 2) % g.total(), s % 2 == 1, search.depth[s] as usize);
+                let layer = s / 2 / g.total();
                 if depth >= MAX_CHAIN_LINKS {
                     continue;
                 }
-                let links = if on { &g.weak[c] } else { &g.strong[c] };
+                let links = if on { &g.weak[x] } else { &g.strong[x] };
                 for &l in links {
-                    let t = 2 * l.to + usize::from(!on);
+                    let next_layer = layer.max(usize::from(g.is_group(l.to)));
+                    let t = search.state(next_layer, l.to, !on);
                     if l.to == p {
                         // Back at the start: a loop of `depth + 1` links.
-                        if depth + 1 < 3 {
+                        if depth + 1 < 3 || next_layer != report {
                             continue;
                         }
                         let chain = search.trace(s, Some((!on, l)));
@@ -327,7 +567,7 @@ pub(super) fn chains(pm: &Candidates) -> Vec<Step> {
                             (false, true) if depth + 1 >= 4 => {
                                 let (elims, rules) = loop_eliminations(pm, &g, &chain);
                                 if !elims.is_empty() {
-                                    keep(
+                                    keep_as(
                                         &mut found,
                                         Found {
                                             technique: Technique::ContinuousNiceLoop,
@@ -351,7 +591,7 @@ pub(super) fn chains(pm: &Candidates) -> Vec<Step> {
                                 if elims.is_empty() {
                                     continue;
                                 }
-                                keep(
+                                keep_as(
                                     &mut found,
                                     Found {
                                         technique: Technique::DiscontinuousNiceLoop,
@@ -368,7 +608,7 @@ pub(super) fn chains(pm: &Candidates) -> Vec<Step> {
                             // "p true" ... "p false": p goes.
                             (true, true) => {
                                 let (a, x) = (g.cell(p), g.digit(p));
-                                keep(
+                                keep_as(
                                     &mut found,
                                     Found {
                                         technique: Technique::DiscontinuousNiceLoop,
@@ -391,11 +631,11 @@ pub(super) fn chains(pm: &Candidates) -> Vec<Step> {
                     }
                     search.mark(t, (depth + 1) as u8, s, Some(l.rule));
                     search.queue.push_back(t);
-                    if start_on || on || depth + 1 < 3 {
+                    if start_on || on || depth + 1 < 3 || next_layer != report {
                         continue;
                     }
                     // "p false" ... "q true": p or q.
-                    if g.cell(l.to) == g.cell(p) {
+                    if !g.is_group(l.to) && g.cell(l.to) == g.cell(p) {
                         // Both ends in one cell: it holds one of the two.
                         let (a, x, y) = (g.cell(p), g.digit(p), g.digit(l.to));
                         let elims: Vec<(usize, u8)> = pm
@@ -405,7 +645,7 @@ pub(super) fn chains(pm: &Candidates) -> Vec<Step> {
                             .map(|e| (a, e))
                             .collect();
                         if !elims.is_empty() {
-                            keep(
+                            keep_as(
                                 &mut found,
                                 Found {
                                     technique: Technique::DiscontinuousNiceLoop,
@@ -418,7 +658,7 @@ pub(super) fn chains(pm: &Candidates) -> Vec<Step> {
                         }
                     } else if let Some(mut f) = aic_ends(pm, &g, p, l.to) {
                         f.chain = search.trace(t, None);
-                        keep(&mut found, f);
+                        keep_as(&mut found, f);
                     }
                 }
             }
@@ -440,8 +680,10 @@ fn step(g: &Graph, f: Found) -> Step {
     let mut cells = Vec::new();
     let mut digits = Vec::new();
     for &p in &f.chain.nodes {
-        if !cells.contains(&g.cell(p)) {
-            cells.push(g.cell(p));
+        for &c in g.cells(p) {
+            if !cells.contains(&c) {
+                cells.push(c);
+            }
         }
         digits.push(g.digit(p));
     }
@@ -459,7 +701,10 @@ fn step(g: &Graph, f: Found) -> Step {
     let title = match f.technique {
         Technique::Aic => "AIC",
         Technique::ContinuousNiceLoop => "Continuous nice loop",
-        _ => "Discontinuous nice loop",
+        Technique::DiscontinuousNiceLoop => "Discontinuous nice loop",
+        Technique::GroupedAic => "Grouped AIC",
+        Technique::GroupedContinuousNiceLoop => "Grouped continuous nice loop",
+        _ => "Grouped discontinuous nice loop",
     };
     Step {
         technique: f.technique,
