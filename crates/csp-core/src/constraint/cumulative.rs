@@ -121,10 +121,11 @@ pub enum Amount {
 /// task too little room (or overflow the window), each by the bounds
 /// `a + vₖ − dₖ ≤ sₖ ≤ b − vₖ` that keep its `vₖ` inside, and the pushed
 /// task by `sⱼ ≥ a + m − dⱼ + 1`, the earliest start from which it still
-/// runs more than `m` inside (a failure adds `sⱼ ≤ b − m − 1`). With variable amounts, every task a reason names also
-/// brings the lower bounds of its duration and demand that the rule used
-/// (`dᵢ ≥ min dᵢ`, `rᵢ ≥ min rᵢ`), and every rule that used the capacity
-/// brings its upper bound (`capacity ≤ max capacity`).
+/// runs more than `m` inside (a failure adds `sⱼ ≤ b − m − 1`). With
+/// variable amounts, every task a reason names also brings the lower
+/// bounds of its duration and demand that the rule used (`dᵢ ≥ min dᵢ`,
+/// `rᵢ ≥ min rᵢ`), and every rule that used the capacity brings its upper
+/// bound (`capacity ≤ max capacity`).
 ///
 /// Cost: O(n²) per call after sorts (O(n³) with energetic reasoning:
 /// O(n²) windows, O(n) each), not idempotent (the kernel calls it
