@@ -649,27 +649,40 @@ impl<'a> History<'a> {
     /// (sorted), so that the domain's values can then be listed without
     /// reading the entries again for each (`contains` reads them all).
     pub(crate) fn past(&self, x: VarId) -> Past {
-        let i = x.index();
         let n = self.trail.count_of(x, self.at) as u32;
-        let mut pasts = self.trail.pasts.lock();
-        if let Some(Some(read)) = pasts.get(i) {
-            if read.n == n {
-                // The tests check every hit against the entries read anew.
-                debug_assert_eq!(read.past, self.read_past(x), "the cached past of {x:?}");
-                return read.past.clone();
-            }
-        }
-        let past = self.read_past(x);
+        self.past_in(&mut self.trail.pasts.lock(), x, n)
+            .past
+            .clone()
+    }
+
+    /// `x`'s slot of the trail's past domains, holding its past with `n`
+    /// entries read (made anew, its values not listed, unless it held it).
+    fn past_in<'p>(
+        &self,
+        pasts: &'p mut Vec<Option<PastRead>>,
+        x: VarId,
+        n: u32,
+    ) -> &'p mut PastRead {
+        let i = x.index();
         if pasts.len() <= i {
             pasts.resize(self.trail.of_var.len().max(i + 1), None);
         }
-        pasts[i] = Some(PastRead {
-            n,
-            past: past.clone(),
-            values: Vec::new(),
-            all: false,
-        });
-        past
+        let slot = &mut pasts[i];
+        match slot {
+            Some(read) if read.n == n => {
+                // The tests check every hit against the entries read anew.
+                debug_assert_eq!(read.past, self.read_past(x), "the cached past of {x:?}");
+            }
+            _ => {
+                *slot = Some(PastRead {
+                    n,
+                    past: self.read_past(x),
+                    values: Vec::new(),
+                    all: false,
+                })
+            }
+        }
+        slot.as_mut().expect("filled above")
     }
 
     /// [`past`](Self::past), read from the entries.
@@ -722,26 +735,25 @@ impl<'a> History<'a> {
     pub fn values(&self, x: VarId, cap: usize) -> Vec<Value> {
         let i = x.index();
         let n = self.trail.count_of(x, self.at) as u32;
-        if let Some(Some(read)) = self.trail.pasts.lock().get(i) {
-            if read.n == n && (read.all || read.values.len() >= cap) {
-                let out = read.values[..cap.min(read.values.len())].to_vec();
-                #[cfg(debug_assertions)]
-                {
-                    let past = self.read_past(x);
-                    let mut fresh = Vec::new();
-                    let mut v = Some(self.root.min(i));
-                    while let Some(u) = v.filter(|_| fresh.len() < cap) {
-                        if past.admits(self.root, i, u) {
-                            fresh.push(u);
-                        }
-                        v = self.root.next_above(i, u);
+        let mut pasts = self.trail.pasts.lock();
+        let read = self.past_in(&mut pasts, x, n);
+        if read.all || read.values.len() >= cap {
+            let out = read.values[..cap.min(read.values.len())].to_vec();
+            #[cfg(debug_assertions)]
+            {
+                let mut fresh = Vec::new();
+                let mut v = Some(self.root.min(i));
+                while let Some(u) = v.filter(|_| fresh.len() < cap) {
+                    if read.past.admits(self.root, i, u) {
+                        fresh.push(u);
                     }
-                    assert_eq!(out, fresh, "the cached values of {x:?}");
+                    v = self.root.next_above(i, u);
                 }
-                return out;
+                assert_eq!(out, fresh, "the cached values of {x:?}");
             }
+            return out;
         }
-        let past = self.past(x);
+        let past = &read.past;
         let mut out = Vec::new();
         let mut all = true;
         if let Some((lo, hi)) = past.bounds(self.root, i) {
@@ -757,13 +769,8 @@ impl<'a> History<'a> {
                 v = self.root.next_above(i, u);
             }
         }
-        // `past` left the slot for this read: keep the list beside it.
-        if let Some(Some(read)) = self.trail.pasts.lock().get_mut(i) {
-            if read.n == n {
-                read.values.clone_from(&out);
-                read.all = all;
-            }
-        }
+        read.values.clone_from(&out);
+        read.all = all;
         out
     }
 

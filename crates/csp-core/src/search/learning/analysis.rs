@@ -100,7 +100,7 @@ struct ReasonCache {
     at: Vec<Option<(u32, u32)>>,
     /// Per premise: the premise and the range of its entries in `entries`.
     groups: Vec<(Literal, u32, u32)>,
-    entries: Vec<u32>,
+    entries: Vec<usize>,
     /// Premises in `groups` that belong to entries still on the trail.
     live: usize,
 }
@@ -125,11 +125,11 @@ impl ReasonCache {
                 // The tests check every hit against the reason read anew.
                 let (mut groups, mut entries) = (Vec::new(), Vec::new());
                 Self::read(engine, k, prem, &mut groups, &mut entries);
-                let cached: Vec<(Literal, &[u32])> = self.groups[s..e]
+                let cached: Vec<(Literal, &[usize])> = self.groups[s..e]
                     .iter()
                     .map(|&(p, a, b)| (p, &self.entries[a as usize..b as usize]))
                     .collect();
-                let fresh: Vec<(Literal, &[u32])> = groups
+                let fresh: Vec<(Literal, &[usize])> = groups
                     .iter()
                     .map(|&(p, a, b)| (p, &entries[a as usize..b as usize]))
                     .collect();
@@ -155,17 +155,14 @@ impl ReasonCache {
         k: usize,
         prem: &mut Vec<Literal>,
         groups: &mut Vec<(Literal, u32, u32)>,
-        entries: &mut Vec<u32>,
+        entries: &mut Vec<usize>,
     ) {
         prem.clear();
         entry_premises(engine, k, prem);
         let h = history(engine, k);
-        let mut found = Vec::new();
         for &p in prem.iter() {
-            found.clear();
-            h.supports_into(p, &mut found);
             let a = entries.len() as u32;
-            entries.extend(found.iter().map(|&j| j as u32));
+            h.supports_into(p, entries);
             groups.push((p, a, entries.len() as u32));
         }
     }
@@ -479,11 +476,7 @@ impl Analyzer {
         let start = behind.len();
         for &(p, s, e) in &self.reasons.groups[a..b] {
             if !self.covered(p) {
-                behind.extend(
-                    self.reasons.entries[s as usize..e as usize]
-                        .iter()
-                        .map(|&j| j as usize),
-                );
+                behind.extend_from_slice(&self.reasons.entries[s as usize..e as usize]);
             }
         }
         frames.push((q, start, start, behind.len()));
