@@ -1174,6 +1174,7 @@ mod tests {
         };
         let mut options = SearchOptions {
             var_order: csp_core::VarOrder::Input,
+            learning: false, // measured with the ordinary engine
             ..SearchOptions::default()
         };
         options.limits.nodes = Some(200);

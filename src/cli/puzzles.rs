@@ -117,8 +117,12 @@ impl EngineArgs {
         if let Some(n) = self.node_limit {
             o.limits.nodes = Some(n);
         }
+        // The puzzle commands search without learning unless asked: each
+        // command's default was measured (docs/benchmarks.md), whatever
+        // the library's default; `--learning` decides by activity.
+        o.learning = self.learning;
         if self.learning {
-            o.learning = true;
+            o.learning_order = csp_core::LearningOrder::Activity;
         }
         Ok(o)
     }

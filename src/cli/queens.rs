@@ -415,6 +415,7 @@ pub fn run(a: Args) -> Result<ExitCode, CliError> {
         var_order: parse_var_order(&var_order)?,
         val_order: parse_val_order(val_order, a.seed)?,
         limits,
+        learning: false, // measured with the ordinary engine
         ..Default::default()
     };
     let job = Job {

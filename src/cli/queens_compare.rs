@@ -236,6 +236,7 @@ fn measure(which: Which, n: usize, limit: Duration, seed: u64) -> Result<Cell, C
                 var_order: VarOrder::Input,
                 val_order: ValOrder::Ascending,
                 limits: Limits::none().with_time(limit),
+                learning: false, // measured with the ordinary engine
                 ..Default::default()
             };
             let r = Search::new(&q.model)

@@ -26,9 +26,16 @@
 //! * `binpack-N`: N items of random sizes (seeded) in bins of capacity
 //!   10, minimising the bins used (`bin_packing` with symmetry left in);
 //! * `jobshop-JxM`: a random (seeded) job shop of J jobs on M machines,
-//!   minimising the makespan (`disjunctive` per machine).
+//!   minimising the makespan (`disjunctive` per machine);
+//! * `roster-12x14`, `plainpack-18-S`: the models of
+//!   `tests/defaults.rs` (`tests/plain/mod.rs`), a nurse roster and a bin
+//!   packing written plainly, minimised with the default orders (the
+//!   ordinary engine's and `LearningOrder::Auto`'s).
 
 use std::time::Instant;
+
+#[path = "../tests/plain/mod.rs"]
+mod plain;
 
 use csp_core::expr::max_of;
 use csp_core::testing::{nogood_memory, MemorySample};
@@ -229,6 +236,13 @@ fn main() {
     ] {
         let (m, x) = jobshop(j, k, seed);
         runs.push((format!("jobshop-{j}x{k}"), m, x));
+    }
+    let roster = plain::Roster::new(12, 14, 3);
+    let (m, _, x) = roster.model();
+    runs.push(("roster-12x14".to_string(), m, x));
+    for seed in [7u64, 12] {
+        let (m, _, x, _) = plain::bin_packing(seed);
+        runs.push((format!("plainpack-18-{seed}"), m, x));
     }
     for (name, m, x) in runs.iter().filter(|r| r.0.contains(&filter)) {
         for learning in [false, true] {

@@ -176,7 +176,9 @@ fn late_conflict() -> Model {
 fn last_conflict_jumps_back_to_the_culprit() {
     let m = late_conflict();
     let run = |lc: bool| {
+        // Last-conflict reasoning is the ordinary engine's.
         Search::new(&m)
+            .learning(false)
             .inference(Inference::None)
             .var_order(VarOrder::Input)
             .last_conflict(lc)

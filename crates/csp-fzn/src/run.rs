@@ -324,11 +324,13 @@ pub fn solve(
         opts.inference = i;
     }
     opts.learning = cfg.learning;
-    if !free && !strategy.decision_vars.is_empty() {
-        // The model's search annotations, followed by the learning search
-        // (without `-f`); free search uses learning's own heuristics.
-        opts.learning_order = csp_core::LearningOrder::User;
-    }
+    // The model's search annotations, followed by the learning search
+    // (without `-f`); free search uses learning's own heuristics.
+    opts.learning_order = if !free && !strategy.decision_vars.is_empty() {
+        csp_core::LearningOrder::User
+    } else {
+        csp_core::LearningOrder::Activity
+    };
     if cfg.verbose {
         for n in &strategy.notes {
             eprintln!("fzn-csp: {n}");

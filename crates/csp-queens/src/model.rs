@@ -278,6 +278,7 @@ mod tests {
                     let o = SearchOptions {
                         inference,
                         var_order: VarOrder::Input,
+                        learning: false, // measured with the ordinary engine
                         ..Default::default()
                     };
                     assert_eq!(count(n, kind, &o, 1).unwrap().count, want, "n={n} {kind:?}");
@@ -297,6 +298,7 @@ mod tests {
         let xs = other.new_vars(20, csp_core::Domain::range(0, 1)).unwrap();
         let o = SearchOptions {
             decision_vars: xs,
+            learning: false, // measured with the ordinary engine
             ..Default::default()
         };
         let r = count(8, ModelKind::AllDifferent, &o, 1).unwrap();

@@ -23,7 +23,9 @@
 //! assert_eq!(check(&inst, &bins), Ok(2));
 //! ```
 
-use csp_core::{Domain, Model, ModelError, SearchOptions, Solution, ValOrder, VarId, VarOrder};
+use csp_core::{
+    Domain, LearningOrder, Model, ModelError, SearchOptions, Solution, ValOrder, VarId, VarOrder,
+};
 use csp_text::{data_lines, int as number, tokens};
 
 pub mod strip;
@@ -269,6 +271,7 @@ impl BinPack {
             val_order: ValOrder::Ascending,
             decision_vars: self.order.iter().map(|&i| self.bins[i]).collect(),
             learning: self.options.learning,
+            learning_order: LearningOrder::Activity,
             ..Default::default()
         }
     }

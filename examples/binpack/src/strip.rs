@@ -21,8 +21,8 @@
 //! ```
 
 use csp_core::{
-    Domain, Model, ModelError, Outcome, Search, SearchOptions, Statistics, ValOrder, VarId,
-    VarOrder,
+    Domain, LearningOrder, Model, ModelError, Outcome, Search, SearchOptions, Statistics, ValOrder,
+    VarId, VarOrder,
 };
 use csp_text::{data_lines, int as number, tokens};
 
@@ -245,6 +245,7 @@ impl AtHeight {
             val_order: ValOrder::Ascending,
             decision_vars: xs.chain(ys).collect(),
             learning: self.learning,
+            learning_order: LearningOrder::Activity,
             ..Default::default()
         }
     }

@@ -54,6 +54,7 @@ impl Default for ColorOptions {
                 var_order: VarOrder::DomWdeg,
                 val_order: ValOrder::Ascending,
                 limits: Limits::none(),
+                learning: false, // measured with the ordinary engine
                 ..Default::default()
             },
             symmetry: Symmetry::ValuePrecedence,

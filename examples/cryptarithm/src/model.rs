@@ -57,6 +57,7 @@ impl Default for Options {
                 var_order: VarOrder::Mrv,
                 val_order: ValOrder::Ascending,
                 limits: Default::default(),
+                learning: false, // measured with the ordinary engine
                 ..Default::default()
             },
         }

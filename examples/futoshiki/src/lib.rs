@@ -214,6 +214,7 @@ fn parse_block(lines: &[(usize, &str)], total: usize) -> Result<Puzzle, ParseErr
 pub fn options() -> SearchOptions {
     SearchOptions {
         var_order: VarOrder::Mrv,
+        learning: false, // measured with the ordinary engine
         ..Default::default()
     }
 }

@@ -52,6 +52,7 @@ pub fn options() -> SearchOptions {
     SearchOptions {
         var_order: VarOrder::Input,
         val_order: ValOrder::BinaryMin,
+        learning: false, // measured with the ordinary engine
         ..Default::default()
     }
 }

@@ -142,6 +142,7 @@ pub fn options() -> SearchOptions {
     SearchOptions {
         var_order: VarOrder::DomWdeg,
         val_order: ValOrder::Ascending,
+        learning: false, // measured with the ordinary engine
         ..Default::default()
     }
 }

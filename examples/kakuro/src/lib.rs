@@ -377,6 +377,7 @@ fn check_run(sum: i32, n: usize, word: &str, line: usize, column: usize) -> Resu
 pub fn options() -> SearchOptions {
     SearchOptions {
         var_order: VarOrder::Mrv,
+        learning: false, // measured with the ordinary engine
         ..Default::default()
     }
 }

@@ -138,6 +138,7 @@ pub fn options(k: &Knapsack, km: &KnapsackModel) -> SearchOptions {
         var_order: VarOrder::Input,
         val_order: ValOrder::Descending,
         decision_vars: ratio_order(k).into_iter().map(|i| km.take[i]).collect(),
+        learning: false, // measured with the ordinary engine
         ..SearchOptions::default()
     }
 }

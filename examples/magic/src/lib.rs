@@ -30,6 +30,7 @@ pub const MAX_ORDER: usize = 100;
 pub fn options() -> SearchOptions {
     SearchOptions {
         var_order: VarOrder::DomWdeg,
+        learning: false, // measured with the ordinary engine
         ..Default::default()
     }
 }

@@ -210,6 +210,7 @@ pub fn parse(text: &str) -> Result<Board, ParseError> {
 pub fn options() -> SearchOptions {
     SearchOptions {
         var_order: VarOrder::DomWdeg,
+        learning: false, // measured with the ordinary engine
         ..Default::default()
     }
 }

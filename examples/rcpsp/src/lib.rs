@@ -28,7 +28,9 @@
 //! assert_eq!(r.objective, Some(5));
 //! ```
 
-use csp_core::{Domain, Model, ModelError, SearchOptions, ValOrder, VarId, VarOrder};
+use csp_core::{
+    Domain, LearningOrder, Model, ModelError, SearchOptions, ValOrder, VarId, VarOrder,
+};
 use csp_text::{int as number, tokens};
 
 pub use csp_core::constraint::CumulativeStrength as Strength;
@@ -559,6 +561,7 @@ impl Rcpsp {
             val_order: ValOrder::BinaryMin,
             decision_vars: self.starts.clone(),
             learning: true,
+            learning_order: LearningOrder::Activity,
             ..Default::default()
         }
     }

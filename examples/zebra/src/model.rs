@@ -142,6 +142,7 @@ pub fn options() -> SearchOptions {
         var_order: VarOrder::Mrv,
         val_order: ValOrder::Ascending,
         limits: Default::default(),
+        learning: false, // measured with the ordinary engine
         ..Default::default()
     }
 }

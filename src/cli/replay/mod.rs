@@ -938,6 +938,7 @@ mod tests {
             .options(SearchOptions {
                 inference: Inference::ForwardChecking,
                 var_order: VarOrder::Input,
+                learning: false, // measured with the ordinary engine
                 ..Default::default()
             })
             .observer(&mut rec)

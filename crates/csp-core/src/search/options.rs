@@ -187,11 +187,17 @@ pub enum RootWeights {
 /// decisions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum LearningOrder {
-    /// Learning's own heuristics (the default): the open variable of
-    /// highest activity (the `decision_vars` first), on its saved phase,
-    /// with restarts (Luby, 100 conflicts per unit, when
-    /// [`SearchOptions::restarts`] asks for none).
+    /// The default: [`User`](Self::User) when the caller chose an order
+    /// (a `var_order` other than [`VarOrder::Mrv`], a `val_order` other
+    /// than [`ValOrder::Ascending`], or `phase_orders`), else
+    /// [`Activity`](Self::Activity). A search that names its order keeps
+    /// it when learning is on by default.
     #[default]
+    Auto,
+    /// Learning's own heuristics: the open variable of highest activity
+    /// (the `decision_vars` first), on its saved phase, with restarts
+    /// (Luby, 100 conflicts per unit, when [`SearchOptions::restarts`]
+    /// asks for none).
     Activity,
     /// The caller's order, as the ordinary engine would choose:
     /// `decision_vars` and their `phases` with their orders, then
@@ -205,7 +211,7 @@ pub enum LearningOrder {
 }
 
 /// All the knobs of a backtracking search.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct SearchOptions {
     /// Propagation after each decision.
     pub inference: Inference,
@@ -262,15 +268,58 @@ pub struct SearchOptions {
     /// keeps the caller's variable and value orders instead. It runs in
     /// explaining mode.
     /// Counting, enumeration, the parallel and LNS calls and searches with
-    /// an observer run the ordinary engine. Off by default. See
-    /// `docs/learning.md`.
+    /// an observer run the ordinary engine. **On by default**: a model
+    /// whose failures repeat in every subtree (a roster, a packing, a
+    /// schedule) is then proven in a fraction of the nodes; `false` turns
+    /// it off, which is faster where propagation alone is strong (see
+    /// `docs/learning.md`, "When it helps").
     pub learning: bool,
-    /// How the learning search decides (see [`LearningOrder`]): by
-    /// activity (the default) or in the caller's order.
+    /// How the learning search decides (see [`LearningOrder`]): in the
+    /// caller's order when one is set, else by activity (the default,
+    /// [`LearningOrder::Auto`]).
     pub learning_order: LearningOrder,
 }
 
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            inference: Inference::default(),
+            var_order: VarOrder::default(),
+            val_order: ValOrder::default(),
+            limits: Limits::default(),
+            restarts: Restarts::default(),
+            decision_vars: Vec::new(),
+            phases: Vec::new(),
+            phase_orders: Vec::new(),
+            last_conflict: false,
+            root_weights: RootWeights::default(),
+            validate: false,
+            explain: false,
+            learning: true,
+            learning_order: LearningOrder::default(),
+        }
+    }
+}
+
 impl SearchOptions {
+    /// The learning order in effect: [`LearningOrder::Auto`] resolved
+    /// (see there) to [`LearningOrder::User`] or [`LearningOrder::Activity`].
+    pub fn effective_learning_order(&self) -> LearningOrder {
+        match self.learning_order {
+            LearningOrder::Auto => {
+                if self.var_order != VarOrder::default()
+                    || self.val_order != ValOrder::default()
+                    || !self.phase_orders.is_empty()
+                {
+                    LearningOrder::User
+                } else {
+                    LearningOrder::Activity
+                }
+            }
+            o => o,
+        }
+    }
+
     /// These options for a search over a model the caller did not build:
     /// the decision variables and phases dropped (they can only name
     /// variables of another model), everything else kept. The puzzle

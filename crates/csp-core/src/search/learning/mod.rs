@@ -188,6 +188,7 @@ impl<'a> Learner<'a> {
     /// turned on; the variable order is that of `options.learning_order`).
     pub(crate) fn new(model: &'a Model, mut options: SearchOptions) -> Learner<'a> {
         options.explain = true;
+        options.learning_order = options.effective_learning_order();
         let restarts = match (options.restarts, options.learning_order) {
             (Restarts::None, LearningOrder::Activity) => DEFAULT_RESTARTS,
             (r, _) => r,
