@@ -181,6 +181,8 @@ fn rcpsp_proves_j301_1_and_reports_bad_files() {
         &["--no-learning", "--strength", "energetic"],
         &["--strength", "energetic-reasoning"],
         &["--no-learning", "--strength", "energetic-reasoning"],
+        &["--strength", "ttef"],
+        &["--no-learning", "--strength", "ttef"],
     ] {
         let o = run(&[&["rcpsp", file][..], args].concat(), "");
         assert_eq!(o.status.code(), Some(0), "{args:?}");
@@ -211,9 +213,8 @@ fn rcpsp_proves_j301_1_and_reports_bad_files() {
     assert!(text(&o.stderr).starts_with("error: <stdin>:1:1: no section 'PRECEDENCE RELATIONS:'"));
     let o = run(&["rcpsp", file, "--strength", "strong"], "");
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("--strength expects timetable, energetic or energetic-reasoning")
-    );
+    assert!(text(&o.stderr)
+        .contains("--strength expects timetable, energetic, energetic-reasoning or ttef"));
     // The MiniZinc data export.
     let o = run(&["rcpsp", file, "--dzn"], "");
     assert_eq!(o.status.code(), Some(0));

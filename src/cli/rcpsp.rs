@@ -16,8 +16,9 @@ pub struct RcpspArgs {
     /// stdin if absent or `-`.
     file: Option<String>,
     /// How the resources propagate: timetable (compulsory parts),
-    /// energetic (time-tabling and the energetic overload check) or
-    /// energetic-reasoning (time-tabling and energetic pushes).
+    /// energetic (time-tabling and the energetic overload check),
+    /// energetic-reasoning (time-tabling and energetic pushes) or ttef
+    /// (time-tabling and time-table edge finding).
     #[arg(long, default_value = "timetable")]
     strength: String,
     /// Plain branch and bound (dom/wdeg on the start times) instead of
@@ -41,9 +42,10 @@ pub fn run(a: RcpspArgs) -> Result<ExitCode, CliError> {
         "timetable" => Strength::TimeTable,
         "energetic" => Strength::Energetic,
         "energetic-reasoning" => Strength::EnergeticReasoning,
+        "ttef" => Strength::TimeTableEdgeFinding,
         s => {
             return Err(format!(
-                "--strength expects timetable, energetic or energetic-reasoning, got '{s}'"
+                "--strength expects timetable, energetic, energetic-reasoning or ttef, got '{s}'"
             ))
         }
     };

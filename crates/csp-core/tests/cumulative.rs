@@ -11,10 +11,11 @@ use csp_core::{
     VarId, VarOrder,
 };
 
-const STRENGTHS: [CumulativeStrength; 3] = [
+const STRENGTHS: [CumulativeStrength; 4] = [
     CumulativeStrength::TimeTable,
     CumulativeStrength::Energetic,
     CumulativeStrength::EnergeticReasoning,
+    CumulativeStrength::TimeTableEdgeFinding,
 ];
 
 mod common;
@@ -52,7 +53,7 @@ fn cumulative_matches_brute_force() {
     let mut next = rng(0x9e37_79b9_7f4a_7c15);
     for round in 0..120 {
         let inst = instance(&mut next, round);
-        check(&inst, STRENGTHS[round as usize % 3]);
+        check(&inst, STRENGTHS[round as usize % 4]);
     }
 }
 
@@ -66,7 +67,7 @@ fn cumulative_tight_windows_match_brute_force() {
         let durs: Vec<i32> = (0..4).map(|_| 1 + next(3) as i32).collect();
         let dems: Vec<i32> = (0..4).map(|_| 1 + next(2) as i32).collect();
         let cap = 2 + next(2) as i32;
-        check(&(doms, durs, dems, cap), STRENGTHS[round % 3]);
+        check(&(doms, durs, dems, cap), STRENGTHS[round % 4]);
     }
 }
 
@@ -88,6 +89,29 @@ fn energetic_reasoning_matches_brute_force() {
         check(
             &(doms, durs, dems, cap),
             CumulativeStrength::EnergeticReasoning,
+        );
+    }
+}
+
+/// Time-table edge finding on every round, as energetic reasoning
+/// above, plus five tasks on tight windows, where compulsory parts and
+/// free parts meet in the windows.
+#[test]
+fn time_table_edge_finding_matches_brute_force() {
+    let mut next = rng(0x6a09_e667_f3bc_c908);
+    for round in 0..80 {
+        let inst = instance(&mut next, round);
+        check(&inst, CumulativeStrength::TimeTableEdgeFinding);
+    }
+    for round in 0..40 {
+        let n = 4 + round % 2;
+        let doms = domains(&mut next, n, (0, 4, 4), false);
+        let durs: Vec<i32> = (0..n).map(|_| 1 + next(3) as i32).collect();
+        let dems: Vec<i32> = (0..n).map(|_| 1 + next(2) as i32).collect();
+        let cap = 2 + next(2) as i32;
+        check(
+            &(doms, durs, dems, cap),
+            CumulativeStrength::TimeTableEdgeFinding,
         );
     }
 }
@@ -322,7 +346,8 @@ fn time_table_push_is_explained_by_the_profile() {
     assert_eq!(why.decisions(), vec![Literal::Eq(big, 3)], "{why}");
 }
 
-/// Energetic reasoning pushes where the other strengths cannot: once X
+/// Energetic reasoning and time-table edge finding push where the other
+/// strengths cannot: once X
 /// and Y (2 × 1 each) must run inside `[0, 4)` on a resource of 1, they
 /// fill it, so J (2 × 1, from 0) starts at 4 or later and K (2 × 1, up to
 /// 2) ends by 0. Neither has a compulsory part nor overflows a window.
@@ -355,6 +380,39 @@ fn energetic_reasoning_pushes_out_of_a_full_window() {
         both
     };
     assert!(pushed(CumulativeStrength::EnergeticReasoning));
+    assert!(pushed(CumulativeStrength::TimeTableEdgeFinding));
     assert!(!pushed(CumulativeStrength::Energetic));
     assert!(!pushed(CumulativeStrength::TimeTable));
+}
+
+/// A time-table edge-finding push names the pushed task by the lifted
+/// bound it needs: X and Y (2 × 1 each, starting by 2) fill `[0, 4)` on a
+/// resource of 1, so J (2 × 1), which would still run inside the window
+/// from any start from −1 on, starts at 4 or later. The reason holds
+/// `J ≥ −1`, the decision, not J's earlier bounds, and the audit over
+/// the declared domains (J from −5) checks that it must.
+#[test]
+fn time_table_edge_finding_push_is_lifted() {
+    let mut m = Model::new();
+    let x = m.new_var(Domain::range(0, 10)).unwrap();
+    let y = m.new_var(Domain::range(0, 10)).unwrap();
+    let j = m.new_var(Domain::range(-5, 10)).unwrap();
+    m.cumulative_with(
+        &[x, y, j],
+        &[2; 3],
+        &[1; 3],
+        1,
+        CumulativeStrength::TimeTableEdgeFinding,
+    )
+    .unwrap();
+    let mut ex = Explainer::new(&m);
+    ex.propagate().unwrap();
+    let decisions = [Literal::Le(x, 2), Literal::Le(y, 2), Literal::Ge(j, -1)];
+    for d in decisions {
+        ex.decide(d).unwrap();
+    }
+    ex.audit(testing::MAX_ASSIGNMENTS).unwrap();
+    assert!(ex.holds(Literal::Ge(j, 4)).unwrap());
+    let why = ex.why(Literal::Ge(j, 4)).unwrap();
+    assert_eq!(why.decisions(), decisions.to_vec(), "{why}");
 }

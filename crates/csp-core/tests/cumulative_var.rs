@@ -9,10 +9,11 @@
 use csp_core::constraint::CumulativeStrength;
 use csp_core::{testing, Domain, Explainer, Inference, Literal, Model, ModelError, Search, VarId};
 
-const STRENGTHS: [CumulativeStrength; 3] = [
+const STRENGTHS: [CumulativeStrength; 4] = [
     CumulativeStrength::TimeTable,
     CumulativeStrength::Energetic,
     CumulativeStrength::EnergeticReasoning,
+    CumulativeStrength::TimeTableEdgeFinding,
 ];
 
 mod common;
@@ -80,7 +81,7 @@ fn cumulative_var_matches_brute_force() {
     let mut next = rng(0x0bad_5eed_cafe_f00d);
     for round in 0..90 {
         let inst = instance(&mut next, round);
-        check(&inst, STRENGTHS[round as usize % 3]);
+        check(&inst, STRENGTHS[round as usize % 4]);
     }
 }
 
@@ -96,7 +97,7 @@ fn cumulative_var_tight_windows_match_brute_force() {
             dems: (0..3).map(|_| small(&mut next, 1, 2, 1)).collect(),
             cap: small(&mut next, 1, 3, 1),
         };
-        check(&inst, STRENGTHS[round % 3]);
+        check(&inst, STRENGTHS[round % 4]);
     }
 }
 
@@ -116,6 +117,26 @@ fn cumulative_var_energetic_reasoning_matches_brute_force() {
             },
         };
         check(&inst, CumulativeStrength::EnergeticReasoning);
+    }
+}
+
+/// Time-table edge finding on every round, variable amounts: the
+/// profile and the free parts of the least durations and demands, on the
+/// largest capacity.
+#[test]
+fn cumulative_var_time_table_edge_finding_matches_brute_force() {
+    let mut next = rng(0x1f83_d9ab_fb41_bd6b);
+    for round in 0..60 {
+        let inst = match round % 2 {
+            0 => instance(&mut next, round),
+            _ => Instance {
+                starts: domains(&mut next, 3, (0, 3, 3), false),
+                durs: (0..3).map(|_| small(&mut next, 1, 2, 1)).collect(),
+                dems: (0..3).map(|_| small(&mut next, 1, 2, 1)).collect(),
+                cap: small(&mut next, 1, 3, 1),
+            },
+        };
+        check(&inst, CumulativeStrength::TimeTableEdgeFinding);
     }
 }
 
@@ -140,7 +161,7 @@ fn cumulative_var_at_the_ends_of_i32() {
                 dems: vec![b.clone(), amounts[(k + l) % 4].clone()],
                 cap: amounts[(k + 2 * l + 1) % 4].clone(),
             };
-            check(&inst, STRENGTHS[(k + l) % 3]);
+            check(&inst, STRENGTHS[(k + l) % 4]);
         }
     }
 }

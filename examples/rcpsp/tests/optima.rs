@@ -53,6 +53,7 @@ fn j30_set_1_proves_the_published_optima() {
             Strength::TimeTable,
             Strength::Energetic,
             Strength::EnergeticReasoning,
+            Strength::TimeTableEdgeFinding,
         ] {
             assert_eq!(solve(&p, strength, |_| {}), (known(&file), true), "{file}");
         }
@@ -78,11 +79,13 @@ fn harder_j30_instances_are_proven_by_learning() {
         "j3041_1.sm",
     ] {
         let p = parse(&data(file)).unwrap();
-        assert_eq!(
-            solve(&p, Strength::Energetic, |_| {}),
-            (known(file), true),
-            "{file}"
-        );
+        for strength in [Strength::Energetic, Strength::TimeTableEdgeFinding] {
+            assert_eq!(
+                solve(&p, strength, |_| {}),
+                (known(file), true),
+                "{file} {strength:?}"
+            );
+        }
     }
 }
 
@@ -171,6 +174,7 @@ fn tiny_random_projects_agree_with_brute_force() {
             Strength::TimeTable,
             Strength::Energetic,
             Strength::EnergeticReasoning,
+            Strength::TimeTableEdgeFinding,
         ] {
             assert_eq!(solve(&p, strength, |_| {}), (expected, true), "{p:?}");
             assert_eq!(solve(&p, strength, no_learning), (expected, true), "{p:?}");

@@ -26,6 +26,12 @@ pub enum CumulativeStrength {
     /// window when it overflows, and pushes a task whose part at its
     /// earliest start does not fit beside the others'. O(n³) per call.
     EnergeticReasoning,
+    /// Time-tabling plus time-table edge finding (Vilím, CPAIOR 2011):
+    /// on every window from an earliest start to a latest completion,
+    /// the compulsory parts inside it plus the free parts of the tasks
+    /// that must run inside fail the window, or push a task that starts
+    /// in it and ends after it. O(n² log n) per call.
+    TimeTableEdgeFinding,
 }
 
 /// A duration, demand or capacity of [`Cumulative`]: a constant, or a
@@ -80,6 +86,27 @@ pub enum Amount {
 ///   energy when it must run inside, but not every update of Vilím's
 ///   edge finding (CP 2009), which is not implemented.
 ///
+/// * **time-table edge finding**
+///   ([`CumulativeStrength::TimeTableEdgeFinding`]; Vilím, "Timetable
+///   edge finding filtering algorithm for discrete cumulative
+///   resources", CPAIOR 2011; Schutt and Wolf, CP 2010): each task is
+///   split into its compulsory part and its *free part* `dₖ − |[lstₖ,
+///   ectₖ)|`. On every window `[a, b)` from an earliest start to a
+///   latest completion, the window holds at least the energy of the
+///   profile of the compulsory parts inside it plus the free energy of
+///   the tasks with `a ≤ estₖ` and `lctₖ ≤ b`; more than
+///   `capacity · (b − a)` fails it (this subsumes the overload check). A
+///   task `j` with `a ≤ estⱼ < b < lctⱼ` whose free part, left-shifted,
+///   does not fit in what the window leaves starts at `b − m` or later,
+///   `m` as in energetic reasoning with the window's energy less `j`'s
+///   own compulsory part in it. The windows are those of energetic
+///   reasoning and each task's count there is at most its least part,
+///   so energetic reasoning finds all it finds; the point is the cost,
+///   O(1) per window for the check (the profile's energy by prefix
+///   sums) and a scan of the window's candidates only when the largest
+///   free part among them does not fit (Vilím's single candidate per
+///   window, then every candidate of a window that prunes).
+///
 /// With variable durations, demands or capacity
 /// ([`Model::cumulative_var`]), both rules run on the *relaxation* where
 /// every task lasts its least duration at its least demand on the
@@ -121,14 +148,19 @@ pub enum Amount {
 /// task too little room (or overflow the window), each by the bounds
 /// `a + vₖ − dₖ ≤ sₖ ≤ b − vₖ` that keep its `vₖ` inside, and the pushed
 /// task by `sⱼ ≥ a + m − dⱼ + 1`, the earliest start from which it still
-/// runs more than `m` inside (a failure adds `sⱼ ≤ b − m − 1`). With
+/// runs more than `m` inside (a failure adds `sⱼ ≤ b − m − 1`).
+/// Time-table edge finding is explained the same way on its window (each
+/// task's least part there is at least what the rule counted, so the
+/// tasks of most energy suffice), lifted as Schutt et al. lift their
+/// edge-finding explanations: only the energy the pruning needs. With
 /// variable amounts, every task a reason names also brings the lower
 /// bounds of its duration and demand that the rule used (`dᵢ ≥ min dᵢ`,
 /// `rᵢ ≥ min rᵢ`), and every rule that used the capacity brings its upper
 /// bound (`capacity ≤ max capacity`).
 ///
 /// Cost: O(n²) per call after sorts (O(n³) with energetic reasoning:
-/// O(n²) windows, O(n) each), not idempotent (the kernel calls it
+/// O(n²) windows, O(n) each; O(n² log n) with time-table edge finding,
+/// plus O(n) per window that prunes), not idempotent (the kernel calls it
 /// again after its own changes), no entailment. The checker is exact and
 /// pairwise: the load peaks at some task's start, so it checks the load at
 /// each start, O(n²). Local search: violations are the number of tasks
@@ -518,6 +550,17 @@ struct View {
     /// Each task's least energy inside the current window (energetic
     /// reasoning).
     need: Vec<i128>,
+    /// Time-table edge finding: each task's earliest start and the
+    /// length of its compulsory part when the profile was built, the
+    /// profile's energy before each segment, the tasks by earliest start
+    /// (latest first), the latest completions, and the candidates of a
+    /// window.
+    est0: Vec<i64>,
+    cp: Vec<i64>,
+    prefix: Vec<i128>,
+    by_est: Vec<usize>,
+    ends: Vec<i64>,
+    cands: Vec<usize>,
 }
 
 impl View {
@@ -938,6 +981,154 @@ impl View {
         Ok(())
     }
 
+    /// The profile's energy before time `t` (after
+    /// [`prefix_energy`](View::prefix_energy)).
+    fn energy_before(&self, t: i64) -> i128 {
+        let q = self.segs.partition_point(|s| s.1 <= t);
+        let mut e = self.prefix[q];
+        if let Some(&(a, _, h)) = self.segs.get(q).filter(|s| s.0 < t) {
+            e += h as i128 * (t - a) as i128;
+        }
+        e
+    }
+
+    /// Fills `prefix`: the profile's energy before each segment, and the
+    /// whole profile's at the end.
+    fn prefix_energy(&mut self) {
+        self.prefix.clear();
+        let mut e: i128 = 0;
+        self.prefix.push(0);
+        for &(a, b, h) in &self.segs {
+            e += h as i128 * (b - a) as i128;
+            self.prefix.push(e);
+        }
+    }
+
+    /// Task `k`'s compulsory part inside `[a, b)`, as the profile has it.
+    fn cp_inside(&self, k: usize, a: i64, b: i64) -> i64 {
+        match self.cp[k] > 0 {
+            true => (b.min(self.lst[k] + self.cp[k]) - a.max(self.lst[k])).max(0),
+            false => 0,
+        }
+    }
+
+    /// Time-table edge finding (Vilím, CPAIOR 2011) on the windows `[a,
+    /// b)` from an earliest start to a latest completion, after
+    /// [`profile`](View::profile): the window holds the profile's energy
+    /// inside it plus the free energy `rₖ·(dₖ − |[lstₖ, ectₖ)|)` of each
+    /// task with `a ≤ estₖ` and `lctₖ ≤ b`. More than `cap · (b − a)`
+    /// fails; a task `j` with `a ≤ estⱼ < b < lctⱼ` whose part of the
+    /// window when it starts at `estⱼ`, beyond its compulsory part
+    /// there, exceeds what the window leaves starts at `b − m` with `m =
+    /// ⌊(cap · (b − a) − (total − rⱼ·|cpⱼ ∩ [a, b)|)) / rⱼ⌋` (as in
+    /// [`energetic`](View::energetic), whose explanation it shares). For
+    /// each latest completion `b`, the earliest starts `a` go down while
+    /// the free energy inside and the largest excess of the candidates
+    /// accumulate: O(n² log n) per call, plus O(n) for each window that
+    /// prunes.
+    fn ttef(&mut self, p: &mut Pruner<'_>, cap: i64) -> Result<(), Conflict> {
+        let n = self.vars.len();
+        self.prefix_energy();
+        self.est0.clear();
+        self.est0.extend_from_slice(&self.est);
+        self.cp.clear();
+        for k in 0..n {
+            let cp = (self.ect(k) - self.lst[k]).max(0);
+            self.cp.push(cp);
+        }
+        let uses = |v: &View, k: usize| v.dur[k] > 0 && v.dem[k] > 0;
+        let mut by_est = std::mem::take(&mut self.by_est);
+        by_est.clear();
+        by_est.extend((0..n).filter(|&k| uses(self, k)));
+        by_est.sort_unstable_by_key(|&k| std::cmp::Reverse(self.est0[k]));
+        let mut ends = std::mem::take(&mut self.ends);
+        ends.clear();
+        ends.extend(by_est.iter().map(|&k| self.lst[k] + self.dur[k]));
+        ends.sort_unstable();
+        ends.dedup();
+        let mut cands = std::mem::take(&mut self.cands);
+        let result = (|| {
+            for &b in ends.iter().rev() {
+                let mut free: i128 = 0;
+                // The largest excess r·(over − cp inside) of a candidate.
+                let mut best: i128 = 0;
+                cands.clear();
+                for q in 0..by_est.len() {
+                    let i = by_est[q];
+                    let a = self.est0[i];
+                    if self.lst[i] + self.dur[i] <= b {
+                        free += self.dem[i] as i128 * (self.dur[i] - self.cp[i]) as i128;
+                    } else if a < b {
+                        cands.push(i);
+                        best = best.max(self.excess(i, b));
+                    }
+                    if by_est.get(q + 1).is_some_and(|&k| self.est0[k] == a) || a >= b {
+                        continue;
+                    }
+                    let room = cap as i128 * (b - a) as i128;
+                    let total = self.energy_before(b) - self.energy_before(a) + free;
+                    if total > room {
+                        return Err(p.fail(|r: &mut Premises<'_>| {
+                            self.energy(r, None, a, b, room + 1);
+                            self.cap_le(r);
+                        }));
+                    }
+                    let slack = room - total;
+                    if best <= slack {
+                        continue;
+                    }
+                    best = 0;
+                    for &j in &cands {
+                        let (d, rj, est) = (self.dur[j], self.dem[j], self.est[j]);
+                        // The others hold at least total − own; j runs at
+                        // most m inside.
+                        let own = rj as i128 * self.cp_inside(j, a, b) as i128;
+                        let m = (slack + own) / rj as i128;
+                        let over = (b.min(est + d) - a.max(est)).max(0);
+                        if over as i128 <= m {
+                            best = best.max(self.excess(j, b));
+                            continue;
+                        }
+                        // m < over ≤ d: j starting anywhere in [a + m − d
+                        // + 1, b − m − 1] runs more than m inside.
+                        let m = m as i64;
+                        let to = b - m;
+                        let need = room - (m as i128 + 1) * rj as i128 + 1;
+                        let because = |r: &mut Premises<'_>| {
+                            r.push(self.ge(j, a + m - d + 1));
+                            self.amounts(r, j);
+                            self.cap_le(r);
+                            self.energy(r, Some(j), a, b, need);
+                        };
+                        if to > self.lst[j] {
+                            return Err(p.fail(|r: &mut Premises<'_>| {
+                                r.push(self.le(j, to - 1));
+                                because(r);
+                            }));
+                        }
+                        self.raise(p, j, to, because)?;
+                        self.est[j] = to;
+                        best = best.max(self.excess(j, b));
+                    }
+                }
+            }
+            Ok(())
+        })();
+        self.by_est = by_est;
+        self.ends = ends;
+        self.cands = cands;
+        result
+    }
+
+    /// For a task `k` with `a ≤ estₖ < b`: the energy it puts into `[a,
+    /// b)` when it starts at its earliest start, beyond its compulsory
+    /// part there (the same for every such `a`).
+    fn excess(&self, k: usize, b: i64) -> i128 {
+        let est = self.est[k];
+        let over = (b.min(est + self.dur[k]) - est).max(0);
+        self.dem[k] as i128 * (over - self.cp_inside(k, est, b)) as i128
+    }
+
     /// The least time task `k` runs inside `[a, b)` when it starts within
     /// its bounds (0 for a task that uses nothing).
     fn inside(&self, k: usize, a: i64, b: i64) -> i64 {
@@ -1123,6 +1314,13 @@ impl Propagator for CumulativeProp<'_> {
                 for mirror in [false, true] {
                     v.load(p, mirror);
                     v.energetic(p, v.cap)?;
+                }
+            }
+            CumulativeStrength::TimeTableEdgeFinding => {
+                for mirror in [false, true] {
+                    v.load(p, mirror);
+                    v.profile();
+                    v.ttef(p, v.cap)?;
                 }
             }
         }
