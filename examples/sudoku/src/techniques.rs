@@ -33,6 +33,7 @@ use csp_core::{Constraint, ConstraintId, Domain, Literal, Model, Value, VarId};
 use crate::pencil::{bit, cell_name, digits_of, Candidates, House};
 
 mod aic;
+mod als;
 
 /// HoDoKu's difficulty levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -148,6 +149,12 @@ pub enum Technique {
     GroupedContinuousNiceLoop,
     /// Grouped discontinuous nice loop.
     GroupedDiscontinuousNiceLoop,
+    /// ALS-XZ: two almost locked sets joined by a restricted common
+    /// candidate (or two: doubly linked).
+    AlsXz,
+    /// ALS-XY-Wing: two almost locked sets each joined to a third by a
+    /// different restricted common candidate.
+    AlsXyWing,
     /// Forcing net, contradiction: placing the digit leads, by singles
     /// alone, to a cell or a house-digit with no place left.
     ForcingNetContradiction,
@@ -157,7 +164,7 @@ pub enum Technique {
 }
 
 /// Every technique, in the order [`next`] tries them.
-pub const LADDER: [Technique; 42] = [
+pub const LADDER: [Technique; 44] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -198,6 +205,8 @@ pub const LADDER: [Technique; 42] = [
     Technique::GroupedAic,
     Technique::GroupedContinuousNiceLoop,
     Technique::GroupedDiscontinuousNiceLoop,
+    Technique::AlsXz,
+    Technique::AlsXyWing,
     Technique::ForcingNetContradiction,
     Technique::ForcingNetVerity,
 ];
@@ -247,6 +256,8 @@ impl Technique {
             GroupedContinuousNiceLoop => "0709",
             GroupedDiscontinuousNiceLoop => "0710",
             GroupedAic => "0711",
+            AlsXz => "0901",
+            AlsXyWing => "0902",
             ForcingNetContradiction => "1303",
             ForcingNetVerity => "1304",
         }
@@ -296,6 +307,8 @@ impl Technique {
             GroupedContinuousNiceLoop => "grouped continuous nice loop",
             GroupedDiscontinuousNiceLoop => "grouped discontinuous nice loop",
             GroupedAic => "grouped alternating inference chain",
+            AlsXz => "als-xz",
+            AlsXyWing => "als-xy-wing",
             ForcingNetContradiction => "forcing net contradiction",
             ForcingNetVerity => "forcing net verity",
         }
@@ -316,6 +329,8 @@ impl Technique {
             XyChain => "XY-Chain".into(),
             Aic => "AIC".into(),
             GroupedAic => "Grouped AIC".into(),
+            AlsXz => "ALS-XZ".into(),
+            AlsXyWing => "ALS-XY-Wing".into(),
             t => capital(t.name()),
         }
     }
@@ -343,7 +358,9 @@ impl Technique {
             | Aic
             | GroupedContinuousNiceLoop
             | GroupedDiscontinuousNiceLoop
-            | GroupedAic => Level::Unfair,
+            | GroupedAic
+            | AlsXz
+            | AlsXyWing => Level::Unfair,
             ForcingNetContradiction | ForcingNetVerity => Level::Extreme,
         }
     }
@@ -386,6 +403,8 @@ impl Technique {
             ContinuousNiceLoop | DiscontinuousNiceLoop | Aic => 280,
             GroupedContinuousNiceLoop | GroupedDiscontinuousNiceLoop | GroupedAic => 300,
             RemotePair => 110,
+            AlsXz => 300,
+            AlsXyWing => 320,
             ForcingNetContradiction | ForcingNetVerity => 700,
         }
     }
@@ -630,6 +649,8 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         GroupedContinuousNiceLoop | GroupedDiscontinuousNiceLoop | GroupedAic => {
             only(aic::chains(pm, true), t)
         }
+        AlsXz => als::xz(pm, &als::Sets::new(pm, true)),
+        AlsXyWing => als::xy_wing(pm, &als::Sets::new(pm, true), true),
         ForcingNetContradiction => forcing_contradiction(pm),
         ForcingNetVerity => forcing_verity(pm),
     }
@@ -685,8 +706,19 @@ pub fn next_with(pm: &Candidates, checker: &Checker) -> Result<Option<Step>, Str
     // The three nice-loop techniques also come from one search, and
     // their three grouped forms from another.
     let mut loops: [Option<Vec<Step>>; 2] = Default::default();
+    // The almost locked sets, built once; without overlaps, as HoDoKu's
+    // solver uses them.
+    let mut sets: Option<als::Sets> = None;
     for t in LADDER {
         let steps = match (fish_size(t), nice_loop_kind(t)) {
+            _ if matches!(t, Technique::AlsXz | Technique::AlsXyWing) => {
+                let sets = sets.get_or_insert_with(|| als::Sets::new(pm, false));
+                if t == Technique::AlsXz {
+                    als::xz(pm, sets)
+                } else {
+                    als::xy_wing(pm, sets, false)
+                }
+            }
             (None, Some(grouped)) => loops[usize::from(grouped)]
                 .get_or_insert_with(|| aic::chains(pm, grouped))
                 .iter()
