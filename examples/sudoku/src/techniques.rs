@@ -155,6 +155,11 @@ pub enum Technique {
     /// ALS-XY-Wing: two almost locked sets each joined to a third by a
     /// different restricted common candidate.
     AlsXyWing,
+    /// ALS-XY-Chain: almost locked sets joined in a chain by restricted
+    /// common candidates, consecutive ones different.
+    AlsXyChain,
+    /// Death Blossom: a stem cell whose every digit locks a petal ALS.
+    DeathBlossom,
     /// Forcing net, contradiction: placing the digit leads, by singles
     /// alone, to a cell or a house-digit with no place left.
     ForcingNetContradiction,
@@ -163,8 +168,10 @@ pub enum Technique {
     ForcingNetVerity,
 }
 
-/// Every technique, in the order [`next`] tries them.
-pub const LADDER: [Technique; 44] = [
+/// Every technique, in the order [`next`] tries them (but for Death
+/// Blossom, which HoDoKu's default configuration leaves out too: it is
+/// found by [`find_all`], `--technique`, only).
+pub const LADDER: [Technique; 46] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -207,6 +214,8 @@ pub const LADDER: [Technique; 44] = [
     Technique::GroupedDiscontinuousNiceLoop,
     Technique::AlsXz,
     Technique::AlsXyWing,
+    Technique::AlsXyChain,
+    Technique::DeathBlossom,
     Technique::ForcingNetContradiction,
     Technique::ForcingNetVerity,
 ];
@@ -258,6 +267,8 @@ impl Technique {
             GroupedAic => "0711",
             AlsXz => "0901",
             AlsXyWing => "0902",
+            AlsXyChain => "0903",
+            DeathBlossom => "0904",
             ForcingNetContradiction => "1303",
             ForcingNetVerity => "1304",
         }
@@ -309,6 +320,8 @@ impl Technique {
             GroupedAic => "grouped alternating inference chain",
             AlsXz => "als-xz",
             AlsXyWing => "als-xy-wing",
+            AlsXyChain => "als-xy-chain",
+            DeathBlossom => "death blossom",
             ForcingNetContradiction => "forcing net contradiction",
             ForcingNetVerity => "forcing net verity",
         }
@@ -331,6 +344,8 @@ impl Technique {
             GroupedAic => "Grouped AIC".into(),
             AlsXz => "ALS-XZ".into(),
             AlsXyWing => "ALS-XY-Wing".into(),
+            AlsXyChain => "ALS-XY-Chain".into(),
+            DeathBlossom => "Death Blossom".into(),
             t => capital(t.name()),
         }
     }
@@ -360,7 +375,9 @@ impl Technique {
             | GroupedDiscontinuousNiceLoop
             | GroupedAic
             | AlsXz
-            | AlsXyWing => Level::Unfair,
+            | AlsXyWing
+            | AlsXyChain
+            | DeathBlossom => Level::Unfair,
             ForcingNetContradiction | ForcingNetVerity => Level::Extreme,
         }
     }
@@ -405,6 +422,8 @@ impl Technique {
             RemotePair => 110,
             AlsXz => 300,
             AlsXyWing => 320,
+            AlsXyChain => 340,
+            DeathBlossom => 360,
             ForcingNetContradiction | ForcingNetVerity => 700,
         }
     }
@@ -649,8 +668,9 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         GroupedContinuousNiceLoop | GroupedDiscontinuousNiceLoop | GroupedAic => {
             only(aic::chains(pm, true), t)
         }
-        AlsXz => als::xz(pm, &als::Sets::new(pm, true)),
-        AlsXyWing => als::xy_wing(pm, &als::Sets::new(pm, true), true),
+        AlsXz | AlsXyWing | AlsXyChain | DeathBlossom => {
+            als::find(pm, &als::Sets::new(pm, true), t, true)
+        }
         ForcingNetContradiction => forcing_contradiction(pm),
         ForcingNetVerity => forcing_verity(pm),
     }
@@ -710,14 +730,14 @@ pub fn next_with(pm: &Candidates, checker: &Checker) -> Result<Option<Step>, Str
     // solver uses them.
     let mut sets: Option<als::Sets> = None;
     for t in LADDER {
+        if t == Technique::DeathBlossom {
+            // Off in HoDoKu's default configuration: `--technique` only.
+            continue;
+        }
         let steps = match (fish_size(t), nice_loop_kind(t)) {
-            _ if matches!(t, Technique::AlsXz | Technique::AlsXyWing) => {
+            _ if als::is_als(t) => {
                 let sets = sets.get_or_insert_with(|| als::Sets::new(pm, false));
-                if t == Technique::AlsXz {
-                    als::xz(pm, sets)
-                } else {
-                    als::xy_wing(pm, sets, false)
-                }
+                als::find(pm, sets, t, false)
             }
             (None, Some(grouped)) => loops[usize::from(grouped)]
                 .get_or_insert_with(|| aic::chains(pm, grouped))

@@ -68,9 +68,6 @@ impl Cells {
         }
         self
     }
-    fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
-    }
     fn meets(&self, o: &Cells) -> bool {
         self.0.iter().zip(o.0).any(|(a, b)| a & b != 0)
     }
@@ -313,6 +310,23 @@ impl Sets {
     }
 }
 
+/// Is `t` one of the ALS techniques?
+pub(super) fn is_als(t: Technique) -> bool {
+    use Technique::*;
+    matches!(t, AlsXz | AlsXyWing | AlsXyChain | DeathBlossom)
+}
+
+/// The instances of ALS technique `t` (none for another technique).
+pub(super) fn find(pm: &Candidates, sets: &Sets, t: Technique, overlap: bool) -> Vec<Step> {
+    match t {
+        Technique::AlsXz => xz(pm, sets),
+        Technique::AlsXyWing => xy_wing(pm, sets, overlap),
+        Technique::AlsXyChain => xy_chain(pm, sets, overlap),
+        Technique::DeathBlossom => death_blossom(pm, sets, overlap),
+        _ => Vec::new(),
+    }
+}
+
 /// Calls `f` with every subset of `empty[from..]` added to `stack` whose
 /// cells have one candidate more than cells, at most `cap` cells.
 fn subsets(
@@ -534,4 +548,367 @@ pub(super) fn xy_wing(pm: &Candidates, sets: &Sets, overlap: bool) -> Vec<Step> 
         }
     }
     out
+}
+
+/// The most ALS in an ALS-XY-Chain (HoDoKu's default, 6).
+pub const MAX_ALS_CHAIN: usize = 6;
+
+/// ALS-XY-Chain: `A1 -x1- A2 - … - An` (4 to [`MAX_ALS_CHAIN`] ALS; three
+/// are an ALS-XY-Wing), consecutive RCCs different, ALS not repeated
+/// (and disjoint unless `overlap`). A breadth-first search from every
+/// start ALS and first RCC over the states "ALS reached, by RCC digit"
+/// keeps the first path to each state; one step per pair of ends and
+/// first and last RCC, shortest chains first.
+pub(super) fn xy_chain(pm: &Candidates, sets: &Sets, overlap: bool) -> Vec<Step> {
+    let n = sets.n;
+    let count = sets.alses.len();
+    let mut found: Vec<(usize, Step)> = Vec::new();
+    let mut done: HashSet<(usize, usize, u8, u8)> = HashSet::new();
+    // parent[state] for the current search; state = als * n + digit - 1.
+    let mut parent: Vec<Option<usize>> = vec![None; count * n];
+    let mut depth: Vec<usize> = vec![0; count * n];
+    let mut touched: Vec<usize> = Vec::new();
+    for a1 in 0..count {
+        let first = &sets.alses[a1];
+        // Digits of A1 that could be eliminated somewhere at all.
+        let useful: u32 = digits_of(first.mask)
+            .into_iter()
+            .filter(|&z| !sets.targets(&[a1], z).is_empty())
+            .fold(0, |m, z| m | bit(z));
+        if useful == 0 {
+            continue;
+        }
+        for &(a2, r) in &sets.rcc[a1] {
+            for x1 in digits_of(r) {
+                if useful & !bit(x1) == 0 {
+                    continue;
+                }
+                for s in touched.drain(..) {
+                    parent[s] = None;
+                }
+                let start = a2 * n + x1 as usize - 1;
+                parent[start] = Some(usize::MAX);
+                depth[start] = 2;
+                touched.push(start);
+                let mut queue = std::collections::VecDeque::from([start]);
+                while let Some(s) = queue.pop_front() {
+                    let (b, xin) = (s / n, (s % n + 1) as u8);
+                    let path = chain_path(&parent, s, n, a1);
+                    if depth[s] >= 4 {
+                        let zs = first.mask & sets.alses[b].mask & !bit(x1) & !bit(xin) & useful;
+                        if zs != 0 && !done.contains(&(a1, b, x1, xin)) {
+                            if let Some(step) = chain_step(pm, sets, &path, zs) {
+                                done.insert((a1, b, x1, xin));
+                                found.push((path.len(), step));
+                            }
+                        }
+                    }
+                    if depth[s] == MAX_ALS_CHAIN {
+                        continue;
+                    }
+                    for &(c, rc) in &sets.rcc[b] {
+                        if path.iter().any(|&(p, _)| {
+                            p == c || (!overlap && sets.alses[p].set.meets(&sets.alses[c].set))
+                        }) {
+                            continue;
+                        }
+                        for y in digits_of(rc & !bit(xin)) {
+                            let t = c * n + y as usize - 1;
+                            if parent[t].is_none() {
+                                parent[t] = Some(s);
+                                depth[t] = depth[s] + 1;
+                                touched.push(t);
+                                queue.push_back(t);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    found.sort_by_key(|(len, _)| *len);
+    found.into_iter().map(|(_, s)| s).collect()
+}
+
+/// The chain to state `s`: (ALS, RCC into it), from `a1` (RCC 0) on.
+fn chain_path(parent: &[Option<usize>], mut s: usize, n: usize, a1: usize) -> Vec<(usize, u8)> {
+    let mut path = vec![(s / n, (s % n + 1) as u8)];
+    while let Some(p) = parent[s] {
+        if p == usize::MAX {
+            break;
+        }
+        path.push((p / n, (p % n + 1) as u8));
+        s = p;
+    }
+    path.push((a1, 0));
+    path.reverse();
+    path
+}
+
+fn chain_step(pm: &Candidates, sets: &Sets, path: &[(usize, u8)], zs: u32) -> Option<Step> {
+    let (a1, an) = (path[0].0, path[path.len() - 1].0);
+    let mut inside = Cells::default();
+    for &(p, _) in path {
+        for &c in &sets.alses[p].cells {
+            inside.insert(c);
+        }
+    }
+    let elims: Vec<(usize, u8)> = digits_of(zs)
+        .into_iter()
+        .flat_map(|z| sets.targets(&[a1, an], z).into_iter().map(move |e| (e, z)))
+        .filter(|&(e, _)| !inside.contains(e))
+        .collect();
+    if elims.is_empty() {
+        return None;
+    }
+    let mut rules = Vec::new();
+    for &(e, z) in &elims {
+        sets.sight_rules(pm, e, &[a1, an], z, &mut rules);
+    }
+    let mut text = sets.text(a1);
+    for w in path.windows(2) {
+        sets.als_rules(w[0].0, &mut rules);
+        sets.rcc_rules(pm, w[0].0, w[1].0, w[1].1, &mut rules);
+        text.push_str(&format!(" -{}- {}", w[1].1, sets.text(w[1].0)));
+    }
+    sets.als_rules(an, &mut rules);
+    let members: Vec<usize> = path.iter().map(|&(p, _)| p).collect();
+    let zt: Vec<String> = digits_of(zs).iter().map(|d| d.to_string()).collect();
+    Some(sets.step(
+        Technique::AlsXyChain,
+        &members,
+        elims,
+        rules,
+        format!(
+            "ALS-XY-Chain: {text} (-x-: not both hold x); if the first does not hold {} each one is locked in turn, so the last does",
+            zt.join(" and ")
+        ),
+    ))
+}
+
+/// Death Blossom: a stem cell, and for each of its digits `d` a petal ALS
+/// (without the stem) whose cells with `d` all see the stem; a digit `z`
+/// of every petal, not of the stem, is in one of the petals.
+pub(super) fn death_blossom(pm: &Candidates, sets: &Sets, overlap: bool) -> Vec<Step> {
+    let n = sets.n;
+    let mut out = Vec::new();
+    for stem in 0..n * n {
+        if pm.value(stem) != 0 || pm.mask(stem).count_ones() < 2 {
+            continue;
+        }
+        let ds = pm.digits(stem);
+        let petals: Vec<Vec<usize>> = ds
+            .iter()
+            .map(|&d| {
+                (0..sets.alses.len())
+                    .filter(|&i| {
+                        let a = &sets.alses[i];
+                        a.mask & bit(d) != 0
+                            && !a.set.contains(stem)
+                            && a.mask & !pm.mask(stem) != 0
+                            && a.with[d as usize - 1].is_subset(&sets.peers[stem])
+                    })
+                    .collect()
+            })
+            .collect();
+        if petals.iter().any(|p| p.is_empty()) {
+            continue;
+        }
+        let mut chosen = Vec::new();
+        blossom(
+            pm,
+            sets,
+            stem,
+            &ds,
+            &petals,
+            overlap,
+            !pm.mask(stem),
+            &mut chosen,
+            &mut out,
+        );
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn blossom(
+    pm: &Candidates,
+    sets: &Sets,
+    stem: usize,
+    ds: &[u8],
+    petals: &[Vec<usize>],
+    overlap: bool,
+    zs: u32,
+    chosen: &mut Vec<usize>,
+    out: &mut Vec<Step>,
+) {
+    let k = chosen.len();
+    if k == ds.len() {
+        let mut elims = Vec::new();
+        for z in digits_of(zs) {
+            for e in sets.targets(chosen, z) {
+                if e != stem {
+                    elims.push((e, z));
+                }
+            }
+        }
+        if elims.is_empty() {
+            return;
+        }
+        let mut rules = vec![Rule::Cell(stem)];
+        for (&p, &d) in chosen.iter().zip(ds) {
+            sets.als_rules(p, &mut rules);
+            for c in sets.alses[p].with[d as usize - 1].iter() {
+                if let Some(h) = pm.common_house(stem, c) {
+                    rules.push(Rule::Digit(h, d));
+                }
+            }
+        }
+        for &(e, z) in &elims {
+            sets.sight_rules(pm, e, chosen, z, &mut rules);
+        }
+        let petals_text: Vec<String> = chosen
+            .iter()
+            .zip(ds)
+            .map(|(&p, d)| format!("{d}: {}", sets.text(p)))
+            .collect();
+        let zt: Vec<String> = digits_of(zs).iter().map(|d| d.to_string()).collect();
+        let mut members = chosen.clone();
+        members.sort_unstable();
+        let mut step = sets.step(
+            Technique::DeathBlossom,
+            chosen,
+            elims,
+            rules,
+            format!(
+                "Death Blossom: stem {} ({}), petals {}; whichever digit the stem holds locks its petal, so one petal holds {}",
+                cell_name(sets.n, stem),
+                ds.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("/"),
+                petals_text.join(", "),
+                zt.join(" and ")
+            ),
+        );
+        step.cells.insert(0, stem);
+        out.push(step);
+        return;
+    }
+    for &p in &petals[k] {
+        let a = &sets.alses[p];
+        if chosen.contains(&p)
+            || (!overlap && chosen.iter().any(|&q| sets.alses[q].set.meets(&a.set)))
+        {
+            continue;
+        }
+        let z2 = zs & a.mask;
+        // Some z must still have a target seeing every chosen petal.
+        chosen.push(p);
+        let live = digits_of(z2)
+            .into_iter()
+            .any(|z| sets.targets(chosen, z).iter().any(|&e| e != stem));
+        if live {
+            blossom(pm, sets, stem, ds, petals, overlap, z2, chosen, out);
+        }
+        chosen.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::techniques::Checker;
+    use crate::Grid;
+
+    /// HoDoKu's library, line 1406 (an ALS-XZ: r2c7<>3).
+    const XZ: &str = ":0901-1:3:.24.6.+7..5.74.9.1.....+7......+5.9+4+87+14+7.+6.85.3..8..7.6.+7......46.+46..3.+57.5.7+4+61..:314 819 225 134 237 937 238 938 239 839 269 372 972 973 274 291 891 999:327::";
+
+    #[test]
+    fn the_sets_and_links_are_those_of_the_definitions() {
+        let g: Grid =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+                .parse()
+                .unwrap();
+        let case = Candidates::from_library_line(1406, XZ).unwrap();
+        for pm in [Candidates::from_grid(&g), case.state] {
+            let sets = Sets::new(&pm, true);
+            // Brute force: every subset of every house's empty cells.
+            let mut want = HashSet::new();
+            for h in pm.houses() {
+                let empty: Vec<usize> = pm
+                    .cells(h)
+                    .iter()
+                    .copied()
+                    .filter(|&c| pm.value(c) == 0)
+                    .collect();
+                for bits in 1u32..1 << empty.len() {
+                    let cells: Vec<usize> = (0..empty.len())
+                        .filter(|i| bits >> i & 1 == 1)
+                        .map(|i| empty[i])
+                        .collect();
+                    let m = cells.iter().fold(0, |m, &c| m | pm.mask(c));
+                    if m.count_ones() as usize == cells.len() + 1 {
+                        want.insert(cells);
+                    }
+                }
+            }
+            let got: HashSet<Vec<usize>> = sets.alses.iter().map(|a| a.cells.clone()).collect();
+            assert_eq!(got.len(), sets.alses.len(), "each set once");
+            assert_eq!(got, want);
+            // An RCC: a digit of both, in no common cell, each of its cells
+            // in one seeing each in the other.
+            for (i, a) in sets.alses.iter().enumerate() {
+                for (j, b) in sets.alses.iter().enumerate() {
+                    if i == j {
+                        continue;
+                    }
+                    let mut m = 0;
+                    for x in digits_of(a.mask & b.mask) {
+                        let xa: Vec<usize> =
+                            a.cells.iter().copied().filter(|&c| pm.has(c, x)).collect();
+                        let xb: Vec<usize> =
+                            b.cells.iter().copied().filter(|&c| pm.has(c, x)).collect();
+                        if xa.iter().all(|&p| xb.iter().all(|&q| pm.sees(p, q))) {
+                            m |= bit(x);
+                        }
+                    }
+                    let got = sets.rcc[i]
+                        .iter()
+                        .find(|&&(k, _)| k == j)
+                        .map_or(0, |l| l.1);
+                    assert_eq!(got, m, "{} and {}", sets.text(i), sets.text(j));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_als_step_needs_its_rules() {
+        let case = Candidates::from_library_line(1406, XZ).unwrap();
+        let pm = &case.state;
+        let checker = Checker::new(3);
+        let steps = xz(pm, &Sets::new(pm, true));
+        let s = steps
+            .iter()
+            .find(|s| s.eliminations == case.eliminations)
+            .expect("the library's ALS-XZ");
+        checker.verify(pm, s).unwrap();
+        // Without the cells' rules (an ALS's cells hold one digit each),
+        // or without the houses', or with a candidate more, it does not
+        // follow.
+        for cells in [true, false] {
+            let mut forged = s.clone();
+            forged.rules.retain(|q| matches!(q, Rule::Cell(_)) != cells);
+            assert!(checker.verify(pm, &forged).is_err(), "cells: {cells}");
+        }
+        let mut forged = s.clone();
+        let far = (0..81)
+            .find(|&c| {
+                pm.value(c) == 0
+                    && !s.cells.contains(&c)
+                    && pm.has(c, 3)
+                    && !s.eliminations.contains(&(c, 3))
+            })
+            .unwrap();
+        forged.eliminations.push((far, 3));
+        assert!(checker.verify(pm, &forged).is_err());
+    }
 }
