@@ -168,9 +168,8 @@ pub enum Technique {
     ForcingNetVerity,
 }
 
-/// Every technique, in the order [`next`] tries them (but for Death
-/// Blossom, which HoDoKu's default configuration leaves out too: it is
-/// found by [`find_all`], `--technique`, only).
+/// Every technique, in the order [`next`] tries them (but for those
+/// that are not [`Technique::in_ladder`]).
 pub const LADDER: [Technique; 46] = [
     Technique::FullHouse,
     Technique::NakedSingle,
@@ -221,6 +220,16 @@ pub const LADDER: [Technique; 46] = [
 ];
 
 impl Technique {
+    /// Does [`next`] try it? Every technique but the almost locked set
+    /// ones, which [`find_all`] (`--hint --technique`) finds: their
+    /// search, every ALS and every pair of them at each state no chain
+    /// explains, made the explanations of top95 about twice as slow
+    /// (`docs/benchmarks.md`), so they wait for a faster one. (Death
+    /// Blossom is off in HoDoKu's default configuration anyway.)
+    pub fn in_ladder(self) -> bool {
+        !als::is_als(self)
+    }
+
     /// HoDoKu's code (`0300` for X-Wing).
     pub fn code(self) -> &'static str {
         use Technique::*;
@@ -730,8 +739,7 @@ pub fn next_with(pm: &Candidates, checker: &Checker) -> Result<Option<Step>, Str
     // solver uses them.
     let mut sets: Option<als::Sets> = None;
     for t in LADDER {
-        if t == Technique::DeathBlossom {
-            // Off in HoDoKu's default configuration: `--technique` only.
+        if !t.in_ladder() {
             continue;
         }
         let steps = match (fish_size(t), nice_loop_kind(t)) {

@@ -28,8 +28,9 @@
 //!   holds locks that petal, so a digit `z` of every petal is in one.
 //!
 //! ALS may overlap when the overlap holds no RCC, as in HoDoKu's "all
-//! steps" search that made its library; the hint ladder, like HoDoKu's
-//! solver, uses non-overlapping ALS only.
+//! steps" search that made its library; in the hint ladder they would be
+//! disjoint, as in HoDoKu's solver (they are not in it yet: see
+//! [`Technique::in_ladder`]).
 //!
 //! Each step names as rules the cells of its ALS ("holds exactly one
 //! digit"), the ALS's house for each of its digits ("holds it once"), the
@@ -310,6 +311,19 @@ impl Sets {
     }
 }
 
+/// The digits of `mask`, ascending, without allocating (the searches
+/// below run it for every pair of ALS).
+fn bits(mut mask: u32) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let b = mask.trailing_zeros();
+        mask &= mask - 1;
+        Some(b as u8)
+    })
+}
+
 /// Is `t` one of the ALS techniques?
 pub(super) fn is_als(t: Technique) -> bool {
     use Technique::*;
@@ -396,7 +410,7 @@ fn make_als(
 /// cells in one all see its cells in the other, none in a common cell.
 fn rcc_mask(a: &Als, b: &Als) -> u32 {
     let mut m = 0;
-    for x in digits_of(a.mask & b.mask) {
+    for x in bits(a.mask & b.mask) {
         let (wa, wb) = (&a.with[x as usize - 1], &b.with[x as usize - 1]);
         if wa.meets(&b.set) || wb.meets(&a.set) {
             continue;
@@ -502,8 +516,8 @@ pub(super) fn xy_wing(pm: &Candidates, sets: &Sets, overlap: bool) -> Vec<Step> 
                 if common == 0 {
                     continue;
                 }
-                for x in digits_of(ra) {
-                    for y in digits_of(rb) {
+                for x in bits(ra) {
+                    for y in bits(rb) {
                         if x == y {
                             continue;
                         }
@@ -612,7 +626,7 @@ pub(super) fn xy_chain(pm: &Candidates, sets: &Sets, overlap: bool) -> Vec<Step>
                         }) {
                             continue;
                         }
-                        for y in digits_of(rc & !bit(xin)) {
+                        for y in bits(rc & !bit(xin)) {
                             let t = c * n + y as usize - 1;
                             if parent[t].is_none() {
                                 parent[t] = Some(s);
@@ -773,8 +787,6 @@ fn blossom(
             .map(|(&p, d)| format!("{d}: {}", sets.text(p)))
             .collect();
         let zt: Vec<String> = digits_of(zs).iter().map(|d| d.to_string()).collect();
-        let mut members = chosen.clone();
-        members.sort_unstable();
         let mut step = sets.step(
             Technique::DeathBlossom,
             chosen,
