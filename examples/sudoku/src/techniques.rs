@@ -33,6 +33,7 @@ use csp_core::{Constraint, ConstraintId, Domain, Literal, Model, Value, VarId};
 use crate::pencil::{bit, cell_name, digits_of, Candidates, House};
 
 mod aic;
+mod als;
 
 /// HoDoKu's difficulty levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -148,6 +149,17 @@ pub enum Technique {
     GroupedContinuousNiceLoop,
     /// Grouped discontinuous nice loop.
     GroupedDiscontinuousNiceLoop,
+    /// ALS-XZ: two almost locked sets joined by a restricted common
+    /// candidate (or two: doubly linked).
+    AlsXz,
+    /// ALS-XY-Wing: two almost locked sets each joined to a third by a
+    /// different restricted common candidate.
+    AlsXyWing,
+    /// ALS-XY-Chain: almost locked sets joined in a chain by restricted
+    /// common candidates, consecutive ones different.
+    AlsXyChain,
+    /// Death Blossom: a stem cell whose every digit locks a petal ALS.
+    DeathBlossom,
     /// Forcing net, contradiction: placing the digit leads, by singles
     /// alone, to a cell or a house-digit with no place left.
     ForcingNetContradiction,
@@ -156,8 +168,9 @@ pub enum Technique {
     ForcingNetVerity,
 }
 
-/// Every technique, in the order [`next`] tries them.
-pub const LADDER: [Technique; 42] = [
+/// Every technique, in the order [`next`] tries them (but for those
+/// that are not [`Technique::in_ladder`]).
+pub const LADDER: [Technique; 46] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -198,11 +211,25 @@ pub const LADDER: [Technique; 42] = [
     Technique::GroupedAic,
     Technique::GroupedContinuousNiceLoop,
     Technique::GroupedDiscontinuousNiceLoop,
+    Technique::AlsXz,
+    Technique::AlsXyWing,
+    Technique::AlsXyChain,
+    Technique::DeathBlossom,
     Technique::ForcingNetContradiction,
     Technique::ForcingNetVerity,
 ];
 
 impl Technique {
+    /// Does [`next`] try it? Every technique but the almost locked set
+    /// ones, which [`find_all`] (`--hint --technique`) finds: their
+    /// search, every ALS and every pair of them at each state no chain
+    /// explains, made the explanations of top95 about twice as slow
+    /// (`docs/benchmarks.md`), so they wait for a faster one. (Death
+    /// Blossom is off in HoDoKu's default configuration anyway.)
+    pub fn in_ladder(self) -> bool {
+        !als::is_als(self)
+    }
+
     /// HoDoKu's code (`0300` for X-Wing).
     pub fn code(self) -> &'static str {
         use Technique::*;
@@ -247,6 +274,10 @@ impl Technique {
             GroupedContinuousNiceLoop => "0709",
             GroupedDiscontinuousNiceLoop => "0710",
             GroupedAic => "0711",
+            AlsXz => "0901",
+            AlsXyWing => "0902",
+            AlsXyChain => "0903",
+            DeathBlossom => "0904",
             ForcingNetContradiction => "1303",
             ForcingNetVerity => "1304",
         }
@@ -296,6 +327,10 @@ impl Technique {
             GroupedContinuousNiceLoop => "grouped continuous nice loop",
             GroupedDiscontinuousNiceLoop => "grouped discontinuous nice loop",
             GroupedAic => "grouped alternating inference chain",
+            AlsXz => "als-xz",
+            AlsXyWing => "als-xy-wing",
+            AlsXyChain => "als-xy-chain",
+            DeathBlossom => "death blossom",
             ForcingNetContradiction => "forcing net contradiction",
             ForcingNetVerity => "forcing net verity",
         }
@@ -316,6 +351,10 @@ impl Technique {
             XyChain => "XY-Chain".into(),
             Aic => "AIC".into(),
             GroupedAic => "Grouped AIC".into(),
+            AlsXz => "ALS-XZ".into(),
+            AlsXyWing => "ALS-XY-Wing".into(),
+            AlsXyChain => "ALS-XY-Chain".into(),
+            DeathBlossom => "Death Blossom".into(),
             t => capital(t.name()),
         }
     }
@@ -343,7 +382,11 @@ impl Technique {
             | Aic
             | GroupedContinuousNiceLoop
             | GroupedDiscontinuousNiceLoop
-            | GroupedAic => Level::Unfair,
+            | GroupedAic
+            | AlsXz
+            | AlsXyWing
+            | AlsXyChain
+            | DeathBlossom => Level::Unfair,
             ForcingNetContradiction | ForcingNetVerity => Level::Extreme,
         }
     }
@@ -386,6 +429,10 @@ impl Technique {
             ContinuousNiceLoop | DiscontinuousNiceLoop | Aic => 280,
             GroupedContinuousNiceLoop | GroupedDiscontinuousNiceLoop | GroupedAic => 300,
             RemotePair => 110,
+            AlsXz => 300,
+            AlsXyWing => 320,
+            AlsXyChain => 340,
+            DeathBlossom => 360,
             ForcingNetContradiction | ForcingNetVerity => 700,
         }
     }
@@ -630,6 +677,9 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         GroupedContinuousNiceLoop | GroupedDiscontinuousNiceLoop | GroupedAic => {
             only(aic::chains(pm, true), t)
         }
+        AlsXz | AlsXyWing | AlsXyChain | DeathBlossom => {
+            als::find(pm, &als::Sets::new(pm, true), t, true)
+        }
         ForcingNetContradiction => forcing_contradiction(pm),
         ForcingNetVerity => forcing_verity(pm),
     }
@@ -685,8 +735,18 @@ pub fn next_with(pm: &Candidates, checker: &Checker) -> Result<Option<Step>, Str
     // The three nice-loop techniques also come from one search, and
     // their three grouped forms from another.
     let mut loops: [Option<Vec<Step>>; 2] = Default::default();
+    // The almost locked sets, built once; without overlaps, as HoDoKu's
+    // solver uses them.
+    let mut sets: Option<als::Sets> = None;
     for t in LADDER {
+        if !t.in_ladder() {
+            continue;
+        }
         let steps = match (fish_size(t), nice_loop_kind(t)) {
+            _ if als::is_als(t) => {
+                let sets = sets.get_or_insert_with(|| als::Sets::new(pm, false));
+                als::find(pm, sets, t, false)
+            }
             (None, Some(grouped)) => loops[usize::from(grouped)]
                 .get_or_insert_with(|| aic::chains(pm, grouped))
                 .iter()

@@ -28,11 +28,16 @@ fn library() -> String {
 /// one candidate more than the library lists (r8c3<>2: 2 is weakly linked
 /// around the loop in column 3, and r8c3 is a cell of the loop's group
 /// (3)r8c13; the checker proves it). The test fails when one of them
-/// starts to pass, too, so the list stays exact.
-const KNOWN_MISSES: [usize; 4] = [1152, 1157, 1159, 1247];
+/// starts to pass, too, so the list stays exact. Of the almost locked
+/// set techniques: two ALS-XY-Chains (0903, lines 1453 and 1459) whose
+/// ends the breadth-first chain search does not pair with the library's
+/// first and last RCCs, and one Death Blossom with overlapping petals
+/// (0904-2, line 1475) that is not found.
+const KNOWN_MISSES: [usize; 7] = [1152, 1157, 1159, 1247, 1453, 1459, 1475];
 
 /// The library's variants of the grouped techniques whose chains use
-/// almost locked sets as nodes, which are not built here: their cases
+/// almost locked sets as nodes, which are not built here (the ALS
+/// techniques 0901-0904 are, and are checked like the others): their cases
 /// are run and counted, a checker error fails the test, and the number
 /// that pass anyway (a chain without ALS has the same eliminations) is
 /// exact, so a change shows.
@@ -95,7 +100,7 @@ fn every_implemented_section_passes() {
     }
     let skipped: usize = table.values().map(|t| t.2).sum();
     println!("not implemented: {skipped} cases");
-    println!("with ALS (not built): {als_passed} passed, {als_missed} missed");
+    println!("chains with ALS nodes (not built): {als_passed} passed, {als_missed} missed");
     assert_eq!(missed, KNOWN_MISSES, "the known misses");
     assert_eq!(
         (als_passed, als_missed),
