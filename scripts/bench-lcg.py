@@ -205,8 +205,9 @@ def check(suite, args, dirname, row, sol, objective, direction):
     gives a verdict (accepts the solution, or says it is wrong)."""
     why = None
     for checker in args.check_solvers:
-        args.check_solver = checker
-        why = suite.check_solution(args, dirname, row, sol, objective, direction)
+        a = argparse.Namespace(**vars(args))  # judge runs in several threads
+        a.check_solver = checker
+        why = suite.check_solution(a, dirname, row, sol, objective, direction)
         if why is None or why.startswith(WRONG_CHECKS):
             return why
     return why
@@ -380,12 +381,16 @@ def run_all(suite, args, env, solvers):
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
         list(ex.map(one, jobs))
 
-    table = []
-    for dirname, row in cases:
+    def judged(case):
+        dirname, row = case
         kind = row["kind"].strip()
         cells = {s: Cell(results[(row["id"], s)], kind) for s in solvers}
         judge(suite, args, dirname, row, cells)
-        table.append((row, cells))
+        return row, cells
+
+    # the checks run --jobs at a time too, each case's in one thread
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+        table = list(ex.map(judged, cases))
 
     if args.tsv:
         with open(args.tsv, "w") as f:

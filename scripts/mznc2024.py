@@ -28,9 +28,9 @@ the same files are unpacked in mznc2024_probs/, but five of them are over
 
     --git GITDIR        a clone of that repository (`git show HEAD:...`)
     --tarball, --results the two files, already downloaded (offline)
-    (neither)           `git clone --depth 1 --filter=blob:none --sparse`
-                        of https://github.com/MiniZinc/minizinc.github.io
-                        with only public/challenge/2024 checked out
+    (neither)           `git clone --depth 1 --filter=blob:none --no-checkout`
+                        of https://github.com/MiniZinc/minizinc.github.io,
+                        which then fetches only these two files (6 MB)
 
 --per-problem N keeps the first N instances of each problem (results.json's
 order, which is by file name) that compile. --compile-check ID compiles every kept
@@ -72,11 +72,11 @@ def fetch_sources(args, tmp):
     git = args.git
     if git is None:
         git = os.path.join(tmp, "repo")
-        for cmd in (["git", "clone", "--quiet", "--depth", "1", "--filter=blob:none", "--sparse",
-                     REPO_URL, git],
-                    ["git", "-C", git, "sparse-checkout", "set", FOLDER]):
-            if subprocess.run(cmd).returncode != 0:
-                die("`%s` failed (offline? pass --git or --tarball/--results)" % " ".join(cmd))
+        # no blobs and no work tree: `git show` below fetches the two files only
+        cmd = ["git", "clone", "--quiet", "--depth", "1", "--filter=blob:none", "--no-checkout",
+               REPO_URL, git]
+        if subprocess.run(cmd).returncode != 0:
+            die("`%s` failed (offline? pass --git or --tarball/--results)" % " ".join(cmd))
     out = []
     for path in (TARBALL, RESULTS):
         dest = os.path.join(tmp, os.path.basename(path))
