@@ -3,7 +3,7 @@
 
 usage: scripts/bench-lcg.py [--cpu S] [--jobs N] [--only PATTERN] [--kind KIND]
                             [--solvers LIST] [--csp PATH] [--lcg W] [--keep FOLDER]
-                            [--tsv FILE] [--check-solver LIST] DIR...
+                            [--saved-only] [--tsv FILE] [--check-solver LIST] DIR...
 
 Runs every case of each DIR's manifest.tsv (the format of
 ../shared/minizinc/run-suite.py) under each solver, one thread each, as
@@ -44,7 +44,9 @@ exists); then any solution is WRONG.
 
 --keep FOLDER saves every run (output, CPU time) and reuses the saved runs on
 the next call, so the solvers can be run at different times and the table
-rebuilt; --tsv writes one line per run.
+rebuilt; with --saved-only nothing is run, and a case without a saved run
+shows — (the geometric mean is over the cases the solver ran; "run" counts
+them). --tsv writes one line per run.
 
 Python 3 standard library only; needs prlimit (util-linux), minizinc 2.6.
 """
@@ -289,7 +291,11 @@ def main():
     ap.add_argument("--tsv", help="also write the raw results to FILE")
     ap.add_argument("--keep", metavar="FOLDER",
                     help="save each run's output in FOLDER and reuse the runs found there")
+    ap.add_argument("--saved-only", action="store_true",
+                    help="with --keep: run nothing, tabulate the saved runs (— where none)")
     args = ap.parse_args()
+    if args.saved_only and not args.keep:
+        die("--saved-only needs --keep")
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
     suite = load_suite()
@@ -363,6 +369,8 @@ def run_all(suite, args, env, solvers):
             res.cpu, res.seconds = d["cpu"], d["wall"]
             res.killed = killed_by_limit(res, args.cpu)
             suite.parse_output(res.stdout, res)
+        elif args.saved_only:
+            return
         else:
             res = run_case(suite, env, dirname, row, solver, args.cpu)
             if saved:
@@ -384,7 +392,8 @@ def run_all(suite, args, env, solvers):
     def judged(case):
         dirname, row = case
         kind = row["kind"].strip()
-        cells = {s: Cell(results[(row["id"], s)], kind) for s in solvers}
+        cells = {s: Cell(results[(row["id"], s)], kind) for s in solvers
+                 if (row["id"], s) in results}
         judge(suite, args, dirname, row, cells)
         return row, cells
 
@@ -406,21 +415,25 @@ def run_all(suite, args, env, solvers):
     print("|---|---:|" + "---:|" * len(solvers))
     for row, cells in table:
         print("| %s | %s | %s |" % (row["id"], row["expected"].strip(),
-                                    " | ".join(fmt_cell(cells[s], args.cpu) for s in solvers)))
+                                    " | ".join(fmt_cell(cells.get(s), args.cpu) for s in solvers)))
     print()
-    print("| solver | proven (of %d) | wrong | errors | geometric mean CPU s (unproven: %d s) |"
+    print("| solver | run | proven (of %d) | wrong | errors | geometric mean CPU s (unproven: %d s) |"
           % (len(table), args.cpu))
-    print("|---|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|")
     wrong_any = False
     for s in solvers:
-        cs = [cells[s] for _, cells in table]
+        cs = [cells[s] for _, cells in table if s in cells]
+        if not cs:
+            print("| %s | 0 | | | | |" % SOLVERS[s][2])
+            continue
         proven = sum(c.proven for c in cs)
         wrong = sum(c.wrong is not None for c in cs)
         errors = sum(c.error is not None for c in cs)
         wrong_any |= wrong > 0 and s.startswith("csp")
         times = [max(0.01, min(c.cpu, args.cpu)) if c.proven else args.cpu for c in cs]
         gm = math.exp(sum(math.log(t) for t in times) / len(times))
-        print("| %s | %d | %d | %d | %.2f |" % (SOLVERS[s][2], proven, wrong, errors, gm))
+        print("| %s | %d | %d | %d | %d | %.2f |" % (SOLVERS[s][2], len(cs), proven, wrong, errors,
+                                                    gm))
     return 1 if wrong_any else 0
 
 
