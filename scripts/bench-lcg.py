@@ -3,7 +3,8 @@
 
 usage: scripts/bench-lcg.py [--cpu S] [--jobs N] [--only PATTERN] [--kind KIND]
                             [--solvers LIST] [--csp PATH] [--lcg W] [--keep FOLDER]
-                            [--saved-only] [--tsv FILE] [--check-solver LIST] DIR...
+                            [--saved-only] [--tsv FILE] [--check-solver LIST]
+                            [--check-timeout S] DIR...
 
 Runs every case of each DIR's manifest.tsv (the format of
 ../shared/minizinc/run-suite.py) under each solver, one thread each, as
@@ -285,6 +286,8 @@ def main():
     ap.add_argument("--lcg", help="scratch folder of ../shared/lcg/setup.sh (adds W/solvers)")
     ap.add_argument("--no-check", dest="check", action="store_false",
                     help="do not re-check solutions with Gecode")
+    ap.add_argument("--check-timeout", type=int, default=60,
+                    help="wall seconds per check (default 60)")
     ap.add_argument("--check-solver", default="gecode",
                     help="the solvers that re-check solutions, comma-separated, each tried "
                     "when the ones before fail to check (default gecode)")
@@ -300,7 +303,7 @@ def main():
         os.makedirs(args.keep, exist_ok=True)
     suite = load_suite()
     # what run-suite's check_solution reads
-    args.minizinc, args.check_timeout, args.grace = "minizinc", 60, 15.0
+    args.minizinc, args.grace = "minizinc", 15.0
     args.check_solvers = [c.strip() for c in args.check_solver.split(",") if c.strip()]
 
     solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
