@@ -3,7 +3,8 @@
 
 usage: scripts/bench-lcg.py [--cpu S] [--jobs N] [--only PATTERN] [--kind KIND]
                             [--solvers LIST] [--csp PATH] [--lcg W] [--keep FOLDER]
-                            [--tsv FILE] DIR...
+                            [--saved-only] [--tsv FILE] [--check-solver LIST]
+                            [--check-timeout S] DIR...
 
 Runs every case of each DIR's manifest.tsv (the format of
 ../shared/minizinc/run-suite.py) under each solver, one thread each, as
@@ -33,13 +34,20 @@ when a csp run gave a wrong answer, else 0.
 
 Answers are checked: every last solution is re-solved by Gecode with its printed
 values fixed (run-suite.py's check), a proven optimum, count or unsat must agree
-with the manifest's known answer and with Gecode's when Gecode proves it, and no
-objective may beat a known optimum. A run that fails a check is marked WRONG and
-does not count as proven.
+with the manifest's known answer and with Gecode's when Gecode proves it, no
+objective may beat a known optimum, and no proven optimum may be worse than a
+best known objective ("<=V min", ">=V max"). A run that fails a check is marked
+WRONG and does not count as proven. --check-solver LIST names other checkers,
+each tried when the ones before cannot check (Debian's Gecode library does not
+compile some MiniZinc Challenge models); a solution no checker could check is
+marked "(unchecked)". An optimisation row may expect "unsat" (no solution
+exists); then any solution is WRONG.
 
 --keep FOLDER saves every run (output, CPU time) and reuses the saved runs on
 the next call, so the solvers can be run at different times and the table
-rebuilt; --tsv writes one line per run.
+rebuilt; with --saved-only nothing is run, and a case without a saved run
+shows — (the geometric mean is over the cases the solver ran; "run" counts
+them). --tsv writes one line per run.
 
 Python 3 standard library only; needs prlimit (util-linux), minizinc 2.6.
 """
@@ -161,6 +169,7 @@ class Cell:
         self.proven = False
         self.answer = None       # objective, count, "sat" / "unsat"
         self.wrong = None        # reason
+        self.unchecked = None    # why the checker could not check the solution
         self.error = None
         if kind == "optimize":
             self.answer = res.objective
@@ -181,8 +190,34 @@ class Cell:
             self.error = (errs[0] if errs else (lines[-1] if lines else "exit %d" % res.returncode))[:200]
 
 
+def parse_expected(suite, row):
+    """run-suite's parse_expected, plus "unsat" for an optimisation row (no
+    solution exists; the MiniZinc Challenge has such instances)."""
+    if row["kind"].strip() == "optimize" and row["expected"].strip() == "unsat":
+        return "optimize", "unsat", None, True
+    return suite.parse_expected(row)
+
+
+# run-suite's check_solution reasons that say the answer is wrong; any other
+# (the checker timed out or failed to compile the model) leaves it unchecked
+WRONG_CHECKS = ("check: MiniZinc rejects", "check: objective of the printed")
+
+
+def check(suite, args, dirname, row, sol, objective, direction):
+    """run-suite's check_solution with each --check-solver in turn, until one
+    gives a verdict (accepts the solution, or says it is wrong)."""
+    why = None
+    for checker in args.check_solvers:
+        a = argparse.Namespace(**vars(args))  # judge runs in several threads
+        a.check_solver = checker
+        why = suite.check_solution(a, dirname, row, sol, objective, direction)
+        if why is None or why.startswith(WRONG_CHECKS):
+            return why
+    return why
+
+
 def judge(suite, args, dirname, row, cells):
-    kind, value, direction, known = suite.parse_expected(row)
+    kind, value, direction, known = parse_expected(suite, row)
     gec = cells.get("gecode")
     for name, c in cells.items():
         if c.error:
@@ -193,20 +228,30 @@ def judge(suite, args, dirname, row, cells):
                 ref = gec.answer
             if ref is not None and c.answer != ref:
                 c.wrong = "proved %s, known %s" % (c.answer, ref)
-        if kind == "optimize" and isinstance(c.answer, int) and value is not None and known:
+        if value == "unsat" and isinstance(c.answer, int):
+            c.wrong = "objective %d, known unsat" % c.answer
+        elif kind == "optimize" and isinstance(c.answer, int) and isinstance(value, int) and known:
             better = c.answer < value if direction == "min" else c.answer > value
             if better:
                 c.wrong = "objective %d beats the optimum %d" % (c.answer, value)
+        elif (kind == "optimize" and c.proven and isinstance(c.answer, int)
+              and isinstance(value, int) and not known):
+            # value is an objective someone reached: a proven optimum cannot be worse
+            worse = c.answer > value if direction == "min" else c.answer < value
+            if worse:
+                c.wrong = "proved %d, but %d is reachable" % (c.answer, value)
         if c.wrong is None and args.check and c.res.solutions:
             sols = [c.res.solutions[-1]]
             if kind == "count" and len(c.res.solutions) > 1:
                 sols.insert(0, c.res.solutions[0])
             for sol in sols:
-                why = suite.check_solution(args, dirname, row, sol,
-                                           c.answer if kind == "optimize" else None, direction)
-                if why:
+                why = check(suite, args, dirname, row, sol,
+                            c.answer if kind == "optimize" else None, direction)
+                if why and why.startswith(WRONG_CHECKS):
                     c.wrong = why
                     break
+                if why:
+                    c.unchecked = why
         if c.wrong:
             c.proven = False
 
@@ -223,9 +268,10 @@ def fmt_cell(c, cpu):
     ans = "" if c.answer is None else str(c.answer)
     if c.kind == "satisfy" and not c.proven:
         ans = "none"
+    mark = " (unchecked)" if c.unchecked else ""
     if c.proven:
-        return "**%s**, %s" % (ans, secs)
-    return "%s, > %d s" % (ans or "none", cpu)
+        return "**%s**, %s%s" % (ans, secs, mark)
+    return "%s, > %d s%s" % (ans or "none", cpu, mark)
 
 
 def main():
@@ -240,15 +286,25 @@ def main():
     ap.add_argument("--lcg", help="scratch folder of ../shared/lcg/setup.sh (adds W/solvers)")
     ap.add_argument("--no-check", dest="check", action="store_false",
                     help="do not re-check solutions with Gecode")
+    ap.add_argument("--check-timeout", type=int, default=60,
+                    help="wall seconds per check (default 60)")
+    ap.add_argument("--check-solver", default="gecode",
+                    help="the solvers that re-check solutions, comma-separated, each tried "
+                    "when the ones before fail to check (default gecode)")
     ap.add_argument("--tsv", help="also write the raw results to FILE")
     ap.add_argument("--keep", metavar="FOLDER",
                     help="save each run's output in FOLDER and reuse the runs found there")
+    ap.add_argument("--saved-only", action="store_true",
+                    help="with --keep: run nothing, tabulate the saved runs (— where none)")
     args = ap.parse_args()
+    if args.saved_only and not args.keep:
+        die("--saved-only needs --keep")
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
     suite = load_suite()
     # what run-suite's check_solution reads
-    args.minizinc, args.check_solver, args.check_timeout, args.grace = "minizinc", "gecode", 60, 15.0
+    args.minizinc, args.grace = "minizinc", 15.0
+    args.check_solvers = [c.strip() for c in args.check_solver.split(",") if c.strip()]
 
     solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
     for s in solvers:
@@ -273,6 +329,7 @@ def main():
                            stdout=subprocess.DEVNULL)
             paths.insert(0, tmp)
         env["MZN_SOLVER_PATH"] = ":".join(paths)
+        os.environ["MZN_SOLVER_PATH"] = env["MZN_SOLVER_PATH"]  # for the checks
         have = installed_solvers(env)
         missing = [s for s in solvers if SOLVERS[s][0] not in have]
         if missing:
@@ -315,6 +372,8 @@ def run_all(suite, args, env, solvers):
             res.cpu, res.seconds = d["cpu"], d["wall"]
             res.killed = killed_by_limit(res, args.cpu)
             suite.parse_output(res.stdout, res)
+        elif args.saved_only:
+            return
         else:
             res = run_case(suite, env, dirname, row, solver, args.cpu)
             if saved:
@@ -333,42 +392,51 @@ def run_all(suite, args, env, solvers):
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
         list(ex.map(one, jobs))
 
-    table = []
-    for dirname, row in cases:
+    def judged(case):
+        dirname, row = case
         kind = row["kind"].strip()
-        cells = {s: Cell(results[(row["id"], s)], kind) for s in solvers}
+        cells = {s: Cell(results[(row["id"], s)], kind) for s in solvers
+                 if (row["id"], s) in results}
         judge(suite, args, dirname, row, cells)
-        table.append((row, cells))
+        return row, cells
+
+    # the checks run --jobs at a time too, each case's in one thread
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+        table = list(ex.map(judged, cases))
 
     if args.tsv:
         with open(args.tsv, "w") as f:
-            f.write("id\tsolver\tproven\tanswer\tcpu\twall\trc\twrong\terror\n")
+            f.write("id\tsolver\tproven\tanswer\tcpu\twall\trc\twrong\terror\tunchecked\n")
             for row, cells in table:
                 for s, c in cells.items():
-                    f.write("%s\t%s\t%d\t%s\t%.2f\t%.2f\t%d\t%s\t%s\n" % (
+                    f.write("%s\t%s\t%d\t%s\t%.2f\t%.2f\t%d\t%s\t%s\t%s\n" % (
                         row["id"], s, c.proven, c.answer, c.cpu, c.res.seconds,
-                        c.res.returncode, c.wrong or "", c.error or ""))
+                        c.res.returncode, c.wrong or "", c.error or "", c.unchecked or ""))
 
     titles = [SOLVERS[s][2] for s in solvers]
     print("| case | known | " + " | ".join(titles) + " |")
     print("|---|---:|" + "---:|" * len(solvers))
     for row, cells in table:
         print("| %s | %s | %s |" % (row["id"], row["expected"].strip(),
-                                    " | ".join(fmt_cell(cells[s], args.cpu) for s in solvers)))
+                                    " | ".join(fmt_cell(cells.get(s), args.cpu) for s in solvers)))
     print()
-    print("| solver | proven (of %d) | wrong | errors | geometric mean CPU s (unproven: %d s) |"
+    print("| solver | run | proven (of %d) | wrong | errors | geometric mean CPU s (unproven: %d s) |"
           % (len(table), args.cpu))
-    print("|---|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|")
     wrong_any = False
     for s in solvers:
-        cs = [cells[s] for _, cells in table]
+        cs = [cells[s] for _, cells in table if s in cells]
+        if not cs:
+            print("| %s | 0 | | | | |" % SOLVERS[s][2])
+            continue
         proven = sum(c.proven for c in cs)
         wrong = sum(c.wrong is not None for c in cs)
         errors = sum(c.error is not None for c in cs)
         wrong_any |= wrong > 0 and s.startswith("csp")
         times = [max(0.01, min(c.cpu, args.cpu)) if c.proven else args.cpu for c in cs]
         gm = math.exp(sum(math.log(t) for t in times) / len(times))
-        print("| %s | %d | %d | %d | %.2f |" % (SOLVERS[s][2], proven, wrong, errors, gm))
+        print("| %s | %d | %d | %d | %d | %.2f |" % (SOLVERS[s][2], len(cs), proven, wrong, errors,
+                                                    gm))
     return 1 if wrong_any else 0
 
 
