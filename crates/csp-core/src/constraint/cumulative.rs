@@ -956,28 +956,45 @@ impl View {
                     if over as i128 <= m {
                         continue;
                     }
-                    // m < over ≤ d: j starting anywhere in [a + m − d + 1,
-                    // b − m − 1] runs more than m inside the window.
-                    let m = m as i64;
-                    let to = b - m;
-                    let need = room - (m as i128 + 1) * rj as i128 + 1;
-                    let because = |r: &mut Premises<'_>| {
-                        r.push(self.ge(j, a + m - d + 1));
-                        self.amounts(r, j);
-                        self.cap_le(r);
-                        self.energy(r, Some(j), a, b, need);
-                    };
-                    if to > self.lst[j] {
-                        return Err(p.fail(|r: &mut Premises<'_>| {
-                            r.push(self.le(j, to - 1));
-                            because(r);
-                        }));
-                    }
-                    self.raise(p, j, to, because)?;
-                    self.est[j] = to;
+                    self.push_out(p, j, a, b, m as i64, room)?;
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Task `j`, which may run at most `m` inside the window `[a, b)` of
+    /// energy `room` and would run more (`m < over ≤ dⱼ`) from its earliest
+    /// start, starts at `b − m` or later: anywhere in `[a + m − dⱼ + 1,
+    /// b − m − 1]` it runs more than `m` inside. Fails when `b − m` is
+    /// past its latest start. Shared by energetic reasoning and time-table
+    /// edge finding, with the same lifted reason.
+    fn push_out(
+        &mut self,
+        p: &mut Pruner<'_>,
+        j: usize,
+        a: i64,
+        b: i64,
+        m: i64,
+        room: i128,
+    ) -> Result<(), Conflict> {
+        let (d, rj) = (self.dur[j], self.dem[j]);
+        let to = b - m;
+        let need = room - (m as i128 + 1) * rj as i128 + 1;
+        let because = |r: &mut Premises<'_>| {
+            r.push(self.ge(j, a + m - d + 1));
+            self.amounts(r, j);
+            self.cap_le(r);
+            self.energy(r, Some(j), a, b, need);
+        };
+        if to > self.lst[j] {
+            return Err(p.fail(|r: &mut Premises<'_>| {
+                r.push(self.le(j, to - 1));
+                because(r);
+            }));
+        }
+        self.raise(p, j, to, because)?;
+        self.est[j] = to;
         Ok(())
     }
 
@@ -1089,25 +1106,7 @@ impl View {
                             best = best.max(self.excess(j, b));
                             continue;
                         }
-                        // m < over ≤ d: j starting anywhere in [a + m − d
-                        // + 1, b − m − 1] runs more than m inside.
-                        let m = m as i64;
-                        let to = b - m;
-                        let need = room - (m as i128 + 1) * rj as i128 + 1;
-                        let because = |r: &mut Premises<'_>| {
-                            r.push(self.ge(j, a + m - d + 1));
-                            self.amounts(r, j);
-                            self.cap_le(r);
-                            self.energy(r, Some(j), a, b, need);
-                        };
-                        if to > self.lst[j] {
-                            return Err(p.fail(|r: &mut Premises<'_>| {
-                                r.push(self.le(j, to - 1));
-                                because(r);
-                            }));
-                        }
-                        self.raise(p, j, to, because)?;
-                        self.est[j] = to;
+                        self.push_out(p, j, a, b, m as i64, room)?;
                         best = best.max(self.excess(j, b));
                     }
                 }
