@@ -101,11 +101,10 @@ fn cumulative_var_tight_windows_match_brute_force() {
     }
 }
 
-/// Energetic reasoning on every round, variable amounts: it reasons on
-/// the least durations and demands and the largest capacity.
-#[test]
-fn cumulative_var_energetic_reasoning_matches_brute_force() {
-    let mut next = rng(0xa54f_f53a_5f1d_36f1);
+/// Sixty random instances, every other one on three tasks with starts
+/// in 0..=3 and small amounts, checked at `strength`.
+fn check_rounds(seed: u64, strength: CumulativeStrength) {
+    let mut next = rng(seed);
     for round in 0..60 {
         let inst = match round % 2 {
             0 => instance(&mut next, round),
@@ -116,8 +115,18 @@ fn cumulative_var_energetic_reasoning_matches_brute_force() {
                 cap: small(&mut next, 1, 3, 1),
             },
         };
-        check(&inst, CumulativeStrength::EnergeticReasoning);
+        check(&inst, strength);
     }
+}
+
+/// Energetic reasoning on every round, variable amounts: it reasons on
+/// the least durations and demands and the largest capacity.
+#[test]
+fn cumulative_var_energetic_reasoning_matches_brute_force() {
+    check_rounds(
+        0xa54f_f53a_5f1d_36f1,
+        CumulativeStrength::EnergeticReasoning,
+    );
 }
 
 /// Time-table edge finding on every round, variable amounts: the
@@ -125,19 +134,10 @@ fn cumulative_var_energetic_reasoning_matches_brute_force() {
 /// largest capacity.
 #[test]
 fn cumulative_var_time_table_edge_finding_matches_brute_force() {
-    let mut next = rng(0x1f83_d9ab_fb41_bd6b);
-    for round in 0..60 {
-        let inst = match round % 2 {
-            0 => instance(&mut next, round),
-            _ => Instance {
-                starts: domains(&mut next, 3, (0, 3, 3), false),
-                durs: (0..3).map(|_| small(&mut next, 1, 2, 1)).collect(),
-                dems: (0..3).map(|_| small(&mut next, 1, 2, 1)).collect(),
-                cap: small(&mut next, 1, 3, 1),
-            },
-        };
-        check(&inst, CumulativeStrength::TimeTableEdgeFinding);
-    }
+    check_rounds(
+        0x1f83_d9ab_fb41_bd6b,
+        CumulativeStrength::TimeTableEdgeFinding,
+    );
 }
 
 #[test]

@@ -217,6 +217,15 @@ impl Candidates {
             .collect()
     }
 
+    /// The cells of house `h` with no digit placed yet.
+    pub fn open_cells(&self, h: House) -> Vec<usize> {
+        self.cells(h)
+            .iter()
+            .copied()
+            .filter(|&c| self.value(c) == 0)
+            .collect()
+    }
+
     /// Places `d` in `cell` and removes it from the peers' candidates.
     pub fn place(&mut self, cell: usize, d: u8) {
         self.value[cell] = d;

@@ -1063,12 +1063,7 @@ fn full_house(pm: &Candidates) -> Vec<Step> {
     let n = pm.side();
     let mut out = Vec::new();
     for h in pm.houses() {
-        let empty: Vec<usize> = pm
-            .cells(h)
-            .iter()
-            .copied()
-            .filter(|&c| pm.value(c) == 0)
-            .collect();
+        let empty: Vec<usize> = pm.open_cells(h);
         if empty.len() != 1 {
             continue;
         }

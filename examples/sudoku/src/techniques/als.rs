@@ -150,12 +150,7 @@ impl Sets {
         let mut seen_sets = HashSet::new();
         let mut alses = Vec::new();
         for h in pm.houses() {
-            let empty: Vec<usize> = pm
-                .cells(h)
-                .iter()
-                .copied()
-                .filter(|&c| pm.value(c) == 0)
-                .collect();
+            let empty: Vec<usize> = pm.open_cells(h);
             let mut stack = Vec::new();
             subsets(pm, &empty, 0, 0, cap, &mut stack, &mut |set, mask| {
                 let mut s = Cells::default();
@@ -845,12 +840,7 @@ mod tests {
             // Brute force: every subset of every house's empty cells.
             let mut want = HashSet::new();
             for h in pm.houses() {
-                let empty: Vec<usize> = pm
-                    .cells(h)
-                    .iter()
-                    .copied()
-                    .filter(|&c| pm.value(c) == 0)
-                    .collect();
+                let empty: Vec<usize> = pm.open_cells(h);
                 for bits in 1u32..1 << empty.len() {
                     let cells: Vec<usize> = (0..empty.len())
                         .filter(|i| bits >> i & 1 == 1)
