@@ -145,8 +145,8 @@ fn statistics_report_the_objective_bound() {
     };
     for learning in [false, true] {
         let mut args = vec!["-s", "tests/data/fzn/knapsack.fzn"];
-        if learning {
-            args.push("--learning");
+        if !learning {
+            args.push("--no-learning");
         }
         let o = fzn(&args);
         assert!(o.status.success(), "{}", stderr(&o));
@@ -195,8 +195,8 @@ fn the_node_limit_is_kept_and_says_unknown() {
     // exactly, and the run says UNKNOWN, never UNSATISFIABLE.
     for learning in [false, true] {
         let mut args = vec!["-s", "--node-limit", "1000"];
-        if learning {
-            args.push("--learning");
+        if !learning {
+            args.push("--no-learning");
         }
         args.push("tests/data/fzn/pigeons.fzn");
         let o = fzn(&args);

@@ -3,7 +3,7 @@
 //! [`main`]).
 //!
 //! ```text
-//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--learning] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] model.fzn
+//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--no-learning] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] model.fzn
 //! ```
 //!
 //! Exit status: 0 when the run ended normally (including "unsatisfiable"
@@ -20,7 +20,7 @@ use crate::run::{self, Config, Status};
 const WATCHDOG_GRACE_MS: u64 = 500;
 
 const USAGE: &str =
-    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--learning] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] FILE.fzn";
+    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--no-learning] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] FILE.fzn";
 
 const HELP: &str = "fzn-csp: csp as a FlatZinc solver (MiniZinc: minizinc --solver csp model.mzn)
 
@@ -40,10 +40,12 @@ options:
       --memory-limit SIZE    the heap's budget for building the model and the search
                              (512M, 4G; default half the available memory): past it,
                              =====UNKNOWN===== and a note saying where
-      --learning             the learning search (nogoods from conflicts) for one
-                             solution and for optimisation: in the order of the
-                             model's search annotations, or with -f (or none) by
-                             activity with restarts
+      --no-learning          the ordinary engine (no nogoods) for one solution and for
+                             optimisation; by default they use the learning search:
+                             in the order of the model's search annotations, or with
+                             -f (or none) by activity with restarts (enumeration and
+                             counting always use the ordinary engine)
+      --learning             the learning search (the default; kept for old scripts)
       --trace-conflicts N    print the first N conflicts of the learning search,
                              analysed step by step, as % comment lines; then solve
       --why-unsat            when the model has no solution, name a minimal set of its
@@ -77,10 +79,7 @@ fn number<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, Stri
 pub fn parse_args(
     args: impl IntoIterator<Item = String>,
 ) -> Result<Option<(Config, String)>, String> {
-    let mut cfg = Config {
-        threads: 1,
-        ..Config::default()
-    };
+    let mut cfg = Config::default();
     let mut file = None;
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
@@ -111,6 +110,7 @@ pub fn parse_args(
             }
             "--node-limit" => cfg.node_limit = Some(number(&a, it.next())?),
             "--learning" => cfg.learning = true,
+            "--no-learning" => cfg.learning = false,
             "--trace-conflicts" => cfg.trace_conflicts = Some(number(&a, it.next())?),
             "--why-unsat" => cfg.why_unsat = true,
             "--why-unsat-budget" => {

@@ -16,7 +16,9 @@ use crate::build::{FznModel, Objective, Output, Val};
 use crate::search;
 
 /// The flags that change how `fzn-csp` searches and what it prints.
-#[derive(Clone, Debug, Default)]
+/// [`Config::default`] is `fzn-csp` without flags: one thread, the
+/// learning search on.
+#[derive(Clone, Debug)]
 pub struct Config {
     /// `-a`: every solution (satisfaction) or every improving one (optimisation).
     pub all: bool,
@@ -48,9 +50,10 @@ pub struct Config {
     /// model and the search ([`crate::memory`]); `fzn-csp` sets half the
     /// available memory when the flag is absent. `None`: no budget.
     pub memory_limit: Option<u64>,
-    /// `--learning`: the learning search (nogoods from conflicts,
+    /// The learning search (nogoods from conflicts,
     /// `csp_core::SearchOptions::learning`) for one solution and for
-    /// optimisation; enumeration keeps the ordinary engine.
+    /// optimisation: on by default, off with `--no-learning`;
+    /// enumeration keeps the ordinary engine either way.
     pub learning: bool,
     /// `--trace-conflicts N`: print the first N conflicts of the learning
     /// search, analysed step by step, as comment lines before solving
@@ -62,6 +65,29 @@ pub struct Config {
     pub why_unsat: bool,
     /// `--why-unsat-budget N`: the node budget of each of its checks.
     pub why_unsat_budget: Option<u64>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            all: false,
+            intermediate: false,
+            solutions: None,
+            free: false,
+            inference: None,
+            threads: 1,
+            seed: 0,
+            stats: false,
+            time_limit: None,
+            verbose: false,
+            node_limit: None,
+            memory_limit: None,
+            learning: true,
+            trace_conflicts: None,
+            why_unsat: false,
+            why_unsat_budget: None,
+        }
+    }
 }
 
 /// How a run ended (the exit status follows it).
