@@ -468,11 +468,13 @@ impl ExplainTrail {
         let x = lit.var().index();
         let value = |k: u32| self.entries[k as usize].value;
         // The first of `ks` before `before` whose value passes `past`
-        // (monotone: false, then true).
+        // (monotone along `ks`, false then true, since the values of a
+        // variable's bound entries only move one way along the trail):
+        // the first of all that passes, if it is before `before` (the
+        // positions ascend too). One binary search, not two.
         let first = |ks: &[u32], past: &dyn Fn(Value) -> bool| -> Option<usize> {
-            let n = ks.partition_point(|&k| (k as usize) < before);
-            let i = ks[..n].partition_point(|&k| !past(value(k)));
-            (i < n).then(|| ks[i] as usize)
+            let i = ks.partition_point(|&k| !past(value(k)));
+            ks.get(i).map(|&k| k as usize).filter(|&k| k < before)
         };
         match lit {
             Literal::Ge(_, u) => first(&self.lower_of[x], &|v| v >= u),
@@ -877,6 +879,13 @@ impl<'a> History<'a> {
 /// below `u`; `x ≤ u` alike): the same values of the declared domain.
 fn weakest(root: &DomainStore, lit: Literal) -> Literal {
     let i = lit.var().index();
+    let (dlo, dhi) = (root.min(i), root.max(i));
+    if root.size(i) as i64 == dhi as i64 - dlo as i64 + 1 && (dlo..=dhi).contains(&lit.value()) {
+        // No gap (most declared domains) and a bound inside them: nothing
+        // to weaken, and no search of a large domain's words for the
+        // neighbours.
+        return lit;
+    }
     match lit {
         Literal::Ge(x, u) => match root.next_below(i, u) {
             Some(w) if w < u - 1 => Literal::Ge(x, w + 1),
@@ -912,6 +921,7 @@ pub(crate) fn implies(a: Literal, b: Literal) -> bool {
 fn excludes_some(root: &DomainStore, e: Literal, lit: Literal) -> bool {
     let i = lit.var().index();
     let (dlo, dhi) = (root.min(i) as i64, root.max(i) as i64);
+    let gapless = root.size(i) as i64 == dhi - dlo + 1;
     // The values a literal excludes, as at most two ranges of i64 (an
     // empty range is (1, 0)).
     let excluded = |l: Literal| -> [(i64, i64); 2] {
@@ -930,7 +940,11 @@ fn excludes_some(root: &DomainStore, e: Literal, lit: Literal) -> bool {
             if lo > hi {
                 continue;
             }
-            // A declared value in lo..=hi?
+            // A declared value in lo..=hi? (Any, when the declared
+            // domain has no gap: the range is within its bounds.)
+            if gapless {
+                return true;
+            }
             let from = (lo - 1).clamp(i32::MIN as i64 - 1, i32::MAX as i64);
             let first = if from < i32::MIN as i64 {
                 Some(root.min(i))
