@@ -407,17 +407,30 @@ fn futoshiki_hints_agree_with_the_known_solutions() {
     }
 }
 
-/// `csp kakuro --explain`: every step holds in the solution `csp kakuro`
-/// finds by search, and the flags conflict with `--count`.
+/// `csp kakuro --explain`: every step of every shipped Kakuro holds in
+/// the solution `csp kakuro` finds by search (each of them has one), and
+/// the flags conflict with `--count`.
 #[test]
 fn kakuro_hints_agree_with_the_solution() {
     let root = env!("CARGO_MANIFEST_DIR");
+    for name in ["small.txt", "8x8.txt"] {
+        let file = format!("{root}/examples/kakuro/data/{name}");
+        let o = common::csp(&["kakuro", &file, "--explain"]);
+        assert!(o.status.success());
+        let out = text(&o.stdout);
+        // The solved grids: digits by (row, column) from the plain run.
+        let grids = text(&common::csp(&["kakuro", &file]).stdout);
+        let steps = kakuro_steps_hold(&out, &grids);
+        assert!(steps > 0, "{name}");
+    }
     let file = format!("{root}/examples/kakuro/data/small.txt");
-    let o = common::csp(&["kakuro", &file, "--explain"]);
-    assert!(o.status.success());
-    let out = text(&o.stdout);
-    // The solved grids: digits by (row, column) from the plain run.
-    let grids = text(&common::csp(&["kakuro", &file]).stdout);
+    let o = common::csp(&["kakuro", &file, "--hint", "--count"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// Checks every step of the explanations `out` against the solved grids
+/// `grids` (both a blank line between puzzles); the number of steps.
+fn kakuro_steps_hold(out: &str, grids: &str) -> usize {
     let explanations: Vec<&str> = out.split("\n\n").collect();
     let solved: Vec<&str> = grids.split("\n\n").collect();
     assert_eq!(explanations.len(), solved.len());
@@ -439,9 +452,7 @@ fn kakuro_hints_agree_with_the_solution() {
             steps += 1;
         }
     }
-    assert!(steps > 0);
-    let o = common::csp(&["kakuro", &file, "--hint", "--count"]);
-    assert_eq!(o.status.code(), Some(2));
+    steps
 }
 
 /// A pencil-mark grid (tests/data/sudoku/top95-1-marks.txt: top95 #1 after

@@ -1,7 +1,8 @@
 //! `csp sudoku --explain --format html`: the explanation page, tested in a
 //! real headless browser (see `common::browser`); and the same page for a
-//! Latin square and a Kakuro (`check_generic`: their domains computed here
-//! from the input and the JSON steps).
+//! Latin square, a Kakuro and N-queens with queens placed (`check_generic`:
+//! their domains computed here from the input and the JSON steps; the
+//! queens' steps also checked against every completion of the board).
 //!
 //! The tests load the page at several `?step=K`, read the board and the
 //! sentence from the DOM, and compare them with what is computed here,
@@ -209,6 +210,11 @@ fn classes(tag: &str) -> BTreeSet<String> {
 }
 
 fn board(dom: &str) -> Vec<Cell> {
+    board_as(dom, &|shown| shown.parse().unwrap())
+}
+
+/// The board, each value read by `value` (a queen's `Q` as 1).
+fn board_as(dom: &str, value: &dyn Fn(&str) -> u8) -> Vec<Cell> {
     let mut out = Vec::new();
     let mut rest = &dom[dom.find("id=\"board\"").expect("a board")..];
     while let Some(i) = rest.find("<div data-cell=\"") {
@@ -224,7 +230,7 @@ fn board(dom: &str) -> Vec<Cell> {
         for span in inner.split("<span ").skip(1) {
             let shown = &span[span.find('>').unwrap() + 1..span.find("</span>").unwrap()];
             if !shown.is_empty() {
-                cands.insert(shown.parse().unwrap(), classes(span));
+                cands.insert(value(shown), classes(span));
             }
         }
         out.push(Cell {
@@ -232,7 +238,7 @@ fn board(dom: &str) -> Vec<Cell> {
             digit: if inner.contains("<span") || inner.is_empty() {
                 None
             } else {
-                Some(inner.parse().unwrap())
+                Some(value(inner))
             },
             cands,
         });
@@ -462,16 +468,13 @@ fn a_page_without_solution_shows_the_conflict() {
 type Domains = Vec<Option<BTreeSet<i32>>>;
 
 /// Applies a fact of the JSON (`r1c2=3`, `r4c1<>2`, `r8c5>=3`,
-/// `r2c2<=2`) to `d`, and returns the values it removed.
-fn restrict(d: &mut Domains, cols: usize, f: &str) -> BTreeSet<i32> {
+/// `r2c2<=2`) to `d`, `cell` giving a cell's index by its name, and
+/// returns the values it removed.
+fn restrict(d: &mut Domains, cell: &dyn Fn(&str) -> usize, f: &str) -> BTreeSet<i32> {
     let i = f.find(['=', '<', '>']).unwrap();
     let j = f.rfind(['=', '<', '>']).unwrap() + 1;
-    let (r, c) = {
-        let x = cell_of_in(&f[..i], cols);
-        (x / cols, x % cols)
-    };
     let v: i32 = f[j..].parse().unwrap();
-    let dom = d[r * cols + c].as_mut().expect("a cell");
+    let dom = d[cell(&f[..i])].as_mut().expect("a cell");
     let before = dom.clone();
     dom.retain(|&w| match &f[i..j] {
         "=" => w == v,
@@ -505,18 +508,41 @@ fn generic_steps(args: &[&str], input: &str) -> Vec<Json> {
         .collect()
 }
 
+/// How a generic puzzle's page is read: a cell's index by its name (`r4c6`
+/// on a board `cols` wide, or a chess square), a value by how the page
+/// shows it, and the cells of a constraint by its label.
+struct Layout<'a> {
+    cell: Box<dyn Fn(&str) -> usize + 'a>,
+    value: Box<dyn Fn(&str) -> u8 + 'a>,
+    scope: Box<Cells<'a>>,
+}
+
+/// The cells of a constraint, by its label.
+type Cells<'a> = dyn Fn(&str) -> BTreeSet<usize> + 'a;
+
+impl<'a> Layout<'a> {
+    /// Cells named `r4c6` on a board `cols` wide, values shown as numbers.
+    fn grid(cols: usize, scope: impl Fn(&str) -> BTreeSet<usize> + 'a) -> Layout<'a> {
+        Layout {
+            cell: Box::new(move |n| cell_of_in(n, cols)),
+            value: Box::new(|v| v.parse().unwrap()),
+            scope: Box::new(scope),
+        }
+    }
+}
+
 /// Loads the page of `args` at each of `ks` and checks each step against
-/// the JSON and the domains (`start`, then the steps applied); `scope`
-/// gives the cells of a constraint's label.
+/// the JSON and the domains (`start`, then the steps applied).
 fn check_generic(
     name: &str,
     args: &[&str],
     input: &str,
     start: Domains,
-    cols: usize,
     ks: &[usize],
-    scope: &dyn Fn(&str) -> BTreeSet<usize>,
+    layout: &Layout<'_>,
 ) {
+    let cell: &dyn Fn(&str) -> usize = &layout.cell;
+    let scope = &layout.scope;
     let Some(browser) = chromium() else { return };
     let dir = scratch(name);
     let mut a = args.to_vec();
@@ -539,7 +565,7 @@ fn check_generic(
                 .iter()
                 .chain(s["eliminations"].as_array().unwrap())
             {
-                restrict(&mut d, cols, f.as_str().unwrap());
+                restrict(&mut d, cell, f.as_str().unwrap());
             }
         }
         done = k - 1;
@@ -558,7 +584,7 @@ fn check_generic(
             text_of(dom, "technique-name"),
             s["technique"].as_str().unwrap()
         );
-        let cells = board(dom);
+        let cells = board_as(dom, &layout.value);
         assert_eq!(cells.len(), d.len(), "{what}");
         for (i, (c, dom_i)) in cells.iter().zip(&d).enumerate() {
             match dom_i {
@@ -578,15 +604,15 @@ fn check_generic(
         let mut placed = BTreeSet::new();
         for f in s["placements"].as_array().unwrap() {
             let f = f.as_str().unwrap();
-            let (cell, v) = f.split_once('=').unwrap();
-            placed.insert((cell_of_in(cell, cols), v.parse::<u8>().unwrap()));
+            let (at, v) = f.split_once('=').unwrap();
+            placed.insert((cell(at), v.parse::<u8>().unwrap()));
         }
         for f in s["eliminations"].as_array().unwrap() {
             let f = f.as_str().unwrap();
-            let cell = cell_of_in(&f[..f.find(['<', '>']).unwrap()], cols);
+            let at = cell(&f[..f.find(['<', '>']).unwrap()]);
             let mut scratch = d.clone();
-            for v in restrict(&mut scratch, cols, f) {
-                gone.insert((cell, v as u8));
+            for v in restrict(&mut scratch, cell, f) {
+                gone.insert((at, v as u8));
             }
         }
         assert_eq!(marked_cands(&cells, "place"), placed, "{what}: placed");
@@ -602,7 +628,7 @@ fn check_generic(
             .iter()
             .map(|p| {
                 let p = p.as_str().unwrap();
-                cell_of_in(&p[..p.find(['=', '<', '>']).unwrap()], cols)
+                cell(&p[..p.find(['=', '<', '>']).unwrap()])
             })
             .collect();
         for c in s["constraints"].as_array().unwrap() {
@@ -639,9 +665,8 @@ fn a_latin_page_shows_each_step_as_explain_says() {
         &["latin", "-"],
         input,
         start,
-        4,
         &[1, 2, 10, 20, n],
-        &scope,
+        &Layout::grid(4, scope),
     );
 }
 
@@ -684,10 +709,137 @@ fn a_kakuro_page_strikes_what_a_bound_removes() {
         &["kakuro", file],
         "",
         start,
-        cols,
         &[1, 3, 17, n],
-        &scope,
+        &Layout::grid(cols, scope),
     );
+}
+
+/// A chess square (`c3`) as its index on the page of an `n`×`n` board:
+/// rank `n` on top, file a on the left.
+fn square_on_page(name: &str, n: usize) -> usize {
+    let file = name.as_bytes()[0] - b'a';
+    let rank: usize = name[1..].parse().unwrap();
+    (n - rank) * n + usize::from(file)
+}
+
+/// Every completion of an `n`×`n` board with queens on `placed` (chess
+/// squares), by trying every permutation: each square's 0/1, by page
+/// index.
+fn queens_completions(n: usize, placed: &[&str]) -> Vec<Vec<i32>> {
+    fn permute(k: usize, files: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if k == files.len() {
+            out.push(files.clone());
+            return;
+        }
+        for i in k..files.len() {
+            files.swap(k, i);
+            // No two queens on a diagonal so far (ranks 0..=k).
+            if (0..k).all(|j| files[j].abs_diff(files[k]) != k - j) {
+                permute(k + 1, files, out);
+            }
+            files.swap(k, i);
+        }
+    }
+    let mut all = Vec::new();
+    permute(0, &mut (0..n).collect(), &mut all);
+    all.into_iter()
+        .filter(|files| {
+            placed.iter().all(|sq| {
+                let rank: usize = sq[1..].parse().unwrap();
+                files[rank - 1] == usize::from(sq.as_bytes()[0] - b'a')
+            })
+        })
+        .map(|files| {
+            let mut board = vec![0; n * n];
+            for (r, &f) in files.iter().enumerate() {
+                board[(n - 1 - r) * n + f] = 1;
+            }
+            board
+        })
+        .collect()
+}
+
+#[test]
+fn a_queens_page_shows_each_step_as_explain_says() {
+    let n = 8;
+    let placed = ["a1", "e2"];
+    let squares = placed.join(",");
+    let args = ["queens", "8", "--place", squares.as_str()];
+    // Every square is empty or holds a queen; the placed ones a queen.
+    let mut start: Domains = vec![Some(BTreeSet::from([0, 1])); n * n];
+    for sq in placed {
+        start[square_on_page(sq, n)] = Some(BTreeSet::from([1]));
+    }
+    // The steps hold in every completion of the board (brute force).
+    assert_eq!(queens_completions(n, &[]).len(), 92, "the brute force");
+    let completions = queens_completions(n, &placed);
+    // One completion: the steps must agree with it (propagation stops
+    // before it, where search is needed).
+    assert_eq!(completions.len(), 1);
+    let steps = generic_steps(&args, "");
+    assert!(steps.len() >= 10, "{} steps", steps.len());
+    for s in &steps {
+        for f in s["placements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(s["eliminations"].as_array().unwrap())
+        {
+            let f = f.as_str().unwrap();
+            let (sq, v, eq) = match f.split_once("<>") {
+                Some((sq, v)) => (sq, v, false),
+                None => {
+                    let (sq, v) = f.split_once('=').unwrap();
+                    (sq, v, true)
+                }
+            };
+            let (at, v): (usize, i32) = (square_on_page(sq, n), v.parse().unwrap());
+            for b in &completions {
+                assert_eq!(b[at] == v, eq, "{f} fails in a completion: {}", s["text"]);
+            }
+        }
+    }
+    // "rank 3", "file c", "diagonal a1–h8": the squares of the line.
+    let scope = move |label: &str| -> BTreeSet<usize> {
+        if let Some(r) = label.strip_prefix("rank ") {
+            let r: usize = r.parse().unwrap();
+            return (0..n).map(|c| (n - r) * n + c).collect();
+        }
+        if let Some(f) = label.strip_prefix("file ") {
+            let c = usize::from(f.as_bytes()[0] - b'a');
+            return (0..n).map(|r| r * n + c).collect();
+        }
+        let (from, to) = label
+            .strip_prefix("diagonal ")
+            .and_then(|d| d.split_once('–'))
+            .unwrap_or_else(|| panic!("a line: {label}"));
+        let at = |sq: &str| {
+            (
+                usize::from(sq.as_bytes()[0] - b'a'),
+                sq[1..].parse::<usize>().unwrap(),
+            )
+        };
+        let ((f0, r0), (f1, r1)) = (at(from), at(to));
+        assert_eq!(f0.abs_diff(f1), r0.abs_diff(r1), "{label}");
+        (0..=f0.abs_diff(f1))
+            .map(|k| {
+                let f = if f1 > f0 { f0 + k } else { f0 - k };
+                let r = if r1 > r0 { r0 + k } else { r0 - k };
+                (n - r) * n + f
+            })
+            .collect()
+    };
+    let layout = Layout {
+        cell: Box::new(move |sq| square_on_page(sq, n)),
+        value: Box::new(|v| match v {
+            "Q" => 1,
+            "-" => 0,
+            _ => panic!("a square shows Q or -, not {v}"),
+        }),
+        scope: Box::new(scope),
+    };
+    let k = steps.len();
+    check_generic("queens", &args, "", start, &[1, 2, k / 2, k], &layout);
 }
 
 #[test]
@@ -760,7 +912,7 @@ fn bad_requests_are_refused() {
     let out = csp(&["sudoku", "--explain", "--format", "html", "/nonexistent/x"]);
     assert_eq!(out.status.code(), Some(2));
     // The other puzzles: a page for one puzzle, with --explain only.
-    let refused: [(&[&str], &str, &str); 4] = [
+    let refused: [(&[&str], &str, &str); 6] = [
         (
             &[
                 "futoshiki",
@@ -786,6 +938,16 @@ fn bad_requests_are_refused() {
             &["latin", "-", "--explain", "--format", "html"],
             "x\n",
             "out of range",
+        ),
+        (
+            &["queens", "8", "--place", "a1", "--format", "html"],
+            "",
+            "use it with --explain",
+        ),
+        (
+            &["queens", "8", "--place", "a1", "--hint", "--format", "html"],
+            "",
+            "use it with --explain",
         ),
     ];
     for (args, input, says) in refused {

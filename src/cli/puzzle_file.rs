@@ -648,13 +648,14 @@ pub struct HintArgs {
 }
 
 impl HintArgs {
-    /// The hint modes as flags (for commands whose `--format` means more).
-    pub fn new(hint: bool, explain: bool, rate: bool, json: bool) -> HintArgs {
+    /// The hint modes as flags (for commands whose `--format` means more),
+    /// with the hint modes' format: text, json, or html (with `explain`).
+    pub fn new(hint: bool, explain: bool, rate: bool, format: &str) -> HintArgs {
         HintArgs {
             hint,
             explain,
             rate,
-            format: if json { "json" } else { "text" }.to_string(),
+            format: format.to_string(),
         }
     }
 

@@ -58,7 +58,8 @@ pub struct Args {
     /// above); with --trace: dot or json (the tree), svg (the chart of
     /// teach-min-conflicts or teach-genetic); html (implies --trace): a page
     /// that replays the search; with --orbits: columns, a1, json or svg;
-    /// with --compare: table, csv, json or svg.
+    /// with --compare: table, csv, json or svg; with --place: text or json,
+    /// and with --place --explain also html, the page of the steps.
     #[arg(long)]
     format: Option<String>,
     /// Generic solvers: none, fc or mac (default fc; given alone, it
@@ -127,7 +128,8 @@ pub struct Args {
     /// Queens already on the board, in chess notation (`c3,e1`): complete
     /// the board (two completions when there are several, the queens that
     /// cannot stand together when there is none), or with --hint,
-    /// --explain, --rate the step-wise solution (--format text or json).
+    /// --explain, --rate the step-wise solution (--format text or json;
+    /// --explain --format html: a page that shows the steps on the board).
     #[arg(long, value_name = "SQUARES")]
     place: Option<String>,
     /// With --place: the next logical step and its reason.

@@ -1,6 +1,9 @@
 //! `csp queens N --place c3,e1`: N-queens with queens already placed —
 //! complete the board, or `--hint`, `--explain`, `--rate` it through the
-//! generic hints (`csp_queens::placed`, [`super::puzzle_file`]).
+//! generic hints (`csp_queens::placed`, [`super::puzzle_file`]);
+//! `--explain --format html` writes the explanation page the other
+//! puzzles write (`csp queens N --format html` without `--place` is the
+//! search's replay, [`super::queens_trace`]).
 
 use std::process::ExitCode;
 
@@ -21,7 +24,7 @@ pub struct Mode<'a> {
     pub explain: bool,
     /// `--rate`.
     pub rate: bool,
-    /// `--format`: text (or board) or json.
+    /// `--format`: text (or board), json, or html (with `--explain`).
     pub format: Option<&'a str>,
     /// `--stats`.
     pub stats: bool,
@@ -54,12 +57,20 @@ pub fn run(n: usize, squares: &str, mode: Mode<'_>) -> Result<ExitCode, CliError
             "--place takes boards of 1 to {MAX_N} squares a side, not {n}"
         ));
     }
-    let json = match mode.format {
-        None | Some("board") | Some("text") => false,
-        Some("json") if mode.hint || mode.explain || mode.rate => true,
+    let format = match mode.format {
+        None | Some("board") | Some("text") => "text",
+        Some("json") if mode.hint || mode.explain || mode.rate => "json",
+        Some("html") if mode.explain => "html",
+        Some("html") => {
+            return Err(
+                "--place --format html writes the explanation page: use it with --explain \
+                 (csp queens N --format html, without --place, replays the search)"
+                    .into(),
+            )
+        }
         Some(f) => {
             return Err(format!(
-                "--place prints a board; --format {f} is not one of board, text, or json (with --hint, --explain or --rate)"
+                "--place prints a board; --format {f} is not one of board, text, json (with --hint, --explain or --rate), or html (with --explain)"
             ))
         }
     };
@@ -85,7 +96,7 @@ pub fn run(n: usize, squares: &str, mode: Mode<'_>) -> Result<ExitCode, CliError
     let engine = EngineArgs::with_stats(mode.stats);
     let options = csp_core::SearchOptions::default();
     if mode.hint || mode.explain || mode.rate {
-        let a = HintArgs::new(mode.hint, mode.explain, mode.rate, json);
+        let a = HintArgs::new(mode.hint, mode.explain, mode.rate, format);
         return file.run_hints(&hint_model, &a, &engine, &options);
     }
     file.run(&options, &engine)
