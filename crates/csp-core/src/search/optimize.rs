@@ -94,7 +94,7 @@ impl Optimum {
     /// from the outcome and the objective's declared domain, or the bound
     /// the run proved, if it set a tighter one (the learning search: the
     /// objective's bound at its root).
-    fn settle(mut self, declared: &crate::Domain, minimize: bool) -> Optimum {
+    pub(crate) fn settle(mut self, declared: &crate::Domain, minimize: bool) -> Optimum {
         let proved = self.bound;
         self.bound = match (self.outcome, self.objective) {
             (Outcome::Solved, Some(v)) => Some(v),
@@ -270,6 +270,15 @@ impl<'a> Search<'a> {
         let threads = self.workers(threads);
         if objective.index() >= self.model.num_vars() {
             return self.optimize(objective, minimize, |_, _| ControlFlow::Continue(()));
+        }
+        if self.options.learning && self.observer.is_none() {
+            return super::learning::parallel::optimize(
+                self.model,
+                self.options,
+                objective,
+                minimize,
+                threads,
+            );
         }
         let started = std::time::Instant::now();
         let mut opts = self.options.clone();
