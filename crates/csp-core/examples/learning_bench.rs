@@ -210,18 +210,12 @@ fn cpu_seconds() -> f64 {
     let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
         return 0.0;
     };
-    // The fields after the command name (which is in parentheses).
+    // The fields after the command name (which is in parentheses): the
+    // state, then 10 numbers, then utime and stime.
     let rest = stat.rsplit_once(')').map_or("", |r| r.1);
-    let f: Vec<u64> = rest
-        .split_whitespace()
-        .filter_map(|v| v.parse().ok())
-        .collect();
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 here
-    // (state, a letter, is not parsed).
-    match (f.get(10), f.get(11)) {
-        (Some(u), Some(s)) => (u + s) as f64 / 100.0,
-        _ => 0.0,
-    }
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |i: usize| f.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+    (tick(11) + tick(12)) as f64 / 100.0
 }
 
 /// `par [NODE_LIMIT [FILTER]]`: learning with one worker (`minimize`, and
@@ -236,7 +230,7 @@ fn par(limit: u64, filter: &str) {
     );
     for (name, m, x) in optimisation_runs().iter().filter(|r| r.0.contains(filter)) {
         for run in ["minimize", "par 1", "par 2"] {
-            let search = Search::new(m)
+            let mut search = Search::new(m)
                 .inference(Inference::Mac)
                 .learning(true)
                 .node_limit(limit);
