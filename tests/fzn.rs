@@ -371,6 +371,56 @@ fn parallel_threads_give_the_same_answers() {
     );
 }
 
+/// `-p 2` on an optimisation: learning workers on the whole model (the
+/// default; the probe off, so that they run), the known optimum proven
+/// and the printed solution checked here; with `--no-learning`, the
+/// split.
+#[test]
+fn parallel_learning_workers_prove_the_optimum() {
+    for learning in [true, false] {
+        let mut args = vec!["-p", "2", "-s", "-v"];
+        if !learning {
+            args.push("--no-learning");
+        }
+        args.push("tests/data/fzn/knapsack.fzn");
+        let o = Command::new(env!("CARGO_BIN_EXE_fzn-csp"))
+            .args(&args)
+            .env("FZN_CSP_PROBE_NODES", "0")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("run fzn-csp");
+        assert!(o.status.success(), "{}", stderr(&o));
+        let which = if learning {
+            "learning workers on the whole model"
+        } else {
+            "workers on subproblems of a split tree"
+        };
+        assert!(stderr(&o).contains(which), "{}", stderr(&o));
+        let text = stdout(&o);
+        let get = |name: &str| -> i64 {
+            let p = format!("{name} = ");
+            let line = text.lines().find_map(|l| l.strip_prefix(p.as_str()));
+            line.and_then(|v| v.trim_end_matches(';').parse().ok())
+                .unwrap_or_else(|| panic!("{name}: {text}"))
+        };
+        let (x, y, z, value) = (get("x"), get("y"), get("z"), get("value"));
+        // Maximise 5x + 4y + 3z with 2x + 3y + z <= 5 over 0..3, by
+        // brute force.
+        let best = (0..4i64)
+            .flat_map(|x| (0..4i64).flat_map(move |y| (0..4i64).map(move |z| (x, y, z))))
+            .filter(|&(x, y, z)| 2 * x + 3 * y + z <= 5)
+            .map(|(x, y, z)| 5 * x + 4 * y + 3 * z)
+            .max();
+        assert!((0..=3).contains(&x) && (0..=3).contains(&y) && (0..=3).contains(&z));
+        assert!(2 * x + 3 * y + z <= 5, "{text}");
+        assert_eq!(value, 5 * x + 4 * y + 3 * z, "{text}");
+        assert_eq!(Some(value), best, "{text}");
+        assert!(text.contains("----------\n==========\n"), "{text}");
+        let bound = format!("%%%mzn-stat: objectiveBound={value}\n");
+        assert!(text.contains(&bound), "{text}");
+    }
+}
+
 /// `-p 2` on a small model: the sequential probe finishes it and no
 /// worker starts (issue 32, item 13: workers made small models 2 to 4
 /// times slower). With the probe off, the workers give the same answers.

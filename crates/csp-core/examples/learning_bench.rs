@@ -16,6 +16,13 @@
 //! `pigeons-11` and `binpack-18` (default 1,000,000 nodes), printed at
 //! about twenty points, each the largest size seen since the previous one.
 //!
+//! ```sh
+//! cargo run --release -p csp-core --example learning_bench -- par [NODE_LIMIT [FILTER]]
+//! ```
+//!
+//! runs one learning worker against two (`par_minimize`) on the
+//! optimisation models below, with CPU time beside wall-clock time.
+//!
 //! Each model is run with learning off (the ordinary engine, its default
 //! orders with the inference given) and on (`Search::learning(true)`,
 //! same inference), under the same node limit (default 2,000,000); a run
@@ -168,6 +175,89 @@ fn memory(
     }
 }
 
+/// The optimisation models: `binpack-N`, `jobshop-JxM`, `roster-12x14`,
+/// `plainpack-18-S`.
+fn optimisation_runs() -> Vec<(String, Model, VarId)> {
+    let mut runs: Vec<(String, Model, VarId)> = Vec::new();
+    for (n, seed) in [(10usize, 3u64), (14, 5), (18, 7)] {
+        let (m, x) = binpack(n, seed);
+        runs.push((format!("binpack-{n}"), m, x));
+    }
+    for (j, k, seed) in [
+        (4usize, 4usize, 11u64),
+        (5, 5, 13),
+        (6, 6, 17),
+        (7, 7, 19),
+        (8, 8, 23),
+    ] {
+        let (m, x) = jobshop(j, k, seed);
+        runs.push((format!("jobshop-{j}x{k}"), m, x));
+    }
+    let roster = plain::Roster::new(12, 14, 3);
+    let (m, _, x) = roster.model();
+    runs.push(("roster-12x14".to_string(), m, x));
+    for seed in [7u64, 12] {
+        let (m, _, x, _) = plain::bin_packing(seed);
+        runs.push((format!("plainpack-18-{seed}"), m, x));
+    }
+    runs
+}
+
+/// CPU time of this process so far (user + system, from
+/// `/proc/self/stat`, in clock ticks of 10 ms), in seconds; 0 where
+/// there is no `/proc`.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // The fields after the command name (which is in parentheses): the
+    // state, then 10 numbers, then utime and stime.
+    let rest = stat.rsplit_once(')').map_or("", |r| r.1);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |i: usize| f.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+    (tick(11) + tick(12)) as f64 / 100.0
+}
+
+/// `par [NODE_LIMIT [FILTER]]`: learning with one worker (`minimize`, and
+/// `par_minimize(1)`: the same search plus phase 2, the canonical
+/// solution) against two workers (`par_minimize(2)`), on the
+/// optimisation models: outcome, nodes and failures (of every worker),
+/// wall-clock and CPU milliseconds.
+fn par(limit: u64, filter: &str) {
+    println!(
+        "{:<16} {:<10} {:<18} {:>10} {:>10} {:>9} {:>9}",
+        "model", "run", "outcome", "nodes", "failures", "wall ms", "cpu ms"
+    );
+    for (name, m, x) in optimisation_runs().iter().filter(|r| r.0.contains(filter)) {
+        for run in ["minimize", "par 1", "par 2"] {
+            let mut search = Search::new(m)
+                .inference(Inference::Mac)
+                .learning(true)
+                .node_limit(limit);
+            let (t, c) = (Instant::now(), cpu_seconds());
+            let r = match run {
+                "minimize" => search.minimize(*x),
+                "par 1" => search.par_minimize(*x, 1),
+                _ => search.par_minimize(*x, 2),
+            }
+            .unwrap();
+            let (wall, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c);
+            let o = match (r.outcome, r.objective) {
+                (Outcome::Solved, Some(v)) => format!("optimal {v}"),
+                (Outcome::LimitReached(_), Some(v)) => format!("limit, best {v}"),
+                (o, _) => o.to_string(),
+            };
+            println!(
+                "{name:<16} {run:<10} {o:<18} {:>10} {:>10} {:>9.0} {:>9.0}",
+                r.stats.nodes,
+                r.stats.failures,
+                wall * 1e3,
+                cpu * 1e3
+            );
+        }
+    }
+}
+
 fn main() {
     if std::env::args().nth(1).as_deref() == Some("memory") {
         let limit: u64 = std::env::args()
@@ -183,6 +273,14 @@ fn main() {
         );
         let (m, x) = binpack(18, 7);
         memory("binpack-18", &m, Inference::Mac, Some((x, true)), limit);
+        return;
+    }
+    if std::env::args().nth(1).as_deref() == Some("par") {
+        let limit: u64 = std::env::args()
+            .nth(2)
+            .and_then(|a| a.parse().ok())
+            .unwrap_or(2_000_000);
+        par(limit, &std::env::args().nth(3).unwrap_or_default());
         return;
     }
     let limit: u64 = std::env::args()
@@ -222,28 +320,7 @@ fn main() {
             );
         }
     }
-    let mut runs: Vec<(String, Model, VarId)> = Vec::new();
-    for (n, seed) in [(10usize, 3u64), (14, 5), (18, 7)] {
-        let (m, x) = binpack(n, seed);
-        runs.push((format!("binpack-{n}"), m, x));
-    }
-    for (j, k, seed) in [
-        (4usize, 4usize, 11u64),
-        (5, 5, 13),
-        (6, 6, 17),
-        (7, 7, 19),
-        (8, 8, 23),
-    ] {
-        let (m, x) = jobshop(j, k, seed);
-        runs.push((format!("jobshop-{j}x{k}"), m, x));
-    }
-    let roster = plain::Roster::new(12, 14, 3);
-    let (m, _, x) = roster.model();
-    runs.push(("roster-12x14".to_string(), m, x));
-    for seed in [7u64, 12] {
-        let (m, _, x, _) = plain::bin_packing(seed);
-        runs.push((format!("plainpack-18-{seed}"), m, x));
-    }
+    let runs = optimisation_runs();
     for (name, m, x) in runs.iter().filter(|r| r.0.contains(&filter)) {
         for learning in [false, true] {
             let t = Instant::now();

@@ -26,6 +26,7 @@ use crate::{
 };
 
 #[doc(hidden)]
+pub use crate::search::learning::parallel::par_learning_optimize;
 pub use crate::search::learning::{learned_nogoods, nogood_memory, LearnedNogood, MemorySample};
 
 /// The largest number of assignments [`brute_force`] will enumerate.

@@ -514,6 +514,18 @@ pub fn solve(
                 }
                 Ok(o.0)
             } else if threads > 1 {
+                if cfg.verbose {
+                    eprintln!(
+                        "fzn-csp: {}",
+                        if cfg.learning {
+                            "learning workers on the whole model, sharing the incumbent"
+                        } else {
+                            "workers on subproblems of a split tree, sharing the bound"
+                        }
+                    );
+                }
+                // With learning (the default), a portfolio of learning workers
+                // (`csp_core::Search::par_minimize`); without, the split.
                 if minimize {
                     search.par_minimize(x, threads)
                 } else {

@@ -94,7 +94,7 @@ impl Optimum {
     /// from the outcome and the objective's declared domain, or the bound
     /// the run proved, if it set a tighter one (the learning search: the
     /// objective's bound at its root).
-    fn settle(mut self, declared: &crate::Domain, minimize: bool) -> Optimum {
+    pub(crate) fn settle(mut self, declared: &crate::Domain, minimize: bool) -> Optimum {
         let proved = self.bound;
         self.bound = match (self.outcome, self.objective) {
             (Outcome::Solved, Some(v)) => Some(v),
@@ -211,9 +211,24 @@ impl<'a> Search<'a> {
 
     /// [`minimize`](Search::minimize) on `threads` threads (0: all cores),
     /// with the same answer for any thread count — the same optimal value
-    /// *and the same solution*.
+    /// *and the same solution* — when no limit stops it.
     ///
-    /// The tree is split into the subproblems of
+    /// With [`SearchOptions::learning`](super::SearchOptions::learning) on
+    /// (the default), `threads` learning searches run on the whole model
+    /// at once, a portfolio as in Chuffed and CP-SAT: the first has these
+    /// options, the others vary the value phase, the restarts and the
+    /// tie-breaks; they share the best objective value found, which each
+    /// takes as a root fact at its next node, and the first to exhaust
+    /// its space proves the optimum and stops the others. Then the
+    /// sequential learning search with these options looks for its first
+    /// solution with the optimal value, which is reported (so the solution
+    /// does not depend on the timing of the threads). Under a limit, the
+    /// best found so far is reported with the tightest bound any worker
+    /// proved (`bound`, `gap`); the node limit counts the nodes of every
+    /// worker. Learned nogoods are not shared. See `docs/learning.md`,
+    /// "Parallel learning workers".
+    ///
+    /// Without learning, the tree is split into the subproblems of
     /// [`par_count`](Search::par_count) (the same split for any thread
     /// count). Phase 1 runs branch and bound on every subproblem, all
     /// sharing one bound (an atomic: a better solution anywhere prunes
@@ -237,11 +252,13 @@ impl<'a> Search<'a> {
     /// m.all_different(&xs).unwrap();
     /// m.post(sum(&xs).ge(25)).unwrap();
     /// let cost = m.define(sum(xs.iter().enumerate().map(|(i, &x)| (i as i32 % 3 + 1) * x))).unwrap();
-    /// let one = Search::new(&m).par_minimize(cost, 1).unwrap();
-    /// let two = Search::new(&m).par_minimize(cost, 2).unwrap();
-    /// assert!(one.is_optimal() && two.is_optimal());
-    /// assert_eq!(one.objective, Search::new(&m).minimize(cost).unwrap().objective);
-    /// assert_eq!(one.best.unwrap().values(), two.best.unwrap().values());
+    /// for learning in [true, false] {
+    ///     let one = Search::new(&m).learning(learning).par_minimize(cost, 1).unwrap();
+    ///     let two = Search::new(&m).learning(learning).par_minimize(cost, 2).unwrap();
+    ///     assert!(one.is_optimal() && two.is_optimal());
+    ///     assert_eq!(one.objective, Search::new(&m).minimize(cost).unwrap().objective);
+    ///     assert_eq!(one.best.unwrap().values(), two.best.unwrap().values());
+    /// }
     /// ```
     pub fn par_minimize(
         &mut self,
@@ -270,6 +287,15 @@ impl<'a> Search<'a> {
         let threads = self.workers(threads);
         if objective.index() >= self.model.num_vars() {
             return self.optimize(objective, minimize, |_, _| ControlFlow::Continue(()));
+        }
+        if self.options.learning && self.observer.is_none() {
+            return super::learning::parallel::optimize(
+                self.model,
+                self.options,
+                objective,
+                minimize,
+                threads,
+            );
         }
         let started = std::time::Instant::now();
         let mut opts = self.options.clone();

@@ -267,8 +267,9 @@ pub struct SearchOptions {
     /// [`learning_order`](Self::learning_order) [`LearningOrder::User`]
     /// keeps the caller's variable and value orders instead. It runs in
     /// explaining mode.
-    /// Counting, enumeration, the parallel and LNS calls and searches with
-    /// an observer run the ordinary engine. **On by default**: a model
+    /// `par_minimize` and `par_maximize` run learning workers that share
+    /// the incumbent. Counting, enumeration, the other parallel calls, LNS
+    /// and searches with an observer run the ordinary engine. **On by default**: a model
     /// whose failures repeat in every subtree (a roster, a packing, a
     /// schedule) is then proven in a fraction of the nodes; `false` turns
     /// it off, which is faster where propagation alone is strong (see

@@ -73,6 +73,26 @@ impl Activity {
         }
     }
 
+    /// Gives every variable a small random starting activity (below
+    /// 10⁻³, a thousandth of the first bump), drawn from `seed`: the ties
+    /// between equal activities — all of them before the first conflict —
+    /// then go by a seeded random order instead of by index (parallel
+    /// workers, `parallel::diversify`). Call before the search starts.
+    pub(crate) fn shuffle(&mut self, seed: u64) {
+        let mut r = seed;
+        for a in &mut self.act {
+            r = crate::search::engine::splitmix(r);
+            *a += (r >> 11) as f64 / (1u64 << 53) as f64 * 1e-3;
+        }
+        let all = std::mem::take(&mut self.heap);
+        for &x in &all {
+            self.pos[x as usize] = OUT;
+        }
+        for x in all {
+            self.insert(x);
+        }
+    }
+
     /// Is `x` before `y` in the heap's order?
     #[inline]
     fn better(&self, x: u32, y: u32) -> bool {
@@ -203,5 +223,27 @@ mod tests {
         assert_eq!(a.pop(), Some(3));
         assert_eq!(a.pop(), Some(0));
         assert_eq!(a.pop(), Some(1));
+    }
+
+    #[test]
+    fn a_shuffle_reorders_ties_but_keeps_tiers_and_bumps() {
+        let mut a = Activity::new(6, &[0, 1, 2, 3, 4, 5]);
+        a.prefer(&[5]);
+        a.shuffle(7);
+        a.bump(0);
+        assert_eq!(a.pop(), Some(5)); // tier first
+        assert_eq!(a.pop(), Some(0)); // a bump beats any shuffle
+        let rest: Vec<u32> = std::iter::from_fn(|| a.pop()).collect();
+        let mut sorted = rest.clone();
+        sorted.sort();
+        assert_eq!(sorted, vec![1, 2, 3, 4]);
+        // Some seed puts the ties out of index order.
+        let unordered = (0..8).any(|seed| {
+            let mut b = Activity::new(6, &[0, 1, 2, 3, 4, 5]);
+            b.shuffle(seed);
+            let order: Vec<u32> = std::iter::from_fn(|| b.pop()).collect();
+            order != vec![0, 1, 2, 3, 4, 5]
+        });
+        assert!(unordered);
     }
 }

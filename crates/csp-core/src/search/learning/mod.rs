@@ -44,6 +44,7 @@
 pub(crate) mod activity;
 pub(crate) mod analysis;
 pub(crate) mod nogoods;
+pub(crate) mod parallel;
 pub mod trace;
 
 use std::ops::ControlFlow;
@@ -181,6 +182,9 @@ pub(crate) struct Learner<'a> {
     /// The objective's bound at the last fixpoint of level 0 (`min` when
     /// minimising): no better solution lies beyond it.
     root_bound: Option<Value>,
+    /// The incumbent shared with other workers (`par_minimize`), read at
+    /// each fixpoint ([`parallel`]).
+    shared: Option<Arc<parallel::Shared>>,
 }
 
 impl<'a> Learner<'a> {
@@ -225,6 +229,7 @@ impl<'a> Learner<'a> {
             max_learnts: FIRST_MAX_LEARNTS,
             simplified: 0,
             root_bound: None,
+            shared: None,
         }
     }
 
@@ -299,6 +304,12 @@ impl<'a> Learner<'a> {
                     }
                     continue;
                 }
+            }
+            // At a fixpoint: another worker's better bound, if any.
+            match self.poll_shared() {
+                parallel::Poll::Nothing => {}
+                parallel::Poll::Tightened => continue,
+                parallel::Poll::Exhausted => return Found::Done,
             }
             // A restart, when this run's conflicts reached its cutoff.
             if self.run.1 >= self.run.2 && self.engine.store.level() > 0 {
