@@ -51,7 +51,7 @@ pub fn msc(executable: &Path, mznlib: &Path) -> String {
   "mznlib": {},
   "tags": ["cp", "int"],
   "stdFlags": ["-a", "-i", "-n", "-f", "-p", "-r", "-s", "-t", "-v"],
-  "extraFlags": [["--inference", "how constraints without a propagator of their own prune: mac (default) or fc (forward checking)", "opt:mac:fc", "mac"], ["--learning", "the learning search (nogoods from conflicts) for one solution and for optimisation", "bool", "false"], ["--node-limit", "stop after N search nodes", "int", "0"], ["--why-unsat", "on an unsatisfiable model, name a minimal set of its constraints that cannot hold together", "bool", "false"]],
+  "extraFlags": [["--inference", "how constraints without a propagator of their own prune: mac (default) or fc (forward checking)", "opt:mac:fc", "mac"], ["--learning", "the learning search (nogoods from conflicts) for one solution and for optimisation", "bool", "false"], ["--cumulative-strength", "how cumulative propagates: energetic (default), timetable, energetic-reasoning or ttef", "opt:energetic:timetable:energetic-reasoning:ttef", "energetic"], ["--node-limit", "stop after N search nodes", "int", "0"], ["--why-unsat", "on an unsatisfiable model, name a minimal set of its constraints that cannot hold together", "bool", "false"]],
   "supportsMzn": false,
   "supportsFzn": true,
   "needsSolns2Out": true,

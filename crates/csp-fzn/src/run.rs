@@ -31,6 +31,9 @@ pub struct Config {
     /// forward-checked (see [`crate::FznModel`]); `Some(Mac)` also
     /// needs [`FznModel::full_value_all_different`](crate::FznModel::full_value_all_different).
     pub inference: Option<csp_core::Inference>,
+    /// `--cumulative-strength`: how every `cumulative` propagates
+    /// (applied when the model is built, [`crate::BuildOptions`]).
+    pub cumulative: csp_core::constraint::CumulativeStrength,
     /// `-p N`: threads.
     pub threads: usize,
     /// `-r SEED`.
