@@ -674,3 +674,93 @@ fn why_unsat_on_a_satisfiable_model_prints_no_explanation_and_bad_flags_fail() {
         assert!(stderr(&o).contains(msg), "{args:?}: {}", stderr(&o));
     }
 }
+
+/// `tests/data/fzn/cumulative.fzn` by brute force: every start vector in
+/// `0..=4` whose load stays within the capacity at every time.
+fn cumulative_schedules() -> Vec<Vec<i64>> {
+    let (d, r, cap) = ([3, 2, 2, 4, 1], [2, 1, 2, 1, 3], 3);
+    let mut out = Vec::new();
+    for code in 0..5i64.pow(5) {
+        let s: Vec<i64> = (0..5).map(|i| code / 5i64.pow(i) % 5).collect();
+        let fits = (0..9).all(|t| {
+            let load: i64 = (0..5)
+                .filter(|&i| s[i] <= t && t < s[i] + d[i])
+                .map(|i| r[i])
+                .sum();
+            load <= cap
+        });
+        if fits {
+            out.push(s);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_cumulative_strength_finds_exactly_the_schedules() {
+    let expected = cumulative_schedules();
+    assert!(!expected.is_empty() && expected.len() < 5usize.pow(5));
+    for st in ["timetable", "energetic", "energetic-reasoning", "ttef"] {
+        let o = fzn(&[
+            "-a",
+            "--cumulative-strength",
+            st,
+            "tests/data/fzn/cumulative.fzn",
+        ]);
+        assert!(o.status.success(), "{st}: {}", stderr(&o));
+        let mut sols = arrays(&stdout(&o), "s");
+        sols.sort();
+        assert_eq!(sols, expected, "{st}");
+    }
+}
+
+/// The value of a `%%%mzn-stat: key=value` line.
+fn stat(text: &str, key: &str) -> u64 {
+    let p = format!("%%%mzn-stat: {key}=");
+    let v = text.lines().find_map(|l| l.strip_prefix(p.as_str()));
+    v.unwrap_or_else(|| panic!("no {key} in {text}"))
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn the_cumulative_strength_reaches_the_propagator() {
+    // The energetic check fails the overloaded window at the root; time-
+    // tabling alone sees no compulsory part and has to search.
+    let nodes = |st: &str| {
+        let o = fzn(&[
+            "-s",
+            "--cumulative-strength",
+            st,
+            "tests/data/fzn/cumulative_overload.fzn",
+        ]);
+        let text = stdout(&o);
+        assert!(text.contains("=====UNSATISFIABLE====="), "{st}: {text}");
+        stat(&text, "nodes")
+    };
+    assert!(nodes("timetable") > 0);
+    for st in ["energetic", "energetic-reasoning", "ttef"] {
+        assert_eq!(nodes(st), 0, "{st}");
+    }
+    // Without the flag: the default, energetic.
+    let text = stdout(&fzn(&["-s", "tests/data/fzn/cumulative_overload.fzn"]));
+    assert_eq!(stat(&text, "nodes"), 0);
+}
+
+#[test]
+fn a_bad_cumulative_strength_is_an_error_and_exit_2() {
+    let o = fzn(&[
+        "--cumulative-strength",
+        "strong",
+        "tests/data/fzn/cumulative.fzn",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    assert!(stderr(&o).contains(
+        "--cumulative-strength: expected timetable, energetic, energetic-reasoning or ttef, found 'strong'"
+    ));
+    let o = fzn(&["--cumulative-strength"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("found nothing"), "{}", stderr(&o));
+}

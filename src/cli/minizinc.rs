@@ -51,7 +51,7 @@ pub fn msc(executable: &Path, mznlib: &Path) -> String {
   "mznlib": {},
   "tags": ["cp", "int"],
   "stdFlags": ["-a", "-i", "-n", "-f", "-p", "-r", "-s", "-t", "-v"],
-  "extraFlags": [["--inference", "how constraints without a propagator of their own prune: mac (default) or fc (forward checking)", "opt:mac:fc", "mac"], ["--no-learning", "the ordinary engine instead of the learning search (the default) for one solution and for optimisation", "bool", "false"], ["--learning", "the learning search (the default; kept for old scripts)", "bool", "false"], ["--node-limit", "stop after N search nodes", "int", "0"], ["--why-unsat", "on an unsatisfiable model, name a minimal set of its constraints that cannot hold together", "bool", "false"]],
+  "extraFlags": [["--inference", "how constraints without a propagator of their own prune: mac (default) or fc (forward checking)", "opt:mac:fc", "mac"], ["--no-learning", "the ordinary engine instead of the learning search (the default) for one solution and for optimisation", "bool", "false"], ["--learning", "the learning search (the default; kept for old scripts)", "bool", "false"], ["--cumulative-strength", "how cumulative propagates: energetic (default), timetable, energetic-reasoning or ttef", "opt:energetic:timetable:energetic-reasoning:ttef", "energetic"], ["--node-limit", "stop after N search nodes", "int", "0"], ["--why-unsat", "on an unsatisfiable model, name a minimal set of its constraints that cannot hold together", "bool", "false"]],
   "supportsMzn": false,
   "supportsFzn": true,
   "needsSolns2Out": true,

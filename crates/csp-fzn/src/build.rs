@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use csp_core::constraint::CumulativeStrength;
 use csp_core::{ConstraintId, Domain, Model, Value, VarId};
 use csp_text::TextError;
 
@@ -181,6 +182,20 @@ pub(crate) struct Builder {
     /// The constraint ranges of items named by `mzn_constraint_name`, and
     /// their names (given to the model's constraints at the end).
     named: Vec<(u32, u32, String)>,
+    /// How the `cumulative` constraints propagate
+    /// (`fzn-csp --cumulative-strength`).
+    pub(crate) cumulative: CumulativeStrength,
+}
+
+/// How [`build_with`] builds a model: the heap's budget and the choices
+/// `fzn-csp` leaves to its flags.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuildOptions {
+    /// The heap's budget (`fzn-csp --memory-limit`); `None`: no budget.
+    pub budget: Option<Budget>,
+    /// The strength of every `cumulative` (`csp_cumulative` and
+    /// `csp_cumulative_var`; `fzn-csp --cumulative-strength`).
+    pub cumulative: CumulativeStrength,
 }
 
 /// Why [`build_within`] stopped.
@@ -705,8 +720,37 @@ pub fn build(items: &[Item]) -> Result<FznModel, TextError> {
 /// assert!(build_within(&items, None).is_ok());
 /// ```
 pub fn build_within(items: &[Item], budget: Option<Budget>) -> Result<FznModel, BuildError> {
+    build_with(
+        items,
+        BuildOptions {
+            budget,
+            ..BuildOptions::default()
+        },
+    )
+}
+
+/// [`build_within`] with every choice of [`BuildOptions`]: here the
+/// `cumulative` constraints at the time-table strength.
+///
+/// ```
+/// use csp_core::constraint::CumulativeStrength;
+/// use csp_fzn::{build_with, parse, BuildOptions};
+/// let items = parse(
+///     "array [1..2] of var 0..3: s :: output_array([1..2]);
+///      constraint csp_cumulative(s, [2, 2], [1, 1], 1);
+///      solve satisfy;",
+/// )
+/// .unwrap();
+/// let opts = BuildOptions {
+///     cumulative: CumulativeStrength::TimeTable,
+///     ..BuildOptions::default()
+/// };
+/// assert!(build_with(&items, opts).is_ok());
+/// ```
+pub fn build_with(items: &[Item], opts: BuildOptions) -> Result<FznModel, BuildError> {
     let mut b = Builder {
-        budget,
+        budget: opts.budget,
+        cumulative: opts.cumulative,
         over_budget: false,
         m: Model::new(),
         names: HashMap::new(),

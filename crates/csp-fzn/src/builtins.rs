@@ -869,7 +869,10 @@ pub(crate) fn post(
             let starts = c.vars(&args[0])?;
             let (d, r) = (c.values(&args[1])?, c.values(&args[2])?);
             let b = fit(c.int(&args[3])?, pos)?;
-            c.b.m.cumulative(&starts, &d, &r, b).map(|_| ())
+            let strength = c.b.cumulative;
+            c.b.m
+                .cumulative_with(&starts, &d, &r, b, strength)
+                .map(|_| ())
         }
         "csp_cumulative_var" => {
             // csp_cumulative_var(s, d, r, b): the same with variable
@@ -878,7 +881,10 @@ pub(crate) fn post(
             let starts = c.vars(&args[0])?;
             let (d, r) = (c.vars(&args[1])?, c.vars(&args[2])?);
             let b = c.var(&args[3])?;
-            c.b.m.cumulative_var(&starts, &d, &r, b).map(|_| ())
+            let strength = c.b.cumulative;
+            c.b.m
+                .cumulative_var_with(&starts, &d, &r, b, strength)
+                .map(|_| ())
         }
         "csp_diffn" | "csp_diffn_nonstrict" => {
             // csp_diffn(x, y, dx, dy): rectangles at (x, y) of the constant

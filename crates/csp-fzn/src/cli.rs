@@ -3,7 +3,7 @@
 //! [`main`]).
 //!
 //! ```text
-//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--no-learning] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] model.fzn
+//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--no-learning] [--cumulative-strength S] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] model.fzn
 //! ```
 //!
 //! Exit status: 0 when the run ended normally (including "unsatisfiable"
@@ -20,7 +20,7 @@ use crate::run::{self, Config, Status};
 const WATCHDOG_GRACE_MS: u64 = 500;
 
 const USAGE: &str =
-    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--no-learning] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] FILE.fzn";
+    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--no-learning] [--cumulative-strength S] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] FILE.fzn";
 
 const HELP: &str = "fzn-csp: csp as a FlatZinc solver (MiniZinc: minizinc --solver csp model.mzn)
 
@@ -53,6 +53,11 @@ options:
                              after =====UNSATISFIABLE=====: line, call, MiniZinc's
                              constraint name and path)
       --why-unsat-budget N   the node budget of each of its checks (default 100000)
+      --cumulative-strength timetable|energetic|energetic-reasoning|ttef
+                             how every cumulative propagates: time-tabling alone,
+                             plus the energetic overload check (default), plus
+                             energetic reasoning that pushes starts (O(n³) per call),
+                             or plus time-table edge finding (O(n² log n))
       --inference fc|mac     one inference level for every constraint (default: mac,
                              with value all-different forward-checked as in Gecode;
                              mac adds hidden singles to it, fc forward-checks all)
@@ -104,6 +109,22 @@ pub fn parse_args(
                         ))
                     }
                 })
+            }
+            "--cumulative-strength" => {
+                use csp_core::constraint::CumulativeStrength as S;
+                cfg.cumulative = match it.next().as_deref() {
+                    Some("timetable") => S::TimeTable,
+                    Some("energetic") => S::Energetic,
+                    Some("energetic-reasoning") => S::EnergeticReasoning,
+                    Some("ttef") => S::TimeTableEdgeFinding,
+                    v => {
+                        return Err(format!(
+                            "--cumulative-strength: expected timetable, energetic, \
+                             energetic-reasoning or ttef, found {}",
+                            v.map_or("nothing".to_string(), |v| format!("'{v}'"))
+                        ))
+                    }
+                }
             }
             "-t" | "--time-limit" => {
                 cfg.time_limit = Some(Duration::from_millis(number(&a, it.next())?))
@@ -196,7 +217,13 @@ pub fn main() -> ExitCode {
     let budget = cfg.memory_limit.map(crate::memory::Budget::of);
     let built = crate::parse(&text)
         .map_err(crate::BuildError::Invalid)
-        .and_then(|items| crate::build_within(&items, budget));
+        .and_then(|items| {
+            let opts = crate::BuildOptions {
+                budget,
+                cumulative: cfg.cumulative,
+            };
+            crate::build_with(&items, opts)
+        });
     // --why-unsat shows the items by their text.
     let text = if cfg.why_unsat { text } else { String::new() };
     let mut fzn = match built {

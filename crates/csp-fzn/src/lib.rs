@@ -20,8 +20,8 @@ mod spinner;
 pub mod why;
 
 pub use build::{
-    build, build_within, BuildError, FznModel, Objective, Origin, Output, Val, INT_MAX, INT_MIN,
-    MAX_VARIABLES,
+    build, build_with, build_within, BuildError, BuildOptions, FznModel, Objective, Origin, Output,
+    Val, INT_MAX, INT_MIN, MAX_VARIABLES,
 };
 pub use csp_text::TextError;
 pub use parse::parse;

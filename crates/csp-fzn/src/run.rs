@@ -33,6 +33,9 @@ pub struct Config {
     /// forward-checked (see [`crate::FznModel`]); `Some(Mac)` also
     /// needs [`FznModel::full_value_all_different`](crate::FznModel::full_value_all_different).
     pub inference: Option<csp_core::Inference>,
+    /// `--cumulative-strength`: how every `cumulative` propagates
+    /// (applied when the model is built, [`crate::BuildOptions`]).
+    pub cumulative: csp_core::constraint::CumulativeStrength,
     /// `-p N`: threads.
     pub threads: usize,
     /// `-r SEED`.
@@ -75,6 +78,7 @@ impl Default for Config {
             solutions: None,
             free: false,
             inference: None,
+            cumulative: csp_core::constraint::CumulativeStrength::default(),
             threads: 1,
             seed: 0,
             stats: false,
