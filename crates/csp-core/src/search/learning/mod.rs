@@ -540,11 +540,7 @@ impl<'a> Learner<'a> {
         let mut out = Vec::new();
         match *clash {
             Clash::Nogood(c) => {
-                out.extend(
-                    self.nogoods.clauses[c as usize]
-                        .iter()
-                        .map(|l| l.lit.negate()),
-                );
+                out.extend(self.nogoods.clauses.get(c).iter().map(|l| l.lit.negate()));
             }
             Clash::Kernel | Clash::Limit => {
                 self.engine.store.ex.chain();

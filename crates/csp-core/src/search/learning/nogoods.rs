@@ -33,6 +33,7 @@ use crate::domain::DomainStore;
 use crate::ids::Value;
 use crate::literal::Literal;
 use crate::search::engine::write_literal;
+use smallvec::SmallVec;
 
 /// The propagator index of the causes the nogood store writes (no
 /// propagator of the kernel has it: the kernel's indices are small).
@@ -200,6 +201,65 @@ pub(crate) enum Visit {
 /// are never deleted.
 const GLUE_LBD: u32 = 2;
 
+/// The clauses' literals, one after another in one vector (MiniSat's
+/// clause arena): a clause is a range of it, so visiting a clause reads
+/// one block of memory, not a vector header and then its heap block.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Clauses {
+    lits: Vec<CLit>,
+    /// Per clause: its first literal in `lits` and its length.
+    ranges: Vec<(u32, u32)>,
+}
+
+impl Clauses {
+    /// The number of clauses.
+    pub(crate) fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
+    /// The literals of clause `c`.
+    #[inline(always)]
+    pub(crate) fn get(&self, c: u32) -> &[CLit] {
+        let (s, n) = self.ranges[c as usize];
+        &self.lits[s as usize..(s + n) as usize]
+    }
+
+    #[inline(always)]
+    fn get_mut(&mut self, c: u32) -> &mut [CLit] {
+        let (s, n) = self.ranges[c as usize];
+        &mut self.lits[s as usize..(s + n) as usize]
+    }
+
+    /// Appends a clause; returns its index.
+    fn push(&mut self, clause: impl IntoIterator<Item = CLit>) -> u32 {
+        let start = self.lits.len() as u32;
+        self.lits.extend(clause);
+        let c = self.ranges.len() as u32;
+        self.ranges.push((start, self.lits.len() as u32 - start));
+        c
+    }
+
+    /// Keeps the literals of clause `c` that pass `keep`, in order (the
+    /// clause shrinks in place; its block keeps its room).
+    fn retain(&mut self, c: u32, mut keep: impl FnMut(&CLit) -> bool) {
+        let (s, n) = self.ranges[c as usize];
+        let mut w = s;
+        for r in s..s + n {
+            let l = self.lits[r as usize];
+            if keep(&l) {
+                self.lits[w as usize] = l;
+                w += 1;
+            }
+        }
+        self.ranges[c as usize].1 = w - s;
+    }
+
+    /// The number of literals in the clauses.
+    fn num_literals(&self) -> usize {
+        self.ranges.iter().map(|r| r.1 as usize).sum()
+    }
+}
+
 /// A watch: the clause, and a *blocker*, another of its literals (the
 /// other watch when filed): while the blocker is true the clause is
 /// satisfied and is not looked at (MiniSat 2.2's blockers, which save
@@ -219,7 +279,7 @@ struct VarLits {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Nogoods {
     /// The clauses; literals 0 and 1 are the watched ones.
-    pub(crate) clauses: Vec<Vec<CLit>>,
+    pub(crate) clauses: Clauses,
     /// Per clause: its literal block distance when learned (the number of
     /// decision levels among its literals; Audemard and Simon, "Predicting
     /// learnt clauses quality in modern SAT solvers", IJCAI 2009).
@@ -281,7 +341,7 @@ impl Nogoods {
 
     /// The number of literals in the clauses kept.
     pub(crate) fn num_literals(&self) -> usize {
-        self.clauses.iter().map(Vec::len).sum()
+        self.clauses.num_literals()
     }
 
     /// `l` with its id, made if `l` has none yet.
@@ -316,8 +376,8 @@ impl Nogoods {
     /// literal of the highest level). Returns its index.
     pub(crate) fn add(&mut self, store: &DomainStore, lits: &[Literal], lbd: u32) -> u32 {
         debug_assert!(lits.len() >= 2);
-        let clause: Vec<CLit> = lits.iter().map(|&l| self.intern(store, l)).collect();
-        self.add_clause(clause, lbd)
+        let clause: SmallVec<[CLit; 16]> = lits.iter().map(|&l| self.intern(store, l)).collect();
+        self.add_clause(&clause, lbd)
     }
 
     /// The clauses a reduction may delete (all but the glue clauses).
@@ -325,16 +385,15 @@ impl Nogoods {
         self.clauses.len() - self.glue
     }
 
-    fn add_clause(&mut self, clause: Vec<CLit>, lbd: u32) -> u32 {
+    fn add_clause(&mut self, clause: &[CLit], lbd: u32) -> u32 {
         self.lbd.push(lbd);
         self.glue += usize::from(lbd <= GLUE_LBD);
-        let c = self.clauses.len() as u32;
         let (a, b) = (clause[0], clause[1]);
+        let c = self.clauses.push(clause.iter().copied());
         self.watches[a.id as usize].push((c, b.test));
         if b.id != a.id {
             self.watches[b.id as usize].push((c, a.test));
         }
-        self.clauses.push(clause);
         c
     }
 
@@ -357,14 +416,13 @@ impl Nogoods {
         let n = self.clauses.len();
         let mut live: Vec<usize> = Vec::with_capacity(n);
         for c in 0..n {
-            let lits = &mut self.clauses[c];
             if root {
-                if lits.iter().any(|l| l.is_true(store)) {
+                if self.clauses.get(c as u32).iter().any(|l| l.is_true(store)) {
                     continue; // satisfied for good
                 }
                 // Literals false at the root are false for good: drop
                 // them.
-                lits.retain(|l| !l.is_false(store));
+                self.clauses.retain(c as u32, |l| !l.is_false(store));
             }
             live.push(c);
         }
@@ -382,14 +440,13 @@ impl Nogoods {
         };
         let old = std::mem::take(&mut self.clauses);
         let old_lbd = std::mem::take(&mut self.lbd);
-        let mut old: Vec<Option<Vec<CLit>>> = old.into_iter().map(Some).collect();
         for w in &mut self.watches {
             w.clear();
         }
         self.glue = 0;
         let mut short = Vec::new();
         for c in kept {
-            let lits = old[c].take().expect("kept once");
+            let lits = old.get(c as u32);
             match lits.len() {
                 0 => return Err(u32::MAX),
                 1 => short.push(lits[0].lit),
@@ -504,7 +561,7 @@ impl Nogoods {
                 continue;
             }
             let (b0, b1) = {
-                let lits = &self.clauses[c as usize];
+                let lits = self.clauses.get(c);
                 (lits[0].id, lits[1].id)
             };
             if b0 != id && b1 != id {
@@ -513,7 +570,7 @@ impl Nogoods {
             }
             let v = self.visit_false(store, c, id);
             let (a0, a1) = {
-                let lits = &self.clauses[c as usize];
+                let lits = self.clauses.get(c);
                 (lits[0], lits[1])
             };
             if a0.id != b0 && a0.id != b1 {
@@ -549,7 +606,7 @@ impl Nogoods {
     /// known to be false: the other watch is tried first, so a clause it
     /// satisfies costs one test (MiniSat's order).
     fn visit_false(&mut self, store: &mut DomainStore, c: u32, id: u32) -> Visit {
-        let lits = &mut self.clauses[c as usize];
+        let lits = self.clauses.get_mut(c);
         if lits[0].id == id {
             lits.swap(0, 1);
         }
@@ -570,7 +627,7 @@ impl Nogoods {
     /// can, and makes its first literal true when it is the only one not
     /// false (with the others as the reason).
     pub(crate) fn visit(&mut self, store: &mut DomainStore, c: u32) -> Visit {
-        let lits = &mut self.clauses[c as usize];
+        let lits = self.clauses.get_mut(c);
         for w in 0..2 {
             if lits[w].is_false(store) {
                 if let Some(j) = (2..lits.len()).find(|&j| !lits[j].is_false(store)) {
