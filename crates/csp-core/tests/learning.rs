@@ -28,16 +28,7 @@ fn random_model(seed: u64, big: bool) -> (Model, Vec<VarId>) {
     let mut m = Model::new();
     let xs: Vec<VarId> = doms.iter().map(|d| m.new_var(d.clone()).unwrap()).collect();
     let k = 2 + next(if big { 7 } else { 5 }) as usize;
-    let pick = |next: &mut dyn FnMut(u64) -> u64, c: usize| -> Vec<VarId> {
-        let mut v: Vec<VarId> = Vec::new();
-        while v.len() < c.min(n) {
-            let x = xs[next(n as u64) as usize];
-            if !v.contains(&x) {
-                v.push(x);
-            }
-        }
-        v
-    };
+    let pick = |next: &mut dyn FnMut(u64) -> u64, c: usize| common::distinct(next, &xs, c);
     for _ in 0..k {
         match next(7) {
             0 => {

@@ -1,10 +1,11 @@
 //! Helpers shared by the test files of issue 29 (`cumulative.rs`,
-//! `bin_packing.rs`) and by `explain.rs`: a seeded generator and random
-//! small domains.
+//! `bin_packing.rs`) and by `explain.rs`, `learning.rs` and
+//! `par_learning.rs`: a seeded generator, random small domains and
+//! random distinct variables.
 
 #![allow(dead_code)]
 
-use csp_core::Domain;
+use csp_core::{Domain, VarId};
 
 /// A xorshift generator: `next(m)` is in `0..m`, the same on every run.
 pub fn rng(mut s: u64) -> impl FnMut(u64) -> u64 {
@@ -56,4 +57,17 @@ pub fn conflict_rests_on(m: &csp_core::Model, decisions: &[csp_core::Literal]) {
     let mut expected = decisions.to_vec();
     expected.sort();
     assert_eq!(found, expected, "{why}");
+}
+
+/// `c` distinct variables of `xs` (all of them if `c` is larger), drawn
+/// with `next`.
+pub fn distinct(next: &mut dyn FnMut(u64) -> u64, xs: &[VarId], c: usize) -> Vec<VarId> {
+    let mut v: Vec<VarId> = Vec::new();
+    while v.len() < c.min(xs.len()) {
+        let x = xs[next(xs.len() as u64) as usize];
+        if !v.contains(&x) {
+            v.push(x);
+        }
+    }
+    v
 }
