@@ -188,9 +188,9 @@ impl Learner<'_> {
     }
 }
 
-/// Worker `i`'s options, from the caller's `options` (with the learning
-/// order resolved). Worker 0 keeps them, so one worker is the sequential
-/// search. The others search by activity (even when the caller chose an
+/// Worker `i`'s options, from the caller's `options`. Worker 0 keeps them
+/// (`Learner::new` resolves their learning order), so one worker is the
+/// sequential search. The others search by activity (even when the caller chose an
 /// order: a portfolio keeps one worker on it) and vary, in turn:
 /// * the value tried first when no phase is saved (the largest on odd
 ///   workers, the smallest on even ones);
@@ -201,7 +201,6 @@ impl Learner<'_> {
 ///   [`super::activity::Activity::shuffle`]).
 pub(crate) fn diversify(options: &SearchOptions, i: usize) -> (SearchOptions, Option<u64>) {
     let mut o = options.clone();
-    o.learning_order = options.effective_learning_order();
     if i == 0 {
         return (o, None);
     }
