@@ -27,7 +27,9 @@ use crate::{
 
 #[doc(hidden)]
 pub use crate::search::learning::parallel::par_learning_optimize;
-pub use crate::search::learning::{learned_nogoods, nogood_memory, LearnedNogood, MemorySample};
+pub use crate::search::learning::{
+    learned_nogoods, lns_counts, nogood_memory, LearnedNogood, LnsCounts, MemorySample,
+};
 
 /// The largest number of assignments [`brute_force`] will enumerate.
 pub const MAX_ASSIGNMENTS: u64 = 2_000_000;
@@ -232,6 +234,7 @@ pub fn all_configurations(seed: u64) -> Vec<SearchOptions> {
                     validate: true,
                     learning: false,
                     learning_order: Default::default(),
+                    lns: false,
                     // Explaining mode on a spread of configurations: it
                     // must not change what the search finds.
                     explain: matches!(

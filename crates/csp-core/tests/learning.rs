@@ -546,3 +546,68 @@ fn the_nogood_check_catches_weakened_reasons() {
     csp_core::testing::weaken_reasons(false);
     assert!(caught, "weakened reasons went unnoticed");
 }
+
+/// Neighbourhoods inside the learning search (`SearchOptions::lns`):
+/// their nogoods exclude no better solution (they are learned under
+/// assumptions, not root facts), the optimum is brute force's and is
+/// proven, and the neighbourhoods were really drawn, exhausted and
+/// improved on (restarts every conflict or two, so small models see many).
+#[test]
+fn neighbourhoods_keep_nogoods_sound_and_the_optimum_proven() {
+    use csp_core::testing::lns_counts;
+    let (mut drawn, mut exhausted, mut improved) = (0, 0, 0);
+    for seed in 0..200u64 {
+        let (mut m, xs) = random_model(seed, seed % 2 == 0);
+        let cost = m
+            .define(sum(xs
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
+            .unwrap();
+        let Some(sols) = brute_force(&m) else {
+            continue;
+        };
+        for minimize in [true, false] {
+            let best = sols.iter().map(|s| s[cost.index()]).reduce(|a, b| {
+                if (a < b) == minimize {
+                    a
+                } else {
+                    b
+                }
+            });
+            for inf in [Inference::ForwardChecking, Inference::Mac] {
+                let mut o = options(inf, 100_000);
+                o.lns = true;
+                o.restarts = Restarts::Luby { scale: 1 };
+                let what = format!("seed {seed}, {inf:?}, minimize {minimize}: {m:?}");
+                let ngs = learned_nogoods(&m, o.clone(), Some((cost, minimize)), Some(4));
+                check_nogoods(&m, &sols, &ngs, Some((cost, minimize)), &what);
+                let (counts, last) = lns_counts(&m, o.clone(), (cost, minimize));
+                drawn += counts.drawn;
+                exhausted += counts.exhausted;
+                improved += counts.improved;
+                assert_eq!(last.map(|s| s[cost.index()]), best, "{what}");
+                let mut search = Search::new(&m).options(o);
+                let r = if minimize {
+                    search.minimize(cost)
+                } else {
+                    search.maximize(cost)
+                }
+                .unwrap();
+                assert_eq!(r.objective, best, "{what}");
+                match best {
+                    Some(_) => {
+                        assert!(r.is_optimal() && r.proven, "{what}: {r}");
+                        m.check(r.best.as_ref().unwrap().values()).unwrap();
+                    }
+                    None => assert_eq!(r.outcome, Outcome::Unsatisfiable, "{what}"),
+                }
+            }
+        }
+    }
+    eprintln!("neighbourhoods: {drawn} drawn, {exhausted} exhausted, {improved} improved on");
+    assert!(
+        drawn > 100 && exhausted > 10 && improved > 10,
+        "{drawn}/{exhausted}/{improved}"
+    );
+}

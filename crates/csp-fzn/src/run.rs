@@ -58,6 +58,10 @@ pub struct Config {
     /// optimisation: on by default, off with `--no-learning`;
     /// enumeration keeps the ordinary engine either way.
     pub learning: bool,
+    /// `--lns`: neighbourhoods around the incumbent inside the learning
+    /// search's branch and bound (`csp_core::SearchOptions::lns`); off by
+    /// default.
+    pub lns: bool,
     /// `--trace-conflicts N`: print the first N conflicts of the learning
     /// search, analysed step by step, as comment lines before solving
     /// (`csp_core::Search::trace_conflicts`).
@@ -87,6 +91,7 @@ impl Default for Config {
             node_limit: None,
             memory_limit: None,
             learning: true,
+            lns: false,
             trace_conflicts: None,
             why_unsat: false,
             why_unsat_budget: None,
@@ -354,6 +359,7 @@ pub fn solve(
         opts.inference = i;
     }
     opts.learning = cfg.learning;
+    opts.lns = cfg.lns;
     // The model's search annotations, followed by the learning search
     // (without `-f`); free search uses learning's own heuristics.
     opts.learning_order = if !free && !strategy.decision_vars.is_empty() {

@@ -323,6 +323,28 @@ impl<'a> Search<'a> {
         self
     }
 
+    /// Neighbourhoods around the incumbent inside the learning search's
+    /// branch and bound ([`SearchOptions::lns`]): every other restart run
+    /// fixes a random share of the variables to the best solution's
+    /// values, as assumptions, and the nogoods it learns are kept.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Search};
+    /// use csp_core::expr::sum;
+    /// let mut m = Model::new();
+    /// let xs = m.new_vars(8, Domain::range(0, 20))?;
+    /// m.all_different(&xs)?;
+    /// let cost = m.define(sum(xs.iter().enumerate().map(|(i, &x)| (i as i32 + 1) * x)))?;
+    /// let r = Search::new(&m).learning(true).lns(true).minimize(cost)?;
+    /// assert!(r.is_optimal()); // the runs between neighbourhoods complete the proof
+    /// assert_eq!(r.objective, Some(84)); // 8·0 + 7·1 + … + 1·7
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn lns(mut self, on: bool) -> Self {
+        self.options.lns = on;
+        self
+    }
+
     /// Sets the limits.
     pub fn limits(mut self, l: Limits) -> Self {
         self.options.limits = l;

@@ -200,13 +200,13 @@ impl<'a> Search<'a> {
     /// assert!(r.objective.unwrap() >= 84); // 8·0 + 7·1 + … + 1·7, the optimum
     /// ```
     pub fn minimize_lns(&mut self, objective: VarId, lns: Lns) -> Result<Optimum, SearchError> {
-        self.checked(objective, true, |s| s.lns(objective, true, lns))
+        self.checked(objective, true, |s| s.run_lns(objective, true, lns))
     }
 
     /// [`maximize`](Search::maximize) by large neighbourhood search (see
     /// [`minimize_lns`](Search::minimize_lns)).
     pub fn maximize_lns(&mut self, objective: VarId, lns: Lns) -> Result<Optimum, SearchError> {
-        self.checked(objective, false, |s| s.lns(objective, false, lns))
+        self.checked(objective, false, |s| s.run_lns(objective, false, lns))
     }
 
     /// [`minimize`](Search::minimize) on `threads` threads (0: all cores),
@@ -413,7 +413,7 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn lns(self, objective: VarId, minimize: bool, lns: Lns) -> Optimum {
+    fn run_lns(self, objective: VarId, minimize: bool, lns: Lns) -> Optimum {
         let model = self.model;
         let options = self.options;
         let started = std::time::Instant::now();

@@ -279,6 +279,16 @@ pub struct SearchOptions {
     /// caller's order when one is set, else by activity (the default,
     /// [`LearningOrder::Auto`]).
     pub learning_order: LearningOrder,
+    /// Large neighbourhood search inside the learning search's branch and
+    /// bound: once a solution is known, every other restart run first
+    /// fixes a random share of the variables (of `decision_vars` when
+    /// given) to the incumbent's values, as assumptions, so the nogoods
+    /// it learns hold for the whole model and are kept. The runs between
+    /// stay complete, so an optimum is still proven. Off by default (see
+    /// `docs/learning.md`, "Neighbourhoods inside the learning search",
+    /// for where it pays); it needs `learning` and restarts (Luby by
+    /// default when the options have none). Satisfaction ignores it.
+    pub lns: bool,
 }
 
 impl Default for SearchOptions {
@@ -298,6 +308,7 @@ impl Default for SearchOptions {
             explain: false,
             learning: true,
             learning_order: LearningOrder::default(),
+            lns: false,
         }
     }
 }

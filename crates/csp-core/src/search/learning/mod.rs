@@ -43,6 +43,7 @@
 
 pub(crate) mod activity;
 pub(crate) mod analysis;
+pub(crate) mod lns;
 pub(crate) mod nogoods;
 pub(crate) mod parallel;
 pub mod trace;
@@ -53,6 +54,7 @@ use std::time::Instant;
 
 use activity::Activity;
 use analysis::Analyzer;
+use lns::{Assume, Neighbourhoods};
 use nogoods::Nogoods;
 
 use super::engine::{write_literal, Engine, Prepared};
@@ -185,6 +187,9 @@ pub(crate) struct Learner<'a> {
     /// The incumbent shared with other workers (`par_minimize`), read at
     /// each fixpoint ([`parallel`]).
     shared: Option<Arc<parallel::Shared>>,
+    /// Neighbourhoods around the incumbent on every other restart run,
+    /// when [`SearchOptions::lns`] asks for them ([`lns`]).
+    lns: Option<Neighbourhoods>,
 }
 
 impl<'a> Learner<'a> {
@@ -193,8 +198,10 @@ impl<'a> Learner<'a> {
     pub(crate) fn new(model: &'a Model, mut options: SearchOptions) -> Learner<'a> {
         options.explain = true;
         options.learning_order = options.effective_learning_order();
+        // Neighbourhoods are drawn at restarts: they need some.
         let restarts = match (options.restarts, options.learning_order) {
             (Restarts::None, LearningOrder::Activity) => DEFAULT_RESTARTS,
+            (Restarts::None, _) if options.lns => DEFAULT_RESTARTS,
             (r, _) => r,
         };
         let prep = Arc::new(Prepared::new(model, options.inference));
@@ -209,6 +216,10 @@ impl<'a> Learner<'a> {
             .map(|x| x.index() as u32)
             .collect();
         activity.prefer(&first);
+        let lns = engine.opts.lns.then(|| {
+            let pool = if first.is_empty() { vars } else { first };
+            Neighbourhoods::new(pool, 1)
+        });
         Learner {
             engine,
             nogoods: Nogoods::new(n),
@@ -230,12 +241,16 @@ impl<'a> Learner<'a> {
             simplified: 0,
             root_bound: None,
             shared: None,
+            lns,
         }
     }
 
     /// Optimises `x` (minimising if `minimize`).
     pub(crate) fn set_objective(&mut self, x: VarId, minimize: bool) {
         self.objective = Some((x, minimize));
+        if let Some(n) = &mut self.lns {
+            n.leave_out(x.index() as u32);
+        }
     }
 
     /// The number of learned clauses kept.
@@ -318,14 +333,46 @@ impl<'a> Learner<'a> {
                 self.run = (self.run.0, 0, self.restarts.cutoff(self.run.0));
                 self.engine.stats.restarts += 1;
                 self.sample_memory(false);
+                if let Some(n) = &mut self.lns {
+                    // Every other run searches a neighbourhood.
+                    n.end(false);
+                    if self.run.0 % 2 == 1 {
+                        n.draw(&self.engine.store);
+                    }
+                }
                 continue;
+            }
+            // The neighbourhood's assumptions come first.
+            if let Some(n) = &mut self.lns {
+                match n.next_assumption(&self.engine.store) {
+                    Assume::Done => {}
+                    Assume::Decide(lit) => {
+                        self.engine.stats.nodes += 1;
+                        self.engine.store.push_level();
+                        let r = self.engine.decision_write(lit);
+                        debug_assert!(r.is_ok());
+                        continue;
+                    }
+                    Assume::Exhausted => {
+                        // Nothing better in it: the rest of the run
+                        // searches the whole space.
+                        n.end(true);
+                        self.backjump(0);
+                        continue;
+                    }
+                }
             }
             let Some(x) = self.pick() else {
                 self.engine.stats.solutions += 1;
                 // Back to the root next time (the caller tightens the
                 // bound or stops).
                 return match self.engine.take_solution() {
-                    Some(v) => Found::Solution(v),
+                    Some(v) => {
+                        if let Some(n) = &mut self.lns {
+                            n.incumbent(&v);
+                        }
+                        Found::Solution(v)
+                    }
                     None => {
                         self.done = true;
                         Found::Invalid
@@ -415,6 +462,10 @@ impl<'a> Learner<'a> {
             self.engine.kernel.clear(&mut self.engine.store);
             self.done = true;
             return false;
+        }
+        if let Some(n) = &mut self.lns {
+            // The next neighbourhood, around the new incumbent.
+            n.draw(&self.engine.store);
         }
         true
     }
@@ -587,6 +638,9 @@ impl<'a> Learner<'a> {
         self.nogoods.backtracked(self.engine.store.ex.entries.len());
         self.analyzer
             .backtracked(self.engine.store.ex.entries.len());
+        if let Some(n) = &mut self.lns {
+            n.backtracked();
+        }
     }
 
     /// The open candidate of highest activity (`None`: every variable is
@@ -791,6 +845,47 @@ pub fn learned_nogoods(
     }
     l.run_to_end(objective);
     l.log.take().unwrap_or_default()
+}
+
+/// What the neighbourhoods of [`SearchOptions::lns`] did in one search
+/// (tests and measurements).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LnsCounts {
+    /// Neighbourhoods drawn.
+    pub drawn: u64,
+    /// Of those, found to hold no better solution.
+    pub exhausted: u64,
+    /// Of those, ended by a better solution.
+    pub improved: u64,
+}
+
+/// Runs branch and bound with learning on `objective` to its end or the
+/// options' limits and says what the neighbourhoods did (all zero when
+/// `options.lns` is off), with the last solution's values.
+#[doc(hidden)]
+#[cfg(feature = "testing")]
+pub fn lns_counts(
+    model: &Model,
+    options: SearchOptions,
+    objective: (VarId, bool),
+) -> (LnsCounts, Option<Vec<Value>>) {
+    let mut l = Learner::new(model, options);
+    let mut last = None;
+    l.set_objective(objective.0, objective.1);
+    while let Found::Solution(values) = l.next() {
+        let v = values[objective.0.index()];
+        last = Some(values);
+        if !l.tighten(v) {
+            break;
+        }
+    }
+    let counts = l.lns.as_ref().map_or(LnsCounts::default(), |n| LnsCounts {
+        drawn: n.drawn,
+        exhausted: n.exhausted,
+        improved: n.improved,
+    });
+    (counts, last)
 }
 
 /// Runs a learning search (branch and bound when `objective` is given)
