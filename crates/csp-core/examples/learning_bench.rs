@@ -23,6 +23,14 @@
 //! runs one learning worker against two (`par_minimize`) on the
 //! optimisation models below, with CPU time beside wall-clock time.
 //!
+//! ```sh
+//! cargo run --release -p csp-core --example learning_bench -- lns [NODE_LIMIT [FILTER]]
+//! ```
+//!
+//! runs the learning search on the optimisation models below without
+//! and with its neighbourhoods (`Search::lns`; the `learning` column then
+//! says `lns`).
+//!
 //! Each model is run with learning off (the ordinary engine, its default
 //! orders with the inference given) and on (`Search::learning(true)`,
 //! same inference), under the same node limit (default 2,000,000); a run
@@ -115,6 +123,39 @@ fn jobshop(jobs: usize, machines: usize, seed: u64) -> (Model, VarId) {
     }
     let makespan = m.define(max_of(ends)).unwrap();
     (m, makespan)
+}
+
+/// The learning search without and with neighbourhoods on the
+/// optimisation models.
+fn lns(limit: u64, filter: &str) {
+    println!(
+        "{:<14} {:<8} {:<24} {:>10} {:>10} {:>10}",
+        "model", "learning", "outcome", "nodes", "failures", "ms"
+    );
+    for (name, m, x) in optimisation_runs().iter().filter(|r| r.0.contains(filter)) {
+        for lns in [false, true] {
+            let t = Instant::now();
+            let r = Search::new(m)
+                .inference(Inference::Mac)
+                .learning(true)
+                .lns(lns)
+                .node_limit(limit)
+                .minimize(*x)
+                .unwrap();
+            let o = match (r.outcome, r.objective) {
+                (Outcome::Solved, Some(v)) => format!("optimal {v}"),
+                (Outcome::LimitReached(_), Some(v)) => format!("limit, best {v}"),
+                (o, _) => o.to_string(),
+            };
+            println!(
+                "{name:<14} {:<8} {o:<24} {:>10} {:>10} {:>10.1}",
+                if lns { "lns" } else { "on" },
+                r.stats.nodes,
+                r.stats.failures,
+                t.elapsed().as_secs_f64() * 1e3
+            );
+        }
+    }
 }
 
 fn show(name: &str, learning: bool, outcome: String, nodes: u64, failures: u64, t: f64) {
@@ -273,6 +314,14 @@ fn main() {
         );
         let (m, x) = binpack(18, 7);
         memory("binpack-18", &m, Inference::Mac, Some((x, true)), limit);
+        return;
+    }
+    if std::env::args().nth(1).as_deref() == Some("lns") {
+        let limit: u64 = std::env::args()
+            .nth(2)
+            .and_then(|a| a.parse().ok())
+            .unwrap_or(2_000_000);
+        lns(limit, &std::env::args().nth(3).unwrap_or_default());
         return;
     }
     if std::env::args().nth(1).as_deref() == Some("par") {

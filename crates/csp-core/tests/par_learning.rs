@@ -104,7 +104,14 @@ fn two_workers_agree_with_brute_force_on_small_models() {
         for minimize in [true, false] {
             let expected = best_of(sols.iter().map(|s| s[cost.index()]), minimize);
             for workers in [2, 3] {
-                let (r, _) = par_learning_optimize(&m, options(None), cost, minimize, workers);
+                // With neighbourhoods too (fzn-csp's default): the
+                // imported incumbent becomes the workers' centre.
+                let mut o = options(None);
+                o.lns = seed % 2 == 1;
+                if o.lns {
+                    o.restarts = csp_core::Restarts::Luby { scale: 1 };
+                }
+                let (r, _) = par_learning_optimize(&m, o, cost, minimize, workers);
                 let what = format!("seed {seed}, minimize {minimize}, {workers} workers");
                 check_complete(&m, cost, &r, expected, &what);
             }

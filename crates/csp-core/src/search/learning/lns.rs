@@ -86,6 +86,14 @@ impl Neighbourhoods {
         }
     }
 
+    /// Draws from another random sequence (worker `i` of a portfolio;
+    /// worker 0 keeps the sequential search's).
+    pub(crate) fn reseed(&mut self, i: u64) {
+        if i > 0 {
+            self.rng = splitmix(self.rng ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        }
+    }
+
     /// Takes `x` (the objective) out of the pool.
     pub(crate) fn leave_out(&mut self, x: u32) {
         self.pool.retain(|&i| i != x);

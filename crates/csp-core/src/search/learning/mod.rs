@@ -198,10 +198,8 @@ impl<'a> Learner<'a> {
     pub(crate) fn new(model: &'a Model, mut options: SearchOptions) -> Learner<'a> {
         options.explain = true;
         options.learning_order = options.effective_learning_order();
-        // Neighbourhoods are drawn at restarts: they need some.
         let restarts = match (options.restarts, options.learning_order) {
             (Restarts::None, LearningOrder::Activity) => DEFAULT_RESTARTS,
-            (Restarts::None, _) if options.lns => DEFAULT_RESTARTS,
             (r, _) => r,
         };
         let prep = Arc::new(Prepared::new(model, options.inference));
@@ -250,6 +248,12 @@ impl<'a> Learner<'a> {
         self.objective = Some((x, minimize));
         if let Some(n) = &mut self.lns {
             n.leave_out(x.index() as u32);
+            // Neighbourhoods are drawn at restarts: they need some (the
+            // caller's order has none unless asked for).
+            if self.restarts == Restarts::None {
+                self.restarts = DEFAULT_RESTARTS;
+                self.run.2 = self.restarts.cutoff(self.run.0);
+            }
         }
     }
 
@@ -850,6 +854,7 @@ pub fn learned_nogoods(
 /// What the neighbourhoods of [`SearchOptions::lns`] did in one search
 /// (tests and measurements).
 #[doc(hidden)]
+#[cfg(feature = "testing")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LnsCounts {
     /// Neighbourhoods drawn.

@@ -179,6 +179,13 @@ impl Learner<'_> {
             return Poll::Nothing;
         }
         shared.imports.fetch_add(1, Ordering::Relaxed);
+        if let Some(n) = &mut self.lns {
+            // Neighbourhoods are drawn around the best solution known.
+            let inc = shared.incumbent.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(s) = &inc.0 {
+                n.incumbent(s.values());
+            }
+        }
         if self.tighten(v) {
             Poll::Tightened
         } else {
@@ -236,6 +243,7 @@ struct Report {
 fn work(
     model: &Model,
     options: SearchOptions,
+    index: usize,
     seed: Option<u64>,
     objective: VarId,
     shared: &Arc<Shared>,
@@ -246,6 +254,10 @@ fn work(
     shared.ready.wait();
     if let Some(s) = seed {
         l.activity.shuffle(s);
+    }
+    if let Some(n) = &mut l.lns {
+        // Each worker draws its own neighbourhoods.
+        n.reseed(index as u64);
     }
     l.engine.set_start_time(shared.start);
     l.engine.set_shared_nodes(Arc::clone(&shared.nodes));
@@ -420,7 +432,7 @@ fn portfolio(
                 }
                 let (shared, finished, main) = (&shared, &finished, main.clone());
                 scope.spawn(move || {
-                    let r = work(model, o, seed, objective, shared);
+                    let r = work(model, o, i, seed, objective, shared);
                     finished.fetch_add(1, Ordering::Release);
                     main.unpark();
                     r
