@@ -18,12 +18,12 @@ the objective and the CPU seconds of the whole minizinc process and its
 children (compiler and solver; from wait4). A run that does not prove its
 answer counts as S seconds in the geometric mean.
 
-Solvers (--solvers, comma-separated, default all five):
+Solvers (--solvers, comma-separated, default all six):
     csp           fzn-csp --no-learning         (org.csp.csp, the ordinary engine)
-    csp-learning  fzn-csp --learning            (org.csp.csp, the learning search:
-                                                 fzn-csp's default since 2026-11-28)
-    csp-lns       fzn-csp --learning --lns      (neighbourhoods inside the learning search;
-                                                 not in the default set)
+    csp-learning  fzn-csp --learning --no-lns   (org.csp.csp, the learning search:
+                                                 fzn-csp's default from 2026-11-28 to -29)
+    csp-lns       fzn-csp --learning --lns      (and its neighbourhoods: fzn-csp's
+                                                 default since 2026-11-29)
     huub          Huub 100.1.0                  (solutions.huub)
     pumpkin       Pumpkin 0.5.0                 (nl.tudelft.algorithmics.pumpkin)
     gecode        Debian's Gecode               (gecode)
@@ -81,8 +81,8 @@ SOLVERS = {
     # thirteenth session, so saved runs keep their meaning); "csp-learning"
     # the learning search, fzn-csp's default since.
     "csp": ("org.csp.csp", ["--no-learning"], "csp --no-learning"),
-    "csp-learning": ("org.csp.csp", ["--learning"], "csp (learning, default)"),
-    "csp-lns": ("org.csp.csp", ["--learning", "--lns"], "csp (learning, --lns)"),
+    "csp-learning": ("org.csp.csp", ["--learning", "--no-lns"], "csp (learning, --no-lns)"),
+    "csp-lns": ("org.csp.csp", ["--learning", "--lns"], "csp (learning, --lns: default)"),
     "huub": ("solutions.huub", [], "Huub"),
     "pumpkin": ("nl.tudelft.algorithmics.pumpkin", [], "Pumpkin"),
     "gecode": ("org.gecode.gecode", [], "Gecode"),
@@ -288,8 +288,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=1, help="runs at once (default 1)")
     ap.add_argument("--only", help="run only ids containing PATTERN (or matching a glob)")
     ap.add_argument("--kind", help="run only rows of this kind (satisfy, count, optimize)")
-    ap.add_argument("--solvers", default=",".join(k for k in SOLVERS if k != "csp-lns"),
-                    help="comma-separated")
+    ap.add_argument("--solvers", default=",".join(SOLVERS), help="comma-separated")
     ap.add_argument("--csp", help="the csp binary (default $CARGO_TARGET_DIR/release/csp)")
     ap.add_argument("--lcg", help="scratch folder of ../shared/lcg/setup.sh (adds W/solvers)")
     ap.add_argument("--no-check", dest="check", action="store_false",

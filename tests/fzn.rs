@@ -143,11 +143,11 @@ fn statistics_report_the_objective_bound() {
             .find_map(|l| l.strip_prefix(p.as_str()))
             .map(|v| v.parse().unwrap())
     };
-    for learning in [false, true] {
+    // The default (learning with neighbourhoods), without them, and the
+    // ordinary engine.
+    for flags in [&[][..], &["--no-lns"], &["--no-learning"], &["--lns"]] {
         let mut args = vec!["-s", "tests/data/fzn/knapsack.fzn"];
-        if !learning {
-            args.push("--no-learning");
-        }
+        args.extend_from_slice(flags);
         let o = fzn(&args);
         assert!(o.status.success(), "{}", stderr(&o));
         let text = stdout(&o);

@@ -3,7 +3,7 @@
 //! [`main`]).
 //!
 //! ```text
-//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--no-learning] [--lns] [--cumulative-strength S] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] model.fzn
+//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--no-learning] [--no-lns] [--cumulative-strength S] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] model.fzn
 //! ```
 //!
 //! Exit status: 0 when the run ended normally (including "unsatisfiable"
@@ -20,7 +20,7 @@ use crate::run::{self, Config, Status};
 const WATCHDOG_GRACE_MS: u64 = 500;
 
 const USAGE: &str =
-    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--no-learning] [--lns] [--cumulative-strength S] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] FILE.fzn";
+    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--no-learning] [--no-lns] [--cumulative-strength S] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] FILE.fzn";
 
 const HELP: &str = "fzn-csp: csp as a FlatZinc solver (MiniZinc: minizinc --solver csp model.mzn)
 
@@ -46,9 +46,11 @@ options:
                              -f (or none) by activity with restarts (enumeration and
                              counting always use the ordinary engine)
       --learning             the learning search (the default; kept for old scripts)
-      --lns                  optimisation with learning: every other restart first fixes
-                             a random share of the variables to the best solution's
-                             values (large neighbourhood search; learned nogoods kept)
+      --no-lns               optimisation with learning without its neighbourhoods: by
+                             default every other restart first fixes a random share of
+                             the variables to the best solution's values (large
+                             neighbourhood search; learned nogoods kept)
+      --lns                  the neighbourhoods (the default; for symmetry)
       --trace-conflicts N    print the first N conflicts of the learning search,
                              analysed step by step, as % comment lines; then solve
       --why-unsat            when the model has no solution, name a minimal set of its
@@ -136,6 +138,7 @@ pub fn parse_args(
             "--learning" => cfg.learning = true,
             "--no-learning" => cfg.learning = false,
             "--lns" => cfg.lns = true,
+            "--no-lns" => cfg.lns = false,
             "--trace-conflicts" => cfg.trace_conflicts = Some(number(&a, it.next())?),
             "--why-unsat" => cfg.why_unsat = true,
             "--why-unsat-budget" => {

@@ -58,9 +58,9 @@ pub struct Config {
     /// optimisation: on by default, off with `--no-learning`;
     /// enumeration keeps the ordinary engine either way.
     pub learning: bool,
-    /// `--lns`: neighbourhoods around the incumbent inside the learning
-    /// search's branch and bound (`csp_core::SearchOptions::lns`); off by
-    /// default.
+    /// Neighbourhoods around the incumbent inside the learning search's
+    /// branch and bound (`csp_core::SearchOptions::lns`): on by default
+    /// (measured in `docs/learning.md`), off with `--no-lns`.
     pub lns: bool,
     /// `--trace-conflicts N`: print the first N conflicts of the learning
     /// search, analysed step by step, as comment lines before solving
@@ -91,7 +91,7 @@ impl Default for Config {
             node_limit: None,
             memory_limit: None,
             learning: true,
-            lns: false,
+            lns: true,
             trace_conflicts: None,
             why_unsat: false,
             why_unsat_budget: None,
