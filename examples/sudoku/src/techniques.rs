@@ -34,6 +34,9 @@ use crate::pencil::{bit, cell_name, digits_of, Candidates, House};
 
 mod aic;
 mod als;
+mod unique;
+
+pub use unique::Premise;
 
 /// HoDoKu's difficulty levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -115,6 +118,29 @@ pub enum Technique {
     XyzWing,
     /// W-Wing: two equal bivalue cells joined by a strong link.
     WWing,
+    /// BUG+1: all empty cells bivalue but one; it keeps the digit that
+    /// breaks the bivalue universal grave (assumes a unique solution).
+    BugPlusOne,
+    /// Uniqueness Test 1: three corners of a rectangle hold only the same
+    /// two digits; the fourth loses them (assumes a unique solution).
+    UniquenessTest1,
+    /// Uniqueness Test 2: two corners in a line hold one extra digit; it
+    /// leaves the cells seeing both.
+    UniquenessTest2,
+    /// Uniqueness Test 3: the extra digits of two corners form a naked
+    /// subset with other cells of a house.
+    UniquenessTest3,
+    /// Uniqueness Test 4: one of the two digits is confined to two corners
+    /// in a house; they lose the other.
+    UniquenessTest4,
+    /// Uniqueness Test 5: diagonal corners (or three) hold one extra digit.
+    UniquenessTest5,
+    /// Uniqueness Test 6: a digit confined to the rectangle in both rows
+    /// (or columns) leaves the two corners with extra digits.
+    UniquenessTest6,
+    /// Hidden Rectangle: a bivalue corner and a digit confined to the
+    /// rectangle in the opposite corner's row and column.
+    HiddenRectangle,
     /// Basic fish of size 4.
     Jellyfish,
     /// An X-Wing with fins in one box.
@@ -170,7 +196,7 @@ pub enum Technique {
 
 /// Every technique, in the order [`next`] tries them (but for those
 /// that are not [`Technique::in_ladder`]).
-pub const LADDER: [Technique; 46] = [
+pub const LADDER: [Technique; 54] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -186,6 +212,7 @@ pub const LADDER: [Technique; 46] = [
     Technique::HiddenQuadruple,
     Technique::XWing,
     Technique::RemotePair,
+    Technique::BugPlusOne,
     Technique::Skyscraper,
     Technique::TwoStringKite,
     Technique::EmptyRectangle,
@@ -196,6 +223,13 @@ pub const LADDER: [Technique; 46] = [
     Technique::XyWing,
     Technique::XyzWing,
     Technique::WWing,
+    Technique::UniquenessTest1,
+    Technique::UniquenessTest2,
+    Technique::UniquenessTest3,
+    Technique::UniquenessTest4,
+    Technique::UniquenessTest5,
+    Technique::UniquenessTest6,
+    Technique::HiddenRectangle,
     Technique::ColourTrap,
     Technique::ColourWrap,
     Technique::Jellyfish,
@@ -228,6 +262,13 @@ impl Technique {
     /// Blossom is off in HoDoKu's default configuration anyway.)
     pub fn in_ladder(self) -> bool {
         !als::is_als(self)
+    }
+
+    /// Does it rest on the premise that the puzzle has exactly one
+    /// solution (the uniqueness tests, the hidden rectangle, BUG+1)? Such
+    /// a step is offered only when the state has exactly one completion.
+    pub fn assumes_uniqueness(self) -> bool {
+        unique::is_uniqueness(self)
     }
 
     /// HoDoKu's code (`0300` for X-Wing).
@@ -265,6 +306,14 @@ impl Technique {
             XyWing => "0800",
             XyzWing => "0801",
             WWing => "0803",
+            UniquenessTest1 => "0600",
+            UniquenessTest2 => "0601",
+            UniquenessTest3 => "0602",
+            UniquenessTest4 => "0603",
+            UniquenessTest5 => "0604",
+            UniquenessTest6 => "0605",
+            HiddenRectangle => "0606",
+            BugPlusOne => "0610",
             XChain => "0701",
             RemotePair => "0703",
             XyChain => "0702",
@@ -318,6 +367,14 @@ impl Technique {
             XyWing => "xy-wing",
             XyzWing => "xyz-wing",
             WWing => "w-wing",
+            UniquenessTest1 => "uniqueness test 1",
+            UniquenessTest2 => "uniqueness test 2",
+            UniquenessTest3 => "uniqueness test 3",
+            UniquenessTest4 => "uniqueness test 4",
+            UniquenessTest5 => "uniqueness test 5",
+            UniquenessTest6 => "uniqueness test 6",
+            HiddenRectangle => "hidden rectangle",
+            BugPlusOne => "bug+1",
             XChain => "x-chain",
             RemotePair => "remote pair",
             XyChain => "xy-chain",
@@ -347,6 +404,14 @@ impl Technique {
             XyWing => "XY-Wing".into(),
             XyzWing => "XYZ-Wing".into(),
             WWing => "W-Wing".into(),
+            UniquenessTest1 => "Uniqueness Test 1".into(),
+            UniquenessTest2 => "Uniqueness Test 2".into(),
+            UniquenessTest3 => "Uniqueness Test 3".into(),
+            UniquenessTest4 => "Uniqueness Test 4".into(),
+            UniquenessTest5 => "Uniqueness Test 5".into(),
+            UniquenessTest6 => "Uniqueness Test 6".into(),
+            HiddenRectangle => "Hidden Rectangle".into(),
+            BugPlusOne => "BUG+1".into(),
             XChain => "X-Chain".into(),
             XyChain => "XY-Chain".into(),
             Aic => "AIC".into(),
@@ -369,7 +434,9 @@ impl Technique {
             | NakedTriple | HiddenTriple => Level::Medium,
             NakedQuadruple | HiddenQuadruple | XWing | Swordfish | Skyscraper | TwoStringKite
             | XyWing | XyzWing | WWing | FinnedXWing | SashimiXWing | EmptyRectangle
-            | TurbotFish | ColourTrap | ColourWrap | RemotePair => Level::Hard,
+            | TurbotFish | ColourTrap | ColourWrap | RemotePair | BugPlusOne | UniquenessTest1
+            | UniquenessTest2 | UniquenessTest3 | UniquenessTest4 | UniquenessTest5
+            | UniquenessTest6 | HiddenRectangle => Level::Hard,
             Jellyfish
             | FinnedSwordfish
             | SashimiSwordfish
@@ -429,6 +496,8 @@ impl Technique {
             ContinuousNiceLoop | DiscontinuousNiceLoop | Aic => 280,
             GroupedContinuousNiceLoop | GroupedDiscontinuousNiceLoop | GroupedAic => 300,
             RemotePair => 110,
+            BugPlusOne | UniquenessTest1 | UniquenessTest2 | UniquenessTest3 | UniquenessTest4
+            | UniquenessTest5 | UniquenessTest6 | HiddenRectangle => 100,
             AlsXz => 300,
             AlsXyWing => 320,
             AlsXyChain => 340,
@@ -680,6 +749,8 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         AlsXz | AlsXyWing | AlsXyChain | DeathBlossom => {
             als::find(pm, &als::Sets::new(pm, true), t, true)
         }
+        UniquenessTest1 | UniquenessTest2 | UniquenessTest3 | UniquenessTest4 | UniquenessTest5
+        | UniquenessTest6 | HiddenRectangle | BugPlusOne => unique::find(pm, t, false),
         ForcingNetContradiction => forcing_contradiction(pm),
         ForcingNetVerity => forcing_verity(pm),
     }
@@ -712,8 +783,18 @@ fn only(steps: Vec<Step>, t: Technique) -> Vec<Step> {
 
 /// Every instance of `t`, each checked by `checker`; an instance the
 /// checker refutes is an error naming it.
+///
+/// The uniqueness techniques ([`Technique::assumes_uniqueness`]) find
+/// nothing unless their premise holds ([`Checker::uniqueness_premise`]).
 pub fn find_checked(pm: &Candidates, t: Technique, checker: &Checker) -> Result<Vec<Step>, String> {
-    let steps = find_all(pm, t);
+    let steps = if t.assumes_uniqueness() {
+        match checker.uniqueness_premise(pm) {
+            None => return Ok(vec![]),
+            Some(p) => unique::find(pm, t, p == Premise::Givens),
+        }
+    } else {
+        find_all(pm, t)
+    };
     for s in &steps {
         checker.verify(pm, s)?;
     }
@@ -738,10 +819,20 @@ pub fn next_with(pm: &Candidates, checker: &Checker) -> Result<Option<Step>, Str
     // The almost locked sets, built once; without overlaps, as HoDoKu's
     // solver uses them.
     let mut sets: Option<als::Sets> = None;
+    // The uniqueness techniques' premise, counted once, when first needed.
+    let mut premise: Option<Option<Premise>> = None;
     for t in LADDER {
         if !t.in_ladder() {
             continue;
         }
+        let prem = if t.assumes_uniqueness() {
+            match *premise.get_or_insert_with(|| checker.uniqueness_premise(pm)) {
+                None => continue,
+                p => p,
+            }
+        } else {
+            None
+        };
         let steps = match (fish_size(t), nice_loop_kind(t)) {
             _ if als::is_als(t) => {
                 let sets = sets.get_or_insert_with(|| als::Sets::new(pm, false));
@@ -762,6 +853,7 @@ pub fn next_with(pm: &Candidates, checker: &Checker) -> Result<Option<Step>, Str
                     .cloned()
                     .collect()
             }
+            _ if prem.is_some() => unique::find(pm, t, prem == Some(Premise::Givens)),
             (None, None) => find_all(pm, t),
         };
         if let Some(s) = steps.into_iter().next() {
@@ -2563,6 +2655,7 @@ pub struct Checker {
     vars: Vec<VarId>,
     cell_rule: Vec<ConstraintId>,
     digit_rule: Vec<ConstraintId>,
+    unique: unique::UniqueCache,
 }
 
 impl fmt::Debug for Checker {
@@ -2608,6 +2701,7 @@ impl Checker {
             vars,
             cell_rule,
             digit_rule,
+            unique: unique::UniqueCache::default(),
         }
     }
 
@@ -2615,21 +2709,23 @@ impl Checker {
         self.vars[c * self.n + d as usize - 1]
     }
 
-    /// Proves each placement and elimination of `s` from its rules and the
-    /// candidates of `pm`; the first one that does not follow is an error.
-    pub fn verify(&self, pm: &Candidates, s: &Step) -> Result<(), String> {
+    /// The constraints of `rules`.
+    fn constraints(&self, rules: &[Rule]) -> Vec<ConstraintId> {
         let n = self.n;
-        let cs: Vec<ConstraintId> = s
-            .rules
+        rules
             .iter()
             .map(|&r| match r {
                 Rule::Cell(c) => self.cell_rule[c],
                 Rule::Digit(h, d) => self.digit_rule[h.index(n) * n + d as usize - 1],
             })
-            .collect();
-        // The candidate facts over the rules' variables.
+            .collect()
+    }
+
+    /// The candidate facts of `pm` over the variables of `cs`.
+    fn premises(&self, pm: &Candidates, cs: &[ConstraintId]) -> Vec<Literal> {
+        let n = self.n;
         let mut scope: BTreeSet<VarId> = BTreeSet::new();
-        for &c in &cs {
+        for &c in cs {
             scope.extend(self.model.constraint(c).scope().iter().copied());
         }
         let mut premises = Vec::new();
@@ -2642,6 +2738,21 @@ impl Checker {
                 premises.push(Literal::Eq(x, 0));
             }
         }
+        premises
+    }
+
+    /// Proves each placement and elimination of `s` from its rules and the
+    /// candidates of `pm`; the first one that does not follow is an error.
+    /// A uniqueness step is proved under its premise, which is checked
+    /// too: the state has exactly one completion, and each conclusion's
+    /// negation would give it a second one (see `docs/hints.md`).
+    pub fn verify(&self, pm: &Candidates, s: &Step) -> Result<(), String> {
+        if s.technique.assumes_uniqueness() {
+            return self.verify_unique(pm, s);
+        }
+        let n = self.n;
+        let cs = self.constraints(&s.rules);
+        let premises = self.premises(pm, &cs);
         let claims = s
             .placements
             .iter()
