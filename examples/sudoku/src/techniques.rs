@@ -110,6 +110,12 @@ pub enum Technique {
     ColourTrap,
     /// Simple colours, wrap: a colour with two cells seeing each other.
     ColourWrap,
+    /// Multi-colours 1: two chains of conjugate pairs, a colour of each
+    /// seeing the other: a cell seeing both other colours loses the digit.
+    MultiColours1,
+    /// Multi-colours 2: a colour of one chain sees both colours of
+    /// another: it is false.
+    MultiColours2,
     /// Basic fish of size 3.
     Swordfish,
     /// XY-Wing: a bivalue pivot and two bivalue pincers.
@@ -196,7 +202,7 @@ pub enum Technique {
 
 /// Every technique, in the order [`next`] tries them (but for those
 /// that are not [`Technique::in_ladder`]).
-pub const LADDER: [Technique; 54] = [
+pub const LADDER: [Technique; 56] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -232,6 +238,8 @@ pub const LADDER: [Technique; 54] = [
     Technique::HiddenRectangle,
     Technique::ColourTrap,
     Technique::ColourWrap,
+    Technique::MultiColours1,
+    Technique::MultiColours2,
     Technique::Jellyfish,
     Technique::FinnedSwordfish,
     Technique::SashimiSwordfish,
@@ -303,6 +311,8 @@ impl Technique {
             TurbotFish => "0403",
             ColourTrap => "0500",
             ColourWrap => "0501",
+            MultiColours1 => "0502",
+            MultiColours2 => "0503",
             XyWing => "0800",
             XyzWing => "0801",
             WWing => "0803",
@@ -364,6 +374,8 @@ impl Technique {
             TurbotFish => "turbot fish",
             ColourTrap => "simple colors trap",
             ColourWrap => "simple colors wrap",
+            MultiColours1 => "multi colors 1",
+            MultiColours2 => "multi colors 2",
             XyWing => "xy-wing",
             XyzWing => "xyz-wing",
             WWing => "w-wing",
@@ -434,9 +446,9 @@ impl Technique {
             | NakedTriple | HiddenTriple => Level::Medium,
             NakedQuadruple | HiddenQuadruple | XWing | Swordfish | Skyscraper | TwoStringKite
             | XyWing | XyzWing | WWing | FinnedXWing | SashimiXWing | EmptyRectangle
-            | TurbotFish | ColourTrap | ColourWrap | RemotePair | BugPlusOne | UniquenessTest1
-            | UniquenessTest2 | UniquenessTest3 | UniquenessTest4 | UniquenessTest5
-            | UniquenessTest6 | HiddenRectangle => Level::Hard,
+            | TurbotFish | ColourTrap | ColourWrap | MultiColours1 | MultiColours2 | RemotePair
+            | BugPlusOne | UniquenessTest1 | UniquenessTest2 | UniquenessTest3
+            | UniquenessTest4 | UniquenessTest5 | UniquenessTest6 | HiddenRectangle => Level::Hard,
             Jellyfish
             | FinnedSwordfish
             | SashimiSwordfish
@@ -489,6 +501,7 @@ impl Technique {
             EmptyRectangle => 120,
             TurbotFish => 120,
             ColourTrap | ColourWrap => 150,
+            MultiColours1 | MultiColours2 => 200,
             XyWing => 160,
             XyzWing => 180,
             WWing => 150,
@@ -736,6 +749,8 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         TurbotFish => turbot(pm),
         ColourTrap => colours(pm, false),
         ColourWrap => colours(pm, true),
+        MultiColours1 => multi_colours(pm, false),
+        MultiColours2 => multi_colours(pm, true),
         XyWing => xy_wing(pm),
         XyzWing => xyz_wing(pm),
         WWing => w_wing(pm),
@@ -2040,6 +2055,178 @@ fn colours(pm: &Candidates, wrap: bool) -> Vec<Step> {
                 eliminations: elims,
                 rules: finish_rules(rules),
             });
+        }
+    }
+    out
+}
+
+/// One cluster of a digit's conjugate pairs, coloured in two colours:
+/// its cells, each cell's colour, and each cell's tree path of strong
+/// links back to the cluster's first cell (the proof that its colour is
+/// opposite or equal to that cell's).
+struct Cluster {
+    cells: Vec<usize>,
+    colour: Vec<Option<(bool, usize, Option<House>)>>,
+}
+
+impl Cluster {
+    fn of(&self, c: usize) -> Option<bool> {
+        self.colour[c].map(|x| x.0)
+    }
+    fn side(&self, k: bool) -> Vec<usize> {
+        self.cells
+            .iter()
+            .copied()
+            .filter(|&c| self.of(c) == Some(k))
+            .collect()
+    }
+    /// The strong links from `c` back to the first cell.
+    fn path(&self, mut c: usize, d: u8, rules: &mut Vec<Rule>) {
+        while let Some((_, parent, Some(h))) = self.colour[c] {
+            rules.push(Rule::Digit(h, d));
+            c = parent;
+        }
+    }
+}
+
+/// The clusters of digit `d` with at least one strong link.
+fn clusters(pm: &Candidates, d: u8) -> Vec<Cluster> {
+    let n = pm.side();
+    let mut links: Vec<Vec<(usize, House)>> = vec![Vec::new(); n * n];
+    for h in pm.houses() {
+        let cs = pm.cells_with(h, d);
+        if cs.len() == 2 {
+            links[cs[0]].push((cs[1], h));
+            links[cs[1]].push((cs[0], h));
+        }
+    }
+    let mut seen = vec![false; n * n];
+    let mut out = Vec::new();
+    for start in 0..n * n {
+        if seen[start] || links[start].is_empty() {
+            continue;
+        }
+        let mut colour: Vec<Option<(bool, usize, Option<House>)>> = vec![None; n * n];
+        colour[start] = Some((false, start, None));
+        let mut queue = std::collections::VecDeque::from([start]);
+        let mut cells = Vec::new();
+        while let Some(c) = queue.pop_front() {
+            seen[c] = true;
+            cells.push(c);
+            let (k, _, _) = colour[c].expect("coloured");
+            for &(o, h) in &links[c] {
+                if colour[o].is_none() {
+                    colour[o] = Some((!k, c, Some(h)));
+                    queue.push_back(o);
+                }
+            }
+        }
+        out.push(Cluster { cells, colour });
+    }
+    out
+}
+
+/// Multi-colours: two clusters of one digit. Type 1 (0502): a cell of
+/// one colour of the first sees a cell of one colour of the second, so
+/// not both colours are true and one of the two others is: a cell seeing
+/// both of those loses the digit. Type 2 (0503): one colour of the first
+/// sees both colours of the second, one of which is true: that colour is
+/// false.
+fn multi_colours(pm: &Candidates, two: bool) -> Vec<Step> {
+    let n = pm.side();
+    let mut out = Vec::new();
+    for d in 1..=n as u8 {
+        let cl = clusters(pm, d);
+        for (i, p) in cl.iter().enumerate() {
+            for (j, q) in cl.iter().enumerate() {
+                if i == j || (!two && j < i) {
+                    continue;
+                }
+                let mut rules = Vec::new();
+                let mut elims: Vec<(usize, u8)> = Vec::new();
+                // A cell of `xs` seeing a cell of `ys`, with the house.
+                let meet = |xs: &[usize], ys: &[usize]| {
+                    xs.iter().find_map(|&x| {
+                        ys.iter()
+                            .find(|&&y| pm.sees(x, y))
+                            .map(|&y| (x, y, pm.common_house(x, y)))
+                    })
+                };
+                for pk in [false, true] {
+                    let ps = p.side(pk);
+                    if two {
+                        let (Some((x1, y1, h1)), Some((x2, y2, h2))) =
+                            (meet(&ps, &q.side(false)), meet(&ps, &q.side(true)))
+                        else {
+                            continue;
+                        };
+                        rules.extend(h1.into_iter().chain(h2).map(|h| Rule::Digit(h, d)));
+                        for c in [x1, x2].into_iter().chain(ps.iter().copied()) {
+                            p.path(c, d, &mut rules);
+                        }
+                        q.path(y1, d, &mut rules);
+                        q.path(y2, d, &mut rules);
+                        elims.extend(ps.iter().map(|&c| (c, d)));
+                        continue;
+                    }
+                    for qk in [false, true] {
+                        let Some((x, y, h)) = meet(&ps, &q.side(qk)) else {
+                            continue;
+                        };
+                        let (pa, qa) = (p.side(!pk), q.side(!qk));
+                        for t in 0..n * n {
+                            if !pm.has(t, d) || pa.contains(&t) || qa.contains(&t) {
+                                continue;
+                            }
+                            let a = pa.iter().copied().find(|&c| pm.sees(t, c));
+                            let b = qa.iter().copied().find(|&c| pm.sees(t, c));
+                            let (Some(a), Some(b)) = (a, b) else { continue };
+                            rules.extend(h.map(|h| Rule::Digit(h, d)));
+                            link_rules(pm, t, &[a, b], d, &mut rules);
+                            for c in [a, x] {
+                                p.path(c, d, &mut rules);
+                            }
+                            for c in [b, y] {
+                                q.path(c, d, &mut rules);
+                            }
+                            elims.push((t, d));
+                        }
+                    }
+                }
+                elims.sort_unstable();
+                elims.dedup();
+                if elims.is_empty() || out.iter().any(|s: &Step| s.eliminations == elims) {
+                    continue;
+                }
+                let technique = if two {
+                    Technique::MultiColours2
+                } else {
+                    Technique::MultiColours1
+                };
+                let why = if two {
+                    "a colour of the first sees both colours of the second, so it is false"
+                } else {
+                    "a colour of each sees the other, so one of the two other colours is true and a cell seeing both is not"
+                };
+                let mut cells = p.cells.clone();
+                cells.extend(&q.cells);
+                out.push(Step {
+                    technique,
+                    sentence: format!(
+                        "{}: the conjugate pairs of {d} make two chains, {} and {}, each in two colours; {why}, so {}",
+                        technique.title(),
+                        cells_text(n, &p.cells),
+                        cells_text(n, &q.cells),
+                        list(n, &elims, false)
+                    ),
+                    digits: vec![d],
+                    cells,
+                    houses: vec![],
+                    placements: vec![],
+                    eliminations: elims,
+                    rules: finish_rules(rules),
+                });
+            }
         }
     }
     out
