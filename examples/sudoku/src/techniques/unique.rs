@@ -54,9 +54,17 @@ const COUNT_NODES: usize = 200_000;
 /// And the last givens counted, with their solution if they have one.
 #[derive(Debug, Default)]
 pub(super) struct UniqueCache {
-    state: Mutex<Option<(Vec<u8>, Vec<u32>, Vec<u8>)>>,
-    givens: Mutex<Option<(Vec<u8>, Option<Vec<u8>>)>>,
+    state: Mutex<Option<StateEntry>>,
+    givens: Mutex<Option<GivensEntry>>,
 }
+
+/// A state's digits and candidate masks, and its one completion.
+type StateEntry = (Vec<u8>, Vec<u32>, Vec<u8>);
+/// Givens, and their solution if they have exactly one.
+type GivensEntry = (Vec<u8>, Option<Vec<u8>>);
+/// A naked subset with the virtual cell: its digits, its other cells,
+/// the houses it is found in, the eliminations.
+type Subset3 = (u32, Vec<usize>, Vec<House>, Vec<(usize, u8)>);
 
 /// Why a uniqueness step may be taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -627,7 +635,7 @@ pub(super) fn find(pm: &Candidates, t: Technique, missing: bool) -> Vec<Step> {
                 // The naked subsets with the virtual cell, by digits: those
                 // of the line and of the box with the same digits make one
                 // step (as HoDoKu reports them).
-                let mut found: Vec<(u32, Vec<usize>, Vec<House>, Vec<(usize, u8)>)> = Vec::new();
+                let mut found: Vec<Subset3> = Vec::new();
                 for h in pm.houses_of(xs[0]) {
                     if !pm.cells(h).contains(&xs[1]) {
                         continue;
