@@ -10,6 +10,10 @@
 //! those rules and the current candidates alone, with
 //! [`csp_core::hints::check_step`] over an exact-cover model of the grid
 //! (one 0/1 variable per cell and digit), not with the detectors' logic.
+//! The uniqueness techniques ([`Technique::assumes_uniqueness`]) hold
+//! only if the puzzle has one solution: the checker verifies that premise
+//! too ([`Checker::uniqueness_premise`]), and without it they are not
+//! offered.
 //!
 //! ```
 //! use csp_sudoku::pencil::Candidates;
