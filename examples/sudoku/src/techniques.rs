@@ -10,6 +10,10 @@
 //! those rules and the current candidates alone, with
 //! [`csp_core::hints::check_step`] over an exact-cover model of the grid
 //! (one 0/1 variable per cell and digit), not with the detectors' logic.
+//! The uniqueness techniques ([`Technique::assumes_uniqueness`]) hold
+//! only if the puzzle has one solution: the checker verifies that premise
+//! too ([`Checker::uniqueness_premise`]), and without it they are not
+//! offered.
 //!
 //! ```
 //! use csp_sudoku::pencil::Candidates;
@@ -34,6 +38,9 @@ use crate::pencil::{bit, cell_name, digits_of, Candidates, House};
 
 mod aic;
 mod als;
+mod unique;
+
+pub use unique::Premise;
 
 /// HoDoKu's difficulty levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -107,6 +114,12 @@ pub enum Technique {
     ColourTrap,
     /// Simple colours, wrap: a colour with two cells seeing each other.
     ColourWrap,
+    /// Multi-colours 1: two chains of conjugate pairs, a colour of each
+    /// seeing the other: a cell seeing both other colours loses the digit.
+    MultiColours1,
+    /// Multi-colours 2: a colour of one chain sees both colours of
+    /// another: it is false.
+    MultiColours2,
     /// Basic fish of size 3.
     Swordfish,
     /// XY-Wing: a bivalue pivot and two bivalue pincers.
@@ -115,6 +128,29 @@ pub enum Technique {
     XyzWing,
     /// W-Wing: two equal bivalue cells joined by a strong link.
     WWing,
+    /// BUG+1: all empty cells bivalue but one; it keeps the digit that
+    /// breaks the bivalue universal grave (assumes a unique solution).
+    BugPlusOne,
+    /// Uniqueness Test 1: three corners of a rectangle hold only the same
+    /// two digits; the fourth loses them (assumes a unique solution).
+    UniquenessTest1,
+    /// Uniqueness Test 2: two corners in a line hold one extra digit; it
+    /// leaves the cells seeing both.
+    UniquenessTest2,
+    /// Uniqueness Test 3: the extra digits of two corners form a naked
+    /// subset with other cells of a house.
+    UniquenessTest3,
+    /// Uniqueness Test 4: one of the two digits is confined to two corners
+    /// in a house; they lose the other.
+    UniquenessTest4,
+    /// Uniqueness Test 5: diagonal corners (or three) hold one extra digit.
+    UniquenessTest5,
+    /// Uniqueness Test 6: a digit confined to the rectangle in both rows
+    /// (or columns) leaves the two corners with extra digits.
+    UniquenessTest6,
+    /// Hidden Rectangle: a bivalue corner and a digit confined to the
+    /// rectangle in the opposite corner's row and column.
+    HiddenRectangle,
     /// Basic fish of size 4.
     Jellyfish,
     /// An X-Wing with fins in one box.
@@ -170,7 +206,7 @@ pub enum Technique {
 
 /// Every technique, in the order [`next`] tries them (but for those
 /// that are not [`Technique::in_ladder`]).
-pub const LADDER: [Technique; 46] = [
+pub const LADDER: [Technique; 56] = [
     Technique::FullHouse,
     Technique::NakedSingle,
     Technique::HiddenSingle,
@@ -186,6 +222,7 @@ pub const LADDER: [Technique; 46] = [
     Technique::HiddenQuadruple,
     Technique::XWing,
     Technique::RemotePair,
+    Technique::BugPlusOne,
     Technique::Skyscraper,
     Technique::TwoStringKite,
     Technique::EmptyRectangle,
@@ -196,6 +233,13 @@ pub const LADDER: [Technique; 46] = [
     Technique::XyWing,
     Technique::XyzWing,
     Technique::WWing,
+    Technique::UniquenessTest1,
+    Technique::UniquenessTest2,
+    Technique::UniquenessTest3,
+    Technique::UniquenessTest4,
+    Technique::UniquenessTest5,
+    Technique::UniquenessTest6,
+    Technique::HiddenRectangle,
     Technique::ColourTrap,
     Technique::ColourWrap,
     Technique::Jellyfish,
@@ -203,6 +247,8 @@ pub const LADDER: [Technique; 46] = [
     Technique::SashimiSwordfish,
     Technique::FinnedJellyfish,
     Technique::SashimiJellyfish,
+    Technique::MultiColours1,
+    Technique::MultiColours2,
     Technique::XChain,
     Technique::XyChain,
     Technique::Aic,
@@ -228,6 +274,13 @@ impl Technique {
     /// Blossom is off in HoDoKu's default configuration anyway.)
     pub fn in_ladder(self) -> bool {
         !als::is_als(self)
+    }
+
+    /// Does it rest on the premise that the puzzle has exactly one
+    /// solution (the uniqueness tests, the hidden rectangle, BUG+1)? Such
+    /// a step is offered only when the state has exactly one completion.
+    pub fn assumes_uniqueness(self) -> bool {
+        unique::is_uniqueness(self)
     }
 
     /// HoDoKu's code (`0300` for X-Wing).
@@ -262,9 +315,19 @@ impl Technique {
             TurbotFish => "0403",
             ColourTrap => "0500",
             ColourWrap => "0501",
+            MultiColours1 => "0502",
+            MultiColours2 => "0503",
             XyWing => "0800",
             XyzWing => "0801",
             WWing => "0803",
+            UniquenessTest1 => "0600",
+            UniquenessTest2 => "0601",
+            UniquenessTest3 => "0602",
+            UniquenessTest4 => "0603",
+            UniquenessTest5 => "0604",
+            UniquenessTest6 => "0605",
+            HiddenRectangle => "0606",
+            BugPlusOne => "0610",
             XChain => "0701",
             RemotePair => "0703",
             XyChain => "0702",
@@ -315,9 +378,19 @@ impl Technique {
             TurbotFish => "turbot fish",
             ColourTrap => "simple colors trap",
             ColourWrap => "simple colors wrap",
+            MultiColours1 => "multi colors 1",
+            MultiColours2 => "multi colors 2",
             XyWing => "xy-wing",
             XyzWing => "xyz-wing",
             WWing => "w-wing",
+            UniquenessTest1 => "uniqueness test 1",
+            UniquenessTest2 => "uniqueness test 2",
+            UniquenessTest3 => "uniqueness test 3",
+            UniquenessTest4 => "uniqueness test 4",
+            UniquenessTest5 => "uniqueness test 5",
+            UniquenessTest6 => "uniqueness test 6",
+            HiddenRectangle => "hidden rectangle",
+            BugPlusOne => "bug+1",
             XChain => "x-chain",
             RemotePair => "remote pair",
             XyChain => "xy-chain",
@@ -347,6 +420,14 @@ impl Technique {
             XyWing => "XY-Wing".into(),
             XyzWing => "XYZ-Wing".into(),
             WWing => "W-Wing".into(),
+            UniquenessTest1 => "Uniqueness Test 1".into(),
+            UniquenessTest2 => "Uniqueness Test 2".into(),
+            UniquenessTest3 => "Uniqueness Test 3".into(),
+            UniquenessTest4 => "Uniqueness Test 4".into(),
+            UniquenessTest5 => "Uniqueness Test 5".into(),
+            UniquenessTest6 => "Uniqueness Test 6".into(),
+            HiddenRectangle => "Hidden Rectangle".into(),
+            BugPlusOne => "BUG+1".into(),
             XChain => "X-Chain".into(),
             XyChain => "XY-Chain".into(),
             Aic => "AIC".into(),
@@ -369,7 +450,9 @@ impl Technique {
             | NakedTriple | HiddenTriple => Level::Medium,
             NakedQuadruple | HiddenQuadruple | XWing | Swordfish | Skyscraper | TwoStringKite
             | XyWing | XyzWing | WWing | FinnedXWing | SashimiXWing | EmptyRectangle
-            | TurbotFish | ColourTrap | ColourWrap | RemotePair => Level::Hard,
+            | TurbotFish | ColourTrap | ColourWrap | MultiColours1 | MultiColours2 | RemotePair
+            | BugPlusOne | UniquenessTest1 | UniquenessTest2 | UniquenessTest3
+            | UniquenessTest4 | UniquenessTest5 | UniquenessTest6 | HiddenRectangle => Level::Hard,
             Jellyfish
             | FinnedSwordfish
             | SashimiSwordfish
@@ -422,6 +505,7 @@ impl Technique {
             EmptyRectangle => 120,
             TurbotFish => 120,
             ColourTrap | ColourWrap => 150,
+            MultiColours1 | MultiColours2 => 200,
             XyWing => 160,
             XyzWing => 180,
             WWing => 150,
@@ -429,6 +513,8 @@ impl Technique {
             ContinuousNiceLoop | DiscontinuousNiceLoop | Aic => 280,
             GroupedContinuousNiceLoop | GroupedDiscontinuousNiceLoop | GroupedAic => 300,
             RemotePair => 110,
+            BugPlusOne | UniquenessTest1 | UniquenessTest2 | UniquenessTest3 | UniquenessTest4
+            | UniquenessTest5 | UniquenessTest6 | HiddenRectangle => 100,
             AlsXz => 300,
             AlsXyWing => 320,
             AlsXyChain => 340,
@@ -667,6 +753,8 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         TurbotFish => turbot(pm),
         ColourTrap => colours(pm, false),
         ColourWrap => colours(pm, true),
+        MultiColours1 => multi_colours(pm, false),
+        MultiColours2 => multi_colours(pm, true),
         XyWing => xy_wing(pm),
         XyzWing => xyz_wing(pm),
         WWing => w_wing(pm),
@@ -680,6 +768,8 @@ pub fn find_all(pm: &Candidates, t: Technique) -> Vec<Step> {
         AlsXz | AlsXyWing | AlsXyChain | DeathBlossom => {
             als::find(pm, &als::Sets::new(pm, true), t, true)
         }
+        UniquenessTest1 | UniquenessTest2 | UniquenessTest3 | UniquenessTest4 | UniquenessTest5
+        | UniquenessTest6 | HiddenRectangle | BugPlusOne => unique::find(pm, t, false),
         ForcingNetContradiction => forcing_contradiction(pm),
         ForcingNetVerity => forcing_verity(pm),
     }
@@ -712,8 +802,18 @@ fn only(steps: Vec<Step>, t: Technique) -> Vec<Step> {
 
 /// Every instance of `t`, each checked by `checker`; an instance the
 /// checker refutes is an error naming it.
+///
+/// The uniqueness techniques ([`Technique::assumes_uniqueness`]) find
+/// nothing unless their premise holds ([`Checker::uniqueness_premise`]).
 pub fn find_checked(pm: &Candidates, t: Technique, checker: &Checker) -> Result<Vec<Step>, String> {
-    let steps = find_all(pm, t);
+    let steps = if t.assumes_uniqueness() {
+        match checker.uniqueness_premise(pm) {
+            None => return Ok(vec![]),
+            Some(p) => unique::find(pm, t, p == Premise::Givens),
+        }
+    } else {
+        find_all(pm, t)
+    };
     for s in &steps {
         checker.verify(pm, s)?;
     }
@@ -738,10 +838,20 @@ pub fn next_with(pm: &Candidates, checker: &Checker) -> Result<Option<Step>, Str
     // The almost locked sets, built once; without overlaps, as HoDoKu's
     // solver uses them.
     let mut sets: Option<als::Sets> = None;
+    // The uniqueness techniques' premise, counted once, when first needed.
+    let mut premise: Option<Option<Premise>> = None;
     for t in LADDER {
         if !t.in_ladder() {
             continue;
         }
+        let prem = if t.assumes_uniqueness() {
+            match *premise.get_or_insert_with(|| checker.uniqueness_premise(pm)) {
+                None => continue,
+                p => p,
+            }
+        } else {
+            None
+        };
         let steps = match (fish_size(t), nice_loop_kind(t)) {
             _ if als::is_als(t) => {
                 let sets = sets.get_or_insert_with(|| als::Sets::new(pm, false));
@@ -762,6 +872,7 @@ pub fn next_with(pm: &Candidates, checker: &Checker) -> Result<Option<Step>, Str
                     .cloned()
                     .collect()
             }
+            _ if prem.is_some() => unique::find(pm, t, prem == Some(Premise::Givens)),
             (None, None) => find_all(pm, t),
         };
         if let Some(s) = steps.into_iter().next() {
@@ -1953,6 +2064,178 @@ fn colours(pm: &Candidates, wrap: bool) -> Vec<Step> {
     out
 }
 
+/// One cluster of a digit's conjugate pairs, coloured in two colours:
+/// its cells, each cell's colour, and each cell's tree path of strong
+/// links back to the cluster's first cell (the proof that its colour is
+/// opposite or equal to that cell's).
+struct Cluster {
+    cells: Vec<usize>,
+    colour: Vec<Option<(bool, usize, Option<House>)>>,
+}
+
+impl Cluster {
+    fn of(&self, c: usize) -> Option<bool> {
+        self.colour[c].map(|x| x.0)
+    }
+    fn side(&self, k: bool) -> Vec<usize> {
+        self.cells
+            .iter()
+            .copied()
+            .filter(|&c| self.of(c) == Some(k))
+            .collect()
+    }
+    /// The strong links from `c` back to the first cell.
+    fn path(&self, mut c: usize, d: u8, rules: &mut Vec<Rule>) {
+        while let Some((_, parent, Some(h))) = self.colour[c] {
+            rules.push(Rule::Digit(h, d));
+            c = parent;
+        }
+    }
+}
+
+/// The clusters of digit `d` with at least one strong link.
+fn clusters(pm: &Candidates, d: u8) -> Vec<Cluster> {
+    let n = pm.side();
+    let mut links: Vec<Vec<(usize, House)>> = vec![Vec::new(); n * n];
+    for h in pm.houses() {
+        let cs = pm.cells_with(h, d);
+        if cs.len() == 2 {
+            links[cs[0]].push((cs[1], h));
+            links[cs[1]].push((cs[0], h));
+        }
+    }
+    let mut seen = vec![false; n * n];
+    let mut out = Vec::new();
+    for start in 0..n * n {
+        if seen[start] || links[start].is_empty() {
+            continue;
+        }
+        let mut colour: Vec<Option<(bool, usize, Option<House>)>> = vec![None; n * n];
+        colour[start] = Some((false, start, None));
+        let mut queue = std::collections::VecDeque::from([start]);
+        let mut cells = Vec::new();
+        while let Some(c) = queue.pop_front() {
+            seen[c] = true;
+            cells.push(c);
+            let (k, _, _) = colour[c].expect("coloured");
+            for &(o, h) in &links[c] {
+                if colour[o].is_none() {
+                    colour[o] = Some((!k, c, Some(h)));
+                    queue.push_back(o);
+                }
+            }
+        }
+        out.push(Cluster { cells, colour });
+    }
+    out
+}
+
+/// Multi-colours: two clusters of one digit. Type 1 (0502): a cell of
+/// one colour of the first sees a cell of one colour of the second, so
+/// not both colours are true and one of the two others is: a cell seeing
+/// both of those loses the digit. Type 2 (0503): one colour of the first
+/// sees both colours of the second, one of which is true: that colour is
+/// false.
+fn multi_colours(pm: &Candidates, two: bool) -> Vec<Step> {
+    let n = pm.side();
+    let mut out = Vec::new();
+    for d in 1..=n as u8 {
+        let cl = clusters(pm, d);
+        for (i, p) in cl.iter().enumerate() {
+            for (j, q) in cl.iter().enumerate() {
+                if i == j || (!two && j < i) {
+                    continue;
+                }
+                let mut rules = Vec::new();
+                let mut elims: Vec<(usize, u8)> = Vec::new();
+                // A cell of `xs` seeing a cell of `ys`, with the house.
+                let meet = |xs: &[usize], ys: &[usize]| {
+                    xs.iter().find_map(|&x| {
+                        ys.iter()
+                            .find(|&&y| pm.sees(x, y))
+                            .map(|&y| (x, y, pm.common_house(x, y)))
+                    })
+                };
+                for pk in [false, true] {
+                    let ps = p.side(pk);
+                    if two {
+                        let (Some((x1, y1, h1)), Some((x2, y2, h2))) =
+                            (meet(&ps, &q.side(false)), meet(&ps, &q.side(true)))
+                        else {
+                            continue;
+                        };
+                        rules.extend(h1.into_iter().chain(h2).map(|h| Rule::Digit(h, d)));
+                        for c in [x1, x2].into_iter().chain(ps.iter().copied()) {
+                            p.path(c, d, &mut rules);
+                        }
+                        q.path(y1, d, &mut rules);
+                        q.path(y2, d, &mut rules);
+                        elims.extend(ps.iter().map(|&c| (c, d)));
+                        continue;
+                    }
+                    for qk in [false, true] {
+                        let Some((x, y, h)) = meet(&ps, &q.side(qk)) else {
+                            continue;
+                        };
+                        let (pa, qa) = (p.side(!pk), q.side(!qk));
+                        for t in 0..n * n {
+                            if !pm.has(t, d) || pa.contains(&t) || qa.contains(&t) {
+                                continue;
+                            }
+                            let a = pa.iter().copied().find(|&c| pm.sees(t, c));
+                            let b = qa.iter().copied().find(|&c| pm.sees(t, c));
+                            let (Some(a), Some(b)) = (a, b) else { continue };
+                            rules.extend(h.map(|h| Rule::Digit(h, d)));
+                            link_rules(pm, t, &[a, b], d, &mut rules);
+                            for c in [a, x] {
+                                p.path(c, d, &mut rules);
+                            }
+                            for c in [b, y] {
+                                q.path(c, d, &mut rules);
+                            }
+                            elims.push((t, d));
+                        }
+                    }
+                }
+                elims.sort_unstable();
+                elims.dedup();
+                if elims.is_empty() || out.iter().any(|s: &Step| s.eliminations == elims) {
+                    continue;
+                }
+                let technique = if two {
+                    Technique::MultiColours2
+                } else {
+                    Technique::MultiColours1
+                };
+                let why = if two {
+                    "a colour of the first sees both colours of the second, so it is false"
+                } else {
+                    "a colour of each sees the other, so one of the two other colours is true and a cell seeing both is not"
+                };
+                let mut cells = p.cells.clone();
+                cells.extend(&q.cells);
+                out.push(Step {
+                    technique,
+                    sentence: format!(
+                        "{}: the conjugate pairs of {d} make two chains, {} and {}, each in two colours; {why}, so {}",
+                        technique.title(),
+                        cells_text(n, &p.cells),
+                        cells_text(n, &q.cells),
+                        list(n, &elims, false)
+                    ),
+                    digits: vec![d],
+                    cells,
+                    houses: vec![],
+                    placements: vec![],
+                    eliminations: elims,
+                    rules: finish_rules(rules),
+                });
+            }
+        }
+    }
+    out
+}
+
 fn bivalue(pm: &Candidates) -> Vec<usize> {
     let n = pm.side();
     (0..n * n)
@@ -2563,6 +2846,7 @@ pub struct Checker {
     vars: Vec<VarId>,
     cell_rule: Vec<ConstraintId>,
     digit_rule: Vec<ConstraintId>,
+    unique: unique::UniqueCache,
 }
 
 impl fmt::Debug for Checker {
@@ -2608,6 +2892,7 @@ impl Checker {
             vars,
             cell_rule,
             digit_rule,
+            unique: unique::UniqueCache::default(),
         }
     }
 
@@ -2615,21 +2900,23 @@ impl Checker {
         self.vars[c * self.n + d as usize - 1]
     }
 
-    /// Proves each placement and elimination of `s` from its rules and the
-    /// candidates of `pm`; the first one that does not follow is an error.
-    pub fn verify(&self, pm: &Candidates, s: &Step) -> Result<(), String> {
+    /// The constraints of `rules`.
+    fn constraints(&self, rules: &[Rule]) -> Vec<ConstraintId> {
         let n = self.n;
-        let cs: Vec<ConstraintId> = s
-            .rules
+        rules
             .iter()
             .map(|&r| match r {
                 Rule::Cell(c) => self.cell_rule[c],
                 Rule::Digit(h, d) => self.digit_rule[h.index(n) * n + d as usize - 1],
             })
-            .collect();
-        // The candidate facts over the rules' variables.
+            .collect()
+    }
+
+    /// The candidate facts of `pm` over the variables of `cs`.
+    fn premises(&self, pm: &Candidates, cs: &[ConstraintId]) -> Vec<Literal> {
+        let n = self.n;
         let mut scope: BTreeSet<VarId> = BTreeSet::new();
-        for &c in &cs {
+        for &c in cs {
             scope.extend(self.model.constraint(c).scope().iter().copied());
         }
         let mut premises = Vec::new();
@@ -2642,6 +2929,21 @@ impl Checker {
                 premises.push(Literal::Eq(x, 0));
             }
         }
+        premises
+    }
+
+    /// Proves each placement and elimination of `s` from its rules and the
+    /// candidates of `pm`; the first one that does not follow is an error.
+    /// A uniqueness step is proved under its premise, which is checked
+    /// too: the state has exactly one completion, and each conclusion's
+    /// negation would give it a second one (see `docs/hints.md`).
+    pub fn verify(&self, pm: &Candidates, s: &Step) -> Result<(), String> {
+        if s.technique.assumes_uniqueness() {
+            return self.verify_unique(pm, s);
+        }
+        let n = self.n;
+        let cs = self.constraints(&s.rules);
+        let premises = self.premises(pm, &cs);
         let claims = s
             .placements
             .iter()
