@@ -764,3 +764,60 @@ fn a_bad_cumulative_strength_is_an_error_and_exit_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("found nothing"), "{}", stderr(&o));
 }
+
+/// Every switch in `csp.msc`'s `extraFlags` (the file in
+/// `share/minizinc/solvers/` and the one `csp minizinc-setup` writes) is
+/// one `fzn-csp` accepts, and the two files list the same flags: MiniZinc
+/// refuses a flag its configuration does not list (a `--lns` missing
+/// there once stopped every run that passed it).
+#[test]
+fn the_solver_configurations_list_the_flags_fzn_csp_accepts() {
+    let flags = |text: &str| -> Vec<(String, String)> {
+        let v: serde_json::Value = serde_json::from_str(text).expect("csp.msc is JSON");
+        v["extraFlags"]
+            .as_array()
+            .expect("extraFlags")
+            .iter()
+            .map(|f| {
+                (
+                    f[0].as_str().unwrap().to_string(),
+                    f[2].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let shared = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("share/minizinc/solvers/csp.msc"),
+    )
+    .unwrap();
+    let dir = std::env::temp_dir().join(format!("csp-msc-flags-{}", std::process::id()));
+    let o = Command::new(env!("CARGO_BIN_EXE_csp"))
+        .args(["minizinc-setup", "--dir"])
+        .arg(&dir)
+        .output()
+        .expect("run csp minizinc-setup");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let written = std::fs::read_to_string(dir.join("csp.msc")).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let (shared, written) = (flags(&shared), flags(&written));
+    for f in &shared {
+        assert!(written.contains(f), "{f:?} is in share/'s csp.msc only");
+    }
+    for must in ["--no-learning", "--learning", "--no-lns", "--lns"] {
+        assert!(written.iter().any(|(n, _)| n == must), "{must} missing");
+    }
+    for (name, kind) in &written {
+        let mut args = vec![name.as_str()];
+        let value = match kind.as_str() {
+            "bool" => None,
+            "int" => Some("100000"),
+            k if k.starts_with("opt:") => k.split(':').nth(1),
+            k => panic!("{name}: kind {k} not handled by this test"),
+        };
+        args.extend(value);
+        args.push("tests/data/fzn/knapsack.fzn");
+        let o = fzn(&args);
+        assert!(o.status.success(), "fzn-csp {args:?}: {}", stderr(&o));
+        assert!(stdout(&o).contains("----------"), "fzn-csp {args:?}");
+    }
+}
