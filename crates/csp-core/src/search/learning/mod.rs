@@ -13,7 +13,9 @@
 //!    clause is unit and make its asserting literal true there, with the
 //!    clause as the reason; a conflict at level 0 ends the search;
 //! 3. at a fixpoint, restart if the run's conflicts reached its cutoff
-//!    (Luby by default); otherwise decide: the open variable of highest
+//!    (Luby by default); otherwise decide: first the open assumptions of
+//!    the run's neighbourhood, if any ([`lns`], `SearchOptions::lns`),
+//!    one level each; then the open variable of highest
 //!    activity ([`activity`]), `x = v` on its saved phase (or smallest
 //!    value) for domains of at most [`SPLIT_ABOVE`] values, else a bound
 //!    split `x ≤ mid` / `x ≥ mid + 1` towards the saved phase. No
