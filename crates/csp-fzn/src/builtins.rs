@@ -8,7 +8,7 @@
 //! | `array_[var_]int_element`, `array_[var_]bool_element` | [`Model::element_offset`] / [`Model::element_const_offset`] (1-based) |
 //! | `bool_clause`, `array_bool_and/or/xor`, `bool_and/or/xor/not/eq/ne/le/lt` (+ reified), `bool2int`, `bool_lin_eq/le` | [`Model::clause`], [`Model::and`], [`Model::or`], [`Model::xor`], relations |
 //! | `set_in`, `set_in_reif`, `set_in_imp` | [`Model::reify_in`] / [`Model::half_reify_in`] |
-//! | `fzn_all_different_int`, `fzn_alldifferent_except_0`, `csp_table_int/bool`, `csp_regular`, `csp_circuit`, `csp_subcircuit`, `csp_inverse`, `fzn_global_cardinality`, `fzn_count_eq`, `fzn_among`, `fzn_nvalue`, `fzn_lex_less(eq)_int/bool`, `fzn_increasing_int/bool`, `csp_value_precede_chain` (from `seq_precede_chain`, used by `value_precede_chain`), `csp_value_precede` (from `value_precede`), `csp_disjunctive` (from `disjunctive` and `disjunctive_strict` with known durations), `csp_cumulative` (from `cumulative` with known durations, demands and capacity) and `csp_cumulative_var` (from `cumulative` with variable ones), `csp_diffn` and `csp_diffn_nonstrict` (from `diffn` and `diffn_nonstrict` with known, non-negative sizes), `csp_bin_packing` and `csp_bin_packing_load` (from `bin_packing`, `bin_packing_capa`, `bin_packing_load`) | the globals of `csp_core::constraint` |
+//! | `fzn_all_different_int`, `fzn_alldifferent_except_0`, `csp_table_int/bool`, `csp_regular`, `csp_circuit`, `csp_subcircuit`, `csp_inverse`, `fzn_global_cardinality`, `fzn_count_eq`, `fzn_among`, `fzn_nvalue`, `fzn_lex_less(eq)_int/bool`, `fzn_increasing_int/bool`, `csp_value_precede_chain` (from `seq_precede_chain`, used by `value_precede_chain`), `csp_value_precede` (from `value_precede`), `csp_disjunctive` (from `disjunctive` and `disjunctive_strict` with known durations), `csp_cumulative` (from `cumulative` with known durations, demands and capacity) and `csp_cumulative_var` (from `cumulative` with variable ones), `csp_diffn` and `csp_diffn_nonstrict` (from `diffn` and `diffn_nonstrict` with known, non-negative sizes), `csp_diffn_var` and `csp_diffn_var_nonstrict` (the same with variable sizes of lower bound at least 0), `csp_diffn_k` and `csp_diffn_nonstrict_k` (from `diffn_k` and `diffn_nonstrict_k`, sizes' lower bounds at least 0), `csp_bin_packing` and `csp_bin_packing_load` (from `bin_packing`, `bin_packing_capa`, `bin_packing_load`) | the globals of `csp_core::constraint` |
 
 use std::collections::HashSet;
 
@@ -896,6 +896,38 @@ pub(crate) fn post(
             match name {
                 "csp_diffn" => c.b.m.diffn(&x, &y, &dx, &dy),
                 _ => c.b.m.diffn_nonstrict(&x, &y, &dx, &dy),
+            }
+            .map(|_| ())
+        }
+        "csp_diffn_var" | "csp_diffn_var_nonstrict" => {
+            // csp_diffn_var(x, y, dx, dy): the same with variable sizes
+            // (the library maps here only when their lower bounds are at
+            // least 0).
+            arity(c, args, 4)?;
+            let (x, y) = (c.vars(&args[0])?, c.vars(&args[1])?);
+            let (dx, dy) = (c.vars(&args[2])?, c.vars(&args[3])?);
+            match name {
+                "csp_diffn_var" => c.b.m.diffn_var(&x, &y, &dx, &dy),
+                _ => c.b.m.diffn_var_nonstrict(&x, &y, &dx, &dy),
+            }
+            .map(|_| ())
+        }
+        "csp_diffn_k" | "csp_diffn_nonstrict_k" => {
+            // csp_diffn_k(o, s, k): boxes in k dimensions, origins and
+            // sizes row by row (k to a box, MiniZinc's array2d flattened).
+            arity(c, args, 3)?;
+            let (o, s) = (c.vars(&args[0])?, c.vars(&args[1])?);
+            let k = c.int(&args[2])?;
+            if k < 1 || o.len() != s.len() || o.len() as i64 % k != 0 {
+                return c.fail("origins and sizes must be n × k arrays with k ≥ 1");
+            }
+            let (boxes, sizes): (Vec<&[_]>, Vec<&[_]>) = (
+                o.chunks(k as usize).collect(),
+                s.chunks(k as usize).collect(),
+            );
+            match name {
+                "csp_diffn_k" => c.b.m.diffn_k(&boxes, &sizes),
+                _ => c.b.m.diffn_k_nonstrict(&boxes, &sizes),
             }
             .map(|_| ())
         }

@@ -628,3 +628,79 @@ fn diffn_strict_and_nonstrict() {
         &|v| apart(v, false),
     );
 }
+
+/// `csp_diffn_var` and `csp_diffn_var_nonstrict` (issue 29): rectangles
+/// at (a, c) and (b, d) of variable sizes w × 1 and 2 × h, and a constant
+/// 1 × 1 at (1, 1), against MiniZinc's decompositions.
+#[test]
+fn diffn_var_strict_and_nonstrict() {
+    let vars = vec![
+        int("a", 0, 2),
+        int("b", 0, 2),
+        int("c", 0, 2),
+        int("d", 0, 2),
+        int("w", 0, 2),
+        int("h", 0, 2),
+    ];
+    let apart = |v: &[i64], strict: bool| {
+        let (x, y) = ([v[0], v[1], 1], [v[2], v[3], 1]);
+        let (dx, dy) = ([v[4], 2, 1], [1, v[5], 1]);
+        (0..3).all(|i| {
+            (i + 1..3).all(|j| {
+                (!strict && [dx[i], dx[j], dy[i], dy[j]].contains(&0))
+                    || x[i] + dx[i] <= x[j]
+                    || y[i] + dy[i] <= y[j]
+                    || x[j] + dx[j] <= x[i]
+                    || y[j] + dy[j] <= y[i]
+            })
+        })
+    };
+    check(
+        &vars,
+        "csp_diffn_var([a, b, 1], [c, d, 1], [w, 2, 1], [1, h, 1])",
+        &|v| apart(v, true),
+    );
+    check(
+        &vars,
+        "csp_diffn_var_nonstrict([a, b, 1], [c, d, 1], [w, 2, 1], [1, h, 1])",
+        &|v| apart(v, false),
+    );
+}
+
+/// `csp_diffn_k` and `csp_diffn_nonstrict_k` (issue 29): three boxes in
+/// three dimensions, origins and sizes row by row, against MiniZinc's
+/// decompositions (`fzn_diffn_k.mzn`, `fzn_diffn_nonstrict_k.mzn`).
+#[test]
+fn diffn_k_strict_and_nonstrict() {
+    let vars = vec![
+        int("a", 0, 2),
+        int("b", 0, 1),
+        int("c", 0, 2),
+        int("d", 0, 1),
+        int("w", 0, 2),
+    ];
+    // Box 0 at (a, 0, b) of size w × 1 × 1, box 1 at (c, 0, d) of size
+    // 1 × 1 × 2, box 2 at (1, 0, 0) of size 1 × 1 × 1.
+    let apart = |v: &[i64], strict: bool| {
+        let o = [[v[0], 0, v[1]], [v[2], 0, v[3]], [1, 0, 0]];
+        let s = [[v[4], 1, 1], [1, 1, 2], [1, 1, 1]];
+        (0..3).all(|i| {
+            (i + 1..3).all(|j| {
+                (0..3).any(|d| {
+                    (!strict && (s[i][d] == 0 || s[j][d] == 0))
+                        || o[i][d] + s[i][d] <= o[j][d]
+                        || o[j][d] + s[j][d] <= o[i][d]
+                })
+            })
+        })
+    };
+    let (o, s) = ("[a, 0, b, c, 0, d, 1, 0, 0]", "[w, 1, 1, 1, 1, 2, 1, 1, 1]");
+    check(&vars, &format!("csp_diffn_k({o}, {s}, 3)"), &|v| {
+        apart(v, true)
+    });
+    check(
+        &vars,
+        &format!("csp_diffn_nonstrict_k({o}, {s}, 3)"),
+        &|v| apart(v, false),
+    );
+}
