@@ -125,6 +125,15 @@ fn jobshop(jobs: usize, machines: usize, seed: u64) -> (Model, VarId) {
     (m, makespan)
 }
 
+/// How an optimisation ended, in a few words.
+fn optimum_text(r: &csp_core::Optimum) -> String {
+    match (r.outcome, r.objective) {
+        (Outcome::Solved, Some(v)) => format!("optimal {v}"),
+        (Outcome::LimitReached(_), Some(v)) => format!("limit, best {v}"),
+        (o, _) => o.to_string(),
+    }
+}
+
 /// The learning search without and with neighbourhoods on the
 /// optimisation models.
 fn lns(limit: u64, filter: &str) {
@@ -142,11 +151,7 @@ fn lns(limit: u64, filter: &str) {
                 .node_limit(limit)
                 .minimize(*x)
                 .unwrap();
-            let o = match (r.outcome, r.objective) {
-                (Outcome::Solved, Some(v)) => format!("optimal {v}"),
-                (Outcome::LimitReached(_), Some(v)) => format!("limit, best {v}"),
-                (o, _) => o.to_string(),
-            };
+            let o = optimum_text(&r);
             println!(
                 "{name:<14} {:<8} {o:<24} {:>10} {:>10} {:>10.1}",
                 if lns { "lns" } else { "on" },
@@ -283,11 +288,7 @@ fn par(limit: u64, filter: &str) {
             }
             .unwrap();
             let (wall, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c);
-            let o = match (r.outcome, r.objective) {
-                (Outcome::Solved, Some(v)) => format!("optimal {v}"),
-                (Outcome::LimitReached(_), Some(v)) => format!("limit, best {v}"),
-                (o, _) => o.to_string(),
-            };
+            let o = optimum_text(&r);
             println!(
                 "{name:<16} {run:<10} {o:<18} {:>10} {:>10} {:>9.0} {:>9.0}",
                 r.stats.nodes,
@@ -379,11 +380,7 @@ fn main() {
                 .node_limit(limit)
                 .minimize(*x)
                 .unwrap();
-            let o = match (r.outcome, r.objective) {
-                (Outcome::Solved, Some(v)) => format!("optimal {v}"),
-                (Outcome::LimitReached(_), Some(v)) => format!("limit, best {v}"),
-                (o, _) => o.to_string(),
-            };
+            let o = optimum_text(&r);
             show(
                 name,
                 learning,

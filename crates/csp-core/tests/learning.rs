@@ -100,6 +100,13 @@ impl WithNodes for SearchOptions {
 
 const INFERENCES: [Inference; 3] = [Inference::None, Inference::ForwardChecking, Inference::Mac];
 
+/// The best value of `cost` over `sols` (least when minimising).
+fn best_value(sols: &[Vec<Value>], cost: VarId, minimize: bool) -> Option<Value> {
+    sols.iter()
+        .map(|s| s[cost.index()])
+        .reduce(|a, b| if (a < b) == minimize { a } else { b })
+}
+
 /// Does `solution` satisfy the clause (one of its literals admits the
 /// solution's value)?
 fn satisfies(clause: &[Literal], solution: &[Value]) -> bool {
@@ -390,13 +397,7 @@ fn learning_agrees_with_brute_force_on_the_optimum() {
             continue;
         };
         for minimize in [true, false] {
-            let best = sols.iter().map(|s| s[cost.index()]).reduce(|a, b| {
-                if (a < b) == minimize {
-                    a
-                } else {
-                    b
-                }
-            });
+            let best = best_value(&sols, cost, minimize);
             for inf in [Inference::ForwardChecking, Inference::Mac] {
                 let mut search = Search::new(&m).options(options(inf, 100_000));
                 let r = if minimize {
@@ -568,13 +569,7 @@ fn neighbourhoods_keep_nogoods_sound_and_the_optimum_proven() {
             continue;
         };
         for minimize in [true, false] {
-            let best = sols.iter().map(|s| s[cost.index()]).reduce(|a, b| {
-                if (a < b) == minimize {
-                    a
-                } else {
-                    b
-                }
-            });
+            let best = best_value(&sols, cost, minimize);
             for inf in [Inference::ForwardChecking, Inference::Mac] {
                 let mut o = options(inf, 100_000);
                 o.lns = true;
