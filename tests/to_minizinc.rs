@@ -400,9 +400,11 @@ fn library_models_count_the_same_in_gecode() {
 }
 
 /// MiniZinc's `diffn` and `diffn_nonstrict` flattened for csp become the
-/// natives `csp_diffn` and `csp_diffn_nonstrict` (sizes known), and a
-/// `diffn` with a variable size MiniZinc's decomposition; csp counts the
-/// flattened model's solutions as Gecode counts the model's.
+/// natives `csp_diffn` and `csp_diffn_nonstrict` (sizes known) or
+/// `csp_diffn_var` (a variable size, at least 0); csp counts the
+/// flattened model's solutions as Gecode counts the model's. (A size that
+/// may be negative keeps MiniZinc's decomposition, whose meaning for it
+/// differs from Gecode's native `diffn`: not compared here.)
 #[test]
 fn diffn_is_native_in_flatzinc_and_counts_like_gecode() {
     if !have_minizinc() {
@@ -425,7 +427,7 @@ fn diffn_is_native_in_flatzinc_and_counts_like_gecode() {
         (
             "variable-size",
             "var 0..2: w;\nconstraint diffn(X, Y, [2, w, 3], [1, 2, 1]);",
-            None,
+            Some("csp_diffn_var("),
         ),
     ];
     for (name, constraint, native) in models {
