@@ -100,6 +100,19 @@ impl WithNodes for SearchOptions {
 
 const INFERENCES: [Inference; 3] = [Inference::None, Inference::ForwardChecking, Inference::Mac];
 
+/// [`random_model`] with a cost to optimise: its variables weighted 1, 2,
+/// 3, 1, 2, 3, … and summed.
+fn costed_model(seed: u64, big: bool) -> (Model, VarId) {
+    let (mut m, xs) = random_model(seed, big);
+    let cost = m
+        .define(sum(xs
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
+        .unwrap();
+    (m, cost)
+}
+
 /// The best value of `cost` over `sols` (least when minimising).
 fn best_value(sols: &[Vec<Value>], cost: VarId, minimize: bool) -> Option<Value> {
     sols.iter()
@@ -189,13 +202,7 @@ fn deep_removals(nogoods: &[LearnedNogood]) -> usize {
 fn nogoods_learned_under_a_bound_exclude_no_better_solution() {
     let (mut learned, mut deep) = (0, 0);
     for seed in 0..200u64 {
-        let (mut m, xs) = random_model(seed, false);
-        let cost = m
-            .define(sum(xs
-                .iter()
-                .enumerate()
-                .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
-            .unwrap();
+        let (m, cost) = costed_model(seed, false);
         let Some(sols) = brute_force(&m) else {
             continue;
         };
@@ -386,13 +393,7 @@ fn traced_conflicts_are_the_analysis_the_search_makes() {
 #[test]
 fn learning_agrees_with_brute_force_on_the_optimum() {
     for seed in 0..200u64 {
-        let (mut m, xs) = random_model(seed, false);
-        let cost = m
-            .define(sum(xs
-                .iter()
-                .enumerate()
-                .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
-            .unwrap();
+        let (m, cost) = costed_model(seed, false);
         let Some(sols) = brute_force(&m) else {
             continue;
         };
@@ -558,13 +559,7 @@ fn neighbourhoods_keep_nogoods_sound_and_the_optimum_proven() {
     use csp_core::testing::lns_counts;
     let (mut drawn, mut exhausted, mut improved) = (0, 0, 0);
     for seed in 0..200u64 {
-        let (mut m, xs) = random_model(seed, seed % 2 == 0);
-        let cost = m
-            .define(sum(xs
-                .iter()
-                .enumerate()
-                .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
-            .unwrap();
+        let (m, cost) = costed_model(seed, seed % 2 == 0);
         let Some(sols) = brute_force(&m) else {
             continue;
         };

@@ -1950,54 +1950,18 @@ fn colours(pm: &Candidates, wrap: bool) -> Vec<Step> {
     let n = pm.side();
     let mut out = Vec::new();
     for d in 1..=n as u8 {
-        // Strong links: cell -> (other cell, house).
-        let mut links: Vec<Vec<(usize, House)>> = vec![Vec::new(); n * n];
-        for h in pm.houses() {
-            let cs = pm.cells_with(h, d);
-            if cs.len() == 2 {
-                links[cs[0]].push((cs[1], h));
-                links[cs[1]].push((cs[0], h));
-            }
-        }
-        let mut seen = vec![false; n * n];
-        for start in 0..n * n {
-            if seen[start] || links[start].is_empty() {
-                continue;
-            }
-            // Colour the chain by breadth-first search, keeping each cell's
-            // parent link for the proofs.
-            let mut colour: Vec<Option<(bool, usize, Option<House>)>> = vec![None; n * n];
-            colour[start] = Some((false, start, None));
-            let mut queue = vec![start];
-            let mut chain = Vec::new();
-            while let Some(c) = queue.pop() {
-                seen[c] = true;
-                chain.push(c);
-                let (k, _, _) = colour[c].expect("coloured");
-                for &(o, h) in &links[c] {
-                    if colour[o].is_none() {
-                        colour[o] = Some((!k, c, Some(h)));
-                        queue.push(o);
-                    }
-                }
-            }
-            // The houses on the tree path from the start to `c`.
-            let path = |mut c: usize, rules: &mut Vec<Rule>| {
-                while let Some((_, parent, Some(h))) = colour[c] {
-                    rules.push(Rule::Digit(h, d));
-                    c = parent;
-                }
-            };
-            let of = |c: usize| colour[c].map(|x| x.0);
+        // Each chain coloured depth-first (the order its proofs and
+        // sentences have always followed).
+        for cluster in colour_clusters(pm, d, false) {
+            let Cluster { cells: chain, .. } = &cluster;
+            let start = chain[0];
+            let path = |c: usize, rules: &mut Vec<Rule>| cluster.path(c, d, rules);
+            let of = |c: usize| cluster.of(c);
             let mut rules = Vec::new();
             let mut elims = Vec::new();
             if wrap {
                 for bad in [false, true] {
-                    let cells: Vec<usize> = chain
-                        .iter()
-                        .copied()
-                        .filter(|&c| of(c) == Some(bad))
-                        .collect();
+                    let cells = cluster.side(bad);
                     let clash = cells.iter().enumerate().find_map(|(i, &x)| {
                         cells[i + 1..]
                             .iter()
@@ -2053,7 +2017,7 @@ fn colours(pm: &Candidates, wrap: bool) -> Vec<Step> {
                     list(n, &elims, false)
                 ),
                 digits: vec![d],
-                cells: chain,
+                cells: chain.clone(),
                 houses: vec![],
                 placements: vec![],
                 eliminations: elims,
@@ -2093,9 +2057,12 @@ impl Cluster {
     }
 }
 
-/// The clusters of digit `d` with at least one strong link.
-fn clusters(pm: &Candidates, d: u8) -> Vec<Cluster> {
+/// The clusters of digit `d` with at least one strong link, each
+/// coloured breadth-first (multi-colours) or depth-first (simple
+/// colours) from its first cell.
+fn colour_clusters(pm: &Candidates, d: u8, breadth_first: bool) -> Vec<Cluster> {
     let n = pm.side();
+    // Strong links: cell -> (other cell, house).
     let mut links: Vec<Vec<(usize, House)>> = vec![Vec::new(); n * n];
     for h in pm.houses() {
         let cs = pm.cells_with(h, d);
@@ -2110,11 +2077,16 @@ fn clusters(pm: &Candidates, d: u8) -> Vec<Cluster> {
         if seen[start] || links[start].is_empty() {
             continue;
         }
+        // Each cell's colour and parent link, for the proofs.
         let mut colour: Vec<Option<(bool, usize, Option<House>)>> = vec![None; n * n];
         colour[start] = Some((false, start, None));
         let mut queue = std::collections::VecDeque::from([start]);
         let mut cells = Vec::new();
-        while let Some(c) = queue.pop_front() {
+        while let Some(c) = if breadth_first {
+            queue.pop_front()
+        } else {
+            queue.pop_back()
+        } {
             seen[c] = true;
             cells.push(c);
             let (k, _, _) = colour[c].expect("coloured");
@@ -2140,7 +2112,7 @@ fn multi_colours(pm: &Candidates, two: bool) -> Vec<Step> {
     let n = pm.side();
     let mut out = Vec::new();
     for d in 1..=n as u8 {
-        let cl = clusters(pm, d);
+        let cl = colour_clusters(pm, d, true);
         for (i, p) in cl.iter().enumerate() {
             for (j, q) in cl.iter().enumerate() {
                 if i == j || (!two && j < i) {

@@ -204,20 +204,7 @@ impl Model {
         dy: &[i32],
         strict: bool,
     ) -> Result<ConstraintId, ModelError> {
-        for (what, len) in [
-            ("y origins for the rectangles", y.len()),
-            ("widths (dx) for the rectangles", dx.len()),
-            ("heights (dy) for the rectangles", dy.len()),
-        ] {
-            if len != x.len() {
-                return Err(ModelError::LengthMismatch {
-                    constraint: name,
-                    what,
-                    expected: x.len(),
-                    found: len,
-                });
-            }
-        }
+        rectangle_lengths(name, x.len(), [y.len(), dx.len(), dy.len()])?;
         for (what, list) in [("width", dx), ("height", dy)] {
             if let Some((i, d)) = list.iter().enumerate().find(|(_, &d)| d < 0) {
                 return Err(ModelError::Invalid {
@@ -629,4 +616,30 @@ impl Propagator for DiffnProp<'_> {
     fn name(&self) -> &str {
         self.c.name()
     }
+}
+
+/// The rectangles' lists of a `diffn` call have one entry per rectangle
+/// (`n`, the x origins): `lens` are those of the y origins, the widths
+/// and the heights.
+pub(super) fn rectangle_lengths(
+    name: &'static str,
+    n: usize,
+    lens: [usize; 3],
+) -> Result<(), ModelError> {
+    let what = [
+        "y origins for the rectangles",
+        "widths (dx) for the rectangles",
+        "heights (dy) for the rectangles",
+    ];
+    for (what, len) in what.into_iter().zip(lens) {
+        if len != n {
+            return Err(ModelError::LengthMismatch {
+                constraint: name,
+                what,
+                expected: n,
+                found: len,
+            });
+        }
+    }
+    Ok(())
 }

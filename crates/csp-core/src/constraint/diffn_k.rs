@@ -188,20 +188,7 @@ impl Model {
         dy: &[VarId],
         strict: bool,
     ) -> Result<ConstraintId, ModelError> {
-        for (what, len) in [
-            ("y origins for the rectangles", y.len()),
-            ("widths (dx) for the rectangles", dx.len()),
-            ("heights (dy) for the rectangles", dy.len()),
-        ] {
-            if len != x.len() {
-                return Err(ModelError::LengthMismatch {
-                    constraint: name,
-                    what,
-                    expected: x.len(),
-                    found: len,
-                });
-            }
-        }
+        super::diffn::rectangle_lengths(name, x.len(), [y.len(), dx.len(), dy.len()])?;
         let origins: Vec<[VarId; 2]> = x.iter().zip(y).map(|(&a, &b)| [a, b]).collect();
         let sizes: Vec<[VarId; 2]> = dx.iter().zip(dy).map(|(&a, &b)| [a, b]).collect();
         self.post_diffn_k(name, &origins, &sizes, strict, true)
