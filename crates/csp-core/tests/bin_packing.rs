@@ -259,3 +259,91 @@ fn bin_packing_l2_fails_at_the_root_and_explains() {
     m.bin_packing_load(&load, &bin, &[3, 3, 3]).unwrap();
     conflict_rests_on(&m, &[Literal::Le(load[0], 5), Literal::Le(load[1], 5)]);
 }
+
+/// The cardinality bound: five items of 3 and 4 in two bins of at most
+/// 10. Their volume (19) fits and L2 finds two bins enough, but no three
+/// of them fit in one bin (3 + 4 + 4 > 10), so two bins hold at most
+/// four. Fails at the root; after decisions that cap the loads, the
+/// failure is explained by those caps; an item fixed to a bin it does
+/// not crowd is left out of the reason.
+#[test]
+fn bin_packing_cardinality_fails_at_the_root_and_explains() {
+    let sizes = [4, 4, 4, 4, 3];
+    let mut m = Model::new();
+    let bin = m.new_vars(5, Domain::range(0, 1)).unwrap();
+    let load = m.new_vars(2, Domain::range(0, 10)).unwrap();
+    m.bin_packing_load(&load, &bin, &sizes).unwrap();
+    let r = Search::new(&m).learning(false).solve().unwrap();
+    assert!(r.solution.is_none());
+    assert_eq!(r.stats.nodes, 0);
+
+    let mut m = Model::new();
+    let bin = m.new_vars(5, Domain::range(0, 1)).unwrap();
+    let load = m.new_vars(2, Domain::range(0, 19)).unwrap();
+    m.bin_packing_load(&load, &bin, &sizes).unwrap();
+    conflict_rests_on(&m, &[Literal::Le(load[0], 10), Literal::Le(load[1], 10)]);
+
+    // An item of 1 fixed to bin 0 before the caps: the bound fails with
+    // or without it (its smallest set that cannot fit is of items of 3
+    // and 4), so the deletion filter leaves it out of the reason.
+    let mut m = Model::new();
+    let bin = m.new_vars(6, Domain::range(0, 1)).unwrap();
+    let load = m.new_vars(2, Domain::range(0, 20)).unwrap();
+    m.bin_packing_load(&load, &bin, &[4, 4, 4, 4, 3, 1])
+        .unwrap();
+    let mut ex = Explainer::new(&m);
+    ex.propagate().unwrap();
+    ex.decide(Literal::Eq(bin[5], 0)).unwrap();
+    ex.decide(Literal::Le(load[0], 10)).unwrap();
+    assert!(ex.decide(Literal::Le(load[1], 10)).is_err());
+    ex.audit(testing::MAX_ASSIGNMENTS).unwrap();
+    let why = ex.conflict().expect("a conflict");
+    let mut found = why.decisions();
+    found.sort();
+    let mut expected = vec![Literal::Le(load[0], 10), Literal::Le(load[1], 10)];
+    expected.sort();
+    assert_eq!(found, expected, "{why}");
+}
+
+/// The lower bounds' failures (L2 and cardinality) after random
+/// decisions that fix items and cap loads, each with its reason checked
+/// by brute force: the premises the deletion filter keeps must still
+/// rule out every packing. Items of 2 to 5 in two or three bins of at most
+/// 8, where the bounds often fail before any bin overflows.
+#[test]
+fn bin_packing_bound_failures_have_sound_reasons() {
+    let mut next = rng(0x00c0_ffee_b1d5_2024);
+    let (mut failures, mut runs) = (0, 0);
+    while runs < 300 {
+        let m = 2 + next(2) as usize;
+        let n = if m == 2 { 5 + next(2) as usize } else { 4 };
+        let sizes: Vec<i32> = (0..n).map(|_| 2 + next(4) as i32).collect();
+        let mut md = Model::new();
+        let bin = md.new_vars(n, Domain::range(0, m as i32 - 1)).unwrap();
+        let load = md.new_vars(m, Domain::range(0, 8)).unwrap();
+        md.bin_packing_load(&load, &bin, &sizes).unwrap();
+        let mut ex = Explainer::new(&md);
+        if ex.propagate().is_err() {
+            continue;
+        }
+        runs += 1;
+        for _ in 0..4 {
+            let d = match next(3) {
+                0 => Literal::Eq(bin[next(n as u64) as usize], next(m as u64) as i32),
+                _ => Literal::Le(load[next(m as u64) as usize], 4 + next(4) as i32),
+            };
+            if ex.holds(d).unwrap() || ex.holds(d.negate()).unwrap() {
+                continue;
+            }
+            if ex.decide(d).is_err() {
+                failures += 1;
+                ex.audit(testing::MAX_ASSIGNMENTS)
+                    .unwrap_or_else(|e| panic!("sizes {sizes:?}, {m} bins: {e}"));
+                break;
+            }
+        }
+        ex.audit(testing::MAX_ASSIGNMENTS)
+            .unwrap_or_else(|e| panic!("sizes {sizes:?}, {m} bins: {e}"));
+    }
+    assert!(failures > 25, "only {failures} failures");
+}
