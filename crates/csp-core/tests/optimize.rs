@@ -411,3 +411,50 @@ fn parallel_optimum_is_the_first_optimal_solution_in_search_order() {
         }
     }
 }
+
+/// After an improving solution, a frame whose state (at its opening) the
+/// new bound alone refutes is dropped without trying its values (issue
+/// 29, as Gecode's branch and bound drops the subtree of the copy it
+/// recomputes from). Here `a ≠ b` puts the optimum of `a + b + c` at 1
+/// while the root's bounds only give 0, so the objective's domain does
+/// not show that the first solution is optimal: the bound `≤ 0`
+/// propagated at the root does. The proof then costs no decision; before,
+/// the root frame tried each value left for `a` once more (one with a
+/// binary order, up to `m` in ascending order), each refuted by the bound.
+#[test]
+fn a_bound_that_refutes_a_frame_costs_no_decision() {
+    use csp_core::{SearchOptions, ValOrder, VarOrder};
+    for m_max in [1, 3, 6] {
+        let mut m = Model::new();
+        let [a, b] = m.new_array(Domain::range(0, m_max)).unwrap();
+        let c = m.new_var(Domain::range(0, 2)).unwrap();
+        m.post(a.ne(b)).unwrap();
+        let total = m.define(a + b + c).unwrap();
+        // The optimum, by brute force over the declared variables.
+        let all = testing::brute_force(&m).unwrap();
+        let best = all.iter().map(|s| s[total.index()]).min();
+        for (var_order, val_order) in [
+            (VarOrder::Input, ValOrder::Ascending),
+            (VarOrder::Smallest, ValOrder::BinaryMin),
+            (VarOrder::Input, ValOrder::Split),
+        ] {
+            let opts = SearchOptions {
+                var_order,
+                val_order,
+                decision_vars: vec![a, b, c],
+                learning: false,
+                ..Default::default()
+            };
+            let what = format!("0..={m_max}, {var_order:?}, {val_order:?}");
+            let r = Search::new(&m).options(opts).minimize(total).unwrap();
+            assert_eq!(r.outcome, Outcome::Solved, "{what}");
+            assert_eq!(r.objective, best, "{what}");
+            m.check(r.best.as_ref().unwrap().values()).unwrap();
+            assert_eq!(r.improvements.len(), 1, "{what}: {:?}", r.improvements);
+            // The search ended with the decisions that found it, after
+            // the bound failed at the root.
+            assert_eq!(r.stats.nodes, r.improvements[0].nodes, "{what}");
+            assert!(r.stats.failures > 0, "{what}: {:?}", r.stats);
+        }
+    }
+}

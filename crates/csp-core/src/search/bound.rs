@@ -90,6 +90,35 @@ impl Engine<'_> {
         bound
     }
 
+    /// After an improving solution (or a tighter shared bound), the frames
+    /// that were open when it came were opened without it. The first time
+    /// the search comes back to such a frame `fi`, with the store at the
+    /// frame's opening, this enforces the bound there and propagates: when
+    /// that fails, every value left in the frame fails too, and the frame
+    /// is dropped at the cost of one propagation instead of one refuted
+    /// decision per value (Gecode 6.2's branch and bound does the same at
+    /// the copy it recomputes from, `gecode/search/seq/path.hpp`, which is
+    /// why its trees are smaller than ours were). When it holds, the
+    /// changes stay in the
+    /// frame's open level only: the next value's decision enforces the
+    /// bound again, as every decision does. True when the bound fails here.
+    pub(super) fn bound_fails_at_opening(&mut self, fi: usize) -> bool {
+        let b = self.effective_bound();
+        if b != self.probed_bound {
+            self.probed_bound = b;
+            self.probe_below = self.frames.len();
+        }
+        if b.is_none() || fi >= self.probe_below {
+            return false;
+        }
+        self.probe_below = fi;
+        if self.enforce_bound().is_err() {
+            self.store.clear_events();
+            return true;
+        }
+        self.propagate().is_err()
+    }
+
     /// Does the objective's domain in the current state (a frame's opening)
     /// already miss the bound, so that every decision below fails?
     #[inline]

@@ -131,6 +131,11 @@ pub(crate) struct Engine<'a> {
     /// Parallel branch and bound: the bound shared by every subproblem
     /// (the best value found anywhere, moved by one), read at each decision.
     pub(super) shared_bound: Option<Arc<std::sync::atomic::AtomicI32>>,
+    /// Branch and bound: the bound the frames below `probe_below` have not
+    /// yet been checked against at their opening (see
+    /// [`bound_fails_at_opening`](Engine::bound_fails_at_opening)).
+    pub(super) probed_bound: Option<Value>,
+    pub(super) probe_below: usize,
     /// Per variable, the value order of its phase, when phases have their
     /// own ([`SearchOptions::phase_orders`]); empty otherwise.
     pub(super) phase_val: Vec<ValOrder>,
@@ -216,6 +221,8 @@ impl<'a> Engine<'a> {
             bound: None,
             restart: None,
             shared_bound: None,
+            probed_bound: None,
+            probe_below: 0,
             phase_val: phase_values(model.num_vars(), &opts),
             last_conflict: None,
             root_decided: false,
@@ -467,6 +474,8 @@ impl<'a> Engine<'a> {
         self.bound = None;
         self.restart = None;
         self.shared_bound = None;
+        self.probed_bound = None;
+        self.probe_below = 0;
         self.last_conflict = None;
         self.root_decided = false;
     }
@@ -556,6 +565,20 @@ impl<'a> Engine<'a> {
                 None => {
                     self.store.close_reopened_level(level);
                     self.pop_frame(fi);
+                }
+                Some(_) if self.objective.is_some() && self.bound_fails_at_opening(fi) => {
+                    if let Some(l) = self.limit_hit {
+                        self.finished = true;
+                        return Step::Limit(l);
+                    }
+                    // The bound alone refutes the frame's state: this value
+                    // and every other one left fail. One failure, no
+                    // decision.
+                    self.stats.failures += 1;
+                    self.store.reopen_level(level);
+                    self.store.close_reopened_level(level);
+                    self.pop_frame(fi);
+                    self.maybe_restart();
                 }
                 Some(d) => {
                     self.stats.nodes += 1;
