@@ -488,6 +488,7 @@ impl Constraint for DiffnK {
         Some(Box::new(DiffnKProp {
             c: self,
             snap: Vec::new(),
+            sides: Vec::new(),
         }))
     }
 }
@@ -563,6 +564,13 @@ struct DiffnKProp<'a> {
     c: &'a DiffnK,
     /// The pair being looked at: per dimension, box i's side then box j's.
     snap: Vec<[Side; 2]>,
+    /// With order literals: every box's side on every dimension (box by
+    /// box), read at the start of a call and again for the two boxes of a
+    /// pair that changed something. A side of another box may be older
+    /// than the domains when boxes share a variable: its bounds are then
+    /// weaker than the domain's, still true, and the call after this one
+    /// reads them afresh.
+    sides: Vec<Side>,
 }
 
 impl DiffnKProp<'_> {
@@ -728,6 +736,14 @@ impl DiffnKProp<'_> {
 
     /// Looks at the pair `(i, j)` through its order literals; whether a
     /// variable changed.
+    /// Reads box `b`'s sides into `sides`.
+    fn read_sides(&mut self, p: &Pruner<'_>, b: usize) {
+        let k = self.c.k;
+        for d in 0..k {
+            self.sides[b * k + d] = self.side(p, b, d);
+        }
+    }
+
     fn pair_ordered(&self, p: &mut Pruner<'_>, i: usize, j: usize) -> Result<bool, Conflict> {
         let k = self.c.k;
         let mut moved = false;
@@ -736,7 +752,7 @@ impl DiffnKProp<'_> {
                 let Some(b) = self.c.order_literal(f, g, d) else {
                     continue;
                 };
-                let (fs, gs) = (self.side(p, f, d), self.side(p, g, d));
+                let (fs, gs) = (self.sides[f * k + d], self.sides[g * k + d]);
                 moved |= match p.value(b) {
                     None if !fs.can_precede(&gs) => {
                         p.set_max(b, 0, |r: &mut Premises<'_>| fs.cannot_precede(&gs, r))?
@@ -939,12 +955,26 @@ impl Propagator for DiffnKProp<'_> {
             return Ok(());
         }
         let mut moved = false;
+        if self.c.ordered {
+            self.sides.clear();
+            for b in 0..n {
+                for d in 0..self.c.k {
+                    let side = self.side(p, b, d);
+                    self.sides.push(side);
+                }
+            }
+        }
         for i in 0..n {
             for j in i + 1..n {
-                moved |= match self.c.ordered {
-                    true => self.pair_ordered(p, i, j)?,
-                    false => self.pair(p, i, j)?,
-                };
+                if self.c.ordered {
+                    if self.pair_ordered(p, i, j)? {
+                        moved = true;
+                        self.read_sides(p, i);
+                        self.read_sides(p, j);
+                    }
+                } else {
+                    moved |= self.pair(p, i, j)?;
+                }
             }
         }
         if moved {
