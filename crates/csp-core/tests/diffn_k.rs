@@ -382,7 +382,22 @@ fn diffn_k_to_minizinc() {
     m.diffn_var(&o[..2], &o[2..], &s[..2], &s[2..]).unwrap();
     m.diffn_k_nonstrict(&[&o[..2], &o[2..]], &[&s[..2], &s[2..]])
         .unwrap();
+    // With order literals: the literals' definitions beside the global.
+    let b = m
+        .new_vars_named("b", [4], Domain::range(0, 1))
+        .unwrap()
+        .to_vec();
+    m.diffn_var_ordered(&o[..2], &o[2..], &s[..2], &s[2..], &b)
+        .unwrap();
     let mzn = m.to_minizinc().unwrap();
+    assert!(
+        mzn.contains(
+            "constraint diffn([o_0, o_1], [o_2, o_3], [s_0, s_1], [s_2, s_3]) /\\ \
+             b_0 = bool2int(o_0 + s_0 <= o_1) /\\ b_2 = bool2int(o_2 + s_2 <= o_3) /\\ \
+             b_1 = bool2int(o_1 + s_1 <= o_0) /\\ b_3 = bool2int(o_3 + s_3 <= o_2);"
+        ),
+        "{mzn}"
+    );
     assert!(mzn.contains("include \"diffn.mzn\";"), "{mzn}");
     assert!(mzn.contains("include \"diffn_nonstrict_k.mzn\";"), "{mzn}");
     assert!(

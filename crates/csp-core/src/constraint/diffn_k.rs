@@ -67,9 +67,30 @@ use crate::{Model, ModelError};
 /// is computed from (in the non-strict variant also `s ≥ 1` for the sizes
 /// that make the pair count).
 ///
+/// # Order literals
+/// Posted with order literals ([`Model::diffn_k_ordered`], strict only),
+/// the constraint also keeps, for each pair and dimension, two 0/1
+/// variables `b ↔ o[f][d] + s[f][d] ≤ o[g][d]` exact, and the pairwise
+/// rule runs through them instead: "`f` cannot come first on `d`" sets
+/// `b` to 0 (reason as above), an order the bounds entail sets it to 1
+/// (`o[f][d] ≤ max`, `s[f][d] ≤ max`, `o[g][d] ≥ min`), a pair whose
+/// literals are all 0 but one sets that one to 1 (reason: the others at
+/// 0; all at 0 is a failure), and a literal at 1 pushes the three bounds
+/// above, at 0 the three bounds of `o[f][d] + s[f][d] ≥ o[g][d] + 1`,
+/// each explained by the literal and the bounds the new one is computed
+/// from. The pruning is the plain rule's; the learning search's nogoods
+/// then name "`f` before `g`" as one literal, which holds wherever the
+/// boxes lie, as the reified disjuncts of MiniZinc's decomposition do,
+/// instead of the bounds that made it so at one node. Lifting the plain
+/// rule's reasons (weakening other bounds than the ones above) was
+/// measured and learns more nogoods, not fewer (`docs/benchmarks.md`,
+/// "Order literals").
+///
 /// Cost: O(n²·k) per call, not idempotent (the kernel calls it again after
-/// its own changes), no entailment. The checker is pairwise, O(n²·k).
-/// Local search: violations are the number of boxes that overlap another.
+/// its own changes), no entailment. The checker is pairwise, O(n²·k)
+/// (with order literals, also each literal against its boxes). Local
+/// search: violations are the number of boxes that overlap another (plus
+/// the order literals that disagree with their boxes).
 #[derive(Debug, Clone)]
 pub struct DiffnK {
     /// The origins (box by box, `k` each), then the sizes (the same way),
