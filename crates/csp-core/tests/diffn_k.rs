@@ -704,3 +704,33 @@ fn diffn_ordered_bad_arguments_are_errors() {
     m.diffn_var_ordered(&o[..2], &o[2..], &s[..2], &s[2..], &b)
         .unwrap();
 }
+
+/// The energetic check on the minimum sizes: 2 × 2 boxes at origins
+/// 0..=2 lie in [0, 4) × [0, 4), which holds four of them. With five,
+/// no pair is forced apart but the area overflows: the root fails, with
+/// a reason the audit checks; with four it does not. Brute force (and
+/// every reason audited) on both.
+#[test]
+fn energetic_check_on_the_minimum_sizes() {
+    for (boxes, overloaded) in [(5, true), (4, false)] {
+        let mut doms = vec![Domain::range(0, 2); 2 * boxes];
+        doms.extend(vec![Domain::singleton(2); 2 * boxes]);
+        let post = |m: &mut Model, v: &[VarId]| {
+            let (o, s) = v.split_at(2 * boxes);
+            let origins: Vec<&[VarId]> = o.chunks(2).collect();
+            let sizes: Vec<&[VarId]> = s.chunks(2).collect();
+            m.diffn_k(&origins, &sizes).map(|_| ())
+        };
+        let mut m = Model::new();
+        let v: Vec<VarId> = doms.iter().map(|d| m.new_var(d.clone()).unwrap()).collect();
+        post(&mut m, &v).unwrap();
+        let mut ex = Explainer::new(&m);
+        let root = ex.propagate();
+        assert_eq!(root.is_err(), overloaded, "{boxes} boxes");
+        ex.audit(testing::MAX_ASSIGNMENTS).unwrap();
+        if overloaded {
+            assert!(ex.conflict().is_some(), "the failure is explained");
+        }
+        testing::check_constraint(&doms, post).unwrap_or_else(|e| panic!("{boxes} boxes: {e}"));
+    }
+}

@@ -21,8 +21,7 @@ use crate::{Model, ModelError};
 /// variant ([`Model::diffn_k_nonstrict`], MiniZinc's `diffn_nonstrict_k`)
 /// frees a pair as soon as one of the two boxes has size 0 on some
 /// dimension. With `k = 2` it is MiniZinc's `diffn` with variable sizes
-/// ([`Model::diffn_var`]); with constant sizes in two dimensions,
-/// [`Diffn`](super::Diffn) also runs an energetic overload check.
+/// ([`Model::diffn_var`]).
 ///
 /// **Negative sizes.** MiniZinc's decomposition gives a negative size a
 /// meaning (a box that ends before it starts); csp refuses a size variable
@@ -54,6 +53,14 @@ use crate::{Model, ModelError};
 /// becomes 0, and when the only way apart puts `z`'s box first on `z`'s
 /// dimension, `z` is capped at the room before the other box (or 0).
 ///
+/// In two dimensions, at the pairwise fixpoint, an **energetic overload
+/// check** on each axis, on the minimum sizes: the boxes of positive
+/// minimum area whose origins must lie at or after `a` and that must end
+/// by `b` (latest origin plus largest size) on that axis fit inside
+/// `[a, b)` times their bounding box on the other axis, so their minimum
+/// areas sum to at most that box's area (as [`Diffn`](super::Diffn)'s
+/// check with constant sizes).
+///
 /// With one origin left open (every other variable fixed), it also loses
 /// the values in the middle of its domain where its box would overlap a
 /// fixed one (the forward-checking contract; a size left open is exact
@@ -65,7 +72,9 @@ use crate::{Model, ModelError};
 /// overlap on a dimension by both directions of that; a push by those of
 /// the other dimensions, the blocked order, and the bounds the new bound
 /// is computed from (in the non-strict variant also `s ≥ 1` for the sizes
-/// that make the pair count).
+/// that make the pair count). An overload is explained by the boxes of
+/// largest minimum area that overflow the box, each by its origins'
+/// bounds and maximum sizes that keep it inside and its minimum sizes.
 ///
 /// # Order literals
 /// Posted with order literals ([`Model::diffn_k_ordered`], strict only),
@@ -86,7 +95,7 @@ use crate::{Model, ModelError};
 /// measured and learns more nogoods, not fewer (`docs/benchmarks.md`,
 /// "Order literals").
 ///
-/// Cost: O(n²·k) per call, not idempotent (the kernel calls it again after
+/// Cost: O(n²·k) per call (the overload check O(n²) per axis), not idempotent (the kernel calls it again after
 /// its own changes), no entailment. The checker is pairwise, O(n²·k)
 /// (with order literals, also each literal against its boxes). Local
 /// search: violations are the number of boxes that overlap another (plus
@@ -510,6 +519,7 @@ impl Constraint for DiffnK {
             c: self,
             snap: Vec::new(),
             sides: Vec::new(),
+            order: Vec::new(),
         }))
     }
 }
@@ -592,6 +602,8 @@ struct DiffnKProp<'a> {
     /// weaker than the domain's, still true, and the call after this one
     /// reads them afresh.
     sides: Vec<Side>,
+    /// The overload check's boxes, by latest end.
+    order: Vec<usize>,
 }
 
 impl DiffnKProp<'_> {
@@ -757,6 +769,76 @@ impl DiffnKProp<'_> {
 
     /// Looks at the pair `(i, j)` through its order literals; whether a
     /// variable changed.
+    /// Energetic overload check on axis `a` of two dimensions, on the
+    /// minimum sizes: for each minimum `w` of an origin, the boxes of
+    /// positive minimum area whose origins are at least `w`, by their
+    /// latest end `e` (maximum origin plus maximum size), fit in `[w, e)`
+    /// times their bounding box on the other axis. The failure names the
+    /// boxes of most area inside that box that overflow it, each by its
+    /// origins' and sizes' bounds that keep it inside and its minimum
+    /// sizes. Reads `sides` (all boxes, fresh).
+    fn overload(&mut self, p: &mut Pruner<'_>, a: usize) -> Result<(), Conflict> {
+        let b = 1 - a;
+        let n = self.c.len();
+        let sides = &self.sides;
+        let side = |c: usize, t: usize| &sides[t * 2 + c];
+        let area = |t: usize| side(0, t).ms as i128 * side(1, t).ms as i128;
+        let end = |c: usize, t: usize| side(c, t).hi + side(c, t).xs;
+        let order = &mut self.order;
+        order.clear();
+        order.extend((0..n).filter(|&t| area(t) > 0));
+        order.sort_unstable_by_key(|&t| end(a, t));
+        for (q, &first) in order.iter().enumerate() {
+            let w = side(a, first).lo;
+            // Each distinct minimum once.
+            if order[..q].iter().any(|&t| side(a, t).lo == w) {
+                continue;
+            }
+            let (mut sum, mut blo, mut bhi) = (0i128, i64::MAX, i64::MIN);
+            for &t in order.iter() {
+                if side(a, t).lo < w {
+                    continue;
+                }
+                sum += area(t);
+                blo = blo.min(side(b, t).lo);
+                bhi = bhi.max(end(b, t));
+                let e = end(a, t);
+                let room = (e - w) as i128 * (bhi - blo) as i128;
+                if sum <= room {
+                    continue;
+                }
+                return Err(p.fail(|r: &mut Premises<'_>| {
+                    let mut inside: Vec<usize> = order
+                        .iter()
+                        .copied()
+                        .filter(|&u| {
+                            side(a, u).lo >= w
+                                && end(a, u) <= e
+                                && side(b, u).lo >= blo
+                                && end(b, u) <= bhi
+                        })
+                        .collect();
+                    inside.sort_unstable_by_key(|&u| std::cmp::Reverse(area(u)));
+                    let mut got = 0;
+                    for u in inside {
+                        if got > room {
+                            break;
+                        }
+                        got += area(u);
+                        for (c, from, to) in [(a, w, e), (b, blo, bhi)] {
+                            let sd = side(c, u);
+                            r.push(Literal::Ge(sd.o, clamp(from)));
+                            r.push(Literal::Le(sd.o, clamp(to - sd.xs)));
+                            r.push(Literal::Le(sd.s, clamp(sd.xs)));
+                            r.push(Literal::Ge(sd.s, clamp(sd.ms)));
+                        }
+                    }
+                }));
+            }
+        }
+        Ok(())
+    }
+
     /// Reads box `b`'s sides into `sides`.
     fn read_sides(&mut self, p: &Pruner<'_>, b: usize) {
         let k = self.c.k;
@@ -1001,6 +1083,18 @@ impl Propagator for DiffnKProp<'_> {
         if moved {
             // The kernel calls again.
             return Ok(());
+        }
+        // At the pairwise fixpoint, in two dimensions: the overload check.
+        if self.c.k == 2 {
+            self.sides.clear();
+            for b in 0..n {
+                for d in 0..2 {
+                    let side = self.side(p, b, d);
+                    self.sides.push(side);
+                }
+            }
+            self.overload(p, 0)?;
+            self.overload(p, 1)?;
         }
         // The last open variable, when it is one origin.
         // (The order literals follow the origins and sizes: once those
