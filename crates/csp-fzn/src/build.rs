@@ -185,6 +185,9 @@ pub(crate) struct Builder {
     /// How the `cumulative` constraints propagate
     /// (`fzn-csp --cumulative-strength`).
     pub(crate) cumulative: CumulativeStrength,
+    /// Give `diffn` with variable sizes order literals
+    /// ([`BuildOptions::order_literals`]).
+    pub(crate) order_literals: bool,
 }
 
 /// How [`build_with`] builds a model: the heap's budget and the choices
@@ -196,6 +199,13 @@ pub struct BuildOptions {
     /// The strength of every `cumulative` (`csp_cumulative` and
     /// `csp_cumulative_var`; `fzn-csp --cumulative-strength`).
     pub cumulative: CumulativeStrength,
+    /// Post `diffn` with variable sizes (`csp_diffn_var`) with order
+    /// literals, 0/1 variables for "rectangle i lies before j on an axis"
+    /// ([`Model::diffn_var_ordered`](csp_core::Model::diffn_var_ordered)),
+    /// which the learning search's nogoods name as they name the reified
+    /// disjuncts of MiniZinc's decomposition. `fzn-csp` sets it when it
+    /// learns (its default).
+    pub order_literals: bool,
 }
 
 /// Why [`build_within`] stopped.
@@ -751,6 +761,7 @@ pub fn build_with(items: &[Item], opts: BuildOptions) -> Result<FznModel, BuildE
     let mut b = Builder {
         budget: opts.budget,
         cumulative: opts.cumulative,
+        order_literals: opts.order_literals,
         over_budget: false,
         m: Model::new(),
         names: HashMap::new(),

@@ -907,6 +907,19 @@ pub(crate) fn post(
             let (x, y) = (c.vars(&args[0])?, c.vars(&args[1])?);
             let (dx, dy) = (c.vars(&args[2])?, c.vars(&args[3])?);
             match name {
+                "csp_diffn_var" if c.b.order_literals => {
+                    // Two order literals per pair and axis, for the
+                    // learning search's nogoods.
+                    let n = x.len();
+                    match c
+                        .b
+                        .m
+                        .new_vars(n * n.saturating_sub(1) * 2, Domain::range(0, 1))
+                    {
+                        Ok(order) => c.b.m.diffn_var_ordered(&x, &y, &dx, &dy, &order),
+                        Err(e) => Err(e),
+                    }
+                }
                 "csp_diffn_var" => c.b.m.diffn_var(&x, &y, &dx, &dy),
                 _ => c.b.m.diffn_var_nonstrict(&x, &y, &dx, &dy),
             }

@@ -228,6 +228,7 @@ pub fn main() -> ExitCode {
             let opts = crate::BuildOptions {
                 budget,
                 cumulative: cfg.cumulative,
+                order_literals: cfg.learning,
             };
             crate::build_with(&items, opts)
         });

@@ -667,6 +667,86 @@ fn diffn_var_strict_and_nonstrict() {
     );
 }
 
+/// `csp_diffn_var` built with order literals (`BuildOptions::
+/// order_literals`, what `fzn-csp` does when it learns): the same
+/// packings as brute force, one solution each (the literals follow the
+/// boxes), under the ordinary search and the learning one.
+#[test]
+fn diffn_var_with_order_literals() {
+    use csp_fzn::{build_with, BuildOptions};
+    let text = "var 0..2: a :: output_var;\nvar 0..2: b :: output_var;\n\
+                var 0..2: c :: output_var;\nvar 0..2: d :: output_var;\n\
+                var 0..2: w :: output_var;\nvar 0..2: h :: output_var;\n\
+                constraint csp_diffn_var([a, b, 1], [c, d, 1], [w, 2, 1], [1, h, 1]);\n\
+                solve satisfy;\n";
+    let items = parse(text).unwrap();
+    let plain = build(&items).unwrap();
+    let opts = BuildOptions {
+        order_literals: true,
+        ..BuildOptions::default()
+    };
+    let fzn = build_with(&items, opts).unwrap();
+    // Three rectangles: three pairs, two axes, two directions.
+    assert_eq!(fzn.model.num_vars(), plain.model.num_vars() + 12);
+    let xs: Vec<_> = ["a", "b", "c", "d", "w", "h"]
+        .iter()
+        .map(|n| match fzn.lookup(n) {
+            Some(Val::Var(x)) => *x,
+            other => panic!("{n}: {other:?}"),
+        })
+        .collect();
+    let apart = |v: &[i64]| {
+        let (x, y) = ([v[0], v[1], 1], [v[2], v[3], 1]);
+        let (dx, dy) = ([v[4], 2, 1], [1, v[5], 1]);
+        (0..3).all(|i| {
+            (i + 1..3).all(|j| {
+                x[i] + dx[i] <= x[j]
+                    || y[i] + dy[i] <= y[j]
+                    || x[j] + dx[j] <= x[i]
+                    || y[j] + dy[j] <= y[i]
+            })
+        })
+    };
+    let vars = [
+        int("a", 0, 2),
+        int("b", 0, 2),
+        int("c", 0, 2),
+        int("d", 0, 2),
+        int("w", 0, 2),
+        int("h", 0, 2),
+    ];
+    let want = brute(&vars, &apart);
+    assert!(!want.is_empty());
+    for inference in [Inference::ForwardChecking, Inference::Mac] {
+        let opts = SearchOptions {
+            inference,
+            ..SearchOptions::default()
+        };
+        let sols: Vec<Vec<i64>> = Search::new(&fzn.model)
+            .options(opts)
+            .solutions()
+            .unwrap()
+            .map(|s| xs.iter().map(|&x| s[x] as i64).collect())
+            .collect();
+        let got: BTreeSet<Vec<i64>> = sols.iter().cloned().collect();
+        assert_eq!(got, want, "{inference:?}");
+        assert_eq!(
+            sols.len(),
+            want.len(),
+            "{inference:?}: a packing found twice"
+        );
+    }
+    let opts = SearchOptions {
+        learning: true,
+        inference: Inference::Mac,
+        ..SearchOptions::default()
+    };
+    let s = Search::new(&fzn.model).options(opts).solve().unwrap();
+    let s = s.solution.expect("a packing");
+    let v: Vec<i64> = xs.iter().map(|&x| s[x] as i64).collect();
+    assert!(apart(&v), "{v:?}");
+}
+
 /// `csp_diffn_k` and `csp_diffn_nonstrict_k` (issue 29): three boxes in
 /// three dimensions, origins and sizes row by row, against MiniZinc's
 /// decompositions (`fzn_diffn_k.mzn`, `fzn_diffn_nonstrict_k.mzn`).

@@ -21,8 +21,7 @@ use crate::{Model, ModelError};
 /// variant ([`Model::diffn_k_nonstrict`], MiniZinc's `diffn_nonstrict_k`)
 /// frees a pair as soon as one of the two boxes has size 0 on some
 /// dimension. With `k = 2` it is MiniZinc's `diffn` with variable sizes
-/// ([`Model::diffn_var`]); with constant sizes in two dimensions,
-/// [`Diffn`](super::Diffn) also runs an energetic overload check.
+/// ([`Model::diffn_var`]).
 ///
 /// **Negative sizes.** MiniZinc's decomposition gives a negative size a
 /// meaning (a box that ends before it starts); csp refuses a size variable
@@ -54,6 +53,14 @@ use crate::{Model, ModelError};
 /// becomes 0, and when the only way apart puts `z`'s box first on `z`'s
 /// dimension, `z` is capped at the room before the other box (or 0).
 ///
+/// In two dimensions, at the pairwise fixpoint, an **energetic overload
+/// check** on each axis, on the minimum sizes: the boxes of positive
+/// minimum area whose origins must lie at or after `a` and that must end
+/// by `b` (latest origin plus largest size) on that axis fit inside
+/// `[a, b)` times their bounding box on the other axis, so their minimum
+/// areas sum to at most that box's area (as [`Diffn`](super::Diffn)'s
+/// check with constant sizes).
+///
 /// With one origin left open (every other variable fixed), it also loses
 /// the values in the middle of its domain where its box would overlap a
 /// fixed one (the forward-checking contract; a size left open is exact
@@ -65,16 +72,44 @@ use crate::{Model, ModelError};
 /// overlap on a dimension by both directions of that; a push by those of
 /// the other dimensions, the blocked order, and the bounds the new bound
 /// is computed from (in the non-strict variant also `s ≥ 1` for the sizes
-/// that make the pair count).
+/// that make the pair count). An overload is explained by the boxes of
+/// largest minimum area that overflow the box, each by its origins'
+/// bounds and maximum sizes that keep it inside and its minimum sizes.
 ///
-/// Cost: O(n²·k) per call, not idempotent (the kernel calls it again after
-/// its own changes), no entailment. The checker is pairwise, O(n²·k).
-/// Local search: violations are the number of boxes that overlap another.
+/// # Order literals
+/// Posted with order literals ([`Model::diffn_k_ordered`], strict only),
+/// the constraint also keeps, for each pair and dimension, two 0/1
+/// variables `b ↔ o[f][d] + s[f][d] ≤ o[g][d]` exact, and the pairwise
+/// rule runs through them instead: "`f` cannot come first on `d`" sets
+/// `b` to 0 (reason as above), an order the bounds entail sets it to 1
+/// (`o[f][d] ≤ max`, `s[f][d] ≤ max`, `o[g][d] ≥ min`), a pair whose
+/// literals are all 0 but one sets that one to 1 (reason: the others at
+/// 0; all at 0 is a failure), and a literal at 1 pushes the three bounds
+/// above, at 0 the three bounds of `o[f][d] + s[f][d] ≥ o[g][d] + 1`,
+/// each explained by the literal and the bounds the new one is computed
+/// from. The pruning is the plain rule's; the learning search's nogoods
+/// then name "`f` before `g`" as one literal, which holds wherever the
+/// boxes lie, as the reified disjuncts of MiniZinc's decomposition do,
+/// instead of the bounds that made it so at one node. Lifting the plain
+/// rule's reasons (weakening other bounds than the ones above) was
+/// measured and learns more nogoods, not fewer (`docs/benchmarks.md`,
+/// "Order literals").
+///
+/// Cost: O(n²·k) per call (the overload check O(n²) per axis), not idempotent (the kernel calls it again after
+/// its own changes), no entailment. The checker is pairwise, O(n²·k)
+/// (with order literals, also each literal against its boxes). Local
+/// search: violations are the number of boxes that overlap another (plus
+/// the order literals that disagree with their boxes).
 #[derive(Debug, Clone)]
 pub struct DiffnK {
-    /// The origins (box by box, `k` each), then the sizes (the same way).
+    /// The origins (box by box, `k` each), then the sizes (the same way),
+    /// then the order literals if any (see [`DiffnK::order_literal`]).
     scope: Vec<VarId>,
+    /// The number of boxes.
+    n: usize,
     k: usize,
+    /// With order literals ([`Model::diffn_k_ordered`])?
+    ordered: bool,
     strict: bool,
     /// Posted as MiniZinc's two-dimensional `diffn` (`diffn_var`)?
     planar: bool,
@@ -83,11 +118,7 @@ pub struct DiffnK {
 impl DiffnK {
     /// The number of boxes.
     pub fn len(&self) -> usize {
-        if self.k == 0 {
-            0
-        } else {
-            self.scope.len() / (2 * self.k)
-        }
+        self.n
     }
 
     /// No box at all?
@@ -113,6 +144,57 @@ impl DiffnK {
     /// MiniZinc's `diffn_k` (true) or `diffn_nonstrict_k` (false)?
     pub fn is_strict(&self) -> bool {
         self.strict
+    }
+
+    /// Posted with order literals ([`Model::diffn_k_ordered`])?
+    pub fn is_ordered(&self) -> bool {
+        self.ordered
+    }
+
+    /// With order literals, the 0/1 variable that is 1 exactly when box
+    /// `f` lies wholly before box `g` on dimension `d`
+    /// (`o[f][d] + s[f][d] ≤ o[g][d]`); `None` without them or when
+    /// `f == g`.
+    pub fn order_literal(&self, f: usize, g: usize, d: usize) -> Option<VarId> {
+        if !self.ordered || f == g || f >= self.n || g >= self.n || d >= self.k {
+            return None;
+        }
+        Some(self.scope[self.position_of_order(f, g, d)])
+    }
+
+    /// The origins and sizes of the scope (without the order literals).
+    fn boxes_scope(&self) -> &[VarId] {
+        &self.scope[..2 * self.n * self.k]
+    }
+
+    /// With order literals, how many of them disagree with the values `v`.
+    fn order_mismatches(&self, v: &[Value]) -> u64 {
+        if !self.ordered {
+            return 0;
+        }
+        let (n, k) = (self.n, self.k);
+        let o = |b: usize, d: usize| v[b * k + d] as i64;
+        let s = |b: usize, d: usize| v[(n + b) * k + d] as i64;
+        let mut bad = 0;
+        for f in 0..n {
+            for g in (0..n).filter(|&g| g != f) {
+                for d in 0..k {
+                    let at = self.position_of_order(f, g, d);
+                    let before = o(f, d) + s(f, d) <= o(g, d);
+                    bad += u64::from((v[at] == 1) != before);
+                }
+            }
+        }
+        bad
+    }
+
+    /// The scope position of `order_literal(f, g, d)` (ordered only).
+    fn position_of_order(&self, f: usize, g: usize, d: usize) -> usize {
+        let (i, j) = (f.min(g), f.max(g));
+        // Pairs (0, 1), (0, 2), …, (1, 2), …: those of the rows before i,
+        // then j's place in row i.
+        let pair = i * (2 * self.n - i - 1) / 2 + (j - i - 1);
+        2 * self.n * self.k + (pair * self.k + d) * 2 + usize::from(f > g)
     }
 
     /// Do boxes `i` and `j` violate the constraint with the values `v`?
@@ -163,7 +245,45 @@ impl Model {
         dx: &[VarId],
         dy: &[VarId],
     ) -> Result<ConstraintId, ModelError> {
-        self.post_diffn_var("diffn", x, y, dx, dy, true)
+        self.post_diffn_var("diffn", x, y, dx, dy, true, None)
+    }
+
+    /// Like [`diffn_var`](Model::diffn_var), with *order literals*: the
+    /// 0/1 variables `order` say, pair by pair, which rectangle lies
+    /// before which on which axis, and the constraint keeps them exact
+    /// (`b ↔ xᵢ + dxᵢ ≤ xⱼ`). They give the learning search literals for
+    /// "i before j" that its nogoods name, as the decomposition's reified
+    /// disjuncts do (see [`diffn_k_ordered`](Model::diffn_k_ordered) for
+    /// their order and errors).
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Search};
+    /// // Two unit squares on a 2 × 1 strip: side by side, either way.
+    /// let mut m = Model::new();
+    /// let x = m.new_vars(2, Domain::range(0, 1)).unwrap();
+    /// let y = m.new_vars(2, Domain::singleton(0)).unwrap();
+    /// let one = m.new_var(Domain::singleton(1)).unwrap();
+    /// // One pair, two axes, two directions each.
+    /// let order = m.new_vars(4, Domain::range(0, 1)).unwrap();
+    /// m.diffn_var_ordered(&x, &y, &[one, one], &[one, one], &order).unwrap();
+    /// let sols: Vec<_> = Search::new(&m).solutions().unwrap().collect();
+    /// assert_eq!(sols.len(), 2);
+    /// for s in &sols {
+    ///     // x: 0 before 1 exactly when x0 = 0; never apart on y.
+    ///     assert_eq!(s[order[0]], i32::from(s[x[0]] == 0));
+    ///     assert_eq!(s[order[1]], i32::from(s[x[0]] == 1));
+    ///     assert_eq!((s[order[2]], s[order[3]]), (0, 0));
+    /// }
+    /// ```
+    pub fn diffn_var_ordered(
+        &mut self,
+        x: &[VarId],
+        y: &[VarId],
+        dx: &[VarId],
+        dy: &[VarId],
+        order: &[VarId],
+    ) -> Result<ConstraintId, ModelError> {
+        self.post_diffn_var("diffn", x, y, dx, dy, true, Some(order))
     }
 
     /// Like [`diffn_var`](Model::diffn_var), but a rectangle of zero width
@@ -176,9 +296,10 @@ impl Model {
         dx: &[VarId],
         dy: &[VarId],
     ) -> Result<ConstraintId, ModelError> {
-        self.post_diffn_var("diffn_nonstrict", x, y, dx, dy, false)
+        self.post_diffn_var("diffn_nonstrict", x, y, dx, dy, false, None)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn post_diffn_var(
         &mut self,
         name: &'static str,
@@ -187,11 +308,12 @@ impl Model {
         dx: &[VarId],
         dy: &[VarId],
         strict: bool,
+        order: Option<&[VarId]>,
     ) -> Result<ConstraintId, ModelError> {
         super::diffn::rectangle_lengths(name, x.len(), [y.len(), dx.len(), dy.len()])?;
         let origins: Vec<[VarId; 2]> = x.iter().zip(y).map(|(&a, &b)| [a, b]).collect();
         let sizes: Vec<[VarId; 2]> = dx.iter().zip(dy).map(|(&a, &b)| [a, b]).collect();
-        self.post_diffn_k(name, &origins, &sizes, strict, true)
+        self.post_diffn_k(name, &origins, &sizes, strict, true, order)
     }
 
     /// Boxes in `k` dimensions do not overlap (MiniZinc's `diffn_k`, see
@@ -221,7 +343,31 @@ impl Model {
         origins: &[O],
         sizes: &[S],
     ) -> Result<ConstraintId, ModelError> {
-        self.post_diffn_k("diffn_k", origins, sizes, true, false)
+        self.post_diffn_k("diffn_k", origins, sizes, true, false, None)
+    }
+
+    /// Like [`diffn_k`](Model::diffn_k), with *order literals*: for each
+    /// pair of boxes `i < j` in the order (0, 1), (0, 2), …, (1, 2), …,
+    /// and each dimension `d`, two 0/1 variables of `order`: first the one
+    /// that is 1 exactly when `i` lies wholly before `j` on `d`
+    /// (`o[i][d] + s[i][d] ≤ o[j][d]`), then the one for `j` before `i`
+    /// (`n·(n − 1)·k` in all; [`DiffnK::order_literal`] finds them). The
+    /// constraint keeps them exact and reasons through them: a bound that
+    /// makes an order impossible sets its literal to 0, a pair with one
+    /// literal left not 0 sets it to 1, and a literal at 1 pushes the
+    /// bounds. It prunes what [`diffn_k`](Model::diffn_k) prunes, and the
+    /// learning search's nogoods can name "`i` before `j`" as one literal,
+    /// as they name the reified disjuncts of MiniZinc's decomposition.
+    /// Fails as `diffn_k` does, and with [`ModelError::LengthMismatch`]
+    /// for a wrong number of order literals and [`ModelError::Invalid`]
+    /// for one whose domain is not within `{0, 1}`.
+    pub fn diffn_k_ordered<O: AsRef<[VarId]>, S: AsRef<[VarId]>>(
+        &mut self,
+        origins: &[O],
+        sizes: &[S],
+        order: &[VarId],
+    ) -> Result<ConstraintId, ModelError> {
+        self.post_diffn_k("diffn_k", origins, sizes, true, false, Some(order))
     }
 
     /// Like [`diffn_k`](Model::diffn_k), but a pair of boxes one of which
@@ -232,7 +378,7 @@ impl Model {
         origins: &[O],
         sizes: &[S],
     ) -> Result<ConstraintId, ModelError> {
-        self.post_diffn_k("diffn_nonstrict_k", origins, sizes, false, false)
+        self.post_diffn_k("diffn_nonstrict_k", origins, sizes, false, false, None)
     }
 
     fn post_diffn_k<O: AsRef<[VarId]>, S: AsRef<[VarId]>>(
@@ -242,6 +388,7 @@ impl Model {
         sizes: &[S],
         strict: bool,
         planar: bool,
+        order: Option<&[VarId]>,
     ) -> Result<ConstraintId, ModelError> {
         if sizes.len() != origins.len() {
             return Err(ModelError::LengthMismatch {
@@ -284,15 +431,39 @@ impl Model {
                 reason: "the boxes have no dimension".into(),
             });
         }
+        let n = origins.len();
+        if let Some(order) = order {
+            let expected = n * n.saturating_sub(1) * k;
+            if order.len() != expected {
+                return Err(ModelError::LengthMismatch {
+                    constraint: name,
+                    what: "order literals (two per pair of boxes and dimension)",
+                    expected,
+                    found: order.len(),
+                });
+            }
+            for (at, &b) in order.iter().enumerate() {
+                let d = self.domain(b);
+                if d.min().is_some_and(|v| v < 0) || d.max().is_some_and(|v| v > 1) {
+                    return Err(ModelError::Invalid {
+                        constraint: name,
+                        reason: format!("order literal {at} is not a 0/1 variable"),
+                    });
+                }
+            }
+        }
         let scope = origins
             .iter()
             .flat_map(|o| o.as_ref().iter().copied())
             .chain(sizes.iter().flat_map(|s| s.as_ref().iter().copied()))
+            .chain(order.unwrap_or(&[]).iter().copied())
             .collect();
         self.post(DiffnK {
             scope,
+            n,
             k,
             strict,
+            ordered: order.is_some(),
             planar,
         })
     }
@@ -304,7 +475,7 @@ impl Constraint for DiffnK {
     }
     fn is_satisfied(&self, v: &[Value]) -> bool {
         let n = self.len();
-        (0..n).all(|i| (i + 1..n).all(|j| !self.clash(v, i, j)))
+        (0..n).all(|i| (i + 1..n).all(|j| !self.clash(v, i, j))) && self.order_mismatches(v) == 0
     }
     fn name(&self) -> &str {
         match (self.planar, self.strict) {
@@ -315,6 +486,47 @@ impl Constraint for DiffnK {
         }
     }
     fn to_minizinc(&self, vars: &[String]) -> Option<String> {
+        let base = self.boxes_to_minizinc(vars)?;
+        if !self.ordered {
+            return Some(base);
+        }
+        let (n, k) = (self.n, self.k);
+        let mut parts = vec![base];
+        for f in 0..n {
+            for g in (0..n).filter(|&g| g != f) {
+                for d in 0..k {
+                    parts.push(format!(
+                        "{} = bool2int({} + {} <= {})",
+                        vars[self.position_of_order(f, g, d)],
+                        vars[f * k + d],
+                        vars[(n + f) * k + d],
+                        vars[g * k + d],
+                    ));
+                }
+            }
+        }
+        Some(parts.join(" /\\ "))
+    }
+    fn violations(&self, v: &[Value]) -> u64 {
+        let n = self.len();
+        (0..n)
+            .filter(|&i| (0..n).any(|j| j != i && self.clash(v, i, j)))
+            .count() as u64
+            + self.order_mismatches(v)
+    }
+    fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
+        Some(Box::new(DiffnKProp {
+            c: self,
+            snap: Vec::new(),
+            sides: Vec::new(),
+            order: Vec::new(),
+        }))
+    }
+}
+
+impl DiffnK {
+    /// The non-overlap part in MiniZinc (without the order literals).
+    fn boxes_to_minizinc(&self, vars: &[String]) -> Option<String> {
         let (n, k) = (self.len(), self.k);
         if n == 0 {
             return Some("true".into());
@@ -337,20 +549,8 @@ impl Constraint for DiffnK {
             "{}(array2d(1..{n}, 1..{k}, {}), array2d(1..{n}, 1..{k}, {}))",
             self.name(),
             crate::minizinc::list(&vars[..half]),
-            crate::minizinc::list(&vars[half..]),
+            crate::minizinc::list(&vars[half..2 * half]),
         ))
-    }
-    fn violations(&self, v: &[Value]) -> u64 {
-        let n = self.len();
-        (0..n)
-            .filter(|&i| (0..n).any(|j| j != i && self.clash(v, i, j)))
-            .count() as u64
-    }
-    fn propagator(&self) -> Option<Box<dyn Propagator + '_>> {
-        Some(Box::new(DiffnKProp {
-            c: self,
-            snap: Vec::new(),
-        }))
     }
 }
 
@@ -395,6 +595,15 @@ struct DiffnKProp<'a> {
     c: &'a DiffnK,
     /// The pair being looked at: per dimension, box i's side then box j's.
     snap: Vec<[Side; 2]>,
+    /// With order literals: every box's side on every dimension (box by
+    /// box), read at the start of a call and again for the two boxes of a
+    /// pair that changed something. A side of another box may be older
+    /// than the domains when boxes share a variable: its bounds are then
+    /// weaker than the domain's, still true, and the call after this one
+    /// reads them afresh.
+    sides: Vec<Side>,
+    /// The overload check's boxes, by latest end.
+    order: Vec<usize>,
 }
 
 impl DiffnKProp<'_> {
@@ -558,6 +767,146 @@ impl DiffnKProp<'_> {
         Ok(moved)
     }
 
+    /// Looks at the pair `(i, j)` through its order literals; whether a
+    /// variable changed.
+    /// Energetic overload check on axis `a` of two dimensions, on the
+    /// minimum sizes: for each minimum `w` of an origin, the boxes of
+    /// positive minimum area whose origins are at least `w`, by their
+    /// latest end `e` (maximum origin plus maximum size), fit in `[w, e)`
+    /// times their bounding box on the other axis. The failure names the
+    /// boxes of most area inside that box that overflow it, each by its
+    /// origins' and sizes' bounds that keep it inside and its minimum
+    /// sizes. Reads `sides` (all boxes, fresh).
+    fn overload(&mut self, p: &mut Pruner<'_>, a: usize) -> Result<(), Conflict> {
+        let b = 1 - a;
+        let n = self.c.len();
+        let sides = &self.sides;
+        let side = |c: usize, t: usize| &sides[t * 2 + c];
+        let area = |t: usize| side(0, t).ms as i128 * side(1, t).ms as i128;
+        let end = |c: usize, t: usize| side(c, t).hi + side(c, t).xs;
+        let order = &mut self.order;
+        order.clear();
+        order.extend((0..n).filter(|&t| area(t) > 0));
+        order.sort_unstable_by_key(|&t| end(a, t));
+        for (q, &first) in order.iter().enumerate() {
+            let w = side(a, first).lo;
+            // Each distinct minimum once.
+            if order[..q].iter().any(|&t| side(a, t).lo == w) {
+                continue;
+            }
+            let (mut sum, mut blo, mut bhi) = (0i128, i64::MAX, i64::MIN);
+            for &t in order.iter() {
+                if side(a, t).lo < w {
+                    continue;
+                }
+                sum += area(t);
+                blo = blo.min(side(b, t).lo);
+                bhi = bhi.max(end(b, t));
+                let e = end(a, t);
+                let room = (e - w) as i128 * (bhi - blo) as i128;
+                if sum <= room {
+                    continue;
+                }
+                return Err(p.fail(|r: &mut Premises<'_>| {
+                    let mut inside: Vec<usize> = order
+                        .iter()
+                        .copied()
+                        .filter(|&u| {
+                            side(a, u).lo >= w
+                                && end(a, u) <= e
+                                && side(b, u).lo >= blo
+                                && end(b, u) <= bhi
+                        })
+                        .collect();
+                    inside.sort_unstable_by_key(|&u| std::cmp::Reverse(area(u)));
+                    let mut got = 0;
+                    for u in inside {
+                        if got > room {
+                            break;
+                        }
+                        got += area(u);
+                        for (c, from, to) in [(a, w, e), (b, blo, bhi)] {
+                            let sd = side(c, u);
+                            r.push(Literal::Ge(sd.o, clamp(from)));
+                            r.push(Literal::Le(sd.o, clamp(to - sd.xs)));
+                            r.push(Literal::Le(sd.s, clamp(sd.xs)));
+                            r.push(Literal::Ge(sd.s, clamp(sd.ms)));
+                        }
+                    }
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads box `b`'s sides into `sides`.
+    fn read_sides(&mut self, p: &Pruner<'_>, b: usize) {
+        let k = self.c.k;
+        for d in 0..k {
+            self.sides[b * k + d] = self.side(p, b, d);
+        }
+    }
+
+    fn pair_ordered(&self, p: &mut Pruner<'_>, i: usize, j: usize) -> Result<bool, Conflict> {
+        let k = self.c.k;
+        let mut moved = false;
+        for d in 0..k {
+            for (f, g) in [(i, j), (j, i)] {
+                let Some(b) = self.c.order_literal(f, g, d) else {
+                    continue;
+                };
+                let (fs, gs) = (self.sides[f * k + d], self.sides[g * k + d]);
+                moved |= match p.value(b) {
+                    None if !fs.can_precede(&gs) => {
+                        p.set_max(b, 0, |r: &mut Premises<'_>| fs.cannot_precede(&gs, r))?
+                    }
+                    None if fs.hi + fs.xs <= gs.lo => p.set_min(b, 1, |r: &mut Premises<'_>| {
+                        r.push(Literal::Le(fs.o, fs.hi as Value));
+                        r.push(Literal::Le(fs.s, fs.xs as Value));
+                        r.push(Literal::Ge(gs.o, gs.lo as Value));
+                    })?,
+                    None => false,
+                    Some(1) => before(p, b, &fs, &gs)?,
+                    Some(_) => not_before(p, b, &fs, &gs)?,
+                };
+            }
+        }
+        // At least one order holds: a clause over the pair's literals.
+        let mut open = None;
+        let mut count = 0;
+        for d in 0..k {
+            for (f, g) in [(i, j), (j, i)] {
+                let Some(b) = self.c.order_literal(f, g, d) else {
+                    continue;
+                };
+                match p.value(b) {
+                    Some(1) => return Ok(moved),
+                    Some(_) => {}
+                    None => {
+                        count += 1;
+                        open = Some(b);
+                    }
+                }
+            }
+        }
+        let others = |r: &mut Premises<'_>, skip: Option<VarId>| {
+            for d in 0..k {
+                for (f, g) in [(i, j), (j, i)] {
+                    if let Some(b) = self.c.order_literal(f, g, d) {
+                        if Some(b) != skip {
+                            r.push(Literal::Le(b, 0));
+                        }
+                    }
+                }
+            }
+        };
+        match (count, open) {
+            (0, _) => Err(p.fail(|r: &mut Premises<'_>| others(r, None))),
+            (1, Some(b)) => p.set_min(b, 1, |r: &mut Premises<'_>| others(r, Some(b))),
+            _ => Ok(moved),
+        }
+    }
+
     /// The forward-checking contract: with box `i`'s origin on dimension
     /// `d` the only open variable, it loses every value at which box `i`
     /// clashes with another.
@@ -633,6 +982,67 @@ impl DiffnKProp<'_> {
     }
 }
 
+/// The order literal `b` of "`f` before `g`" is 1: `g` starts after `f`
+/// ends, `f` ends before `g` starts, and `f`'s size fits before `g`, each
+/// explained by `b` and the bounds the new one is computed from.
+fn before(p: &mut Pruner<'_>, b: VarId, fs: &Side, gs: &Side) -> Result<bool, Conflict> {
+    let mut moved = false;
+    if fs.lo + fs.ms > gs.lo {
+        moved |= p.set_min(gs.o, clamp(fs.lo + fs.ms), |r: &mut Premises<'_>| {
+            r.push(Literal::Ge(b, 1));
+            r.push(Literal::Ge(fs.o, fs.lo as Value));
+            if fs.ms > 0 {
+                r.push(Literal::Ge(fs.s, fs.ms as Value));
+            }
+        })?;
+    }
+    if gs.hi - fs.ms < fs.hi {
+        moved |= p.set_max(fs.o, clamp(gs.hi - fs.ms), |r: &mut Premises<'_>| {
+            r.push(Literal::Ge(b, 1));
+            r.push(Literal::Le(gs.o, gs.hi as Value));
+            if fs.ms > 0 {
+                r.push(Literal::Ge(fs.s, fs.ms as Value));
+            }
+        })?;
+    }
+    if gs.hi - fs.lo < fs.xs {
+        moved |= p.set_max(fs.s, clamp(gs.hi - fs.lo), |r: &mut Premises<'_>| {
+            r.push(Literal::Ge(b, 1));
+            r.push(Literal::Le(gs.o, gs.hi as Value));
+            r.push(Literal::Ge(fs.o, fs.lo as Value));
+        })?;
+    }
+    Ok(moved)
+}
+
+/// The order literal `b` of "`f` before `g`" is 0: `f` ends after `g`
+/// starts (`o_f + s_f ≥ o_g + 1`), on each of the three bounds.
+fn not_before(p: &mut Pruner<'_>, b: VarId, fs: &Side, gs: &Side) -> Result<bool, Conflict> {
+    let mut moved = false;
+    if fs.hi + fs.xs - 1 < gs.hi {
+        moved |= p.set_max(gs.o, clamp(fs.hi + fs.xs - 1), |r: &mut Premises<'_>| {
+            r.push(Literal::Le(b, 0));
+            r.push(Literal::Le(fs.o, fs.hi as Value));
+            r.push(Literal::Le(fs.s, fs.xs as Value));
+        })?;
+    }
+    if gs.lo - fs.xs + 1 > fs.lo {
+        moved |= p.set_min(fs.o, clamp(gs.lo - fs.xs + 1), |r: &mut Premises<'_>| {
+            r.push(Literal::Le(b, 0));
+            r.push(Literal::Ge(gs.o, gs.lo as Value));
+            r.push(Literal::Le(fs.s, fs.xs as Value));
+        })?;
+    }
+    if gs.lo - fs.hi + 1 > fs.ms {
+        moved |= p.set_min(fs.s, clamp(gs.lo - fs.hi + 1), |r: &mut Premises<'_>| {
+            r.push(Literal::Le(b, 0));
+            r.push(Literal::Ge(gs.o, gs.lo as Value));
+            r.push(Literal::Le(fs.o, fs.hi as Value));
+        })?;
+    }
+    Ok(moved)
+}
+
 impl Propagator for DiffnKProp<'_> {
     fn setup(&mut self, setup: &mut Setup<'_>) {
         for (pos, &x) in self.c.scope.iter().enumerate() {
@@ -648,22 +1058,49 @@ impl Propagator for DiffnKProp<'_> {
             return Ok(());
         }
         let mut moved = false;
+        if self.c.ordered {
+            self.sides.clear();
+            for b in 0..n {
+                for d in 0..self.c.k {
+                    let side = self.side(p, b, d);
+                    self.sides.push(side);
+                }
+            }
+        }
         for i in 0..n {
             for j in i + 1..n {
-                moved |= self.pair(p, i, j)?;
+                if self.c.ordered {
+                    if self.pair_ordered(p, i, j)? {
+                        moved = true;
+                        self.read_sides(p, i);
+                        self.read_sides(p, j);
+                    }
+                } else {
+                    moved |= self.pair(p, i, j)?;
+                }
             }
         }
         if moved {
             // The kernel calls again.
             return Ok(());
         }
+        // At the pairwise fixpoint, in two dimensions: the overload check.
+        if self.c.k == 2 {
+            self.sides.clear();
+            for b in 0..n {
+                for d in 0..2 {
+                    let side = self.side(p, b, d);
+                    self.sides.push(side);
+                }
+            }
+            self.overload(p, 0)?;
+            self.overload(p, 1)?;
+        }
         // The last open variable, when it is one origin.
-        let mut open = self
-            .c
-            .scope
-            .iter()
-            .enumerate()
-            .filter(|(_, &x)| !p.is_fixed(x));
+        // (The order literals follow the origins and sizes: once those
+        // are fixed, so are they.)
+        let boxes = self.c.boxes_scope();
+        let mut open = boxes.iter().enumerate().filter(|(_, &x)| !p.is_fixed(x));
         if let (Some((pos, &x)), None) = (open.next(), open.next()) {
             let k = self.c.k;
             if pos < n * k && self.c.scope.iter().filter(|&&y| y == x).count() == 1 {
