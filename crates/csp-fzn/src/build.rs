@@ -185,7 +185,7 @@ pub(crate) struct Builder {
     /// How the `cumulative` constraints propagate
     /// (`fzn-csp --cumulative-strength`).
     pub(crate) cumulative: CumulativeStrength,
-    /// Give `diffn` with variable sizes order literals
+    /// Give the strict `diffn` order literals
     /// ([`BuildOptions::order_literals`]).
     pub(crate) order_literals: bool,
 }
@@ -199,12 +199,13 @@ pub struct BuildOptions {
     /// The strength of every `cumulative` (`csp_cumulative` and
     /// `csp_cumulative_var`; `fzn-csp --cumulative-strength`).
     pub cumulative: CumulativeStrength,
-    /// Post `diffn` with variable sizes (`csp_diffn_var`) with order
-    /// literals, 0/1 variables for "rectangle i lies before j on an axis"
-    /// ([`Model::diffn_var_ordered`](csp_core::Model::diffn_var_ordered)),
+    /// Post the strict `diffn`, of variable sizes (`csp_diffn_var`) and of
+    /// constant ones (`csp_diffn`, then as fixed size variables), with
+    /// order literals, 0/1 variables for "rectangle i lies before j on an
+    /// axis" ([`Model::diffn_var_ordered`](csp_core::Model::diffn_var_ordered)),
     /// which the learning search's nogoods name as they name the reified
     /// disjuncts of MiniZinc's decomposition. `fzn-csp` sets it when it
-    /// learns (its default).
+    /// learns (its default), not when it enumerates.
     pub order_literals: bool,
 }
 

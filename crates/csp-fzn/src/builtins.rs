@@ -893,11 +893,30 @@ pub(crate) fn post(
             arity(c, args, 4)?;
             let (x, y) = (c.vars(&args[0])?, c.vars(&args[1])?);
             let (dx, dy) = (c.values(&args[2])?, c.values(&args[3])?);
-            match name {
-                "csp_diffn" => c.b.m.diffn(&x, &y, &dx, &dy),
-                _ => c.b.m.diffn_nonstrict(&x, &y, &dx, &dy),
+            if name == "csp_diffn" && c.b.order_literals {
+                // Under learning: the variable-size propagator with order
+                // literals (two per pair and axis), the sizes as fixed
+                // variables. Its nogoods name "i before j", where those of
+                // `Diffn` name bounds one value apart (squares 1..12 in
+                // 27 × 25: 26,274 nodes against 491,590; docs/benchmarks.md).
+                let m = &mut c.b.m;
+                (|| -> Result<(), ModelError> {
+                    let mut sizes = Vec::with_capacity(2 * x.len());
+                    for &w in dx.iter().chain(&dy) {
+                        sizes.push(m.new_var(Domain::singleton(w))?);
+                    }
+                    let (sdx, sdy) = sizes.split_at(x.len());
+                    let n = x.len();
+                    let order = m.new_vars(n * n.saturating_sub(1) * 2, Domain::range(0, 1))?;
+                    m.diffn_var_ordered(&x, &y, sdx, sdy, &order).map(|_| ())
+                })()
+            } else {
+                match name {
+                    "csp_diffn" => c.b.m.diffn(&x, &y, &dx, &dy),
+                    _ => c.b.m.diffn_nonstrict(&x, &y, &dx, &dy),
+                }
+                .map(|_| ())
             }
-            .map(|_| ())
         }
         "csp_diffn_var" | "csp_diffn_var_nonstrict" => {
             // csp_diffn_var(x, y, dx, dy): the same with variable sizes

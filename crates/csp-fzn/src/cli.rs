@@ -228,7 +228,9 @@ pub fn main() -> ExitCode {
             let opts = crate::BuildOptions {
                 budget,
                 cumulative: cfg.cumulative,
-                order_literals: cfg.learning,
+                // Only where the learning search runs: enumeration keeps
+                // the ordinary engine, which has no use for them.
+                order_literals: cfg.learning && !cfg.all && cfg.solutions.is_none_or(|n| n <= 1),
             };
             crate::build_with(&items, opts)
         });

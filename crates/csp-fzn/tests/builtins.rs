@@ -673,40 +673,11 @@ fn diffn_var_strict_and_nonstrict() {
 /// boxes), under the ordinary search and the learning one.
 #[test]
 fn diffn_var_with_order_literals() {
-    use csp_fzn::{build_with, BuildOptions};
     let text = "var 0..2: a :: output_var;\nvar 0..2: b :: output_var;\n\
                 var 0..2: c :: output_var;\nvar 0..2: d :: output_var;\n\
                 var 0..2: w :: output_var;\nvar 0..2: h :: output_var;\n\
                 constraint csp_diffn_var([a, b, 1], [c, d, 1], [w, 2, 1], [1, h, 1]);\n\
                 solve satisfy;\n";
-    let items = parse(text).unwrap();
-    let plain = build(&items).unwrap();
-    let opts = BuildOptions {
-        order_literals: true,
-        ..BuildOptions::default()
-    };
-    let fzn = build_with(&items, opts).unwrap();
-    // Three rectangles: three pairs, two axes, two directions.
-    assert_eq!(fzn.model.num_vars(), plain.model.num_vars() + 12);
-    let xs: Vec<_> = ["a", "b", "c", "d", "w", "h"]
-        .iter()
-        .map(|n| match fzn.lookup(n) {
-            Some(Val::Var(x)) => *x,
-            other => panic!("{n}: {other:?}"),
-        })
-        .collect();
-    let apart = |v: &[i64]| {
-        let (x, y) = ([v[0], v[1], 1], [v[2], v[3], 1]);
-        let (dx, dy) = ([v[4], 2, 1], [1, v[5], 1]);
-        (0..3).all(|i| {
-            (i + 1..3).all(|j| {
-                x[i] + dx[i] <= x[j]
-                    || y[i] + dy[i] <= y[j]
-                    || x[j] + dx[j] <= x[i]
-                    || y[j] + dy[j] <= y[i]
-            })
-        })
-    };
     let vars = [
         int("a", 0, 2),
         int("b", 0, 2),
@@ -715,7 +686,66 @@ fn diffn_var_with_order_literals() {
         int("w", 0, 2),
         int("h", 0, 2),
     ];
-    let want = brute(&vars, &apart);
+    // Three rectangles: three pairs, two axes, two directions.
+    check_ordered(text, &vars, 12, &|v| {
+        apart3([v[0], v[1], 1], [v[2], v[3], 1], [v[4], 2, 1], [1, v[5], 1])
+    });
+}
+
+/// `csp_diffn` of constant sizes built with order literals: posted as
+/// the variable-size propagator with fixed sizes (six size variables,
+/// twelve literals), the same packings as brute force, one each.
+#[test]
+fn diffn_with_order_literals() {
+    let text = "var 0..2: a :: output_var;\nvar 0..2: b :: output_var;\n\
+                var 0..2: c :: output_var;\nvar 0..2: d :: output_var;\n\
+                constraint csp_diffn([a, b, 1], [c, d, 1], [2, 2, 1], [1, 2, 1]);\n\
+                solve satisfy;\n";
+    let vars = [
+        int("a", 0, 2),
+        int("b", 0, 2),
+        int("c", 0, 2),
+        int("d", 0, 2),
+    ];
+    check_ordered(text, &vars, 18, &|v| {
+        apart3([v[0], v[1], 1], [v[2], v[3], 1], [2, 2, 1], [1, 2, 1])
+    });
+}
+
+/// Three rectangles at `x`, `y` of sizes `dx` × `dy` that do not overlap.
+fn apart3(x: [i64; 3], y: [i64; 3], dx: [i64; 3], dy: [i64; 3]) -> bool {
+    (0..3).all(|i| {
+        (i + 1..3).all(|j| {
+            x[i] + dx[i] <= x[j]
+                || y[i] + dy[i] <= y[j]
+                || x[j] + dx[j] <= x[i]
+                || y[j] + dy[j] <= y[i]
+        })
+    })
+}
+
+/// Builds `text` with and without order literals: `extra` more
+/// variables with them, the packings `apart` accepts over `vars` (by
+/// brute force) found once each under both inference levels, and a
+/// packing found by the learning search.
+fn check_ordered(text: &str, vars: &[V], extra: usize, apart: &Pred<'_>) {
+    use csp_fzn::{build_with, BuildOptions};
+    let items = parse(text).unwrap();
+    let plain = build(&items).unwrap();
+    let opts = BuildOptions {
+        order_literals: true,
+        ..BuildOptions::default()
+    };
+    let fzn = build_with(&items, opts).unwrap();
+    assert_eq!(fzn.model.num_vars(), plain.model.num_vars() + extra);
+    let xs: Vec<_> = vars
+        .iter()
+        .map(|v| match fzn.lookup(v.0) {
+            Some(Val::Var(x)) => *x,
+            other => panic!("{}: {other:?}", v.0),
+        })
+        .collect();
+    let want = brute(vars, apart);
     assert!(!want.is_empty());
     for inference in [Inference::ForwardChecking, Inference::Mac] {
         let opts = SearchOptions {
