@@ -464,56 +464,20 @@ impl DiffnProp<'_> {
         let (lo, hi, axes) = (&self.lo, &self.hi, &self.axes);
         let area = |k: usize| axes[0].size[k] as i128 * axes[1].size[k] as i128;
         let end = |c: usize, k: usize| hi[c][k] + axes[c].size[k];
-        let order = &mut self.order;
-        order.clear();
-        order.extend((0..n).filter(|&k| area(k) > 0));
-        order.sort_unstable_by_key(|&k| end(a, k));
-        for (q, &first) in order.iter().enumerate() {
-            let w = lo[a][first];
-            // Each distinct minimum once.
-            if order[..q].iter().any(|&k| lo[a][k] == w) {
-                continue;
+        let Some(o) = overflow(&mut self.order, n, a, |c, k| lo[c][k], end, area) else {
+            return Ok(());
+        };
+        // Premises: the rectangles of most area inside the box
+        // [w, e) × [blo, bhi) that overflow it.
+        Err(p.fail(|r: &mut Premises<'_>| {
+            for &t in &o.boxes {
+                let (va, vb) = (axes[a].vars[t], axes[b].vars[t]);
+                r.push(Literal::Ge(va, o.from[a] as Value));
+                r.push(Literal::Le(va, clamp(o.to[a] - axes[a].size[t])));
+                r.push(Literal::Ge(vb, o.from[b] as Value));
+                r.push(Literal::Le(vb, clamp(o.to[b] - axes[b].size[t])));
             }
-            let (mut sum, mut blo, mut bhi) = (0i128, i64::MAX, i64::MIN);
-            for &k in order.iter() {
-                if lo[a][k] < w {
-                    continue;
-                }
-                sum += area(k);
-                blo = blo.min(lo[b][k]);
-                bhi = bhi.max(end(b, k));
-                let e = end(a, k);
-                let room = (e - w) as i128 * (bhi - blo) as i128;
-                if sum <= room {
-                    continue;
-                }
-                // Premises: the rectangles of most area inside the box
-                // [w, e) × [blo, bhi) that overflow it.
-                return Err(p.fail(|r: &mut Premises<'_>| {
-                    let mut inside: Vec<usize> = order
-                        .iter()
-                        .copied()
-                        .filter(|&t| {
-                            lo[a][t] >= w && end(a, t) <= e && lo[b][t] >= blo && end(b, t) <= bhi
-                        })
-                        .collect();
-                    inside.sort_unstable_by_key(|&t| std::cmp::Reverse(area(t)));
-                    let mut got = 0;
-                    for t in inside {
-                        if got > room {
-                            break;
-                        }
-                        got += area(t);
-                        let (va, vb) = (axes[a].vars[t], axes[b].vars[t]);
-                        r.push(Literal::Ge(va, w as Value));
-                        r.push(Literal::Le(va, clamp(e - axes[a].size[t])));
-                        r.push(Literal::Ge(vb, blo as Value));
-                        r.push(Literal::Le(vb, clamp(bhi - axes[b].size[t])));
-                    }
-                }));
-            }
-        }
-        Ok(())
+        }))
     }
 
     /// The forward-checking contract: with the origin of rectangle `i` on
@@ -642,4 +606,79 @@ pub(super) fn rectangle_lengths(
         }
     }
     Ok(())
+}
+
+/// A window that the energetic overload check of [`overflow`] finds
+/// overfull: `[from[c], to[c])` on each axis `c`, and the boxes of most
+/// area inside it that already overflow it.
+pub(super) struct Overflow {
+    pub(super) from: [i64; 2],
+    pub(super) to: [i64; 2],
+    pub(super) boxes: Vec<usize>,
+}
+
+/// Energetic overload check on axis `a` of two, shared by [`Diffn`] and
+/// `DiffnK`: for each minimum `w` of an origin on `a`, the boxes of
+/// positive `area` whose origins (`lo(a, t)`) are at least `w`, by their
+/// latest `end(a, t)`, must fit in `[w, e)` times their bounding box on
+/// the other axis. The first window that overflows, with the boxes of
+/// most area inside it that overflow it (largest first), or `None`.
+/// `order` is scratch; `n` boxes.
+pub(super) fn overflow(
+    order: &mut Vec<usize>,
+    n: usize,
+    a: usize,
+    lo: impl Fn(usize, usize) -> i64,
+    end: impl Fn(usize, usize) -> i64,
+    area: impl Fn(usize) -> i128,
+) -> Option<Overflow> {
+    let b = 1 - a;
+    order.clear();
+    order.extend((0..n).filter(|&t| area(t) > 0));
+    order.sort_unstable_by_key(|&t| end(a, t));
+    for (q, &first) in order.iter().enumerate() {
+        let w = lo(a, first);
+        // Each distinct minimum once.
+        if order[..q].iter().any(|&t| lo(a, t) == w) {
+            continue;
+        }
+        let (mut sum, mut blo, mut bhi) = (0i128, i64::MAX, i64::MIN);
+        for &t in order.iter() {
+            if lo(a, t) < w {
+                continue;
+            }
+            sum += area(t);
+            blo = blo.min(lo(b, t));
+            bhi = bhi.max(end(b, t));
+            let e = end(a, t);
+            let room = (e - w) as i128 * (bhi - blo) as i128;
+            if sum <= room {
+                continue;
+            }
+            let mut inside: Vec<usize> = order
+                .iter()
+                .copied()
+                .filter(|&u| lo(a, u) >= w && end(a, u) <= e && lo(b, u) >= blo && end(b, u) <= bhi)
+                .collect();
+            inside.sort_unstable_by_key(|&u| std::cmp::Reverse(area(u)));
+            let mut got = 0;
+            let keep = inside
+                .iter()
+                .take_while(|&&u| {
+                    let before = got;
+                    got += area(u);
+                    before <= room
+                })
+                .count();
+            inside.truncate(keep);
+            let (mut from, mut to) = ([0; 2], [0; 2]);
+            (from[a], to[a], from[b], to[b]) = (w, e, blo, bhi);
+            return Some(Overflow {
+                from,
+                to,
+                boxes: inside,
+            });
+        }
+    }
+    None
 }

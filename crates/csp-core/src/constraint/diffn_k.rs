@@ -2,6 +2,7 @@
 //! [`DiffnK`] (MiniZinc's `diffn_k` and `diffn_nonstrict_k`, and `diffn` /
 //! `diffn_nonstrict` when the sizes are variables).
 
+use super::diffn::overflow;
 use super::{Constraint, Premises, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
@@ -767,76 +768,36 @@ impl DiffnKProp<'_> {
         Ok(moved)
     }
 
-    /// Looks at the pair `(i, j)` through its order literals; whether a
-    /// variable changed.
     /// Energetic overload check on axis `a` of two dimensions, on the
     /// minimum sizes: for each minimum `w` of an origin, the boxes of
     /// positive minimum area whose origins are at least `w`, by their
     /// latest end `e` (maximum origin plus maximum size), fit in `[w, e)`
-    /// times their bounding box on the other axis. The failure names the
-    /// boxes of most area inside that box that overflow it, each by its
-    /// origins' and sizes' bounds that keep it inside and its minimum
-    /// sizes. Reads `sides` (all boxes, fresh).
+    /// times their bounding box on the other axis (`Diffn`'s check,
+    /// [`overflow`]). The failure names the boxes of most area inside
+    /// that box that overflow it, each by its origins' and sizes' bounds
+    /// that keep it inside and its minimum sizes. Reads `sides` (all
+    /// boxes, fresh).
     fn overload(&mut self, p: &mut Pruner<'_>, a: usize) -> Result<(), Conflict> {
-        let b = 1 - a;
         let n = self.c.len();
         let sides = &self.sides;
         let side = |c: usize, t: usize| &sides[t * 2 + c];
         let area = |t: usize| side(0, t).ms as i128 * side(1, t).ms as i128;
         let end = |c: usize, t: usize| side(c, t).hi + side(c, t).xs;
-        let order = &mut self.order;
-        order.clear();
-        order.extend((0..n).filter(|&t| area(t) > 0));
-        order.sort_unstable_by_key(|&t| end(a, t));
-        for (q, &first) in order.iter().enumerate() {
-            let w = side(a, first).lo;
-            // Each distinct minimum once.
-            if order[..q].iter().any(|&t| side(a, t).lo == w) {
-                continue;
-            }
-            let (mut sum, mut blo, mut bhi) = (0i128, i64::MAX, i64::MIN);
-            for &t in order.iter() {
-                if side(a, t).lo < w {
-                    continue;
+        let lo = |c: usize, t: usize| side(c, t).lo;
+        let Some(o) = overflow(&mut self.order, n, a, lo, end, area) else {
+            return Ok(());
+        };
+        Err(p.fail(|r: &mut Premises<'_>| {
+            for &u in &o.boxes {
+                for c in 0..2 {
+                    let sd = side(c, u);
+                    r.push(Literal::Ge(sd.o, clamp(o.from[c])));
+                    r.push(Literal::Le(sd.o, clamp(o.to[c] - sd.xs)));
+                    r.push(Literal::Le(sd.s, clamp(sd.xs)));
+                    r.push(Literal::Ge(sd.s, clamp(sd.ms)));
                 }
-                sum += area(t);
-                blo = blo.min(side(b, t).lo);
-                bhi = bhi.max(end(b, t));
-                let e = end(a, t);
-                let room = (e - w) as i128 * (bhi - blo) as i128;
-                if sum <= room {
-                    continue;
-                }
-                return Err(p.fail(|r: &mut Premises<'_>| {
-                    let mut inside: Vec<usize> = order
-                        .iter()
-                        .copied()
-                        .filter(|&u| {
-                            side(a, u).lo >= w
-                                && end(a, u) <= e
-                                && side(b, u).lo >= blo
-                                && end(b, u) <= bhi
-                        })
-                        .collect();
-                    inside.sort_unstable_by_key(|&u| std::cmp::Reverse(area(u)));
-                    let mut got = 0;
-                    for u in inside {
-                        if got > room {
-                            break;
-                        }
-                        got += area(u);
-                        for (c, from, to) in [(a, w, e), (b, blo, bhi)] {
-                            let sd = side(c, u);
-                            r.push(Literal::Ge(sd.o, clamp(from)));
-                            r.push(Literal::Le(sd.o, clamp(to - sd.xs)));
-                            r.push(Literal::Le(sd.s, clamp(sd.xs)));
-                            r.push(Literal::Ge(sd.s, clamp(sd.ms)));
-                        }
-                    }
-                }));
             }
-        }
-        Ok(())
+        }))
     }
 
     /// Reads box `b`'s sides into `sides`.
@@ -847,6 +808,8 @@ impl DiffnKProp<'_> {
         }
     }
 
+    /// Looks at the pair `(i, j)` through its order literals; whether a
+    /// variable changed.
     fn pair_ordered(&self, p: &mut Pruner<'_>, i: usize, j: usize) -> Result<bool, Conflict> {
         let k = self.c.k;
         let mut moved = false;
