@@ -38,13 +38,7 @@ fn engine(vars: &[V], constraint: &str, inference: Inference) -> BTreeSet<Vec<i6
     if fzn.inconsistent {
         return BTreeSet::new();
     }
-    let xs: Vec<_> = vars
-        .iter()
-        .map(|v| match fzn.lookup(v.0) {
-            Some(Val::Var(x)) => *x,
-            other => panic!("{}: {other:?}", v.0),
-        })
-        .collect();
+    let xs = lookup_all(&fzn, vars);
     let opts = SearchOptions {
         inference,
         ..SearchOptions::default()
@@ -738,13 +732,7 @@ fn check_ordered(text: &str, vars: &[V], extra: usize, apart: &Pred<'_>) {
     };
     let fzn = build_with(&items, opts).unwrap();
     assert_eq!(fzn.model.num_vars(), plain.model.num_vars() + extra);
-    let xs: Vec<_> = vars
-        .iter()
-        .map(|v| match fzn.lookup(v.0) {
-            Some(Val::Var(x)) => *x,
-            other => panic!("{}: {other:?}", v.0),
-        })
-        .collect();
+    let xs = lookup_all(&fzn, vars);
     let want = brute(vars, apart);
     assert!(!want.is_empty());
     for inference in [Inference::ForwardChecking, Inference::Mac] {
@@ -813,4 +801,14 @@ fn diffn_k_strict_and_nonstrict() {
         &format!("csp_diffn_nonstrict_k({o}, {s}, 3)"),
         &|v| apart(v, false),
     );
+}
+
+/// The model variables of `vars`, by name.
+fn lookup_all(fzn: &csp_fzn::FznModel, vars: &[V]) -> Vec<csp_core::VarId> {
+    vars.iter()
+        .map(|v| match fzn.lookup(v.0) {
+            Some(Val::Var(x)) => *x,
+            other => panic!("{}: {other:?}", v.0),
+        })
+        .collect()
 }
