@@ -204,16 +204,42 @@ fn compulsory_overlap_pushes_at_the_root() {
 }
 
 /// Five 2 × 2 squares do not fit in a 4 × 4 box: the energetic check
-/// fails at the root, where no pair is forced to overlap.
+/// fails at the root, where no pair is forced to overlap, and its reason
+/// (the squares that overflow the window) is audited by brute force;
+/// four fit.
 #[test]
 fn overload_fails_at_the_root() {
+    for (squares, overloaded) in [(5, true), (4, false)] {
+        let mut m = Model::new();
+        let x = m.new_vars(squares, Domain::range(0, 2)).unwrap();
+        let y = m.new_vars(squares, Domain::range(0, 2)).unwrap();
+        m.diffn(&x, &y, &vec![2; squares], &vec![2; squares])
+            .unwrap();
+        let r = Search::new(&m).inference(Inference::Mac).solve().unwrap();
+        assert_eq!(r.solution.is_none(), overloaded, "{squares} squares");
+        let mut ex = Explainer::new(&m);
+        assert_eq!(ex.propagate().is_err(), overloaded, "{squares} squares");
+        ex.audit(testing::MAX_ASSIGNMENTS).unwrap();
+        if overloaded {
+            assert_eq!(r.stats.nodes, 0);
+            assert!(ex.conflict().is_some(), "the failure is explained");
+        }
+    }
+    // In a 6 × 6 box decisions bring the five into the 4 × 4 corner: the
+    // failure must name all five (with one left out, it could move away
+    // and the other four fit).
     let mut m = Model::new();
-    let x = m.new_vars(5, Domain::range(0, 2)).unwrap();
-    let y = m.new_vars(5, Domain::range(0, 2)).unwrap();
+    let x = m.new_vars(5, Domain::range(0, 4)).unwrap();
+    let y = m.new_vars(5, Domain::range(0, 4)).unwrap();
     m.diffn(&x, &y, &[2; 5], &[2; 5]).unwrap();
-    let r = Search::new(&m).inference(Inference::Mac).solve().unwrap();
-    assert!(r.solution.is_none());
-    assert_eq!(r.stats.nodes, 0);
+    let mut ex = Explainer::new(&m);
+    ex.propagate().unwrap();
+    let caps: Vec<Literal> = (0..5)
+        .flat_map(|i| [Literal::Le(x[i], 2), Literal::Le(y[i], 2)])
+        .collect();
+    let failed = caps.iter().position(|&d| ex.decide(d).is_err());
+    assert_eq!(failed, Some(9), "fails with the last cap");
+    ex.audit(testing::MAX_ASSIGNMENTS).unwrap();
 }
 
 /// A push is explained by the rectangle in the way, not the one far away.
