@@ -503,36 +503,7 @@ impl DiffnProp<'_> {
                 r.fixed(self.axes[b].vars[j]);
                 r.fixed(va[j]);
             };
-            let (m, mx) = (p.min(x) as i64, p.max(x) as i64);
-            if hi < m || lo > mx {
-                continue;
-            }
-            if lo <= m && hi >= mx {
-                return Err(p.fail(|r: &mut Premises<'_>| {
-                    because(r);
-                    r.push(Literal::Ge(x, m as Value));
-                    r.push(Literal::Le(x, mx as Value));
-                }));
-            }
-            // A bound past the forbidden range also rests on the bound
-            // it skips from.
-            if lo <= m {
-                p.set_min(x, (hi + 1) as Value, |r: &mut Premises<'_>| {
-                    because(r);
-                    r.push(Literal::Ge(x, m as Value));
-                })?;
-            } else if hi >= mx {
-                p.set_max(x, (lo - 1) as Value, |r: &mut Premises<'_>| {
-                    because(r);
-                    r.push(Literal::Le(x, mx as Value));
-                })?;
-            } else {
-                let mut v = p.next_above(x, (lo - 1) as Value);
-                while let Some(w) = v.filter(|&w| w as i64 <= hi) {
-                    p.remove(x, w, because)?;
-                    v = p.next_above(x, w);
-                }
-            }
+            forbid(p, x, lo, hi, because)?;
         }
         Ok(())
     }
@@ -603,6 +574,49 @@ pub(super) fn rectangle_lengths(
                 expected: n,
                 found: len,
             });
+        }
+    }
+    Ok(())
+}
+
+/// Takes the range `[lo, hi]` out of `x`'s domain, forbidden there by
+/// `because` (the fixed boxes in the way), for the forward-checking rule
+/// of [`Diffn`] and `DiffnK`: fails when the range covers the domain,
+/// moves a bound past it when it holds one (resting also on the bound it
+/// skips from), and otherwise removes the values inside it.
+pub(super) fn forbid(
+    p: &mut Pruner<'_>,
+    x: VarId,
+    lo: i64,
+    hi: i64,
+    because: impl Fn(&mut Premises<'_>) + Copy,
+) -> Result<(), Conflict> {
+    let (m, mx) = (p.min(x) as i64, p.max(x) as i64);
+    if hi < m || lo > mx {
+        return Ok(());
+    }
+    if lo <= m && hi >= mx {
+        return Err(p.fail(|r: &mut Premises<'_>| {
+            because(r);
+            r.push(Literal::Ge(x, m as Value));
+            r.push(Literal::Le(x, mx as Value));
+        }));
+    }
+    if lo <= m {
+        p.set_min(x, (hi + 1) as Value, |r: &mut Premises<'_>| {
+            because(r);
+            r.push(Literal::Ge(x, m as Value));
+        })?;
+    } else if hi >= mx {
+        p.set_max(x, (lo - 1) as Value, |r: &mut Premises<'_>| {
+            because(r);
+            r.push(Literal::Le(x, mx as Value));
+        })?;
+    } else {
+        let mut v = p.next_above(x, (lo - 1) as Value);
+        while let Some(w) = v.filter(|&w| w as i64 <= hi) {
+            p.remove(x, w, because)?;
+            v = p.next_above(x, w);
         }
     }
     Ok(())

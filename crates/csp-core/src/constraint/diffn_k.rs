@@ -2,7 +2,7 @@
 //! [`DiffnK`] (MiniZinc's `diffn_k` and `diffn_nonstrict_k`, and `diffn` /
 //! `diffn_nonstrict` when the sizes are variables).
 
-use super::diffn::overflow;
+use super::diffn::{forbid, overflow};
 use super::{Constraint, Premises, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{ConstraintId, Value, VarId};
@@ -908,38 +908,7 @@ impl DiffnKProp<'_> {
                     }
                 }
             };
-            let (m, mx) = (p.min(x) as i64, p.max(x) as i64);
-            if hi < m || lo > mx {
-                continue;
-            }
-            if lo <= m && hi >= mx {
-                return Err(p.fail(|r: &mut Premises<'_>| {
-                    because(r);
-                    r.push(Literal::Ge(x, m as Value));
-                    r.push(Literal::Le(x, mx as Value));
-                }));
-            }
-            if lo <= m {
-                p.set_min(x, (hi + 1) as Value, |r: &mut Premises<'_>| {
-                    because(r);
-                    r.push(Literal::Ge(x, m as Value));
-                })?;
-            } else if hi >= mx {
-                p.set_max(x, (lo - 1) as Value, |r: &mut Premises<'_>| {
-                    because(r);
-                    r.push(Literal::Le(x, mx as Value));
-                })?;
-            } else {
-                p.retain(
-                    x,
-                    |w| (w as i64) < lo || (w as i64) > hi,
-                    |r: &mut Premises<'_>| {
-                        because(r);
-                        r.push(Literal::Ge(x, m as Value));
-                        r.push(Literal::Le(x, mx as Value));
-                    },
-                )?;
-            }
+            forbid(p, x, lo, hi, because)?;
         }
         Ok(())
     }
