@@ -735,37 +735,7 @@ impl DiffnKProp<'_> {
                 r.push(Literal::Ge(fs.o, fs.lo as Value));
             });
         }
-        let mut moved = false;
-        // g starts after f ends (at most max o_g, as the order is possible).
-        if fs.lo + fs.ms > gs.lo {
-            moved |= p.set_min(gs.o, (fs.lo + fs.ms) as Value, |r: &mut Premises<'_>| {
-                blocked(r, None);
-                r.push(Literal::Ge(fs.o, fs.lo as Value));
-                if fs.ms > 0 {
-                    r.push(Literal::Ge(fs.s, fs.ms as Value));
-                }
-            })?;
-        }
-        // f ends before g starts (at least min o_f, as the order is possible).
-        if gs.hi - fs.ms < fs.hi {
-            moved |= p.set_max(fs.o, (gs.hi - fs.ms) as Value, |r: &mut Premises<'_>| {
-                blocked(r, None);
-                r.push(Literal::Le(gs.o, gs.hi as Value));
-                if fs.ms > 0 {
-                    r.push(Literal::Ge(fs.s, fs.ms as Value));
-                }
-            })?;
-        }
-        // f's size fits before g (at least min s_f, as the order is
-        // possible, and below max s_f, so within i32).
-        if gs.hi - fs.lo < fs.xs {
-            moved |= p.set_max(fs.s, (gs.hi - fs.lo) as Value, |r: &mut Premises<'_>| {
-                blocked(r, None);
-                r.push(Literal::Le(gs.o, gs.hi as Value));
-                r.push(Literal::Ge(fs.o, fs.lo as Value));
-            })?;
-        }
-        Ok(moved)
+        push_apart(p, &fs, &gs, |r: &mut Premises<'_>| blocked(r, None))
     }
 
     /// Energetic overload check on axis `a` of two dimensions, on the
@@ -914,14 +884,26 @@ impl DiffnKProp<'_> {
     }
 }
 
-/// The order literal `b` of "`f` before `g`" is 1: `g` starts after `f`
-/// ends, `f` ends before `g` starts, and `f`'s size fits before `g`, each
-/// explained by `b` and the bounds the new one is computed from.
+/// The order literal `b` of "`f` before `g`" is 1: [`push_apart`], each
+/// push explained by `b`.
 fn before(p: &mut Pruner<'_>, b: VarId, fs: &Side, gs: &Side) -> Result<bool, Conflict> {
+    push_apart(p, fs, gs, |r: &mut Premises<'_>| r.push(Literal::Ge(b, 1)))
+}
+
+/// `f` lies before `g` on a dimension, because of `why`: `g` starts after
+/// `f` ends, `f` ends before `g` starts, and `f`'s size fits before `g`,
+/// each explained by `why` and the bounds the new one is computed from
+/// (the pairwise rule, and an order literal at 1). Whether a bound moved.
+fn push_apart(
+    p: &mut Pruner<'_>,
+    fs: &Side,
+    gs: &Side,
+    why: impl Fn(&mut Premises<'_>) + Copy,
+) -> Result<bool, Conflict> {
     let mut moved = false;
     if fs.lo + fs.ms > gs.lo {
         moved |= p.set_min(gs.o, clamp(fs.lo + fs.ms), |r: &mut Premises<'_>| {
-            r.push(Literal::Ge(b, 1));
+            why(r);
             r.push(Literal::Ge(fs.o, fs.lo as Value));
             if fs.ms > 0 {
                 r.push(Literal::Ge(fs.s, fs.ms as Value));
@@ -930,7 +912,7 @@ fn before(p: &mut Pruner<'_>, b: VarId, fs: &Side, gs: &Side) -> Result<bool, Co
     }
     if gs.hi - fs.ms < fs.hi {
         moved |= p.set_max(fs.o, clamp(gs.hi - fs.ms), |r: &mut Premises<'_>| {
-            r.push(Literal::Ge(b, 1));
+            why(r);
             r.push(Literal::Le(gs.o, gs.hi as Value));
             if fs.ms > 0 {
                 r.push(Literal::Ge(fs.s, fs.ms as Value));
@@ -939,7 +921,7 @@ fn before(p: &mut Pruner<'_>, b: VarId, fs: &Side, gs: &Side) -> Result<bool, Co
     }
     if gs.hi - fs.lo < fs.xs {
         moved |= p.set_max(fs.s, clamp(gs.hi - fs.lo), |r: &mut Premises<'_>| {
-            r.push(Literal::Ge(b, 1));
+            why(r);
             r.push(Literal::Le(gs.o, gs.hi as Value));
             r.push(Literal::Ge(fs.o, fs.lo as Value));
         })?;
