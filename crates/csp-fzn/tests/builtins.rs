@@ -599,18 +599,7 @@ fn diffn_strict_and_nonstrict() {
         int("d", 0, 3),
     ];
     let (dx, dy) = ([2, 0, 2], [1, 2, 2]);
-    let apart = |v: &[i64], strict: bool| {
-        let (x, y) = ([v[0], v[1], 1], [v[2], v[3], 1]);
-        (0..3).all(|i| {
-            (i + 1..3).all(|j| {
-                (!strict && [dx[i], dx[j], dy[i], dy[j]].contains(&0))
-                    || x[i] + dx[i] <= x[j]
-                    || y[i] + dy[i] <= y[j]
-                    || x[j] + dx[j] <= x[i]
-                    || y[j] + dy[j] <= y[i]
-            })
-        })
-    };
+    let apart = |v: &[i64], strict: bool| apart3([v[0], v[1], 1], [v[2], v[3], 1], dx, dy, strict);
     check(
         &vars,
         "csp_diffn([a, b, 1], [c, d, 1], [2, 0, 2], [1, 2, 2])",
@@ -638,16 +627,7 @@ fn diffn_var_strict_and_nonstrict() {
     ];
     let apart = |v: &[i64], strict: bool| {
         let (x, y) = ([v[0], v[1], 1], [v[2], v[3], 1]);
-        let (dx, dy) = ([v[4], 2, 1], [1, v[5], 1]);
-        (0..3).all(|i| {
-            (i + 1..3).all(|j| {
-                (!strict && [dx[i], dx[j], dy[i], dy[j]].contains(&0))
-                    || x[i] + dx[i] <= x[j]
-                    || y[i] + dy[i] <= y[j]
-                    || x[j] + dx[j] <= x[i]
-                    || y[j] + dy[j] <= y[i]
-            })
-        })
+        apart3(x, y, [v[4], 2, 1], [1, v[5], 1], strict)
     };
     check(
         &vars,
@@ -682,7 +662,13 @@ fn diffn_var_with_order_literals() {
     ];
     // Three rectangles: three pairs, two axes, two directions.
     check_ordered(text, &vars, 12, &|v| {
-        apart3([v[0], v[1], 1], [v[2], v[3], 1], [v[4], 2, 1], [1, v[5], 1])
+        apart3(
+            [v[0], v[1], 1],
+            [v[2], v[3], 1],
+            [v[4], 2, 1],
+            [1, v[5], 1],
+            true,
+        )
     });
 }
 
@@ -702,15 +688,17 @@ fn diffn_with_order_literals() {
         int("d", 0, 2),
     ];
     check_ordered(text, &vars, 18, &|v| {
-        apart3([v[0], v[1], 1], [v[2], v[3], 1], [2, 2, 1], [1, 2, 1])
+        apart3([v[0], v[1], 1], [v[2], v[3], 1], [2, 2, 1], [1, 2, 1], true)
     });
 }
 
-/// Three rectangles at `x`, `y` of sizes `dx` × `dy` that do not overlap.
-fn apart3(x: [i64; 3], y: [i64; 3], dx: [i64; 3], dy: [i64; 3]) -> bool {
+/// Three rectangles at `x`, `y` of sizes `dx` × `dy` that do not overlap
+/// (unless, not `strict`, one of a pair has a zero width or height).
+fn apart3(x: [i64; 3], y: [i64; 3], dx: [i64; 3], dy: [i64; 3], strict: bool) -> bool {
     (0..3).all(|i| {
         (i + 1..3).all(|j| {
-            x[i] + dx[i] <= x[j]
+            (!strict && [dx[i], dx[j], dy[i], dy[j]].contains(&0))
+                || x[i] + dx[i] <= x[j]
                 || y[i] + dy[i] <= y[j]
                 || x[j] + dx[j] <= x[i]
                 || y[j] + dy[j] <= y[i]
