@@ -229,14 +229,8 @@ fn diffn_k_counts_like_the_decomposition() {
         let strict = round % 2 == 0;
         let count = |native: bool, inference| {
             let mut m = Model::new();
-            let o: Vec<VarId> = origins
-                .iter()
-                .map(|d| m.new_var(d.clone()).unwrap())
-                .collect();
-            let s: Vec<VarId> = sizes
-                .iter()
-                .map(|d| m.new_var(d.clone()).unwrap())
-                .collect();
+            let o = vars_of(&mut m, &origins);
+            let s = vars_of(&mut m, &sizes);
             let boxes: Vec<&[VarId]> = o.chunks(k).collect();
             let dims: Vec<&[VarId]> = s.chunks(k).collect();
             match (native, strict) {
@@ -513,14 +507,8 @@ fn order_literals_say_which_box_comes_first() {
             .collect();
         let build = |ordered: bool| {
             let mut m = Model::new();
-            let o: Vec<VarId> = origins
-                .iter()
-                .map(|d| m.new_var(d.clone()).unwrap())
-                .collect();
-            let s: Vec<VarId> = sizes
-                .iter()
-                .map(|d| m.new_var(d.clone()).unwrap())
-                .collect();
+            let o = vars_of(&mut m, &origins);
+            let s = vars_of(&mut m, &sizes);
             let boxes: Vec<&[VarId]> = o.chunks(k).collect();
             let dims: Vec<&[VarId]> = s.chunks(k).collect();
             let b = match ordered {
@@ -722,7 +710,7 @@ fn energetic_check_on_the_minimum_sizes() {
             m.diffn_k(&origins, &sizes).map(|_| ())
         };
         let mut m = Model::new();
-        let v: Vec<VarId> = doms.iter().map(|d| m.new_var(d.clone()).unwrap()).collect();
+        let v = vars_of(&mut m, &doms);
         post(&mut m, &v).unwrap();
         let mut ex = Explainer::new(&m);
         let root = ex.propagate();
@@ -733,4 +721,9 @@ fn energetic_check_on_the_minimum_sizes() {
         }
         testing::check_constraint(&doms, post).unwrap_or_else(|e| panic!("{boxes} boxes: {e}"));
     }
+}
+
+/// A new variable of `m` for each domain, in order.
+fn vars_of(m: &mut Model, doms: &[Domain]) -> Vec<VarId> {
+    doms.iter().map(|d| m.new_var(d.clone()).unwrap()).collect()
 }
