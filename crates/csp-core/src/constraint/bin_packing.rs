@@ -270,7 +270,7 @@ impl Constraint for BinPacking {
             fixed: Vec::with_capacity(self.items),
             maxima: Vec::with_capacity(m),
             free: Vec::with_capacity(self.items),
-            scratch: Vec::with_capacity(self.scope.len() + 1),
+            scratch: Scratch::default(),
         }))
     }
 }
@@ -290,7 +290,7 @@ struct BinPackingProp<'a> {
     /// sizes and the bounds' own workspace.
     maxima: Vec<i64>,
     free: Vec<i64>,
-    scratch: Vec<i64>,
+    scratch: Scratch,
 }
 
 /// Raises `x` to at least `v`, failing with the reason and `x ≤ max(x)`
@@ -564,7 +564,7 @@ impl BinPackingProp<'_> {
         if bound == Bound::Cardinality && work <= FILTER_BUDGET {
             let mut req = vec![0i64; m];
             let mut free: Vec<i64> = Vec::with_capacity(c.items);
-            let mut scratch = Vec::new();
+            let mut scratch = Scratch::default();
             let mut fails = |maxima: &[i64], kept: &[bool]| {
                 req.iter_mut().for_each(|x| *x = 0);
                 free.clear();
@@ -636,6 +636,15 @@ enum Bound {
     Cardinality,
 }
 
+/// The lower bounds' workspace, kept by the propagator so that a call
+/// allocates nothing: L2's sizes or the cardinality bound's prefix sums,
+/// and the cardinality bound's pointers, one per bin.
+#[derive(Debug, Default)]
+struct Scratch {
+    sizes: Vec<i64>,
+    ends: Vec<usize>,
+}
+
 /// A relaxation of the packing: per bin its load's maximum and the size
 /// of the items fixed to it, and the sizes of the free items (of positive
 /// size, sorted). Every packing of the real items under these maxima is
@@ -648,19 +657,20 @@ struct Relaxed<'a> {
 
 impl Relaxed<'_> {
     /// Does `bound` show that the relaxation has no packing?
-    fn fails(&self, bound: Bound, scratch: &mut Vec<i64>) -> bool {
+    fn fails(&self, bound: Bound, scratch: &mut Scratch) -> bool {
         match bound {
             Bound::L2 => {
                 let cap = self.maxima.iter().copied().max().unwrap_or(0);
-                scratch.clear();
-                scratch.extend_from_slice(self.free);
+                let sizes = &mut scratch.sizes;
+                sizes.clear();
+                sizes.extend_from_slice(self.free);
                 for (&max, &req) in self.maxima.iter().zip(self.req) {
                     let filler = cap - max + req;
                     if filler > 0 {
-                        scratch.push(filler);
+                        sizes.push(filler);
                     }
                 }
-                l2(scratch, cap) > self.maxima.len() as i64
+                l2(sizes, cap) > self.maxima.len() as i64
             }
             Bound::Cardinality => cardinality_fails(self.maxima, self.req, self.free, scratch),
         }
@@ -671,20 +681,23 @@ impl Relaxed<'_> {
 /// of the sorted free sizes, the set `free[s..]`; bin `b` holds at most
 /// `k` of them, the most whose `k` smallest (`free[s..s + k]`) fit in its
 /// room. Two pointers per bin (the end `s + k` never moves back as `s`
-/// grows), so O((free items + 1) · bins). `scratch` holds the prefix sums.
-fn cardinality_fails(maxima: &[i64], req: &[i64], free: &[i64], scratch: &mut Vec<i64>) -> bool {
+/// grows), so O((free items + 1) · bins). `scratch` holds the prefix sums
+/// and the pointers.
+fn cardinality_fails(maxima: &[i64], req: &[i64], free: &[i64], scratch: &mut Scratch) -> bool {
     let n = free.len();
     if n == 0 {
         return false;
     }
-    scratch.clear();
-    scratch.push(0);
+    let pre = &mut scratch.sizes;
+    pre.clear();
+    pre.push(0);
     for &w in free {
-        let last = *scratch.last().unwrap_or(&0);
-        scratch.push(last + w);
+        let last = *pre.last().unwrap_or(&0);
+        pre.push(last + w);
     }
-    let pre = &scratch[..];
-    let mut end: Vec<usize> = vec![0; maxima.len()];
+    let end = &mut scratch.ends;
+    end.clear();
+    end.resize(maxima.len(), 0);
     for s in 0..n {
         let wanted = n - s;
         let mut held = 0;
@@ -775,7 +788,7 @@ impl Propagator for BinPackingProp<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{cardinality_fails, l2};
+    use super::{cardinality_fails, l2, Scratch};
 
     /// Can the items go into bins with these rooms? Brute force over
     /// every assignment.
@@ -809,7 +822,7 @@ mod tests {
     #[test]
     fn cardinality_bound() {
         // No three of 3, 4, 4, 4, 4 fit in 10: two bins hold four.
-        let mut scratch = Vec::new();
+        let mut scratch = Scratch::default();
         assert!(cardinality_fails(
             &[10, 10],
             &[0, 0],
@@ -855,7 +868,7 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (seed >> 33) % k
         };
-        let (mut fails, mut scratch) = (0, Vec::new());
+        let (mut fails, mut scratch) = (0, Scratch::default());
         for _ in 0..3000 {
             let m = 1 + next(3) as usize;
             let n = 1 + next(6) as usize;
