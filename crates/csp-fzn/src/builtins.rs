@@ -895,21 +895,20 @@ pub(crate) fn post(
             let (dx, dy) = (c.values(&args[2])?, c.values(&args[3])?);
             if name == "csp_diffn" && c.b.order_literals {
                 // Under learning: the variable-size propagator with order
-                // literals (two per pair and axis), the sizes as fixed
-                // variables. Its nogoods name "i before j", where those of
-                // `Diffn` name bounds one value apart (squares 1..12 in
-                // 27 × 25: 26,274 nodes against 491,590; docs/benchmarks.md).
+                // literals, the sizes as fixed variables. Its nogoods name
+                // "i before j", where those of `Diffn` name bounds one
+                // value apart (squares 1..12 in 27 × 25: 26,274 nodes
+                // against 491,590; docs/benchmarks.md).
                 let m = &mut c.b.m;
-                (|| -> Result<(), ModelError> {
-                    let mut sizes = Vec::with_capacity(2 * x.len());
-                    for &w in dx.iter().chain(&dy) {
-                        sizes.push(m.new_var(Domain::singleton(w))?);
-                    }
-                    let (sdx, sdy) = sizes.split_at(x.len());
-                    let n = x.len();
-                    let order = m.new_vars(n * n.saturating_sub(1) * 2, Domain::range(0, 1))?;
-                    m.diffn_var_ordered(&x, &y, sdx, sdy, &order).map(|_| ())
-                })()
+                let mut fixed = |ws: &[i32]| -> Result<Vec<VarId>, ModelError> {
+                    ws.iter()
+                        .map(|&w| m.new_var(Domain::singleton(w)))
+                        .collect()
+                };
+                match (fixed(&dx), fixed(&dy)) {
+                    (Ok(sdx), Ok(sdy)) => diffn_ordered(m, &x, &y, &sdx, &sdy),
+                    (Err(e), _) | (_, Err(e)) => Err(e),
+                }
             } else {
                 match name {
                     "csp_diffn" => c.b.m.diffn(&x, &y, &dx, &dy),
@@ -927,22 +926,11 @@ pub(crate) fn post(
             let (dx, dy) = (c.vars(&args[2])?, c.vars(&args[3])?);
             match name {
                 "csp_diffn_var" if c.b.order_literals => {
-                    // Two order literals per pair and axis, for the
-                    // learning search's nogoods.
-                    let n = x.len();
-                    match c
-                        .b
-                        .m
-                        .new_vars(n * n.saturating_sub(1) * 2, Domain::range(0, 1))
-                    {
-                        Ok(order) => c.b.m.diffn_var_ordered(&x, &y, &dx, &dy, &order),
-                        Err(e) => Err(e),
-                    }
+                    diffn_ordered(&mut c.b.m, &x, &y, &dx, &dy)
                 }
-                "csp_diffn_var" => c.b.m.diffn_var(&x, &y, &dx, &dy),
-                _ => c.b.m.diffn_var_nonstrict(&x, &y, &dx, &dy),
+                "csp_diffn_var" => c.b.m.diffn_var(&x, &y, &dx, &dy).map(|_| ()),
+                _ => c.b.m.diffn_var_nonstrict(&x, &y, &dx, &dy).map(|_| ()),
             }
-            .map(|_| ())
         }
         "csp_diffn_k" | "csp_diffn_nonstrict_k" => {
             // csp_diffn_k(o, s, k): boxes in k dimensions, origins and
@@ -1026,4 +1014,18 @@ fn shifted(c: &mut Ctx, xs: &[VarId], base: i64) -> R<Vec<VarId>> {
     xs.iter()
         .map(|&x| c.b.m.define(x - b).map_err(|e| c.model(e)))
         .collect()
+}
+
+/// The strict `diffn` with order literals, for the learning search's
+/// nogoods: two 0/1 variables per pair and axis (`BuildOptions::order_literals`).
+fn diffn_ordered(
+    m: &mut csp_core::Model,
+    x: &[VarId],
+    y: &[VarId],
+    dx: &[VarId],
+    dy: &[VarId],
+) -> Result<(), ModelError> {
+    let n = x.len();
+    let order = m.new_vars(n * n.saturating_sub(1) * 2, Domain::range(0, 1))?;
+    m.diffn_var_ordered(x, y, dx, dy, &order).map(|_| ())
 }

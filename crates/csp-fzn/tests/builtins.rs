@@ -687,6 +687,14 @@ fn diffn_with_order_literals() {
         int("c", 0, 2),
         int("d", 0, 2),
     ];
+    // Sizes of the wrong length: a typed error, as without the literals.
+    let short = text.replace("[2, 2, 1], [1, 2, 1]", "[2], [1]");
+    let opts = csp_fzn::BuildOptions {
+        order_literals: true,
+        ..csp_fzn::BuildOptions::default()
+    };
+    let e = csp_fzn::build_with(&parse(&short).unwrap(), opts).unwrap_err();
+    assert!(e.to_string().contains("csp_diffn"), "{e}");
     check_ordered(text, &vars, 18, &|v| {
         apart3([v[0], v[1], 1], [v[2], v[3], 1], [2, 2, 1], [1, 2, 1], true)
     });
