@@ -332,6 +332,13 @@ fn trace_conflicts(
     Ok(())
 }
 
+/// The search's share of a time limit `t` that counts from the process's
+/// start, when `init` has gone on reading and building the model: what
+/// is left, less 50 ms to print what was found.
+fn search_time(t: Duration, init: Duration) -> Duration {
+    t.saturating_sub(init + Duration::from_millis(50))
+}
+
 /// Solves `fzn` as `cfg` says, printing to `out` as it goes; `init` is the
 /// time spent reading and building the model (for `-s`).
 pub fn solve(
@@ -392,8 +399,11 @@ pub fn solve(
     }
     let mut limits = Limits::none();
     if let Some(t) = cfg.time_limit {
-        // Leave a little time to print what was found.
-        limits = limits.with_time(t.saturating_sub(Duration::from_millis(50)));
+        // The limit counts from the process's start (the watchdog's clock,
+        // `cli::main`), and the search's clock starts now: take off the
+        // time spent reading and building the model (seconds for a large
+        // one), and leave a little to print what was found.
+        limits = limits.with_time(search_time(t, init));
     }
     if let Some(n) = cfg.node_limit {
         limits = limits.with_nodes(n);
@@ -633,4 +643,19 @@ pub fn solve(
     }
     out.flush()?;
     Ok(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_search_gets_the_time_the_model_left() {
+        let ms = Duration::from_millis;
+        // A model built in 2 s under a 10 s limit leaves the search 7.95 s
+        // (the watchdog ends the process at 10.5 s whatever it does).
+        assert_eq!(search_time(ms(10_000), ms(2_000)), ms(7_950));
+        // Nothing left: the search stops at once and says so.
+        assert_eq!(search_time(ms(1_000), ms(2_000)), Duration::ZERO);
+    }
 }

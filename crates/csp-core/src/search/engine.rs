@@ -105,6 +105,11 @@ pub(crate) struct Engine<'a> {
     pub(super) start_time: Instant,
     pub(super) rng: u64,
     pub(super) next_check: u64,
+    /// Nodes between two checks of the limits (see
+    /// [`budget::next_interval`](super::budget::next_interval)), and
+    /// when the last check read the clock.
+    pub(super) check_every: u64,
+    pub(super) last_check: Instant,
     pub(super) shared_nodes: Option<SharedNodes>,
     pub(super) flushed_nodes: u64,
     /// `log` trace events are enabled (checked once per search).
@@ -235,6 +240,8 @@ impl<'a> Engine<'a> {
             start_time,
             rng: first_rng(&opts),
             next_check: first_check(&opts),
+            check_every: super::budget::CHECK_EVERY,
+            last_check: start_time,
             shared_nodes: None,
             flushed_nodes: 0,
             trace_enabled: false,
@@ -461,6 +468,8 @@ impl<'a> Engine<'a> {
         self.phase_val = phase_values(self.model.num_vars(), &opts);
         self.rng = first_rng(&opts);
         self.next_check = first_check(&opts);
+        self.check_every = super::budget::CHECK_EVERY;
+        self.last_check = Instant::now();
         self.validate = validates(&opts);
         self.keeps_weights = reads_weights(&opts);
         self.opts = opts;
@@ -852,7 +861,8 @@ fn first_rng(opts: &SearchOptions) -> u64 {
 
 /// The node count at which a search with `opts` first checks its limits.
 fn first_check(opts: &SearchOptions) -> u64 {
-    opts.limits.nodes.map_or(256, |n| n.clamp(1, 256))
+    let every = super::budget::CHECK_EVERY;
+    opts.limits.nodes.map_or(every, |n| n.clamp(1, every))
 }
 
 /// Does a search with `opts` check counted solutions too?
