@@ -1,0 +1,370 @@
+//! The learning search over the global constraints, against brute force.
+//!
+//! `learning.rs` audits the nogoods learned on models of the basic
+//! constraints; each global's own tests audit its reasons one pruning at a
+//! time. Here the two meet: small random models that combine two or three
+//! globals of different families (counting, ordering, automata, graphs,
+//! scheduling, packing, arithmetic, reification) on shared variables, so
+//! that a conflict's analysis walks through the reasons of several of them
+//! and of the nogoods learned before. For every model and every inference
+//! level:
+//! * every nogood learned, with frequent restarts and a small store that
+//!   reduces often, excludes no solution (for optimisation: no solution
+//!   within the bound in force when it was learned);
+//! * the learning search agrees with brute force on satisfiability and on
+//!   the optimum, and every solution it returns passes the model's
+//!   checkers.
+//!
+//! Node limits only; no wall-clock assertion.
+
+mod common;
+
+use csp_core::constraint::{Automaton, CumulativeStrength};
+use csp_core::expr::sum;
+use csp_core::testing::{brute_force, learned_nogoods, LearnedNogood};
+use csp_core::{
+    Domain, Inference, Literal, Model, Outcome, Relation, Restarts, Search, SearchOptions, Value,
+    VarId,
+};
+
+/// The families of globals the models draw from.
+const KINDS: usize = 16;
+
+/// Posts global number `kind` over variables drawn from `pool` (the
+/// model's first five variables) and a few small fresh ones.
+fn post_global(m: &mut Model, kind: usize, next: &mut dyn FnMut(u64) -> u64, pool: &[VarId]) {
+    // `c` distinct variables of the pool; the counts, loads and lengths
+    // the globals take are pool variables too, so that the globals and
+    // the decisions on them meet in the conflicts.
+    let v = common::distinct(next, pool, 5.min(pool.len()));
+    match kind {
+        0 => {
+            // global_cardinality: the counts of values 0 and 1 among three
+            // variables are two others.
+            m.global_cardinality(&v[..3], &[0, 1], &v[3..5]).unwrap();
+        }
+        1 => {
+            m.nvalue(&v[..3], v[3]).unwrap();
+        }
+        2 => {
+            m.among(&v[..3], &[1, 3], v[3]).unwrap();
+        }
+        3 => {
+            if next(2) == 0 {
+                m.lex_less(&v[..2], &v[2..4]).unwrap();
+            } else {
+                m.lex_lesseq(&v[..2], &v[2..4]).unwrap();
+            }
+        }
+        4 => {
+            // Words with no two neighbours of 2 or more in a row.
+            let mut t = Vec::new();
+            for q in 0..2usize {
+                for val in 0..5 {
+                    let big = val >= 2;
+                    if q == 1 && big {
+                        continue;
+                    }
+                    t.push((q, val, usize::from(big)));
+                }
+            }
+            let a = Automaton::new(2, 0, &[0, 1], &t).unwrap();
+            m.regular(&v[..3], &a).unwrap();
+        }
+        5 => {
+            // A circuit or subcircuit on three fresh successors, tied to the pool.
+            let succ = m.new_vars(3, Domain::range(0, 2)).unwrap();
+            if next(2) == 0 {
+                m.circuit(&succ).unwrap();
+            } else {
+                m.subcircuit(&succ).unwrap();
+            }
+            m.less_eq(succ[0], v[0], next(3) as i64 - 1).unwrap();
+            m.not_equal(succ[1], v[1], 0).unwrap();
+        }
+        6 => {
+            let f = m.new_vars(2, Domain::range(0, 1)).unwrap();
+            let g = m.new_vars(2, Domain::range(0, 1)).unwrap();
+            m.inverse(&f, &g).unwrap();
+            m.less_eq(v[0], f[next(2) as usize], 0).unwrap();
+        }
+        7 => {
+            let d: Vec<i32> = (0..3).map(|_| 1 + next(2) as i32).collect();
+            m.disjunctive(&v[..3], &d).unwrap();
+        }
+        8 => {
+            let d: Vec<i32> = (0..3).map(|_| next(3) as i32).collect();
+            let r: Vec<i32> = (0..3).map(|_| 1 + next(2) as i32).collect();
+            let strength = [
+                CumulativeStrength::TimeTable,
+                CumulativeStrength::Energetic,
+                CumulativeStrength::EnergeticReasoning,
+                CumulativeStrength::TimeTableEdgeFinding,
+            ][next(4) as usize];
+            m.cumulative_with(&v[..3], &d, &r, 2, strength).unwrap();
+        }
+        9 => {
+            // Three fresh items into two bins whose loads are pool variables.
+            let bins = m.new_vars(3, Domain::range(0, 1)).unwrap();
+            let sizes: Vec<i32> = (0..3).map(|_| 1 + next(3) as i32).collect();
+            m.bin_packing_load(&v[..2], &bins, &sizes).unwrap();
+            m.not_equal(bins[0], v[2], 0).unwrap();
+        }
+        10 => {
+            let dx = [1 + next(2) as i32, 1 + next(2) as i32];
+            let dy = [1 + next(2) as i32, 1];
+            m.diffn(&v[..2], &v[2..4], &dx, &dy).unwrap();
+        }
+        11 => {
+            // A rectangle whose width and height are a fresh variable, beside
+            // one of the pool's width; with order literals when the coin says so.
+            let w = m.new_var(Domain::range(1, 2)).unwrap();
+            let one = m.new_var(Domain::range(1, 1)).unwrap();
+            let (dx, dy) = ([w, v[4]], [one, w]);
+            if next(2) == 0 {
+                m.diffn_var(&v[..2], &v[2..4], &dx, &dy).unwrap();
+            } else {
+                let order = m.new_vars(4, Domain::range(0, 1)).unwrap();
+                m.diffn_var_ordered(&v[..2], &v[2..4], &dx, &dy, &order)
+                    .unwrap();
+            }
+        }
+        12 => {
+            let i = m.new_var(Domain::range(0, 1)).unwrap();
+            m.element(i, &v[..2], v[2]).unwrap();
+        }
+        13 => {
+            match next(4) {
+                0 => m.times(v[0], v[1], v[2]).unwrap(),
+                1 => m.max(&v[..2], v[2]).unwrap(),
+                2 => m.min(&v[..2], v[2]).unwrap(),
+                _ => m.abs(v[0], v[1]).unwrap(),
+            };
+        }
+        14 => {
+            // A reified sum in a clause: x + y ≤ c or z = 1.
+            let b = m.reify((v[0] + v[1]).le(next(5) as i32 + 1)).unwrap();
+            let c = m.reify(v[2].eq(1)).unwrap();
+            m.clause(&[b, c], &[]).unwrap();
+        }
+        _ => {
+            let rel = [Relation::Le, Relation::Ge, Relation::Eq][next(3) as usize];
+            m.count(&v[..3], next(3) as Value, rel, 1 + next(2) as i64)
+                .unwrap();
+        }
+    }
+}
+
+/// A random model: 5 variables over 0..3 or 0..4, three or four globals
+/// on them (the first two of different kinds), two binary constraints
+/// and a sum tying them.
+fn random_model(seed: u64) -> (Model, Vec<VarId>, Vec<usize>) {
+    let mut next = common::rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut m = Model::new();
+    let n = 5;
+    let xs: Vec<VarId> = (0..n)
+        .map(|_| m.new_var(Domain::range(0, 3 + next(2) as i32)).unwrap())
+        .collect();
+    let first = next(KINDS as u64) as usize;
+    let mut kinds = vec![first, (first + 1 + next(KINDS as u64 - 1) as usize) % KINDS];
+    for _ in 0..1 + next(2) {
+        kinds.push(next(KINDS as u64) as usize);
+    }
+    for &k in &kinds {
+        post_global(&mut m, k, &mut next, &xs);
+    }
+    for _ in 0..2 {
+        let v = common::distinct(&mut next, &xs, 2);
+        m.not_equal(v[0], v[1], next(3) as Value - 1).unwrap();
+    }
+    // A tight sum, so that the search meets conflicts.
+    let v = common::distinct(&mut next, &xs, 3);
+    let terms: Vec<(i64, VarId)> = v
+        .iter()
+        .map(|&x| ([-1, 1, 2][next(3) as usize], x))
+        .collect();
+    let rel = [Relation::Eq, Relation::Le, Relation::Ge][next(3) as usize];
+    m.linear(&terms, rel, next(7) as i64).unwrap();
+    (m, xs, kinds)
+}
+
+/// `m` with a cost: its first variables weighted 1, 2, 3, 1, 2, … and
+/// summed.
+fn costed(mut m: Model, xs: &[VarId]) -> (Model, VarId) {
+    let cost = m
+        .define(sum(xs
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
+        .unwrap();
+    (m, cost)
+}
+
+fn options(inference: Inference, nodes: u64) -> SearchOptions {
+    let mut o = SearchOptions {
+        inference,
+        learning: true,
+        ..SearchOptions::default()
+    };
+    o.limits.nodes = Some(nodes);
+    o
+}
+
+const INFERENCES: [Inference; 2] = [Inference::ForwardChecking, Inference::Mac];
+
+fn satisfies(clause: &[Literal], solution: &[Value]) -> bool {
+    clause.iter().any(|l| l.admits(solution[l.var().index()]))
+}
+
+/// Every nogood in `nogoods` admits every solution in `sols` (within the
+/// bound it was learned under, when optimising `objective`).
+fn check_nogoods(
+    sols: &[Vec<Value>],
+    nogoods: &[LearnedNogood],
+    objective: Option<(VarId, bool)>,
+    what: &str,
+) {
+    for ng in nogoods {
+        assert!(!ng.clause.is_empty(), "{what}: an empty clause was learned");
+        for s in sols {
+            let within = match (objective, ng.bound) {
+                (Some((x, true)), Some(b)) => s[x.index()] <= b,
+                (Some((x, false)), Some(b)) => s[x.index()] >= b,
+                _ => true,
+            };
+            assert!(
+                !within || satisfies(&ng.clause, s),
+                "{what}: nogood {:?} (bound {:?}) excludes solution {s:?}",
+                ng.clause,
+                ng.bound
+            );
+        }
+    }
+}
+
+/// The models that brute force can enumerate, with their solutions.
+type Case = (u64, Model, Vec<VarId>, Vec<usize>, Vec<Vec<Value>>);
+
+fn models() -> impl Iterator<Item = Case> {
+    (0..600u64).filter_map(|seed| {
+        let (m, xs, kinds) = random_model(seed);
+        // Small enough to enumerate quickly.
+        let space = m
+            .vars()
+            .try_fold(1u64, |p, x| p.checked_mul(m.domain(x).size()))?;
+        if space > 300_000 {
+            return None;
+        }
+        brute_force(&m).map(|sols| (seed, m, xs, kinds, sols))
+    })
+}
+
+#[test]
+fn nogoods_learned_over_globals_exclude_no_solution() {
+    let (mut models_run, mut learned, mut kinds_seen) = (0, 0, [false; KINDS]);
+    for (seed, m, xs, kinds, _) in models() {
+        models_run += 1;
+        let (m, cost) = costed(m, &xs);
+        let Some(sols) = brute_force(&m) else {
+            continue;
+        };
+        for k in kinds {
+            kinds_seen[k] = true;
+        }
+        for inf in INFERENCES {
+            let mut o = options(inf, 5_000);
+            o.restarts = Restarts::Luby { scale: 2 };
+            let ngs = learned_nogoods(&m, o.clone(), None, Some(4));
+            learned += ngs.len();
+            check_nogoods(&sols, &ngs, None, &format!("seed {seed}, {inf:?}: {m:?}"));
+            // Branch and bound goes on past the first solution, and
+            // learns more.
+            let x = Some((cost, seed % 2 == 0));
+            let ngs = learned_nogoods(&m, o, x, Some(4));
+            learned += ngs.len();
+            check_nogoods(
+                &sols,
+                &ngs,
+                x,
+                &format!("seed {seed}, {inf:?}, {x:?}: {m:?}"),
+            );
+        }
+    }
+    // The test must reach enough models and make them learn, or it checks
+    // nothing.
+    eprintln!("{models_run} models, {learned} nogoods learned");
+    assert!(models_run > 200, "only {models_run} models enumerated");
+    assert!(learned > 800, "only {learned} nogoods learned");
+    assert!(
+        kinds_seen.iter().all(|&k| k),
+        "kinds never drawn: {kinds_seen:?}"
+    );
+}
+
+#[test]
+fn learning_over_globals_agrees_with_brute_force() {
+    let (mut sat, mut unsat) = (0, 0);
+    for (seed, m, _, _, sols) in models() {
+        for inf in INFERENCES {
+            let r = Search::new(&m)
+                .options(options(inf, 100_000))
+                .solve()
+                .unwrap();
+            let what = format!("seed {seed}, {inf:?}: {m:?}");
+            match r.outcome {
+                Outcome::Solved => {
+                    m.check(r.solution.unwrap().values()).unwrap();
+                    assert!(!sols.is_empty(), "{what}");
+                    sat += 1;
+                }
+                Outcome::Unsatisfiable => {
+                    assert!(sols.is_empty(), "{what}: {} solutions", sols.len());
+                    unsat += 1;
+                }
+                o => panic!("{what}: {o:?}"),
+            }
+        }
+    }
+    // Both answers must be exercised.
+    assert!(sat > 100 && unsat > 20, "{sat} satisfiable, {unsat} not");
+}
+
+#[test]
+fn learning_over_globals_finds_the_optimum_and_its_nogoods_hold() {
+    let mut proven = 0;
+    for (seed, m, xs, ..) in models().filter(|(s, ..)| s % 2 == 0) {
+        let (m, cost) = costed(m, &xs);
+        let Some(sols) = brute_force(&m) else {
+            continue;
+        };
+        let minimize = seed % 4 == 0;
+        let best =
+            sols.iter()
+                .map(|s| s[cost.index()])
+                .reduce(|a, b| if (a < b) == minimize { a } else { b });
+        for inf in INFERENCES {
+            let what = format!("seed {seed}, {inf:?}, minimize {minimize}: {m:?}");
+            let mut search = Search::new(&m).options(options(inf, 100_000));
+            let r = if minimize {
+                search.minimize(cost)
+            } else {
+                search.maximize(cost)
+            }
+            .unwrap();
+            assert_eq!(r.objective, best, "{what}");
+            match best {
+                Some(_) => {
+                    assert!(r.is_optimal() && r.proven, "{what}: {r}");
+                    m.check(r.best.as_ref().unwrap().values()).unwrap();
+                    proven += 1;
+                }
+                None => assert_eq!(r.outcome, Outcome::Unsatisfiable, "{what}"),
+            }
+            let mut o = options(inf, 5_000);
+            o.restarts = Restarts::Luby { scale: 2 };
+            let ngs = learned_nogoods(&m, o, Some((cost, minimize)), Some(4));
+            check_nogoods(&sols, &ngs, Some((cost, minimize)), &what);
+        }
+    }
+    assert!(proven > 100, "only {proven} optima proven");
+}
