@@ -7,7 +7,8 @@ mod common;
 use csp_core::constraint::Premises;
 use csp_core::explain::{By, Failed};
 use csp_core::{
-    testing, Conflict, Constraint, Domain, Explainer, Literal, Model, Pruner, Search, Value, VarId,
+    testing, Conflict, Constraint, Domain, Explainer, Literal, Model, Pruner, Relation, Search,
+    Value, VarId,
 };
 
 /// `x < y` by bounds, with a reason that can be weakened on purpose.
@@ -406,6 +407,30 @@ fn hall_reasons_name_only_the_hall_set() {
             );
         }
         assert!(ex.holds(Literal::Ge(z, 3)).unwrap() || ex.holds(Literal::Ne(z, 1)).unwrap());
+    }
+}
+
+/// `among` forcing a variable into its set narrows the variable's bounds
+/// to the set's values it still holds; when another constraint removed
+/// one of them, the new bound rests on that removal too. Found by
+/// `learning_globals.rs` (seed 2999): the reason gave only the count's
+/// bound and the other variables, and a learned nogood excluded a
+/// solution. Here `x ≠ 3` comes from a sum, `n = 2` forces `x` into
+/// {1, 3}, so `x ≤ 1` rests on `x ≠ 3`; and with `x ≠ 1` as well, the
+/// failure does.
+#[test]
+fn among_bounds_rest_on_the_set_values_already_removed() {
+    for also_one in [false, true] {
+        let mut m = Model::new();
+        let n = m.new_var(Domain::range(0, 2)).unwrap();
+        let x = m.new_var(Domain::range(0, 4)).unwrap();
+        let y = m.new_var(Domain::range(0, 4)).unwrap();
+        m.linear(&[(1, x)], Relation::Ne, 3).unwrap();
+        if also_one {
+            m.linear(&[(1, x)], Relation::Ne, 1).unwrap();
+        }
+        m.among(&[x, y], &[1, 3], n).unwrap();
+        testing::check_explanations(&m).unwrap_or_else(|e| panic!("also x ≠ 1: {also_one}: {e}"));
     }
 }
 

@@ -19,7 +19,7 @@
 
 mod common;
 
-use csp_core::constraint::{Automaton, CumulativeStrength};
+use csp_core::constraint::{Automaton, Consistency, CumulativeStrength};
 use csp_core::expr::sum;
 use csp_core::testing::{brute_force, learned_nogoods, LearnedNogood};
 use csp_core::{
@@ -28,7 +28,7 @@ use csp_core::{
 };
 
 /// The families of globals the models draw from.
-const KINDS: usize = 16;
+const KINDS: usize = 25;
 
 /// Posts global number `kind` over variables drawn from `pool` (the
 /// model's first five variables) and a few small fresh ones.
@@ -147,10 +147,72 @@ fn post_global(m: &mut Model, kind: usize, next: &mut dyn FnMut(u64) -> u64, poo
             let c = m.reify(v[2].eq(1)).unwrap();
             m.clause(&[b, c], &[]).unwrap();
         }
-        _ => {
+        15 => {
             let rel = [Relation::Le, Relation::Ge, Relation::Eq][next(3) as usize];
             m.count(&v[..3], next(3) as Value, rel, 1 + next(2) as i64)
                 .unwrap();
+        }
+        16 => {
+            let c =
+                [Consistency::Value, Consistency::Bounds, Consistency::Domain][next(3) as usize];
+            m.all_different_with(&v[..4], c).unwrap();
+        }
+        17 => {
+            m.all_different_except(&v[..4], 0).unwrap();
+        }
+        18 => {
+            let rows: Vec<Vec<Value>> = (0..3 + next(8))
+                .map(|_| (0..3).map(|_| next(4) as Value).collect())
+                .collect();
+            if next(2) == 0 {
+                m.table(&v[..3], rows).unwrap();
+            } else {
+                m.negative_table(&v[..3], rows).unwrap();
+            }
+        }
+        19 => {
+            if next(2) == 0 {
+                m.increasing(&v[..3]).unwrap();
+            } else {
+                m.strictly_increasing(&v[..3]).unwrap();
+            }
+        }
+        20 => {
+            // x ≤ 1 xor y = z is b.
+            let a = m.reify(v[0].le(1)).unwrap();
+            let c = m.reify(v[1].eq(v[2])).unwrap();
+            let b = m.reify(v[3].ge(2)).unwrap();
+            m.xor(&[a, c], b).unwrap();
+        }
+        21 => {
+            // Two tasks of variable duration and demand on a resource whose
+            // capacity is a pool variable.
+            let d = m.new_vars(2, Domain::range(0, 2)).unwrap();
+            let r = m.new_vars(2, Domain::range(1, 2)).unwrap();
+            m.cumulative_var(&v[..2], &d, &r, v[2]).unwrap();
+        }
+        22 => {
+            // Two boxes in 2D by diffn_k, one of variable height.
+            let one = m.new_var(Domain::range(1, 1)).unwrap();
+            let two = m.new_var(Domain::range(2, 2)).unwrap();
+            let origins = [[v[0], v[1]], [v[2], v[3]]];
+            let sizes = [[two, one], [one, v[4]]];
+            m.diffn_k(&origins, &sizes).unwrap();
+        }
+        23 => {
+            // Division and remainder with zero in the divisor's domain.
+            if next(2) == 0 {
+                m.div(v[0], v[1], v[2]).unwrap();
+            } else {
+                m.modulo(v[0], v[1], v[2]).unwrap();
+            }
+        }
+        _ => {
+            // x ∈ {1, 3} or y ≥ 3.
+            let b = m.new_bool().unwrap();
+            m.reify_in(v[0], Domain::values([1, 3]), b).unwrap();
+            let c = m.reify(v[1].ge(3)).unwrap();
+            m.clause(&[b, c], &[]).unwrap();
         }
     }
 }
@@ -242,11 +304,19 @@ fn check_nogoods(
     }
 }
 
-/// The models that brute force can enumerate, with their solutions.
+/// A seed, its model, the model's first variables, the kinds of globals
+/// posted, and the model's solutions.
 type Case = (u64, Model, Vec<VarId>, Vec<usize>, Vec<Vec<Value>>);
 
+/// The models that brute force can enumerate quickly, with their
+/// solutions: of seeds `0..600`, or of `0..N` with the environment's
+/// `CSP_LEARN_SEEDS=N` (longer hunts by hand).
 fn models() -> impl Iterator<Item = Case> {
-    (0..600u64).filter_map(|seed| {
+    let seeds = std::env::var("CSP_LEARN_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(600u64);
+    (0..seeds).filter_map(|seed| {
         let (m, xs, kinds) = random_model(seed);
         // Small enough to enumerate quickly.
         let space = m

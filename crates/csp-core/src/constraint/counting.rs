@@ -159,12 +159,20 @@ struct AmongProp<'a>(&'a Among);
 /// value by value (the kernel removes values one at a time).
 const WALK_LIMIT: u64 = 1 << 16;
 
-/// Reduces `x`'s domain to the set's values, because of `why`: to the
-/// bounds of the set's values it holds, then, within them, to the set
-/// when at most [`WALK_LIMIT`] values lie between those bounds. Wider
-/// (a sparse set over a huge domain) the values between the set's stay:
-/// the checker rejects them once `x` is fixed, so no solution is wrong,
-/// but the last open variable may keep values no solution has.
+/// Reduces `x`'s domain to the set's values, because of `why` (which
+/// implies `x ∈ set`): to the bounds of the set's values it holds, then,
+/// within them, to the set when at most [`WALK_LIMIT`] values lie between
+/// those bounds. Wider (a sparse set over a huge domain) the values
+/// between the set's stay: the checker rejects them once `x` is fixed, so
+/// no solution is wrong, but the last open variable may keep values no
+/// solution has.
+///
+/// `x ∈ set` alone implies only the removal of values outside the set.
+/// The new bounds, and a failure when no value of the set is left, rest
+/// besides on the set's values `x` has lost: each bound's reason adds
+/// `x`'s old bound and the set's values missing between the old bound
+/// and the new one (without them a learned nogood excluded solutions:
+/// `tests/learning_globals.rs`, seed 2999).
 fn keep_set(
     p: &mut Pruner<'_>,
     x: VarId,
@@ -173,15 +181,34 @@ fn keep_set(
 ) -> Result<(), Conflict> {
     let within = set_within(p, x, set);
     let Some(&first) = within.iter().find(|&&v| p.contains(x, v)) else {
-        return Err(p.fail(why));
+        // No value of the set left: x's domain, as far as the set goes.
+        return Err(p.fail(|r: &mut Premises<'_>| {
+            why(r);
+            r.domain_within(x, |u| set.binary_search(&u).is_err());
+        }));
     };
     let last = *within
         .iter()
         .rev()
         .find(|&&v| p.contains(x, v))
         .unwrap_or(&first);
-    p.set_min(x, first, why)?;
-    p.set_max(x, last, why)?;
+    // The domain before each change is the premises' view of it.
+    p.set_min(x, first, |r: &mut Premises<'_>| {
+        why(r);
+        let lo = r.min(x);
+        r.push(Literal::Ge(x, lo));
+        for &v in within.iter().take_while(|&&v| v < first) {
+            r.push(Literal::Ne(x, v));
+        }
+    })?;
+    p.set_max(x, last, |r: &mut Premises<'_>| {
+        why(r);
+        let hi = r.max(x);
+        r.push(Literal::Le(x, hi));
+        for &v in within.iter().rev().take_while(|&&v| v > last) {
+            r.push(Literal::Ne(x, v));
+        }
+    })?;
     if (last as i64 - first as i64) < WALK_LIMIT as i64 {
         p.retain(x, |v| set.binary_search(&v).is_ok(), why)?;
     }
