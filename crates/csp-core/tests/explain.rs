@@ -434,6 +434,25 @@ fn among_bounds_rest_on_the_set_values_already_removed() {
     }
 }
 
+/// `b ⇔ x ∈ [lo, hi]` with `b = 0`: when `x` already lies at or above
+/// `lo`, `x ∉ [lo, hi]` moves its minimum past `hi`; that rests on
+/// `x ≥ lo` as well as on `b = 0` (and symmetrically below).
+#[test]
+fn reified_range_bounds_rest_on_the_side_x_is_on() {
+    for above in [true, false] {
+        let mut m = Model::new();
+        let b = m.new_var(Domain::range(0, 1)).unwrap();
+        let x = m.new_var(Domain::range(0, 6)).unwrap();
+        if above {
+            m.linear(&[(1, x)], Relation::Ge, 2).unwrap();
+        } else {
+            m.linear(&[(1, x)], Relation::Le, 4).unwrap();
+        }
+        m.reify_in(x, Domain::range(2, 4), b).unwrap();
+        testing::check_explanations(&m).unwrap_or_else(|e| panic!("above {above}: {e}"));
+    }
+}
+
 #[test]
 fn weakened_counting_circuit_and_parity_reasons_are_caught() {
     let d3 = [

@@ -208,9 +208,14 @@ fn post_global(m: &mut Model, kind: usize, next: &mut dyn FnMut(u64) -> u64, poo
             }
         }
         _ => {
-            // x ∈ {1, 3} or y ≥ 3.
+            // x ∈ {1, 3} (or x ∈ 1..2) or y ≥ 3.
             let b = m.new_bool().unwrap();
-            m.reify_in(v[0], Domain::values([1, 3]), b).unwrap();
+            let set = if next(2) == 0 {
+                Domain::values([1, 3])
+            } else {
+                Domain::range(1, 2)
+            };
+            m.reify_in(v[0], set, b).unwrap();
             let c = m.reify(v[1].ge(3)).unwrap();
             m.clause(&[b, c], &[]).unwrap();
         }

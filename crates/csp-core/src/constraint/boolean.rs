@@ -452,14 +452,23 @@ impl Propagator for InProp<'_> {
                 if !r.half {
                     let why = Literal::Eq(b, v);
                     match (r.set.is_range(), r.set.min(), r.set.max()) {
-                        // A range at either end of x's domain: one bound.
+                        // A range at either end of x's domain: one bound,
+                        // which rests on the side x is on as well.
                         (true, Some(lo), Some(hi)) if p.min(x) >= lo => {
+                            let why = move |q: &mut Premises| {
+                                q.push(why);
+                                q.push(Literal::Ge(x, lo));
+                            };
                             let Some(above) = hi.checked_add(1) else {
                                 return Err(p.fail(why));
                             };
                             p.set_min(x, above, why)?;
                         }
                         (true, Some(lo), Some(hi)) if p.max(x) <= hi => {
+                            let why = move |q: &mut Premises| {
+                                q.push(why);
+                                q.push(Literal::Le(x, hi));
+                            };
                             let Some(below) = lo.checked_sub(1) else {
                                 return Err(p.fail(why));
                             };
