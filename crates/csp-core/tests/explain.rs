@@ -453,6 +453,27 @@ fn reified_range_bounds_rest_on_the_side_x_is_on() {
     }
 }
 
+/// All-different's hidden singles: when one variable is the only one
+/// that can take two ids, the constraint fails; the reason must say
+/// that every other variable has lost both ids, not only that all of
+/// them lie in the window of ids (which a permutation satisfies). Found
+/// by `learning_globals.rs` auditing reasons inside mixed models
+/// (seed 15). Here three of four variables are pushed below 2 by sums,
+/// so only the first can take 2 and 3.
+#[test]
+fn all_different_two_hidden_singles_fail_with_both_ids_lost() {
+    let mut m = Model::new();
+    // Decided first (the harness decides in order), so that the sums'
+    // prunings are entries behind it.
+    let d = m.new_var(Domain::range(0, 1)).unwrap();
+    let x = m.new_vars(4, Domain::range(0, 3)).unwrap();
+    m.all_different(&x).unwrap();
+    for &y in &x[1..] {
+        m.linear(&[(1, y), (2, d)], Relation::Le, 3).unwrap();
+    }
+    testing::check_explanations(&m).unwrap();
+}
+
 #[test]
 fn weakened_counting_circuit_and_parity_reasons_are_caught() {
     let d3 = [

@@ -198,8 +198,16 @@ impl AllDifferent {
                 .map(|w| (w, d[w] & single[w]))
                 .filter(|&(_, m)| m != 0);
             let Some((w, m)) = mine.next() else { continue };
-            if m.count_ones() > 1 || mine.next().is_some() {
-                return Err(pruner.fail(self.confined(None, once, lo)));
+            let second = if m.count_ones() > 1 {
+                Some((w, m & (m - 1)))
+            } else {
+                mine.next()
+            };
+            if let Some((w2, m2)) = second {
+                // Two ids only position j can take.
+                let id1 = lo + 64 * w as i64 + m.trailing_zeros() as i64;
+                let id2 = lo + 64 * w2 as i64 + m2.trailing_zeros() as i64;
+                return Err(pruner.fail(self.clash(j, id1, id2, once, lo)));
             }
             if !is_fixed {
                 let id = lo + 64 * w as i64 + m.trailing_zeros() as i64;
@@ -303,7 +311,10 @@ impl AllDifferent {
                 continue;
             }
             if mine.count_ones() > 1 {
-                return Err(pruner.fail(self.confined(None, window, lo)));
+                // Two ids only position j can take.
+                let id1 = lo + mine.trailing_zeros() as i64;
+                let id2 = lo + (mine & (mine - 1)).trailing_zeros() as i64;
+                return Err(pruner.fail(self.clash(j, id1, id2, window, lo)));
             }
             if w.count_ones() > 1 {
                 let id = lo + mine.trailing_zeros() as i64;
@@ -355,6 +366,31 @@ impl AllDifferent {
         lo: i64,
     ) -> impl FnOnce(&mut Premises<'_>) + '_ {
         move |r: &mut Premises<'_>| self.confined_lits(single, once, lo, &mut |l| r.push(l))
+    }
+
+    /// The reason two ids `id1` and `id2` of the window `once` can only go
+    /// to position `j` (a failure: every id is needed, and `j` takes one):
+    /// every position's ids lie in the window, and every other position
+    /// has lost both. Without the second id's losses the premises admit
+    /// a solution (`tests/learning_globals.rs`, seed 15).
+    fn clash(
+        &self,
+        j: usize,
+        id1: i64,
+        id2: i64,
+        once: [u64; 4],
+        lo: i64,
+    ) -> impl FnOnce(&mut Premises<'_>) + '_ {
+        move |r: &mut Premises<'_>| {
+            self.confined_lits(Some((j, id1)), once, lo, &mut |l| r.push(l));
+            for (i, (&x, &c)) in self.vars.iter().zip(&self.offsets).enumerate() {
+                if i != j {
+                    if let Ok(v) = Value::try_from(id2 - c as i64) {
+                        r.push(Literal::Ne(x, v));
+                    }
+                }
+            }
+        }
     }
 
     /// The literals of [`confined`](Self::confined), each given to `push`.
