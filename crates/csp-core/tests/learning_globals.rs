@@ -19,7 +19,9 @@
 
 mod common;
 
-use csp_core::constraint::{Automaton, Consistency, CumulativeStrength};
+use csp_core::constraint::{
+    Automaton, Consistency, CumulativeStrength, ValuePrecede, ValuePrecedeChain,
+};
 use csp_core::expr::sum;
 use csp_core::testing::{self, brute_force, learned_nogoods, LearnedNogood};
 use csp_core::{
@@ -28,7 +30,7 @@ use csp_core::{
 };
 
 /// The families of globals the models draw from.
-const KINDS: usize = 25;
+const KINDS: usize = 32;
 
 /// Posts global number `kind` over variables drawn from `pool` (the
 /// model's first five variables) and a few small fresh ones.
@@ -206,6 +208,41 @@ fn post_global(m: &mut Model, kind: usize, next: &mut dyn FnMut(u64) -> u64, poo
             } else {
                 m.modulo(v[0], v[1], v[2]).unwrap();
             }
+        }
+        25 => {
+            // Value precedence: a chain from 1, or one pair.
+            if next(2) == 0 {
+                m.post(ValuePrecedeChain::new(v[..4].to_vec(), 1)).unwrap();
+            } else {
+                m.post(ValuePrecede::new(v[..4].to_vec(), 1, 2)).unwrap();
+            }
+        }
+        26 => {
+            // A constant array indexed by a pool variable.
+            let a: Vec<Value> = (0..5).map(|_| next(5) as Value).collect();
+            m.element_const(v[0], &a, v[1]).unwrap();
+        }
+        27 => {
+            m.all_different_offset(&v[..3], &[0, 1, 2]).unwrap();
+        }
+        28 => {
+            // Three items of fixed size into bins numbered by the pool.
+            let sizes: Vec<i32> = (0..3).map(|_| 1 + next(3) as i32).collect();
+            m.bin_packing(3 + next(2) as i32, &v[..3], &sizes).unwrap();
+        }
+        29 => {
+            // Non-strict rectangles (zero sizes may touch anywhere).
+            let dx = [next(3) as i32, 1 + next(2) as i32];
+            let dy = [1 + next(2) as i32, next(2) as i32];
+            m.diffn_nonstrict(&v[..2], &v[2..4], &dx, &dy).unwrap();
+        }
+        30 => {
+            // x² = y or x³ = y; half-reified: b → (z ≤ 1).
+            m.pow(v[0], 2 + next(2) as u32, v[1]).unwrap();
+            let b = m.new_bool().unwrap();
+            m.half_reify(v[2].le(1), b).unwrap();
+            let c = m.reify(v[3].ge(2)).unwrap();
+            m.implies(b, c).unwrap();
         }
         _ => {
             // x ∈ {1, 3} (or x ∈ 1..2) or y ≥ 3.
