@@ -50,10 +50,24 @@ impl Element {
         for i in idx {
             let a = array[i as usize];
             if !may_meet(pruner, a, result) {
-                // array[i] and result have no value in common.
+                // array[i] and result have no value in common: with one
+                // of them fixed, the other lacks that value (a constant
+                // entry c: just `result ≠ c`); else both domains.
                 pruner.remove(index, i, |r: &mut Premises| {
-                    r.domain(a);
-                    r.domain(result);
+                    match (r.value(a), r.value(result)) {
+                        (Some(c), _) => {
+                            r.push(Literal::Eq(a, c));
+                            r.push(Literal::Ne(result, c));
+                        }
+                        (None, Some(v)) => {
+                            r.push(Literal::Eq(result, v));
+                            r.push(Literal::Ne(a, v));
+                        }
+                        (None, None) => {
+                            r.domain(a);
+                            r.domain(result);
+                        }
+                    }
                 })?;
             }
         }
@@ -67,10 +81,10 @@ impl Element {
                     // No entry the index can still name can take v.
                     let idx = &idx;
                     pruner.remove(result, v, move |r: &mut Premises| {
-                        r.domain(index);
                         for &i in idx {
                             r.push(Literal::Ne(array[i as usize], v));
                         }
+                        index_avoids(r, index, array, v);
                     })?;
                 }
             }
@@ -92,6 +106,39 @@ impl Element {
             mirror(pruner, Literal::Eq(index, i), array[i as usize], result)?;
         }
         Ok(())
+    }
+}
+
+/// Premises that the index names no position whose entry could still be
+/// `v`, beside the entries it can name (which the caller says lack `v`):
+/// the positions out of the index's domain whose entry's declared domain
+/// holds `v`, excluded as generally as the domain allows. Those below the
+/// index's minimum by one bound, `index ≥ p + 1` for the highest such `p`
+/// (not the minimum itself), those above by `index ≤ q − 1`, and the holes
+/// between by `index ≠ j`; an entry that could never be `v` (a constant of
+/// another value) needs nothing. So a constant array's `result ≠ v` rests
+/// only on the index avoiding the positions that hold `v`, as in the
+/// clauses `[index = j] → [result = aⱼ]` of lazy clause generation, not on
+/// the index's whole domain.
+fn index_avoids(r: &mut Premises<'_>, index: VarId, array: &[VarId], v: Value) {
+    let (lo, hi) = (r.min(index), r.max(index));
+    let holds = |r: &Premises<'_>, j: usize| {
+        r.declared(index, j as Value) && r.declared(array[j], v)
+    };
+    // The index lies within the array's positions (its bounds were set
+    // first, as facts of the constraint).
+    let first = (lo.max(0) as usize).min(array.len());
+    if let Some(p) = (0..first).rev().find(|&j| holds(r, j)) {
+        r.push(Literal::Ge(index, p as Value + 1));
+    }
+    let end = (hi.max(-1) as i64 + 1).min(array.len() as i64) as usize;
+    if let Some(q) = (end..array.len()).find(|&j| holds(r, j)) {
+        r.push(Literal::Le(index, q as Value - 1));
+    }
+    for j in first..end {
+        if !r.contains(index, j as Value) && holds(r, j) {
+            r.push(Literal::Ne(index, j as Value));
+        }
     }
 }
 
