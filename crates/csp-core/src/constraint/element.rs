@@ -46,7 +46,7 @@ impl Element {
         pruner.set_min(index, 0, Why::Constraint)?;
         pruner.set_max(index, last, Why::Constraint)?;
         // index: positions whose entry can equal the result.
-        let idx: Vec<Value> = pruner.values(index).collect();
+        let idx: Values = pruner.values(index).collect();
         for i in idx {
             let a = array[i as usize];
             if !may_meet(pruner, a, result) {
@@ -73,9 +73,9 @@ impl Element {
         }
         // result: values some remaining entry can take; value by value
         // when the result has at most WALK_LIMIT values, else its bounds.
-        let idx: Vec<Value> = pruner.values(index).collect();
+        let idx: Values = pruner.values(index).collect();
         if pruner.size(result) <= WALK_LIMIT {
-            let res: Vec<Value> = pruner.values(result).collect();
+            let res: Values = pruner.values(result).collect();
             for v in res {
                 if !idx.iter().any(|&i| pruner.contains(array[i as usize], v)) {
                     // No entry the index can still name can take v.
@@ -142,6 +142,11 @@ fn index_avoids(r: &mut Premises<'_>, index: VarId, array: &[VarId], v: Value) {
     }
 }
 
+/// A domain's values, copied out before the pruning changes it: on the
+/// stack for the short domains of most indices and results (no allocation
+/// per call).
+type Values = smallvec::SmallVec<[Value; 16]>;
+
 /// Above this many values a domain is bounded, not walked value by value.
 const WALK_LIMIT: u64 = 1 << 16;
 
@@ -193,7 +198,7 @@ fn mirror(p: &mut Pruner<'_>, fixed: Literal, a: VarId, result: VarId) -> Result
                 r.push(Literal::Eq(y, v));
             })?;
         } else if p.size(x) <= WALK_LIMIT {
-            let xv: Vec<Value> = p.values(x).collect();
+            let xv: Values = p.values(x).collect();
             for v in xv {
                 if !p.contains(y, v) {
                     p.remove(x, v, |r: &mut Premises| {
