@@ -19,6 +19,16 @@ use crate::literal::Literal;
 /// the array's positions, a wide result to its entries' bounds), so an
 /// index or a result over all of `i32` costs no more than a small one; the
 /// pruning is exact once all but one of the scope's variables are fixed.
+///
+/// # Reasons
+/// `result ≠ v`: the entries the index can name lack `v`, and the index
+/// avoids the other positions whose entries could be `v` (by their
+/// declared domains: a constant entry of another value needs nothing),
+/// stated as generally as its domain allows (one bound below, one above,
+/// `≠` for the holes). `index ≠ i`: with `array[i]` fixed to `c`,
+/// `result ≠ c`; with the result fixed to `v`, `array[i] ≠ v`; else both
+/// domains. With the index fixed, `index = i` and the bound or value
+/// copied.
 #[derive(Debug, Clone)]
 pub struct Element {
     /// index, result, array...
@@ -122,9 +132,8 @@ impl Element {
 /// the index's whole domain.
 fn index_avoids(r: &mut Premises<'_>, index: VarId, array: &[VarId], v: Value) {
     let (lo, hi) = (r.min(index), r.max(index));
-    let holds = |r: &Premises<'_>, j: usize| {
-        r.declared(index, j as Value) && r.declared(array[j], v)
-    };
+    let holds =
+        |r: &Premises<'_>, j: usize| r.declared(index, j as Value) && r.declared(array[j], v);
     // The index lies within the array's positions (its bounds were set
     // first, as facts of the constraint).
     let first = (lo.max(0) as usize).min(array.len());
