@@ -861,3 +861,68 @@ fn regular_reasons_name_only_the_cut() {
     };
     rests_on_givens(&why, &two);
 }
+
+#[test]
+fn weakened_constant_element_reasons_are_caught() {
+    // A constant array with repeated values, an index with a hole and
+    // positions outside the array, a result with values no entry has.
+    let d = [Domain::values([-1, 0, 1, 3, 4, 6]), Domain::range(0, 5)];
+    weakening_is_caught(&d, |m, v| {
+        m.element_const(v[0], &[2, 4, 2, 1, 4, 3], v[1]).map(|_| ())
+    });
+}
+
+#[test]
+fn constant_element_reasons_check_out_on_random_instances() {
+    // Every reason of `array[index] = result` over a random constant
+    // array is checked by brute force: the lifted premises (the index
+    // avoiding only the positions that hold the value) must still imply
+    // the change.
+    let mut below = common::rng(0x9E37_79B9_7F4A_7C15);
+    for case in 0..200 {
+        let n = 2 + below(5) as usize;
+        let array: Vec<i32> = (0..n).map(|_| below(4) as i32).collect();
+        let idx: Vec<i32> = (-1..=n as i32).filter(|_| below(3) != 0).collect();
+        let res: Vec<i32> = (-1..=4).filter(|_| below(4) != 0).collect();
+        if idx.is_empty() || res.is_empty() {
+            continue;
+        }
+        let mut m = Model::new();
+        let i = m.new_var(Domain::values(idx.clone())).unwrap();
+        let r = m.new_var(Domain::values(res.clone())).unwrap();
+        m.element_const(i, &array, r).unwrap();
+        testing::check_explanations(&m)
+            .unwrap_or_else(|e| panic!("case {case}: {array:?} {idx:?} {res:?}: {e}"));
+    }
+}
+
+#[test]
+fn constant_element_reasons_name_only_the_positions_that_hold_the_value() {
+    // array = [5, 7, 5, 9, 9]. With the index in {1, 3} (given ≥ 1, ≤ 3
+    // and ≠ 2), `result ≠ 5` needs the index off positions 0 and 2 only:
+    // `index ≥ 1` and `index ≠ 2`, not `index ≤ 3`.
+    let mut m = Model::new();
+    let i = m.new_var_named("i", Domain::range(0, 4)).unwrap();
+    let r = m.new_var_named("r", Domain::range(0, 10)).unwrap();
+    m.element_const(i, &[5, 7, 5, 9, 9], r).unwrap();
+    let mut ex = Explainer::new(&m);
+    for g in [Literal::Ge(i, 1), Literal::Le(i, 3), Literal::Ne(i, 2)] {
+        ex.given(g).unwrap();
+    }
+    ex.propagate().unwrap();
+    rests_on_givens(
+        &ex.why(Literal::Ne(r, 5)).unwrap(),
+        &[Literal::Ge(i, 1), Literal::Ne(i, 2)],
+    );
+    // Position 1 is the only 7: `result ≠ 7` would rest on `index ≠ 1`
+    // alone; here the index still has it, so 7 stays.
+    assert!(!ex.holds(Literal::Ne(r, 7)).unwrap());
+    // The other way: `result ≠ 7` (given beside `result ≤ 9`) takes
+    // position 1 from the index, and only that given is its reason.
+    let mut ex = Explainer::new(&m);
+    for g in [Literal::Ne(r, 7), Literal::Le(r, 9)] {
+        ex.given(g).unwrap();
+    }
+    ex.propagate().unwrap();
+    rests_on_givens(&ex.why(Literal::Ne(i, 1)).unwrap(), &[Literal::Ne(r, 7)]);
+}

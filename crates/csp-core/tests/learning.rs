@@ -201,7 +201,10 @@ fn deep_removals(nogoods: &[LearnedNogood]) -> usize {
 #[test]
 fn nogoods_learned_under_a_bound_exclude_no_better_solution() {
     let (mut learned, mut deep) = (0, 0);
-    for seed in 0..200u64 {
+    // 1,000 seeds: since element's reasons name only the positions that
+    // hold the value (2026-11-29), the recursive minimisation finds
+    // little to remove in these models (no literal in the first 200).
+    for seed in 0..1000u64 {
         let (m, cost) = costed_model(seed, false);
         let Some(sols) = brute_force(&m) else {
             continue;

@@ -19,6 +19,16 @@ use crate::literal::Literal;
 /// the array's positions, a wide result to its entries' bounds), so an
 /// index or a result over all of `i32` costs no more than a small one; the
 /// pruning is exact once all but one of the scope's variables are fixed.
+///
+/// # Reasons
+/// `result ≠ v`: the entries the index can name lack `v`, and the index
+/// avoids the other positions whose entries could be `v` (by their
+/// declared domains: a constant entry of another value needs nothing),
+/// stated as generally as its domain allows (one bound below, one above,
+/// `≠` for the holes). `index ≠ i`: with `array[i]` fixed to `c`,
+/// `result ≠ c`; with the result fixed to `v`, `array[i] ≠ v`; else both
+/// domains. With the index fixed, `index = i` and the bound or value
+/// copied.
 #[derive(Debug, Clone)]
 pub struct Element {
     /// index, result, array...
@@ -46,31 +56,45 @@ impl Element {
         pruner.set_min(index, 0, Why::Constraint)?;
         pruner.set_max(index, last, Why::Constraint)?;
         // index: positions whose entry can equal the result.
-        let idx: Vec<Value> = pruner.values(index).collect();
+        let idx: Values = pruner.values(index).collect();
         for i in idx {
             let a = array[i as usize];
             if !may_meet(pruner, a, result) {
-                // array[i] and result have no value in common.
+                // array[i] and result have no value in common: with one
+                // of them fixed, the other lacks that value (a constant
+                // entry c: just `result ≠ c`); else both domains.
                 pruner.remove(index, i, |r: &mut Premises| {
-                    r.domain(a);
-                    r.domain(result);
+                    match (r.value(a), r.value(result)) {
+                        (Some(c), _) => {
+                            r.push(Literal::Eq(a, c));
+                            r.push(Literal::Ne(result, c));
+                        }
+                        (None, Some(v)) => {
+                            r.push(Literal::Eq(result, v));
+                            r.push(Literal::Ne(a, v));
+                        }
+                        (None, None) => {
+                            r.domain(a);
+                            r.domain(result);
+                        }
+                    }
                 })?;
             }
         }
         // result: values some remaining entry can take; value by value
         // when the result has at most WALK_LIMIT values, else its bounds.
-        let idx: Vec<Value> = pruner.values(index).collect();
+        let idx: Values = pruner.values(index).collect();
         if pruner.size(result) <= WALK_LIMIT {
-            let res: Vec<Value> = pruner.values(result).collect();
+            let res: Values = pruner.values(result).collect();
             for v in res {
                 if !idx.iter().any(|&i| pruner.contains(array[i as usize], v)) {
                     // No entry the index can still name can take v.
                     let idx = &idx;
                     pruner.remove(result, v, move |r: &mut Premises| {
-                        r.domain(index);
                         for &i in idx {
                             r.push(Literal::Ne(array[i as usize], v));
                         }
+                        index_avoids(r, index, array, v);
                     })?;
                 }
             }
@@ -94,6 +118,43 @@ impl Element {
         Ok(())
     }
 }
+
+/// Premises that the index names no position whose entry could still be
+/// `v`, beside the entries it can name (which the caller says lack `v`):
+/// the positions out of the index's domain whose entry's declared domain
+/// holds `v`, excluded as generally as the domain allows. Those below the
+/// index's minimum by one bound, `index ≥ p + 1` for the highest such `p`
+/// (not the minimum itself), those above by `index ≤ q − 1`, and the holes
+/// between by `index ≠ j`; an entry that could never be `v` (a constant of
+/// another value) needs nothing. So a constant array's `result ≠ v` rests
+/// only on the index avoiding the positions that hold `v`, as in the
+/// clauses `[index = j] → [result = aⱼ]` of lazy clause generation, not on
+/// the index's whole domain.
+fn index_avoids(r: &mut Premises<'_>, index: VarId, array: &[VarId], v: Value) {
+    let (lo, hi) = (r.min(index), r.max(index));
+    let holds =
+        |r: &Premises<'_>, j: usize| r.declared(index, j as Value) && r.declared(array[j], v);
+    // The index lies within the array's positions (its bounds were set
+    // first, as facts of the constraint).
+    let first = (lo.max(0) as usize).min(array.len());
+    if let Some(p) = (0..first).rev().find(|&j| holds(r, j)) {
+        r.push(Literal::Ge(index, p as Value + 1));
+    }
+    let end = (hi.max(-1) as i64 + 1).min(array.len() as i64) as usize;
+    if let Some(q) = (end..array.len()).find(|&j| holds(r, j)) {
+        r.push(Literal::Le(index, q as Value - 1));
+    }
+    for j in first..end {
+        if !r.contains(index, j as Value) && holds(r, j) {
+            r.push(Literal::Ne(index, j as Value));
+        }
+    }
+}
+
+/// A domain's values, copied out before the pruning changes it: on the
+/// stack for the short domains of most indices and results (no allocation
+/// per call).
+type Values = smallvec::SmallVec<[Value; 16]>;
 
 /// Above this many values a domain is bounded, not walked value by value.
 const WALK_LIMIT: u64 = 1 << 16;
@@ -146,7 +207,7 @@ fn mirror(p: &mut Pruner<'_>, fixed: Literal, a: VarId, result: VarId) -> Result
                 r.push(Literal::Eq(y, v));
             })?;
         } else if p.size(x) <= WALK_LIMIT {
-            let xv: Vec<Value> = p.values(x).collect();
+            let xv: Values = p.values(x).collect();
             for v in xv {
                 if !p.contains(y, v) {
                     p.remove(x, v, |r: &mut Premises| {

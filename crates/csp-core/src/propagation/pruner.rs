@@ -180,6 +180,14 @@ impl Premises<'_> {
         }
     }
 
+    /// Is `v` in `y`'s declared domain (the domain it was created with)?
+    /// `true` when the declared domains are not known. A value outside it
+    /// needs no premise: `y ≠ v` is a fact.
+    #[inline]
+    pub fn declared(&self, y: VarId, v: Value) -> bool {
+        self.root.is_none_or(|d| d.contains(y.index(), v))
+    }
+
     /// The current minimum of `y`.
     #[inline]
     pub fn min(&self, y: VarId) -> Value {
