@@ -638,8 +638,8 @@ const NE_WIDE: u32 = u32::MAX - 1;
 const NE_NONE: u32 = u32::MAX;
 /// The widest declared bounds given slots.
 const NE_SPAN: i64 = 4096;
-/// The most slots in all (64 MB).
-const NE_BUDGET: i64 = 1 << 24;
+/// The most slots in all (16 MB).
+const NE_BUDGET: i64 = 1 << 22;
 
 /// The trail's [`PastRead`]s, per variable. A lock, not a `RefCell`, so
 /// that a store stays `Sync` (the declared domains are shared between
