@@ -223,6 +223,27 @@ impl Entry {
     pub fn level(&self) -> u32 {
         self.level
     }
+
+    /// Does the literal exclude a value of one of `ranges` (each within
+    /// the variable's declared bounds, which have no gap; an empty range
+    /// has `a > b`)? [`excludes_some`] for that case, read from the
+    /// packed literal.
+    #[inline]
+    fn excludes_any(&self, ranges: &[(i64, i64); 2]) -> bool {
+        let v = self.value as i64;
+        let kind = self.tag & 3;
+        ranges.iter().any(|&(a, b)| {
+            a <= b
+                && match kind {
+                    LIT_NE => a <= v && v <= b,
+                    // Excludes the declared values below `v`: one of
+                    // `a..=b` if `a < v`.
+                    LIT_GE => a < v,
+                    LIT_LE => b > v,
+                    _ => a < v || b > v,
+                }
+        })
+    }
 }
 
 /// A failure recorded while explaining: the propagator (`u32::MAX` for a
@@ -257,6 +278,15 @@ pub(crate) struct ExplainTrail {
     /// Per variable: its `x ≤ v` and `x = v` entries, as `lower_of` (their
     /// values descend).
     upper_of: Vec<Vec<u32>>,
+    /// Per variable: where its slots start in `ne_at` ([`NE_UNSEEN`]: no
+    /// `x ≠ v` entry indexed yet; [`NE_WIDE`]: no slots, its declared
+    /// domain being too wide or the slots' budget spent).
+    ne_base: Vec<u32>,
+    /// Per variable with slots, one per value of its declared bounds: the
+    /// position of the oldest indexed entry `x ≠ v` ([`NE_NONE`]: none), so
+    /// that [`oldest_implying`](Self::oldest_implying) finds the entry of
+    /// an `x ≠ v` premise without reading the variable's other entries.
+    ne_at: Vec<u32>,
     /// The entries indexed in `of_var`: the index is made when the trail
     /// is read ([`chain`](Self::chain)), not as entries are pushed, so
     /// that a search that asks for no explanation pays a store per entry
@@ -293,6 +323,7 @@ impl ExplainTrail {
             of_var: vec![Vec::new(); num_vars],
             lower_of: vec![Vec::new(); num_vars],
             upper_of: vec![Vec::new(); num_vars],
+            ne_base: vec![NE_UNSEEN; num_vars],
             cause: Cause::UNEXPLAINED,
             ..ExplainTrail::default()
         }
@@ -407,7 +438,13 @@ impl ExplainTrail {
             let e = self.entries[k];
             let x = e.var_index();
             self.of_var[x].push(k as u32);
-            if e.tag & 3 != LIT_NE {
+            if e.tag & 3 == LIT_NE {
+                if let Some(slot) = self.ne_slot_made(x, e.value) {
+                    if self.ne_at[slot] == NE_NONE {
+                        self.ne_at[slot] = k as u32;
+                    }
+                }
+            } else {
                 if e.tag & 3 != LIT_LE {
                     self.lower_of[x].push(k as u32);
                 }
@@ -446,7 +483,13 @@ impl ExplainTrail {
             if let Some(slot) = self.pasts.get_mut().get_mut(x) {
                 *slot = None;
             }
-            if e.tag & 3 != LIT_NE {
+            if e.tag & 3 == LIT_NE {
+                if let Some(slot) = self.ne_slot(x, e.value) {
+                    if self.ne_at[slot] == self.chained as u32 {
+                        self.ne_at[slot] = NE_NONE;
+                    }
+                }
+            } else {
                 if e.tag & 3 != LIT_LE {
                     self.lower_of[x].pop();
                 }
@@ -473,6 +516,11 @@ impl ExplainTrail {
         // the first of all that passes, if it is before `before` (the
         // positions ascend too). One binary search, not two.
         let first = |ks: &[u32], past: &dyn Fn(Value) -> bool| -> Option<usize> {
+            // None passes when the last does not (often: a bound made by
+            // values removed one by one): no search.
+            if !past(value(*ks.last()?)) {
+                return None;
+            }
             let i = ks.partition_point(|&k| !past(value(k)));
             ks.get(i).map(|&k| k as usize).filter(|&k| k < before)
         };
@@ -482,7 +530,7 @@ impl ExplainTrail {
             Literal::Eq(..) => {
                 // Only `x = u` implies it; it is the last lower entry.
                 let ks = &self.lower_of[x];
-                let n = ks.partition_point(|&k| (k as usize) < before);
+                let n = before_in(ks, before);
                 let k = *ks[..n].last()? as usize;
                 (self.entries[k].lit() == lit).then_some(k)
             }
@@ -493,17 +541,68 @@ impl ExplainTrail {
                     (Some(a), Some(b)) => Some(a.min(b)),
                     (a, b) => a.or(b),
                 };
-                let older = self
-                    .entries_of(lit.var(), best.unwrap_or(before))
-                    .find(|&k| self.entries[k].lit() == lit);
+                let bound = best.unwrap_or(before);
+                let older = match self.ne_base[x] {
+                    // No entry `x ≠ v` indexed at all.
+                    NE_UNSEEN => None,
+                    _ => match self.ne_slot(x, u) {
+                        Some(slot) => {
+                            let k = self.ne_at[slot];
+                            (k != NE_NONE && (k as usize) < bound).then_some(k as usize)
+                        }
+                        None => self
+                            .entries_of(lit.var(), bound)
+                            .find(|&k| self.entries[k].lit() == lit),
+                    },
+                };
+                debug_assert_eq!(
+                    older,
+                    self.entries_of(lit.var(), bound)
+                        .find(|&k| self.entries[k].lit() == lit),
+                    "the indexed entry of {lit:?}"
+                );
                 older.or(best)
             }
         }
     }
 
+    /// The slot of `x ≠ v` in `ne_at`, if `x` has slots and `v` is within
+    /// its declared bounds.
+    #[inline(always)]
+    fn ne_slot(&self, x: usize, v: Value) -> Option<usize> {
+        let base = self.ne_base[x];
+        if base >= NE_WIDE {
+            return None;
+        }
+        let root = self.root.as_deref()?;
+        let d = v as i64 - root.min(x) as i64;
+        let span = root.max(x) as i64 - root.min(x) as i64 + 1;
+        (0..span).contains(&d).then(|| base as usize + d as usize)
+    }
+
+    /// [`ne_slot`](Self::ne_slot), giving `x` its slots first if it has
+    /// none yet (its declared bounds span at most [`NE_SPAN`] values and
+    /// the budget [`NE_BUDGET`] allows).
+    fn ne_slot_made(&mut self, x: usize, v: Value) -> Option<usize> {
+        if self.ne_base[x] == NE_UNSEEN {
+            let span = self
+                .root
+                .as_deref()
+                .map_or(i64::MAX, |r| r.max(x) as i64 - r.min(x) as i64 + 1);
+            self.ne_base[x] = if span <= NE_SPAN && self.ne_at.len() as i64 + span <= NE_BUDGET {
+                let base = self.ne_at.len() as u32;
+                self.ne_at.resize(self.ne_at.len() + span as usize, NE_NONE);
+                base
+            } else {
+                NE_WIDE
+            };
+        }
+        self.ne_slot(x, v)
+    }
+
     /// The number of variable `x`'s entries before position `before`.
     pub(crate) fn count_of(&self, x: VarId, before: usize) -> usize {
-        self.of_var[x.index()].partition_point(|&k| (k as usize) < before)
+        before_in(&self.of_var[x.index()], before)
     }
 
     pub(crate) fn entries_of(&self, x: VarId, before: usize) -> impl Iterator<Item = usize> + '_ {
@@ -512,10 +611,35 @@ impl ExplainTrail {
             "the trail is read before it is chained"
         );
         let ks = &self.of_var[x.index()];
-        let n = ks.partition_point(|&k| (k as usize) < before);
-        ks[..n].iter().rev().map(|&k| k as usize)
+        ks[..before_in(ks, before)]
+            .iter()
+            .rev()
+            .map(|&k| k as usize)
     }
 }
+
+/// The number of positions of `ks` (ascending) before `before`: all of
+/// them without a search when the last is (reading at or near the end of
+/// the trail, as the analysis mostly does).
+#[inline]
+fn before_in(ks: &[u32], before: usize) -> usize {
+    match ks.last() {
+        Some(&k) if (k as usize) < before => ks.len(),
+        _ => ks.partition_point(|&k| (k as usize) < before),
+    }
+}
+
+/// `ExplainTrail::ne_base` of a variable without an `x ≠ v` entry indexed.
+const NE_UNSEEN: u32 = u32::MAX;
+/// `ExplainTrail::ne_base` of a variable whose `x ≠ v` entries have no
+/// slots (found by reading its entries).
+const NE_WIDE: u32 = u32::MAX - 1;
+/// An empty slot of `ExplainTrail::ne_at`.
+const NE_NONE: u32 = u32::MAX;
+/// The widest declared bounds given slots.
+const NE_SPAN: i64 = 4096;
+/// The most slots in all (16 MB).
+const NE_BUDGET: i64 = 1 << 22;
 
 /// The trail's [`PastRead`]s, per variable. A lock, not a `RefCell`, so
 /// that a store stays `Sync` (the declared domains are shared between
@@ -864,10 +988,28 @@ impl<'a> History<'a> {
             return;
         }
         let start = out.len();
-        for k in self.trail.entries_of(x, self.at) {
-            let e = self.trail.entries[k].lit();
-            if excludes_some(self.root, e, lit) {
-                out.push(k);
+        let i = x.index();
+        let (dlo, dhi) = (self.root.min(i) as i64, self.root.max(i) as i64);
+        if self.root.size(i) as i64 == dhi - dlo + 1 {
+            // No gap in the declared domain (most): the values `lit`
+            // excludes, as two ranges within the declared bounds, are read
+            // once, and each entry's literal is tested against them from
+            // its packed form, not decoded and ranged again per entry.
+            let ranges = excluded(lit, dlo, dhi).map(|(a, b)| (a.max(dlo), b.min(dhi)));
+            for k in self.trail.entries_of(x, self.at) {
+                let e = &self.trail.entries[k];
+                let hit = e.excludes_any(&ranges);
+                debug_assert_eq!(hit, excludes_some(self.root, e.lit(), lit));
+                if hit {
+                    out.push(k);
+                }
+            }
+        } else {
+            for k in self.trail.entries_of(x, self.at) {
+                let e = self.trail.entries[k].lit();
+                if excludes_some(self.root, e, lit) {
+                    out.push(k);
+                }
             }
         }
         out[start..].reverse();
@@ -916,24 +1058,25 @@ pub(crate) fn implies(a: Literal, b: Literal) -> bool {
     }
 }
 
+/// The values `l` excludes from a variable declared over `dlo..=dhi`, as
+/// at most two ranges (an empty range is `(1, 0)`).
+fn excluded(l: Literal, dlo: i64, dhi: i64) -> [(i64, i64); 2] {
+    let v = l.value() as i64;
+    match l {
+        Literal::Ne(..) => [(v, v), (1, 0)],
+        Literal::Eq(..) => [(dlo, v - 1), (v + 1, dhi)],
+        Literal::Ge(..) => [(dlo, v - 1), (1, 0)],
+        Literal::Le(..) => [(v + 1, dhi), (1, 0)],
+    }
+}
+
 /// Is there a declared value of `lit`'s variable that `lit` excludes and `e`
 /// excludes too (so that `e` helps make `lit` true)?
 fn excludes_some(root: &DomainStore, e: Literal, lit: Literal) -> bool {
     let i = lit.var().index();
     let (dlo, dhi) = (root.min(i) as i64, root.max(i) as i64);
     let gapless = root.size(i) as i64 == dhi - dlo + 1;
-    // The values a literal excludes, as at most two ranges of i64 (an
-    // empty range is (1, 0)).
-    let excluded = |l: Literal| -> [(i64, i64); 2] {
-        let v = l.value() as i64;
-        match l {
-            Literal::Ne(..) => [(v, v), (1, 0)],
-            Literal::Eq(..) => [(dlo, v - 1), (v + 1, dhi)],
-            Literal::Ge(..) => [(dlo, v - 1), (1, 0)],
-            Literal::Le(..) => [(v + 1, dhi), (1, 0)],
-        }
-    };
-    let (ranges, excl) = (excluded(lit), excluded(e));
+    let (ranges, excl) = (excluded(lit, dlo, dhi), excluded(e, dlo, dhi));
     for &(a, b) in &ranges {
         for &(c, d) in &excl {
             let (lo, hi) = (a.max(c).max(dlo), b.min(d).min(dhi));
@@ -957,4 +1100,150 @@ fn excludes_some(root: &DomainStore, e: Literal, lit: Literal) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    //! [`History::supports`] against a brute force over the declared
+    //! values, on random consistent trails cut back at random: the shortcuts
+    //! (the per-value index of `x ≠ v` entries, the packed test of each
+    //! entry against a gapless domain) must give the same entries.
+    use super::*;
+    use crate::domain::Domain;
+    use std::collections::BTreeSet;
+    use std::sync::Arc;
+
+    /// A small deterministic generator (no dependency for one test).
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            self.0 >> 33
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// The support of `lit` by definition: the oldest entry of its
+    /// variable before `at` whose literal implies `lit` (weakened to the
+    /// declared domain's gaps) on its own, else every entry that excludes
+    /// a declared value `lit` excludes, by enumerating those values.
+    fn brute(root: &DomainStore, trail: &ExplainTrail, at: usize, lit: Literal) -> Vec<usize> {
+        let x = lit.var();
+        let ks: Vec<usize> = (0..at)
+            .filter(|&k| trail.entries[k].var_index() == x.index())
+            .collect();
+        let w = weakest(root, lit);
+        if let Some(&k) = ks.iter().find(|&&k| implies(trail.entries[k].lit(), w)) {
+            return vec![k];
+        }
+        let mut declared = Vec::new();
+        root.values_into(x.index(), &mut declared);
+        ks.into_iter()
+            .filter(|&k| {
+                let e = trail.entries[k].lit();
+                declared.iter().any(|&v| !lit.admits(v) && !e.admits(v))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn supports_match_the_brute_force() {
+        let domains = [
+            Domain::range(0, 40),                                       // small, gapless
+            Domain::values([0, 1, 3, 4, 5, 9, 10, 11, 15, 20, 21, 22]), // gaps
+            Domain::range(-50, 250),                                    // large, indexed
+            Domain::range(0, 9000), // wider than the index takes
+        ];
+        let root = DomainStore::new(&domains, &[0, 1, 2, 3]);
+        let n = domains.len();
+        let mut checked = 0usize;
+        for seed in 0..12u64 {
+            let mut rng = Rng(seed * 7919 + 1);
+            let mut trail = ExplainTrail::new(n);
+            trail.root = Some(Arc::new(root.clone()));
+            let mut doms: Vec<BTreeSet<Value>> = domains
+                .iter()
+                .map(|d| d.iter().collect::<BTreeSet<Value>>())
+                .collect();
+            let mut saved: Vec<Vec<BTreeSet<Value>>> = Vec::new();
+            for step in 0..400 {
+                let r = rng.below(100);
+                if r < 10 {
+                    saved.push(doms.clone());
+                    trail.push_mark();
+                } else if r < 15 && !saved.is_empty() {
+                    let level = rng.below(saved.len());
+                    trail.undo_to(level, false);
+                    doms = saved[level].clone();
+                    saved.truncate(level);
+                } else if r < 35 {
+                    trail.chain();
+                } else {
+                    let i = rng.below(n);
+                    let d = &doms[i];
+                    if d.len() < 2 {
+                        continue;
+                    }
+                    let vals: Vec<Value> = d.iter().copied().collect();
+                    let (lo, hi) = (vals[0], vals[vals.len() - 1]);
+                    let x = crate::ids::VarId(i as u32);
+                    let lit = match rng.below(10) {
+                        0..=5 => Literal::Ne(x, vals[rng.below(vals.len())]),
+                        6 => Literal::Ge(x, lo + 1 + rng.below((hi - lo) as usize) as Value),
+                        7 => Literal::Le(x, hi - 1 - rng.below((hi - lo) as usize) as Value),
+                        _ if rng.below(4) == 0 => Literal::Eq(x, vals[rng.below(vals.len())]),
+                        _ => continue,
+                    };
+                    doms[i].retain(|&v| lit.admits(v));
+                    trail.push_as(lit, Cause::Decision, saved.len());
+                }
+                if step % 50 != 49 {
+                    continue;
+                }
+                trail.chain();
+                let len = trail.entries.len();
+                for at in (0..=len).step_by(1 + len / 40) {
+                    let h = History {
+                        root: &root,
+                        trail: &trail,
+                        at,
+                    };
+                    for i in 0..n {
+                        let x = crate::ids::VarId(i as u32);
+                        let (dlo, dhi) = (root.min(i), root.max(i));
+                        let mut values: Vec<Value> = (0..12)
+                            .map(|_| dlo - 1 + rng.below((dhi - dlo + 3) as usize) as Value)
+                            .collect();
+                        values.extend([dlo - 1, dlo, dhi, dhi + 1]);
+                        values.extend(
+                            (0..at)
+                                .filter(|&k| trail.entries[k].var_index() == i)
+                                .map(|k| trail.entries[k].value),
+                        );
+                        for v in values {
+                            for lit in [
+                                Literal::Ne(x, v),
+                                Literal::Ge(x, v),
+                                Literal::Le(x, v),
+                                Literal::Eq(x, v),
+                            ] {
+                                assert_eq!(
+                                    h.supports(lit),
+                                    brute(&root, &trail, at, lit),
+                                    "seed {seed}, step {step}, at {at}, {lit:?}"
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked} supports checked");
+    }
 }
