@@ -11,10 +11,12 @@
 
 mod common;
 
+use common::{check_nogoods, satisfies};
+
 use csp_core::expr::sum;
 use csp_core::testing::{brute_force, learned_nogoods, LearnedNogood};
 use csp_core::{
-    Domain, Inference, LearningOrder, Limit, Literal, Model, Outcome, Relation, Restarts, Search,
+    Domain, Inference, LearningOrder, Limit, Model, Outcome, Relation, Restarts, Search,
     SearchOptions, ValOrder, Value, VarId, VarOrder,
 };
 
@@ -118,39 +120,6 @@ fn best_value(sols: &[Vec<Value>], cost: VarId, minimize: bool) -> Option<Value>
     sols.iter()
         .map(|s| s[cost.index()])
         .reduce(|a, b| if (a < b) == minimize { a } else { b })
-}
-
-/// Does `solution` satisfy the clause (one of its literals admits the
-/// solution's value)?
-fn satisfies(clause: &[Literal], solution: &[Value]) -> bool {
-    clause.iter().any(|l| l.admits(solution[l.var().index()]))
-}
-
-fn check_nogoods(
-    m: &Model,
-    sols: &[Vec<Value>],
-    nogoods: &[LearnedNogood],
-    objective: Option<(VarId, bool)>,
-    what: &str,
-) {
-    for ng in nogoods {
-        assert!(!ng.clause.is_empty(), "{what}: an empty clause was learned");
-        for s in sols {
-            let within = match (objective, ng.bound) {
-                (Some((x, true)), Some(b)) => s[x.index()] <= b,
-                (Some((x, false)), Some(b)) => s[x.index()] >= b,
-                _ => true,
-            };
-            if within {
-                assert!(
-                    satisfies(&ng.clause, s),
-                    "{what}: nogood {:?} (bound {:?}) excludes solution {s:?}\nmodel: {m:?}",
-                    ng.clause,
-                    ng.bound
-                );
-            }
-        }
-    }
 }
 
 #[test]

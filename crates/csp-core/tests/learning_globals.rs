@@ -19,14 +19,15 @@
 
 mod common;
 
+use common::check_nogoods;
+
 use csp_core::constraint::{
     Automaton, Consistency, CumulativeStrength, ValuePrecede, ValuePrecedeChain,
 };
 use csp_core::expr::sum;
-use csp_core::testing::{self, brute_force, learned_nogoods, LearnedNogood};
+use csp_core::testing::{self, brute_force, learned_nogoods};
 use csp_core::{
-    Domain, Inference, Literal, Model, Outcome, Relation, Restarts, Search, SearchOptions, Value,
-    VarId,
+    Domain, Inference, Model, Outcome, Relation, Restarts, Search, SearchOptions, Value, VarId,
 };
 
 /// The families of globals the models draw from.
@@ -316,36 +317,6 @@ fn options(inference: Inference, nodes: u64) -> SearchOptions {
 
 const INFERENCES: [Inference; 2] = [Inference::ForwardChecking, Inference::Mac];
 
-fn satisfies(clause: &[Literal], solution: &[Value]) -> bool {
-    clause.iter().any(|l| l.admits(solution[l.var().index()]))
-}
-
-/// Every nogood in `nogoods` admits every solution in `sols` (within the
-/// bound it was learned under, when optimising `objective`).
-fn check_nogoods(
-    sols: &[Vec<Value>],
-    nogoods: &[LearnedNogood],
-    objective: Option<(VarId, bool)>,
-    what: &str,
-) {
-    for ng in nogoods {
-        assert!(!ng.clause.is_empty(), "{what}: an empty clause was learned");
-        for s in sols {
-            let within = match (objective, ng.bound) {
-                (Some((x, true)), Some(b)) => s[x.index()] <= b,
-                (Some((x, false)), Some(b)) => s[x.index()] >= b,
-                _ => true,
-            };
-            assert!(
-                !within || satisfies(&ng.clause, s),
-                "{what}: nogood {:?} (bound {:?}) excludes solution {s:?}",
-                ng.clause,
-                ng.bound
-            );
-        }
-    }
-}
-
 /// A seed, its model, the model's first variables, the kinds of globals
 /// posted, and the model's solutions.
 type Case = (u64, Model, Vec<VarId>, Vec<usize>, Vec<Vec<Value>>);
@@ -388,13 +359,14 @@ fn nogoods_learned_over_globals_exclude_no_solution() {
             o.restarts = Restarts::Luby { scale: 2 };
             let ngs = learned_nogoods(&m, o.clone(), None, Some(4));
             learned += ngs.len();
-            check_nogoods(&sols, &ngs, None, &format!("seed {seed}, {inf:?}: {m:?}"));
+            check_nogoods(&m, &sols, &ngs, None, &format!("seed {seed}, {inf:?}"));
             // Branch and bound goes on past the first solution, and
             // learns more.
             let x = Some((cost, seed % 2 == 0));
             let ngs = learned_nogoods(&m, o, x, Some(4));
             learned += ngs.len();
             check_nogoods(
+                &m,
                 &sols,
                 &ngs,
                 x,
@@ -475,7 +447,7 @@ fn learning_over_globals_finds_the_optimum_and_its_nogoods_hold() {
             let mut o = options(inf, 5_000);
             o.restarts = Restarts::Luby { scale: 2 };
             let ngs = learned_nogoods(&m, o, Some((cost, minimize)), Some(4));
-            check_nogoods(&sols, &ngs, Some((cost, minimize)), &what);
+            check_nogoods(&m, &sols, &ngs, Some((cost, minimize)), &what);
         }
     }
     assert!(proven > 100, "only {proven} optima proven");

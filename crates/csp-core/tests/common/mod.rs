@@ -1,11 +1,13 @@
 //! Helpers shared by the test files of issue 29 (`cumulative.rs`,
 //! `bin_packing.rs`) and by `explain.rs`, `learning.rs` and
 //! `par_learning.rs`: a seeded generator, random small domains and
-//! random distinct variables.
+//! random distinct variables; and the brute-force check of learned
+//! nogoods (`learning.rs`, `learning_globals.rs`).
 
 #![allow(dead_code)]
 
-use csp_core::{Domain, VarId};
+use csp_core::testing::LearnedNogood;
+use csp_core::{Domain, Literal, Model, Value, VarId};
 
 /// A xorshift generator: `next(m)` is in `0..m`, the same on every run.
 pub fn rng(mut s: u64) -> impl FnMut(u64) -> u64 {
@@ -70,4 +72,38 @@ pub fn distinct(next: &mut dyn FnMut(u64) -> u64, xs: &[VarId], c: usize) -> Vec
         }
     }
     v
+}
+
+/// Does `solution` satisfy the clause (one of its literals admits the
+/// solution's value)?
+pub fn satisfies(clause: &[Literal], solution: &[Value]) -> bool {
+    clause.iter().any(|l| l.admits(solution[l.var().index()]))
+}
+
+/// Every nogood in `nogoods` is non-empty and admits every solution of
+/// `m` in `sols` (for optimisation, `objective` = (cost, minimise?): every
+/// solution within the bound the nogood was learned under).
+pub fn check_nogoods(
+    m: &Model,
+    sols: &[Vec<Value>],
+    nogoods: &[LearnedNogood],
+    objective: Option<(VarId, bool)>,
+    what: &str,
+) {
+    for ng in nogoods {
+        assert!(!ng.clause.is_empty(), "{what}: an empty clause was learned");
+        for s in sols {
+            let within = match (objective, ng.bound) {
+                (Some((x, true)), Some(b)) => s[x.index()] <= b,
+                (Some((x, false)), Some(b)) => s[x.index()] >= b,
+                _ => true,
+            };
+            assert!(
+                !within || satisfies(&ng.clause, s),
+                "{what}: nogood {:?} (bound {:?}) excludes solution {s:?}\nmodel: {m:?}",
+                ng.clause,
+                ng.bound
+            );
+        }
+    }
 }
