@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{check_nogoods, satisfies};
+use common::{assert_proven_optimum, best_value, check_nogoods, optimise, satisfies};
 
 use csp_core::expr::sum;
 use csp_core::testing::{brute_force, learned_nogoods, LearnedNogood};
@@ -113,13 +113,6 @@ fn costed_model(seed: u64, big: bool) -> (Model, VarId) {
             .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
         .unwrap();
     (m, cost)
-}
-
-/// The best value of `cost` over `sols` (least when minimising).
-fn best_value(sols: &[Vec<Value>], cost: VarId, minimize: bool) -> Option<Value> {
-    sols.iter()
-        .map(|s| s[cost.index()])
-        .reduce(|a, b| if (a < b) == minimize { a } else { b })
 }
 
 #[test]
@@ -372,43 +365,23 @@ fn learning_agrees_with_brute_force_on_the_optimum() {
         for minimize in [true, false] {
             let best = best_value(&sols, cost, minimize);
             for inf in [Inference::ForwardChecking, Inference::Mac] {
-                let mut search = Search::new(&m).options(options(inf, 100_000));
-                let r = if minimize {
-                    search.minimize(cost)
-                } else {
-                    search.maximize(cost)
-                }
-                .unwrap();
-                let mut plain = Search::new(&m).inference(inf);
-                let p = if minimize {
-                    plain.minimize(cost)
-                } else {
-                    plain.maximize(cost)
-                }
-                .unwrap();
+                let r = optimise(
+                    Search::new(&m).options(options(inf, 100_000)),
+                    cost,
+                    minimize,
+                );
+                let p = optimise(Search::new(&m).inference(inf), cost, minimize);
                 let what = format!("seed {seed}, {inf:?}, minimize {minimize}: {m:?}");
-                assert_eq!(r.objective, best, "{what}");
                 assert_eq!(r.objective, p.objective, "{what}");
-                match best {
-                    Some(_) => {
-                        assert!(r.is_optimal() && r.proven, "{what}: {r}");
-                        m.check(r.best.as_ref().unwrap().values()).unwrap();
-                        // Each improvement is strictly better.
-                        for w in r.improvements.windows(2) {
-                            assert!((w[1].objective < w[0].objective) == minimize, "{what}");
-                        }
+                if assert_proven_optimum(&m, &r, best, &what) {
+                    // Each improvement is strictly better.
+                    for w in r.improvements.windows(2) {
+                        assert!((w[1].objective < w[0].objective) == minimize, "{what}");
                     }
-                    None => assert_eq!(r.outcome, Outcome::Unsatisfiable, "{what}"),
                 }
                 // Stopped early: the bound reported is still a bound.
                 for nodes in [1, 3, 10] {
-                    let mut search = Search::new(&m).options(options(inf, nodes));
-                    let r = if minimize {
-                        search.minimize(cost)
-                    } else {
-                        search.maximize(cost)
-                    }
-                    .unwrap();
+                    let r = optimise(Search::new(&m).options(options(inf, nodes)), cost, minimize);
                     if let (Some(b), Some(opt)) = (r.bound, best) {
                         assert!((b <= opt) == minimize || b == opt, "{what}: bound {b}, {r}");
                     }
@@ -549,21 +522,8 @@ fn neighbourhoods_keep_nogoods_sound_and_the_optimum_proven() {
                 exhausted += counts.exhausted;
                 improved += counts.improved;
                 assert_eq!(last.map(|s| s[cost.index()]), best, "{what}");
-                let mut search = Search::new(&m).options(o);
-                let r = if minimize {
-                    search.minimize(cost)
-                } else {
-                    search.maximize(cost)
-                }
-                .unwrap();
-                assert_eq!(r.objective, best, "{what}");
-                match best {
-                    Some(_) => {
-                        assert!(r.is_optimal() && r.proven, "{what}: {r}");
-                        m.check(r.best.as_ref().unwrap().values()).unwrap();
-                    }
-                    None => assert_eq!(r.outcome, Outcome::Unsatisfiable, "{what}"),
-                }
+                let r = optimise(Search::new(&m).options(o), cost, minimize);
+                assert_proven_optimum(&m, &r, best, &what);
             }
         }
     }

@@ -19,7 +19,7 @@
 
 mod common;
 
-use common::check_nogoods;
+use common::{assert_proven_optimum, best_value, check_nogoods, optimise};
 
 use csp_core::constraint::{
     Automaton, Consistency, CumulativeStrength, ValuePrecede, ValuePrecedeChain,
@@ -422,27 +422,16 @@ fn learning_over_globals_finds_the_optimum_and_its_nogoods_hold() {
             continue;
         };
         let minimize = seed % 4 == 0;
-        let best =
-            sols.iter()
-                .map(|s| s[cost.index()])
-                .reduce(|a, b| if (a < b) == minimize { a } else { b });
+        let best = best_value(&sols, cost, minimize);
         for inf in INFERENCES {
             let what = format!("seed {seed}, {inf:?}, minimize {minimize}: {m:?}");
-            let mut search = Search::new(&m).options(options(inf, 100_000));
-            let r = if minimize {
-                search.minimize(cost)
-            } else {
-                search.maximize(cost)
-            }
-            .unwrap();
-            assert_eq!(r.objective, best, "{what}");
-            match best {
-                Some(_) => {
-                    assert!(r.is_optimal() && r.proven, "{what}: {r}");
-                    m.check(r.best.as_ref().unwrap().values()).unwrap();
-                    proven += 1;
-                }
-                None => assert_eq!(r.outcome, Outcome::Unsatisfiable, "{what}"),
+            let r = optimise(
+                Search::new(&m).options(options(inf, 100_000)),
+                cost,
+                minimize,
+            );
+            if assert_proven_optimum(&m, &r, best, &what) {
+                proven += 1;
             }
             let mut o = options(inf, 5_000);
             o.restarts = Restarts::Luby { scale: 2 };

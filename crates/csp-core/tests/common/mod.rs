@@ -7,7 +7,7 @@
 #![allow(dead_code)]
 
 use csp_core::testing::LearnedNogood;
-use csp_core::{Domain, Literal, Model, Value, VarId};
+use csp_core::{Domain, Literal, Model, Optimum, Outcome, Search, Value, VarId};
 
 /// A xorshift generator: `next(m)` is in `0..m`, the same on every run.
 pub fn rng(mut s: u64) -> impl FnMut(u64) -> u64 {
@@ -104,6 +104,41 @@ pub fn check_nogoods(
                 ng.clause,
                 ng.bound
             );
+        }
+    }
+}
+
+/// The best value of `cost` over `sols` (least when minimising).
+pub fn best_value(sols: &[Vec<Value>], cost: VarId, minimize: bool) -> Option<Value> {
+    sols.iter()
+        .map(|s| s[cost.index()])
+        .reduce(|a, b| if (a < b) == minimize { a } else { b })
+}
+
+/// Minimises or maximises `cost` with `search`.
+pub fn optimise(mut search: Search<'_>, cost: VarId, minimize: bool) -> Optimum {
+    if minimize {
+        search.minimize(cost)
+    } else {
+        search.maximize(cost)
+    }
+    .unwrap()
+}
+
+/// `r` found `best` (brute force's optimum of `m`) and proved it, with a
+/// solution that passes the checkers; or, with no solution at all, said
+/// so. Returns whether there was an optimum.
+pub fn assert_proven_optimum(m: &Model, r: &Optimum, best: Option<Value>, what: &str) -> bool {
+    assert_eq!(r.objective, best, "{what}");
+    match best {
+        Some(_) => {
+            assert!(r.is_optimal() && r.proven, "{what}: {r}");
+            m.check(r.best.as_ref().unwrap().values()).unwrap();
+            true
+        }
+        None => {
+            assert_eq!(r.outcome, Outcome::Unsatisfiable, "{what}");
+            false
         }
     }
 }
