@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{assert_proven_optimum, best_value, check_nogoods, optimise, satisfies};
+use common::{assert_proven_optimum, best_value, check_nogoods, costed, optimise, satisfies};
 
 use csp_core::expr::sum;
 use csp_core::testing::{brute_force, learned_nogoods, LearnedNogood};
@@ -105,14 +105,8 @@ const INFERENCES: [Inference; 3] = [Inference::None, Inference::ForwardChecking,
 /// [`random_model`] with a cost to optimise: its variables weighted 1, 2,
 /// 3, 1, 2, 3, … and summed.
 fn costed_model(seed: u64, big: bool) -> (Model, VarId) {
-    let (mut m, xs) = random_model(seed, big);
-    let cost = m
-        .define(sum(xs
-            .iter()
-            .enumerate()
-            .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
-        .unwrap();
-    (m, cost)
+    let (m, xs) = random_model(seed, big);
+    costed(m, &xs)
 }
 
 #[test]

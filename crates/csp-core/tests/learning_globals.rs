@@ -19,12 +19,11 @@
 
 mod common;
 
-use common::{assert_proven_optimum, best_value, check_nogoods, optimise};
+use common::{assert_proven_optimum, best_value, check_nogoods, costed, optimise};
 
 use csp_core::constraint::{
     Automaton, Consistency, CumulativeStrength, ValuePrecede, ValuePrecedeChain,
 };
-use csp_core::expr::sum;
 use csp_core::testing::{self, brute_force, learned_nogoods};
 use csp_core::{
     Domain, Inference, Model, Outcome, Relation, Restarts, Search, SearchOptions, Value, VarId,
@@ -291,18 +290,6 @@ fn random_model(seed: u64) -> (Model, Vec<VarId>, Vec<usize>) {
     let rel = [Relation::Eq, Relation::Le, Relation::Ge][next(3) as usize];
     m.linear(&terms, rel, next(7) as i64).unwrap();
     (m, xs, kinds)
-}
-
-/// `m` with a cost: its first variables weighted 1, 2, 3, 1, 2, … and
-/// summed.
-fn costed(mut m: Model, xs: &[VarId]) -> (Model, VarId) {
-    let cost = m
-        .define(sum(xs
-            .iter()
-            .enumerate()
-            .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
-        .unwrap();
-    (m, cost)
 }
 
 fn options(inference: Inference, nodes: u64) -> SearchOptions {

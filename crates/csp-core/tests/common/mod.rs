@@ -6,6 +6,7 @@
 
 #![allow(dead_code)]
 
+use csp_core::expr::sum;
 use csp_core::testing::LearnedNogood;
 use csp_core::{Domain, Literal, Model, Optimum, Outcome, Search, Value, VarId};
 
@@ -141,4 +142,16 @@ pub fn assert_proven_optimum(m: &Model, r: &Optimum, best: Option<Value>, what: 
             false
         }
     }
+}
+
+/// `m` with a cost to optimise: `xs` weighted 1, 2, 3, 1, 2, 3, … and
+/// summed.
+pub fn costed(mut m: Model, xs: &[VarId]) -> (Model, VarId) {
+    let cost = m
+        .define(sum(xs
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
+        .unwrap();
+    (m, cost)
 }
