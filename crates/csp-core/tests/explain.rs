@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::weakening_is_caught;
+
 use csp_core::constraint::Premises;
 use csp_core::explain::{By, Failed};
 use csp_core::{
@@ -259,24 +261,6 @@ fn misuse_of_the_explainer_is_a_typed_error_that_changes_nothing() {
 
 /// Checks that `post` on `domains` passes the explanation checks, and fails
 /// them once every reason loses a premise.
-fn weakening_is_caught(
-    domains: &[Domain],
-    post: impl Fn(&mut Model, &[VarId]) -> Result<(), csp_core::ModelError>,
-) {
-    let mut m = Model::new();
-    let vars: Vec<VarId> = domains
-        .iter()
-        .map(|d| m.new_var(d.clone()).unwrap())
-        .collect();
-    post(&mut m, &vars).unwrap();
-    testing::check_explanations(&m).unwrap();
-    testing::weaken_reasons(true);
-    let r = testing::check_explanations(&m);
-    testing::weaken_reasons(false);
-    let err = r.expect_err("a weakened reason went unnoticed");
-    assert!(err.config.starts_with("explanations"), "{err}");
-}
-
 #[test]
 fn weakened_linear_reasons_are_caught() {
     let d = [

@@ -7,6 +7,7 @@ use super::{default_forward_check, Constraint, Premises, Pruner};
 use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
 use crate::literal::Literal;
+use crate::propagation::{Because, History, Why};
 use crate::propagation::{Event, Events, Priority, Propagator, Setup, StateInt, StateWords};
 
 /// The comparison of a linear or count constraint.
@@ -356,7 +357,7 @@ fn at_most(
     x: VarId,
     a: i64,
     u: i128,
-    why: impl FnOnce(&mut Premises<'_>),
+    why: impl Because,
 ) -> Result<bool, Conflict> {
     let a = a as i128;
     if a > 0 {
@@ -373,7 +374,7 @@ fn at_least(
     x: VarId,
     a: i64,
     l: i128,
-    why: impl FnOnce(&mut Premises<'_>),
+    why: impl Because,
 ) -> Result<bool, Conflict> {
     let a = a as i128;
     if a > 0 {
@@ -461,6 +462,8 @@ impl Constraint for Linear {
             lo: None,
             hi: None,
             span: None,
+            widest: None,
+            rest: None,
             terms: None,
         }))
     }
@@ -481,7 +484,9 @@ impl Constraint for Linear {
 /// For `=`/`≤`/`≥`: `lo`, `hi` are Σ min and Σ max of the terms; `terms`
 /// holds each term's last seen (min, max) as two words, for domains over
 /// 64 values (a one-word domain's old bounds come with its event); `span` is an upper
-/// bound on the widest term. For `≠`: `lo` counts the fixed terms and `hi`
+/// bound on the widest term's width, `widest` that term's position at the
+/// last full pass and `rest` an upper bound on the other terms' widths
+/// (widths only shrink until a backtrack restores the three). For `≠`: `lo` counts the fixed terms and `hi`
 /// sums them. All reversible. `wide` marks a constraint whose sums may not
 /// fit `i64` (posted without the model's check): it recomputes in `i128`.
 #[derive(Debug)]
@@ -491,6 +496,8 @@ struct LinearProp<'a> {
     lo: Option<StateInt>,
     hi: Option<StateInt>,
     span: Option<StateInt>,
+    widest: Option<StateInt>,
+    rest: Option<StateInt>,
     terms: Option<StateWords>,
 }
 
@@ -503,6 +510,63 @@ impl LinearProp<'_> {
             (Some(a), Some(b), Some(c), Some(d)) => (a, b, c, d),
             _ => unreachable!("the kernel calls setup first"),
         }
+    }
+
+    /// The widest term's position and the bound on the other terms' widths.
+    fn widest_state(&self) -> (StateInt, StateInt) {
+        match (self.widest, self.rest) {
+            (Some(a), Some(b)) => (a, b),
+            _ => unreachable!("the kernel calls setup first"),
+        }
+    }
+
+    /// Narrows term `j` to the slacks of the two sides (not wide, `≠`
+    /// excluded); returns its width after.
+    #[inline]
+    fn prune_term(
+        &self,
+        p: &mut Pruner<'_>,
+        j: usize,
+        slack_le: i64,
+        slack_ge: i64,
+    ) -> Result<i64, Conflict> {
+        let con = self.con;
+        let (x, a) = (con.vars[j], con.coefs[j]);
+        let (lo_x, hi_x) = (p.min(x) as i64, p.max(x) as i64);
+        let (tmin, tmax) = if a >= 0 {
+            (lo_x * a, hi_x * a)
+        } else {
+            (hi_x * a, lo_x * a)
+        };
+        let width = tmax - tmin;
+        if a == 0 || (width <= slack_le && width <= slack_ge) {
+            return Ok(width);
+        }
+        // The reasons read the other terms' bounds when written: at least
+        // as tight as the sums the slack came from. A long sum's reasons
+        // are lazy: written out only if conflict analysis reaches them
+        // ([`Propagator::explain`]).
+        let lazy = con.vars.len() > LAZY_FROM;
+        if width > slack_le {
+            let bound = (slack_le + tmin) as i128;
+            if lazy {
+                at_most(p, x, a, bound, Why::Lazy(lazy_code(j, true)))?;
+            } else {
+                let why = sum_reason(&con.vars, &con.coefs, Some(j), true, None);
+                at_most(p, x, a, bound, why)?;
+            }
+        }
+        if width > slack_ge {
+            let bound = (tmax - slack_ge) as i128;
+            if lazy {
+                at_least(p, x, a, bound, Why::Lazy(lazy_code(j, false)))?;
+            } else {
+                let why = sum_reason(&con.vars, &con.coefs, Some(j), false, None);
+                at_least(p, x, a, bound, why)?;
+            }
+        }
+        let (m, n) = (p.min(x) as i64 * a, p.max(x) as i64 * a);
+        Ok((n - m).abs())
     }
 
     /// `≠`: the forbidden value of the last open variable goes.
@@ -573,13 +637,20 @@ impl Propagator for LinearProp<'_> {
             return;
         }
         let (mut lo, mut hi, mut span) = (0i64, 0i64, 0i64);
+        let (mut widest, mut rest) = (0usize, 0i64);
         let terms = setup.new_words(2 * k, 0);
         for (i, (&x, &a)) in con.vars.iter().zip(&con.coefs).enumerate() {
             let (m, n) = (setup.min(x) as i64 * a, setup.max(x) as i64 * a);
             let (m, n) = if a >= 0 { (m, n) } else { (n, m) };
             lo += m;
             hi += n;
-            span = span.max(n - m);
+            if n - m > span {
+                rest = span;
+                span = n - m;
+                widest = i;
+            } else {
+                rest = rest.max(n - m);
+            }
             setup.set_word(terms, 2 * i, m as u64);
             setup.set_word(terms, 2 * i + 1, n as u64);
         }
@@ -591,6 +662,8 @@ impl Propagator for LinearProp<'_> {
         self.lo = Some(setup.new_int(lo));
         self.hi = Some(setup.new_int(hi));
         self.span = Some(setup.new_int(span));
+        self.widest = Some(setup.new_int(widest as i64));
+        self.rest = Some(setup.new_int(rest));
         self.terms = Some(terms);
     }
 
@@ -697,32 +770,30 @@ impl Propagator for LinearProp<'_> {
             // No term is wider than the slack: nothing to prune.
             return Ok(());
         }
-        let mut span = 0i64;
-        for (j, (&x, &a)) in con.vars.iter().zip(&con.coefs).enumerate() {
-            let (lo_x, hi_x) = (p.min(x) as i64, p.max(x) as i64);
-            let (tmin, tmax) = if a >= 0 {
-                (lo_x * a, hi_x * a)
+        let (widest_s, rest_s) = self.widest_state();
+        if p.get(rest_s) <= slack_le.min(slack_ge) {
+            // Only the widest term can be wider than the slack (an
+            // objective's sum, whose other terms are Booleans): prune it
+            // alone instead of reading every term.
+            let j = p.get(widest_s) as usize;
+            let width = self.prune_term(p, j, slack_le, slack_ge)?;
+            p.set(span_s, width.max(p.get(rest_s)));
+            return Ok(());
+        }
+        let (mut span, mut widest, mut rest) = (0i64, 0usize, 0i64);
+        for j in 0..con.vars.len() {
+            let width = self.prune_term(p, j, slack_le, slack_ge)?;
+            if width > span {
+                rest = span;
+                span = width;
+                widest = j;
             } else {
-                (hi_x * a, lo_x * a)
-            };
-            let mut width = tmax - tmin;
-            if a != 0 && (width > slack_le || width > slack_ge) {
-                // The reasons read the other terms' bounds when written:
-                // at least as tight as the sums the slack came from.
-                if width > slack_le {
-                    let why = sum_reason(&con.vars, &con.coefs, Some(j), true, None);
-                    at_most(p, x, a, (slack_le + tmin) as i128, why)?;
-                }
-                if width > slack_ge {
-                    let why = sum_reason(&con.vars, &con.coefs, Some(j), false, None);
-                    at_least(p, x, a, (tmax - slack_ge) as i128, why)?;
-                }
-                let (m, n) = (p.min(x) as i64 * a, p.max(x) as i64 * a);
-                width = (n - m).abs();
+                rest = rest.max(width);
             }
-            span = span.max(width);
         }
         p.set(span_s, span);
+        p.set(widest_s, widest as i64);
+        p.set(rest_s, rest);
         Ok(())
     }
 
@@ -740,7 +811,52 @@ impl Propagator for LinearProp<'_> {
         matches!(self.con.rel, Relation::Le | Relation::Ge)
     }
 
+    /// A lazy reason (long sums, see `propagate`): the bounds that every
+    /// other term had when the bound was written, on the side of the sum
+    /// (`≤` or `≥`) the code names. Bounds the declared domain already
+    /// gives are left out: they always hold.
+    fn explain(
+        &mut self,
+        code: u64,
+        _lit: Literal,
+        history: &History<'_>,
+        out: &mut Vec<Literal>,
+    ) -> bool {
+        let con = self.con;
+        let (j, le) = ((code >> 1) as usize, code & 1 == 1);
+        if j >= con.vars.len() {
+            return false;
+        }
+        for (i, (&y, &a)) in con.vars.iter().zip(&con.coefs).enumerate() {
+            if i == j || a == 0 {
+                continue;
+            }
+            let Some((lo, hi)) = history.bounds(y) else {
+                return false;
+            };
+            if (a > 0) == le {
+                if lo > history.root.min(y.index()) {
+                    out.push(Literal::Ge(y, lo));
+                }
+            } else if hi < history.root.max(y.index()) {
+                out.push(Literal::Le(y, hi));
+            }
+        }
+        true
+    }
+
     fn name(&self) -> &str {
         "linear"
     }
+}
+
+/// Sums with more terms than this give lazy reasons for their bounds: an
+/// eager reason costs a literal per term on every bound written, and a long
+/// sum writes bounds far more often than conflict analysis reads them (an
+/// objective's sum narrows the objective at every decision).
+const LAZY_FROM: usize = 8;
+
+/// The code of a lazy reason: the term bounded and the side of the sum.
+fn lazy_code(j: usize, le: bool) -> u64 {
+    ((j as u64) << 1) | le as u64
 }

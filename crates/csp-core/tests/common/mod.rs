@@ -1,13 +1,14 @@
 //! Helpers shared by the test files of issue 29 (`cumulative.rs`,
 //! `bin_packing.rs`) and by `explain.rs`, `learning.rs` and
 //! `par_learning.rs`: a seeded generator, random small domains and
-//! random distinct variables; and the brute-force check of learned
-//! nogoods (`learning.rs`, `learning_globals.rs`).
+//! random distinct variables; the brute-force check of learned
+//! nogoods (`learning.rs`, `learning_globals.rs`); and the check that a
+//! weakened reason is caught (`explain.rs`, `long_sums.rs`).
 
 #![allow(dead_code)]
 
 use csp_core::expr::sum;
-use csp_core::testing::LearnedNogood;
+use csp_core::testing::{self, LearnedNogood};
 use csp_core::{Domain, Literal, Model, Optimum, Outcome, Search, Value, VarId};
 
 /// A xorshift generator: `next(m)` is in `0..m`, the same on every run.
@@ -154,4 +155,25 @@ pub fn costed(mut m: Model, xs: &[VarId]) -> (Model, VarId) {
             .map(|(i, &x)| (i as i32 % 3 + 1) * x)))
         .unwrap();
     (m, cost)
+}
+
+/// Checks that `post`'s reasons pass the explanation audit on `domains`,
+/// and that the audit fails once every expanded reason loses a premise
+/// (`testing::weaken_reasons`): the check can fail.
+pub fn weakening_is_caught(
+    domains: &[Domain],
+    post: impl Fn(&mut Model, &[VarId]) -> Result<(), csp_core::ModelError>,
+) {
+    let mut m = Model::new();
+    let vars: Vec<VarId> = domains
+        .iter()
+        .map(|d| m.new_var(d.clone()).unwrap())
+        .collect();
+    post(&mut m, &vars).unwrap();
+    testing::check_explanations(&m).unwrap();
+    testing::weaken_reasons(true);
+    let r = testing::check_explanations(&m);
+    testing::weaken_reasons(false);
+    let err = r.expect_err("a weakened reason went unnoticed");
+    assert!(err.config.starts_with("explanations"), "{err}");
 }
