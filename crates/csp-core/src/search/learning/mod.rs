@@ -183,6 +183,13 @@ pub(crate) struct Learner<'a> {
     /// The length of the root's trail when the store was last simplified
     /// (clauses satisfied there dropped, literals false there removed).
     simplified: usize,
+    /// The kernel's propagation count before which the store is not
+    /// simplified at the root again: the count at the last simplification
+    /// plus the literals of the clauses then (as MiniSat's `simpDB_props`),
+    /// so that simplifying, which reads every clause, costs no more than
+    /// the propagation between two. Without it, a search that learns a
+    /// root fact at every few conflicts rewrote the whole store each time.
+    simplify_after: u64,
     /// The objective's bound at the last fixpoint of level 0 (`min` when
     /// minimising): no better solution lies beyond it.
     root_bound: Option<Value>,
@@ -239,6 +246,7 @@ impl<'a> Learner<'a> {
             learned: 0,
             max_learnts: FIRST_MAX_LEARNTS,
             simplified: 0,
+            simplify_after: 0,
             root_bound: None,
             shared: None,
             lns,
@@ -295,7 +303,10 @@ impl<'a> Learner<'a> {
                     // Glue clauses are kept, so they do not count: each
                     // reduction leaves half the threshold to fill.
                     let over = self.nogoods.num_deletable() > self.max_learnts;
-                    if over || (root && len > self.simplified) {
+                    let simplify = root
+                        && len > self.simplified
+                        && self.engine.kernel.propagations >= self.simplify_after;
+                    if over || simplify {
                         if self.reduce(over, root).is_err() {
                             self.done = true;
                             return Found::Done;
@@ -419,6 +430,8 @@ impl<'a> Learner<'a> {
         self.nogoods.reduce(&mut self.engine.store, keep, root)?;
         if root {
             self.simplified = self.engine.store.ex.entries.len();
+            self.simplify_after =
+                self.engine.kernel.propagations + self.nogoods.clauses.num_literals() as u64;
         }
         if over {
             let grown = self.max_learnts + self.max_learnts / 10;

@@ -230,6 +230,12 @@ impl Clauses {
         &mut self.lits[s as usize..(s + n) as usize]
     }
 
+    /// Empties the arena, keeping its room.
+    fn clear(&mut self) {
+        self.lits.clear();
+        self.ranges.clear();
+    }
+
     /// Appends a clause; returns its index.
     fn push(&mut self, clause: impl IntoIterator<Item = CLit>) -> u32 {
         let start = self.lits.len() as u32;
@@ -255,7 +261,7 @@ impl Clauses {
     }
 
     /// The number of literals in the clauses.
-    fn num_literals(&self) -> usize {
+    pub(crate) fn num_literals(&self) -> usize {
         self.ranges.iter().map(|r| r.1 as usize).sum()
     }
 }
@@ -280,6 +286,12 @@ struct VarLits {
 pub(crate) struct Nogoods {
     /// The clauses; literals 0 and 1 are the watched ones.
     pub(crate) clauses: Clauses,
+    /// The arena the last reduction copied from, emptied, kept for the
+    /// next one to copy into: long nogoods make the arena hundreds of
+    /// megabytes, and a fresh one per reduction had every page faulted in
+    /// and zeroed anew (a third of the run as system time on the
+    /// MiniZinc Challenge's network_50_cstr toy_network_1000_m).
+    spare: Clauses,
     /// Per clause: its literal block distance when learned (the number of
     /// decision levels among its literals; Audemard and Simon, "Predicting
     /// learnt clauses quality in modern SAT solvers", IJCAI 2009).
@@ -438,7 +450,7 @@ impl Nogoods {
             kept.sort_unstable();
             kept
         };
-        let old = std::mem::take(&mut self.clauses);
+        let mut old = std::mem::replace(&mut self.clauses, std::mem::take(&mut self.spare));
         let old_lbd = std::mem::take(&mut self.lbd);
         for w in &mut self.watches {
             w.clear();
@@ -455,6 +467,8 @@ impl Nogoods {
                 }
             }
         }
+        old.clear();
+        self.spare = old;
         // A clause left with one literal is a root fact now.
         for l in short {
             if !Nogoods::assert_root(store, l) {
