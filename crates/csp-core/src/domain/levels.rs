@@ -54,6 +54,18 @@ impl DomainStore {
         self.stamp = mark.stamp;
     }
 
+    /// The stamp of level `l`'s current opening (`l ≤ level()`): a level
+    /// closed and opened again gets a new one, so what was read at level
+    /// `l` still holds while its stamp is the same.
+    #[inline]
+    pub(crate) fn level_stamp(&self, l: usize) -> u64 {
+        if l >= self.marks.len() {
+            self.stamp
+        } else {
+            self.marks[l].stamp
+        }
+    }
+
     /// Returns to the state at the opening of level `level + 1` and keeps
     /// that level open: `backtrack_to(level)` then `push_level()`, with one
     /// copy of the snapshot instead of two. Opens the level when it is not

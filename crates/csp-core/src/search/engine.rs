@@ -93,6 +93,9 @@ pub(crate) struct Engine<'a> {
     pub(super) frames: Vec<Frame>,
     pub(crate) stats: Statistics,
     pub(super) weights: Vec<u32>,
+    /// Prefixes of the variable orders' candidate lists found fixed (see
+    /// [`SkipHint`](super::var_order::SkipHint)).
+    pub(super) skip_hints: Vec<super::var_order::SkipHint>,
     /// Does some variable order of the search read `weights` (see
     /// [`reads_weights`])? If not, failures leave them alone.
     keeps_weights: bool,
@@ -230,6 +233,7 @@ impl<'a> Engine<'a> {
             probe_below: 0,
             phase_val: phase_values(model.num_vars(), &opts),
             last_conflict: None,
+            skip_hints: Vec::new(),
             root_decided: false,
             root_counts: None,
             observer,
@@ -486,6 +490,7 @@ impl<'a> Engine<'a> {
         self.probed_bound = None;
         self.probe_below = 0;
         self.last_conflict = None;
+        self.skip_hints.clear();
         self.root_decided = false;
     }
 

@@ -5,7 +5,7 @@
 //! | order | picks | cost per node |
 //! |---|---|---|
 //! | input | the first open variable after the last decision | O(1) amortised |
-//! | smallest domain | the open variable with the fewest values | O(n) |
+//! | smallest domain | the open variable with the fewest values (the first with two) | O(n) |
 //! | dom/deg | the smallest domain size / number of constraints | O(n) |
 //! | dom/wdeg | the smallest domain size / sum of its constraints' failure weights | O(n + watches) |
 //! | smallest / largest | the smallest minimum / the largest maximum value | O(n) |
@@ -18,10 +18,33 @@
 //! the order first chooses among those variables (input order meaning their
 //! order in the list), and among the rest only when they are all fixed;
 //! [`SearchOptions::phases`](super::SearchOptions::phases) splits them into
-//! groups searched one after the other.
+//! groups searched one after the other. Over those lists, a prefix found
+//! fixed is skipped at the next choices while its level is open
+//! ([`SkipHint`]).
+
+use std::sync::Arc;
 
 use super::engine::Engine;
+use super::prepared::Prepared;
 use super::VarOrder;
+
+/// A candidate list's prefix that holds only fixed variables: the first
+/// `pos` candidates of list `key` (a phase of the decision variables by its
+/// start, or [`USER_FIRST`]) were fixed at decision level `level`, opened
+/// with `stamp`. Variables fixed at a level stay fixed while it is open,
+/// so the next choice at that level or below it reads from `pos` on; a
+/// level closed and opened again has another stamp. Every order skips
+/// fixed variables, so starting past them changes no choice.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SkipHint {
+    key: u32,
+    level: u32,
+    stamp: u64,
+    pos: u32,
+}
+
+/// The key of the caller's variables' list (`Prepared::user_first`).
+const USER_FIRST: u32 = u32::MAX;
 
 impl Engine<'_> {
     /// The variable to branch on, or `None` when every variable is fixed.
@@ -40,9 +63,11 @@ impl Engine<'_> {
     /// [`select_among_all`](Self::select_among_all), except without
     /// inference and with hidden variables: the caller's variables
     /// first (`Prepared::user_first`).
-    fn select_rest(&self) -> Option<usize> {
+    fn select_rest(&mut self) -> Option<usize> {
         if !self.prep.user_first.is_empty() {
-            let user = self.prep.user_first.iter().map(|&i| i as usize);
+            let prep = Arc::clone(&self.prep);
+            let first = self.first_open_user(&prep);
+            let user = prep.user_first[first..].iter().map(|&i| i as usize);
             let x = match self.opts.var_order {
                 VarOrder::Input => user.clone().find(|&i| self.store.is_open(i)),
                 order => self.best_of(user, order),
@@ -52,6 +77,78 @@ impl Engine<'_> {
             }
         }
         self.select_among_all()
+    }
+
+    /// The position of the first open variable of the caller's variables
+    /// (their number if none), read from where a [`SkipHint`] says their
+    /// prefix is fixed, and noted as the new hint.
+    fn first_open_user(&mut self, prep: &Prepared) -> usize {
+        let list = &prep.user_first;
+        let mut k = self.hint_start(USER_FIRST).min(list.len());
+        while k < list.len() && !self.store.is_open(list[k] as usize) {
+            k += 1;
+        }
+        self.note_hint(USER_FIRST, k);
+        k
+    }
+
+    /// The same over the decision variables `start..end` (a phase): the
+    /// offset of the first open one from `start`.
+    fn first_open_decision(&mut self, start: usize, end: usize) -> usize {
+        let key = start as u32;
+        let n = self.store.len();
+        let mut k = self.hint_start(key).min(end - start);
+        while start + k < end && {
+            let i = self.opts.decision_vars[start + k].index();
+            i >= n || !self.store.is_open(i)
+        } {
+            k += 1;
+        }
+        self.note_hint(key, k);
+        k
+    }
+
+    /// Where a candidate list's fixed prefix ends, by the hint for `key`
+    /// (0 without one). Hints of levels closed since are dropped first;
+    /// the hints' levels do not decrease, so those are on top.
+    fn hint_start(&mut self, key: u32) -> usize {
+        let level = self.store.level();
+        while let Some(h) = self.skip_hints.last() {
+            let l = h.level as usize;
+            if l <= level && self.store.level_stamp(l) == h.stamp {
+                break;
+            }
+            self.skip_hints.pop();
+        }
+        self.skip_hints
+            .iter()
+            .rev()
+            .find(|h| h.key == key)
+            .map_or(0, |h| h.pos as usize)
+    }
+
+    /// Notes that list `key`'s first `pos` candidates are fixed now.
+    fn note_hint(&mut self, key: u32, pos: usize) {
+        let level = self.store.level();
+        let stamp = self.store.level_stamp(level);
+        let here = self
+            .skip_hints
+            .iter_mut()
+            .rev()
+            .take_while(|h| h.level as usize == level)
+            .find(|h| h.key == key);
+        match here {
+            Some(h) => {
+                h.pos = pos as u32;
+                h.stamp = stamp;
+            }
+            None => self.skip_hints.push(SkipHint {
+                key,
+                level: level as u32,
+                stamp,
+                pos: pos as u32,
+            }),
+        }
     }
 
     /// [`select_var`](Self::select_var) with a last-conflict variable or
@@ -66,21 +163,15 @@ impl Engine<'_> {
             // are open): forgotten.
             self.last_conflict = None;
         }
-        let d = &self.opts.decision_vars;
+        let nd = self.opts.decision_vars.len();
         let mut start = 0;
         // The phases of the decision variables, then what is left of them.
-        for (k, len) in self
-            .opts
-            .phases
-            .iter()
-            .copied()
-            .chain([usize::MAX])
-            .enumerate()
-        {
-            if start >= d.len() {
+        for k in 0..=self.opts.phases.len() {
+            let len = self.opts.phases.get(k).copied().unwrap_or(usize::MAX);
+            if start >= nd {
                 break;
             }
-            let end = start.saturating_add(len).min(d.len());
+            let end = start.saturating_add(len).min(nd);
             let order = match self.opts.phase_orders.get(k) {
                 Some(&(o, _)) if k < self.opts.phases.len() => o,
                 _ => self.opts.var_order,
@@ -94,9 +185,10 @@ impl Engine<'_> {
     }
 
     /// The best open variable of `decision_vars[start..end]`.
-    fn select_in(&self, start: usize, end: usize, order: VarOrder) -> Option<usize> {
+    fn select_in(&mut self, start: usize, end: usize, order: VarOrder) -> Option<usize> {
         let n = self.store.len();
-        let group = self.opts.decision_vars[start..end]
+        let skip = self.first_open_decision(start, end);
+        let group = self.opts.decision_vars[start + skip..end]
             .iter()
             .map(|x| x.index())
             .filter(|&i| i < n);
@@ -151,6 +243,12 @@ impl Engine<'_> {
                 best = Some(i);
                 bs = sz;
                 bd = d;
+                if sz == 2 && !by_degree {
+                    // No open variable has fewer values: the first such
+                    // wins (a Boolean first-fail order would otherwise
+                    // read every variable at every decision).
+                    break;
+                }
             }
         }
         best
