@@ -910,3 +910,118 @@ fn constant_element_reasons_name_only_the_positions_that_hold_the_value() {
     ex.propagate().unwrap();
     rests_on_givens(&ex.why(Literal::Ne(i, 1)).unwrap(), &[Literal::Ne(r, 7)]);
 }
+
+/// `b ⇔ Σ aᵢ·xᵢ ⋈ c` (or `b ⇒ …`), under random bound decisions on the
+/// `xᵢ` in the explaining kernel: after each propagation `b` is fixed to 1
+/// exactly when every point of the domains satisfies the relation (not
+/// half-reified), to 0 exactly when none does, and open otherwise. The
+/// reified propagator decides `b` from terms it keeps inline (up to two)
+/// or from its constraint (three); a status computed wrongly there (a
+/// sign, a bound, a relation) leaves `b` open or fixes it too early, and
+/// this fails.
+#[test]
+fn reified_linear_fixes_its_boolean_exactly_when_the_bounds_decide() {
+    let mut next = common::rng(0x9e37_79b9_7f4a_7c15);
+    let (mut fixed, mut open) = (0, 0);
+    for case in 0..600 {
+        let k = 1 + next(3) as usize;
+        let rel = [Relation::Le, Relation::Ge, Relation::Eq, Relation::Ne][next(4) as usize];
+        let unit = matches!(rel, Relation::Eq | Relation::Ne);
+        let half = next(3) == 0;
+        let mut m = Model::new();
+        let mut xs = Vec::new();
+        let mut coefs = Vec::new();
+        for _ in 0..k {
+            let lo = next(7) as i32 - 3;
+            xs.push(
+                m.new_var(Domain::range(lo, lo + 1 + next(5) as i32))
+                    .unwrap(),
+            );
+            // ±1 for = and ≠, where the sums of boxes are intervals and
+            // the bounds then decide exactly when a brute force does.
+            let a = if unit { 1 } else { 1 + next(3) as i32 };
+            coefs.push(if next(2) == 0 { a } else { -a });
+        }
+        let c = next(13) as i32 - 6;
+        let sum = csp_core::expr::sum(xs.iter().zip(&coefs).map(|(&x, &a)| a * x));
+        let r = match rel {
+            Relation::Le => sum.le(c),
+            Relation::Ge => sum.ge(c),
+            Relation::Eq => sum.eq(c),
+            _ => sum.ne(c),
+        };
+        let b = m.new_bool().unwrap();
+        if half {
+            m.half_reify(r, b).unwrap();
+        } else {
+            m.reify_with(r, b).unwrap();
+        }
+        let holds = |v: &[Value]| {
+            let s: i64 = v
+                .iter()
+                .zip(&coefs)
+                .map(|(&x, &a)| x as i64 * a as i64)
+                .sum();
+            match rel {
+                Relation::Le => s <= c as i64,
+                Relation::Ge => s >= c as i64,
+                Relation::Eq => s == c as i64,
+                _ => s != c as i64,
+            }
+        };
+        let mut ex = Explainer::new(&m);
+        ex.propagate().unwrap();
+        loop {
+            let doms: Vec<Vec<Value>> = xs.iter().map(|&x| ex.values(x).unwrap()).collect();
+            // Every point of the domains, by brute force.
+            let mut points = vec![vec![]];
+            for d in &doms {
+                points = points
+                    .iter()
+                    .flat_map(|p: &Vec<Value>| {
+                        d.iter().map(move |&v| {
+                            let mut q = p.clone();
+                            q.push(v);
+                            q
+                        })
+                    })
+                    .collect();
+            }
+            let all = points.iter().all(|p| holds(p));
+            let none = !points.iter().any(|p| holds(p));
+            let bv = ex.values(b).unwrap();
+            let expected: &[Value] = if none {
+                &[0]
+            } else if all && !half {
+                &[1]
+            } else {
+                &[0, 1]
+            };
+            assert_eq!(
+                bv, expected,
+                "case {case}: {coefs:?}·x {rel:?} {c}, half {half}, domains {doms:?}"
+            );
+            if bv.len() == 1 {
+                fixed += 1;
+                break;
+            }
+            open += 1;
+            // A bound decision on an open variable, keeping its domain an
+            // interval.
+            let start = next(k as u64) as usize;
+            let Some(i) = (0..k).map(|j| (start + j) % k).find(|&i| doms[i].len() > 1) else {
+                break;
+            };
+            let d = &doms[i];
+            let v = d[next(d.len() as u64 - 1) as usize];
+            let lit = if next(2) == 0 {
+                Literal::Le(xs[i], v)
+            } else {
+                Literal::Ge(xs[i], v + 1)
+            };
+            ex.decide(lit).unwrap();
+        }
+    }
+    // Both outcomes were met often (the test is not vacuous).
+    assert!(fixed > 300 && open > 300, "fixed {fixed}, open {open}");
+}

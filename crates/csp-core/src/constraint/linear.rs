@@ -169,18 +169,18 @@ impl Linear {
     /// (`Some(false)`) or undecided under the current bounds? O(k).
     pub(crate) fn status(&self, p: &Pruner<'_>) -> Option<bool> {
         let (lo, hi) = self.sum_bounds(p);
-        let c = self.c;
-        match self.rel {
-            Relation::Le | Relation::Lt if hi <= c => Some(true),
-            Relation::Le | Relation::Lt if lo > c => Some(false),
-            Relation::Ge | Relation::Gt if lo >= c => Some(true),
-            Relation::Ge | Relation::Gt if hi < c => Some(false),
-            Relation::Eq if lo == hi && lo == c => Some(true),
-            Relation::Eq if c < lo || c > hi => Some(false),
-            Relation::Ne if lo == hi && lo == c => Some(false),
-            Relation::Ne if c < lo || c > hi => Some(true),
-            _ => None,
-        }
+        status_of(self.rel, self.c, lo, hi)
+    }
+
+    /// The relation and right-hand side (`Σ ⋈ c`, `⋈` non-strict), for a
+    /// propagator that keeps a copy of the terms (see [`status_of`]).
+    pub(crate) fn relation(&self) -> (Relation, i128) {
+        (self.rel, self.c)
+    }
+
+    /// The coefficients, in the order of `vars`.
+    pub(crate) fn coefs(&self) -> &[i64] {
+        &self.coefs
     }
 
     /// Prunes as the constraint's propagator would, from scratch: bounds
@@ -298,6 +298,23 @@ fn term_bounds(p: &Pruner<'_>, x: VarId, a: i64) -> (i128, i128) {
         (m, n)
     } else {
         (n, m)
+    }
+}
+
+/// Is `Σ ⋈ c` entailed (`Some(true)`), disentailed (`Some(false)`) or
+/// undecided when the sum lies within `lo..=hi`? ([`Linear::status`].)
+#[inline]
+pub(crate) fn status_of(rel: Relation, c: i128, lo: i128, hi: i128) -> Option<bool> {
+    match rel {
+        Relation::Le | Relation::Lt if hi <= c => Some(true),
+        Relation::Le | Relation::Lt if lo > c => Some(false),
+        Relation::Ge | Relation::Gt if lo >= c => Some(true),
+        Relation::Ge | Relation::Gt if hi < c => Some(false),
+        Relation::Eq if lo == hi && lo == c => Some(true),
+        Relation::Eq if c < lo || c > hi => Some(false),
+        Relation::Ne if lo == hi && lo == c => Some(false),
+        Relation::Ne if c < lo || c > hi => Some(true),
+        _ => None,
     }
 }
 

@@ -509,13 +509,20 @@ impl ExplainTrail {
     /// and an entry `x ≠ u` older than both.
     pub(crate) fn oldest_implying(&self, lit: Literal, before: usize) -> Option<usize> {
         let x = lit.var().index();
-        let value = |k: u32| self.entries[k as usize].value;
         // The first of `ks` before `before` whose value passes `past`
         // (monotone along `ks`, false then true, since the values of a
         // variable's bound entries only move one way along the trail):
         // the first of all that passes, if it is before `before` (the
-        // positions ascend too). One binary search, not two.
-        let first = |ks: &[u32], past: &dyn Fn(Value) -> bool| -> Option<usize> {
+        // positions ascend too). One binary search, not two. (Generic in
+        // `past`, so that the test is inlined into the search whatever
+        // the code generation units: a `&dyn Fn` was not, once.)
+        fn first_of(
+            entries: &[Entry],
+            ks: &[u32],
+            before: usize,
+            past: impl Fn(Value) -> bool,
+        ) -> Option<usize> {
+            let value = |k: u32| entries[k as usize].value;
             // None passes when the last does not (often: a bound made by
             // values removed one by one): no search.
             if !past(value(*ks.last()?)) {
@@ -523,10 +530,11 @@ impl ExplainTrail {
             }
             let i = ks.partition_point(|&k| !past(value(k)));
             ks.get(i).map(|&k| k as usize).filter(|&k| k < before)
-        };
+        }
+        let e = &self.entries;
         match lit {
-            Literal::Ge(_, u) => first(&self.lower_of[x], &|v| v >= u),
-            Literal::Le(_, u) => first(&self.upper_of[x], &|v| v <= u),
+            Literal::Ge(_, u) => first_of(e, &self.lower_of[x], before, |v| v >= u),
+            Literal::Le(_, u) => first_of(e, &self.upper_of[x], before, |v| v <= u),
             Literal::Eq(..) => {
                 // Only `x = u` implies it; it is the last lower entry.
                 let ks = &self.lower_of[x];
@@ -535,8 +543,8 @@ impl ExplainTrail {
                 (self.entries[k].lit() == lit).then_some(k)
             }
             Literal::Ne(_, u) => {
-                let lo = first(&self.lower_of[x], &|v| v > u);
-                let hi = first(&self.upper_of[x], &|v| v < u);
+                let lo = first_of(e, &self.lower_of[x], before, |v| v > u);
+                let hi = first_of(e, &self.upper_of[x], before, |v| v < u);
                 let best = match (lo, hi) {
                     (Some(a), Some(b)) => Some(a.min(b)),
                     (a, b) => a.or(b),
