@@ -70,16 +70,6 @@ pub(crate) struct Analyzer {
     composite_var: Vec<u32>,
     /// Scratch: per premise, the premise and its entries in `found`.
     groups: Vec<(Literal, usize, usize)>,
-    /// Literals of the conflict level that no single entry makes true,
-    /// met in the analysis and not resolved yet (see
-    /// [`Analyzer::take`]): the literal, the position of the newest entry
-    /// behind it (it became true just after that entry), whether it was
-    /// resolved, and the range of its entries in `pending_entries`.
-    pending: Vec<(Literal, usize, bool, usize, usize)>,
-    pending_entries: Vec<usize>,
-    /// The first UIP's literal, once found (minimisation needs no entry
-    /// behind a premise it implies).
-    uip_lit: Option<Literal>,
     /// Reasons already computed, kept while their entries stay on the
     /// trail (see [`Analyzer::reason`]).
     reasons: ReasonCache,
@@ -274,9 +264,6 @@ impl Analyzer {
         }
         self.lower.clear();
         self.composites.clear();
-        self.pending.clear();
-        self.pending_entries.clear();
-        self.uip_lit = None;
         if self.composite_var.len() < engine.store.len() {
             self.composite_var.resize(engine.store.len(), 0);
         }
@@ -302,39 +289,9 @@ impl Analyzer {
             t.conflict = conflict.to_vec();
             t.entries = behind;
         }
-        // Walk the trail back, resolving entries of level `top`, and the
-        // literals of level `top` no single entry makes true, each just
-        // after the newest entry behind it.
+        // Walk the trail back, resolving entries of level `top`.
         let mut i = len;
         let uip = loop {
-            if let Some(j) = self.next_pending(i) {
-                let (lit, _, _, a, b) = self.pending[j];
-                if count == 1 {
-                    break Uip::Lit(lit);
-                }
-                count -= 1;
-                self.pending[j].2 = true;
-                let mut behind = Vec::new();
-                for q in a..b {
-                    let k = self.pending_entries[q];
-                    if self.trace.is_some() {
-                        behind.push(traced(engine, k));
-                    }
-                    self.add(engine, k, top, &mut count, activity);
-                }
-                if let Some(t) = &mut self.trace {
-                    t.steps.push(Resolution {
-                        entry: TracedEntry {
-                            lit,
-                            level: top,
-                            origin: Origin::Domain,
-                        },
-                        premises: behind.iter().map(|e| e.lit).collect(),
-                        behind,
-                    });
-                }
-                continue;
-            }
             if i == 0 {
                 // Cannot happen (the count stays at least 1), but never
                 // loop: no clause.
@@ -348,7 +305,7 @@ impl Analyzer {
                 continue;
             }
             if count == 1 {
-                break Uip::Entry(i);
+                break i;
             }
             count -= 1;
             self.premises.clear();
@@ -367,22 +324,10 @@ impl Analyzer {
         };
         self.found = found;
         self.groups = groups;
-        let uip_lit = match uip {
-            Uip::Entry(k) => engine.store.ex.entries[k].lit(),
-            Uip::Lit(l) => l,
-        };
-        self.uip_lit = Some(uip_lit);
         let before = self.trace.as_ref().map(|_| self.lower.clone());
         self.minimize(engine);
         if let (Some(t), Some(before)) = (&mut self.trace, before) {
-            t.uip = match uip {
-                Uip::Entry(k) => traced(engine, k),
-                Uip::Lit(lit) => TracedEntry {
-                    lit,
-                    level: top,
-                    origin: Origin::Domain,
-                },
-            };
+            t.uip = traced(engine, uip);
             t.dropped = before
                 .iter()
                 .filter(|k| !self.lower.contains(k))
@@ -402,7 +347,7 @@ impl Analyzer {
             .collect();
         others.sort_by_key(|&(lv, _)| std::cmp::Reverse(lv));
         let mut lits = Vec::with_capacity(others.len() + 1);
-        lits.push(uip_lit.negate());
+        lits.push(ex.entries[uip].lit().negate());
         lits.extend(others.iter().map(|&(_, l)| l.negate()));
         let level = others.first().map_or(0, |&(lv, _)| lv) as usize;
         let mut levels: Vec<u32> = others.iter().map(|&(lv, _)| lv).collect();
@@ -581,29 +526,6 @@ impl Analyzer {
             if level == 0 {
                 return; // a fact
             }
-            if level == top {
-                // One literal of the conflict level, resolved (or the
-                // first UIP) in its turn: just after the newest entry
-                // behind it, as an order literal of lazy clause
-                // generation is set the first time it holds.
-                if !self.pending.iter().any(|&(l, ..)| l == p) {
-                    let t = by.iter().copied().max().unwrap_or(0);
-                    let a = self.pending_entries.len();
-                    self.pending_entries.extend_from_slice(by);
-                    self.pending
-                        .push((p, t, false, a, self.pending_entries.len()));
-                    *count += 1;
-                    activity.bump(p.var().index() as u32);
-                }
-                if self.trace.is_some() {
-                    traced_out.push(TracedEntry {
-                        lit: p,
-                        level,
-                        origin: Origin::Domain,
-                    });
-                }
-                return;
-            }
             if level < top {
                 if !self.covered(p) {
                     let x = p.var().index();
@@ -629,31 +551,10 @@ impl Analyzer {
         }
     }
 
-    /// The pending literal of the conflict level to resolve next, when
-    /// the walk back has looked at the entries from position `i` on: the
-    /// newest of those that became true just after an entry at `i − 1`
-    /// or later.
-    fn next_pending(&self, i: usize) -> Option<usize> {
-        let mut best: Option<usize> = None;
-        for (j, &(_, t, done, ..)) in self.pending.iter().enumerate() {
-            if !done && t + 1 >= i && best.is_none_or(|b| t > self.pending[b].1) {
-                best = Some(j);
-            }
-        }
-        best
-    }
-
-    /// Does the first UIP's literal or a composite literal of the nogood
-    /// imply `p`?
+    /// Does a composite literal of the nogood imply `p`?
     #[inline]
     fn covered(&self, p: Literal) -> bool {
         let x = p.var().index();
-        if self
-            .uip_lit
-            .is_some_and(|u| u.var() == p.var() && implies(u, p))
-        {
-            return true;
-        }
         self.composite_var[x] == self.stamp
             && self
                 .composites
@@ -686,14 +587,6 @@ impl Analyzer {
             self.lower.push(k);
         }
     }
-}
-
-/// The first unique implication point: an entry of the trail, or a
-/// literal of the conflict level that several entries make true together.
-#[derive(Clone, Copy, Debug)]
-enum Uip {
-    Entry(usize),
-    Lit(Literal),
 }
 
 /// The entries that make each of `premises` true as of position `at`,
