@@ -574,6 +574,97 @@ impl ExplainTrail {
         }
     }
 
+    /// The earliest set of entries before position `before` that together
+    /// make the bound `x ≥ v` (`ge`) or `x ≤ v` true when no single entry
+    /// does: one bound entry `x ≥ b` (or none: the declared minimum) and
+    /// the entries `x ≠ w` of every `w` in `b..v`, chosen so that the
+    /// newest of them is as old as possible (ties: the tightest bound,
+    /// fewest removals). This is the support lazy clause generation's
+    /// order literals give `[x ≥ v]`: the literal is set the first time
+    /// it holds, from `[x ≥ v − 1] ∧ [x ≠ v − 1]`, and so on down.
+    /// Returns the position of the newest entry of the set (its time),
+    /// the bound entry and `b`; `None` when `x` has no `x ≠ w` slots or
+    /// the bound is not made true that way (the caller then takes every
+    /// entry that excludes a value `lit` excludes). Needs a declared
+    /// domain without gaps.
+    fn earliest_bound(
+        &self,
+        x: usize,
+        v: Value,
+        ge: bool,
+        before: usize,
+    ) -> Option<(usize, Option<usize>, Value)> {
+        let root = self.root.as_deref()?;
+        let (dlo, dhi) = (root.min(x), root.max(x));
+        let ks = if ge {
+            &self.lower_of[x]
+        } else {
+            &self.upper_of[x]
+        };
+        let mut j = before_in(ks, before);
+        let value = |k: u32| self.entries[k as usize].value;
+        // Past `b` towards `v`: does bound `b` leave `w` out?
+        let outside = |b: Value, w: Value| if ge { b > w } else { b < w };
+        // The newest removal of the values past `w` up to `v` (exclusive).
+        let mut newest: Option<usize> = None;
+        let mut best: Option<(usize, Option<usize>, Value)> = None;
+        let mut w = if ge {
+            v.checked_sub(1)?
+        } else {
+            v.checked_add(1)?
+        };
+        loop {
+            // The bound entries past `w`: each with the removals between
+            // it and `v` is a support.
+            while j > 0 && outside(value(ks[j - 1]), w) {
+                j -= 1;
+                let k = ks[j] as usize;
+                let t = newest.map_or(k, |n| n.max(k));
+                if best.is_none_or(|(bt, ..)| t < bt) {
+                    best = Some((t, Some(k), self.entries[k].value));
+                }
+            }
+            if (ge && w < dlo) || (!ge && w > dhi) {
+                // Every value from the declared bound on is removed.
+                let b = if ge { dlo } else { dhi };
+                if let Some(t) = newest.filter(|&t| best.is_none_or(|(bt, ..)| t < bt)) {
+                    best = Some((t, None, b));
+                }
+                break;
+            }
+            match self.ne_slot(x, w).map(|s| self.ne_at[s]) {
+                Some(k) if k != NE_NONE && (k as usize) < before => {
+                    newest = Some(newest.map_or(k as usize, |n| n.max(k as usize)));
+                }
+                _ => break,
+            }
+            w = if ge { w - 1 } else { w + 1 };
+        }
+        best
+    }
+
+    /// Appends the entries of [`earliest_bound`](Self::earliest_bound)'s
+    /// support: the bound entry and the removals from its value to `v`.
+    fn push_bound_support(
+        &self,
+        x: usize,
+        v: Value,
+        ge: bool,
+        (_, bound, b): (usize, Option<usize>, Value),
+        out: &mut Vec<usize>,
+    ) {
+        out.extend(bound);
+        let (lo, hi) = if ge { (b, v - 1) } else { (v + 1, b) };
+        for w in lo..=hi {
+            if let Some(s) = self.ne_slot(x, w) {
+                let k = self.ne_at[s];
+                if k != NE_NONE {
+                    out.push(k as usize);
+                }
+            }
+        }
+    }
+
     /// The slot of `x ≠ v` in `ne_at`, if `x` has slots and `v` is within
     /// its declared bounds.
     #[inline(always)]
@@ -998,7 +1089,12 @@ impl<'a> History<'a> {
         let start = out.len();
         let i = x.index();
         let (dlo, dhi) = (self.root.min(i) as i64, self.root.max(i) as i64);
-        if self.root.size(i) as i64 == dhi - dlo + 1 {
+        let gapless = self.root.size(i) as i64 == dhi - dlo + 1;
+        if gapless && self.earliest_into(lit, out) {
+            debug_assert!(self.jointly_imply(&out[start..], lit), "{lit:?}");
+            return;
+        }
+        if gapless {
             // No gap in the declared domain (most): the values `lit`
             // excludes, as two ranges within the declared bounds, are read
             // once, and each entry's literal is tested against them from
@@ -1021,6 +1117,94 @@ impl<'a> History<'a> {
             }
         }
         out[start..].reverse();
+    }
+}
+
+impl History<'_> {
+    /// The earliest support of `lit` (on a variable whose declared domain
+    /// has no gap) when no single entry implies it: for a bound, one bound
+    /// entry and the removals between it and the bound
+    /// ([`ExplainTrail::earliest_bound`]); for `x ≠ u`, that of `x ≥ u + 1`
+    /// or `x ≤ u − 1`, whichever held first; for `x = u`, those of its two
+    /// bounds. Appends it to `out` and says whether it found one (else
+    /// `out` is unchanged).
+    ///
+    /// Taking every entry that excludes a value `lit` excludes instead
+    /// (the fallback) brings every earlier bound entry and every removal
+    /// below the last bound into the conflict analysis: each is resolved
+    /// at the conflict level, or kept below it, and the nogood then names
+    /// the premises of entries it does not need.
+    fn earliest_into(&self, lit: Literal, out: &mut Vec<usize>) -> bool {
+        let t = self.trail;
+        let x = lit.var().index();
+        let bound = |v: Value, ge: bool, out: &mut Vec<usize>| -> bool {
+            let b = if ge {
+                Literal::Ge(lit.var(), v)
+            } else {
+                Literal::Le(lit.var(), v)
+            };
+            if let Some(k) = t.oldest_implying(b, self.at) {
+                out.push(k);
+                return true;
+            }
+            match t.earliest_bound(x, v, ge, self.at) {
+                Some(plan) => {
+                    t.push_bound_support(x, v, ge, plan, out);
+                    true
+                }
+                None => false,
+            }
+        };
+        match lit {
+            Literal::Ge(_, v) => bound(v, true, out),
+            Literal::Le(_, v) => bound(v, false, out),
+            Literal::Eq(_, v) => {
+                let start = out.len();
+                if bound(v, true, out) && bound(v, false, out) {
+                    true
+                } else {
+                    out.truncate(start);
+                    false
+                }
+            }
+            Literal::Ne(_, u) => {
+                let above = u
+                    .checked_add(1)
+                    .and_then(|w| t.earliest_bound(x, w, true, self.at));
+                let below = u
+                    .checked_sub(1)
+                    .and_then(|w| t.earliest_bound(x, w, false, self.at));
+                match (above, below) {
+                    (Some(a), Some(b)) if b.0 < a.0 => {
+                        t.push_bound_support(x, u - 1, false, b, out)
+                    }
+                    (Some(a), _) => t.push_bound_support(x, u + 1, true, a, out),
+                    (None, Some(b)) => t.push_bound_support(x, u - 1, false, b, out),
+                    (None, None) => return false,
+                }
+                true
+            }
+        }
+    }
+
+    /// Do the literals of `entries` together exclude every declared value
+    /// that `lit` excludes (so that they imply it)? For debug checks.
+    fn jointly_imply(&self, entries: &[usize], lit: Literal) -> bool {
+        let i = lit.var().index();
+        let (dlo, dhi) = (self.root.min(i), self.root.max(i));
+        (dlo..=dhi).all(|w| {
+            let admits = |l: Literal| match l {
+                Literal::Eq(_, v) => w == v,
+                Literal::Ne(_, v) => w != v,
+                Literal::Ge(_, v) => w >= v,
+                Literal::Le(_, v) => w <= v,
+            };
+            admits(lit)
+                || !self.root.contains(i, w)
+                || entries
+                    .iter()
+                    .any(|&k| !admits(self.trail.entries[k].lit()))
+        })
     }
 }
 
@@ -1136,10 +1320,85 @@ mod tests {
         }
     }
 
+    /// The earliest support of a bound by definition, on a gapless
+    /// declared domain: over every bound entry before `at` (and the
+    /// declared bound), the entry with the first removal `x ≠ w` of each
+    /// value from its bound to `v`, when all are there; the one whose
+    /// newest entry is oldest, ties to the tightest bound. `None` when
+    /// there is none. Returns its time and entries.
+    fn brute_bound(
+        root: &DomainStore,
+        trail: &ExplainTrail,
+        at: usize,
+        x: usize,
+        v: Value,
+        ge: bool,
+    ) -> Option<(usize, Vec<usize>)> {
+        let ks: Vec<usize> = (0..at)
+            .filter(|&k| trail.entries[k].var_index() == x)
+            .collect();
+        let lit = if ge {
+            Literal::Ge(crate::ids::VarId(x as u32), v)
+        } else {
+            Literal::Le(crate::ids::VarId(x as u32), v)
+        };
+        if let Some(&k) = ks.iter().find(|&&k| implies(trail.entries[k].lit(), lit)) {
+            return Some((k, vec![k]));
+        }
+        let removal = |w: Value| {
+            ks.iter()
+                .copied()
+                .find(|&k| trail.entries[k].lit() == Literal::Ne(lit.var(), w))
+        };
+        let declared = if ge { root.min(x) } else { root.max(x) };
+        let mut candidates: Vec<(Option<usize>, Value)> = vec![(None, declared)];
+        for &k in &ks {
+            let (l, b) = (trail.entries[k].lit(), trail.entries[k].value);
+            let bound = match l {
+                Literal::Eq(..) => true,
+                Literal::Ge(..) => ge,
+                Literal::Le(..) => !ge,
+                Literal::Ne(..) => false,
+            };
+            if bound {
+                candidates.push((Some(k), b));
+            }
+        }
+        let mut best: Option<(usize, Value, Vec<usize>)> = None;
+        for (k, b) in candidates {
+            let range: Vec<Value> = if ge {
+                (b..v).collect()
+            } else {
+                (v + 1..=b).collect()
+            };
+            let Some(mut set) = range
+                .iter()
+                .map(|&w| removal(w))
+                .collect::<Option<Vec<usize>>>()
+            else {
+                continue;
+            };
+            set.extend(k);
+            let Some(&t) = set.iter().max() else {
+                continue;
+            };
+            let tighter = |bb: Value| if ge { b > bb } else { b < bb };
+            if best
+                .as_ref()
+                .is_none_or(|(bt, bb, _)| t < *bt || (t == *bt && tighter(*bb)))
+            {
+                best = Some((t, b, set));
+            }
+        }
+        best.map(|(t, _, set)| (t, set))
+    }
+
     /// The support of `lit` by definition: the oldest entry of its
     /// variable before `at` whose literal implies `lit` (weakened to the
-    /// declared domain's gaps) on its own, else every entry that excludes
-    /// a declared value `lit` excludes, by enumerating those values.
+    /// declared domain's gaps) on its own; else, on a gapless declared
+    /// domain of at most `NE_SPAN` values, the earliest support
+    /// ([`brute_bound`]); else every entry that excludes a declared value
+    /// `lit` excludes, by enumerating those values. Sorted.
     fn brute(root: &DomainStore, trail: &ExplainTrail, at: usize, lit: Literal) -> Vec<usize> {
         let x = lit.var();
         let ks: Vec<usize> = (0..at)
@@ -1148,6 +1407,31 @@ mod tests {
         let w = weakest(root, lit);
         if let Some(&k) = ks.iter().find(|&&k| implies(trail.entries[k].lit(), w)) {
             return vec![k];
+        }
+        let i = x.index();
+        let (dlo, dhi) = (root.min(i) as i64, root.max(i) as i64);
+        if root.size(i) as i64 == dhi - dlo + 1 && dhi - dlo < NE_SPAN {
+            let earliest = match lit {
+                Literal::Ge(_, v) => brute_bound(root, trail, at, i, v, true).map(|(_, s)| s),
+                Literal::Le(_, v) => brute_bound(root, trail, at, i, v, false).map(|(_, s)| s),
+                Literal::Eq(_, v) => brute_bound(root, trail, at, i, v, true)
+                    .zip(brute_bound(root, trail, at, i, v, false))
+                    .map(|((_, a), (_, b))| [a, b].concat()),
+                Literal::Ne(_, u) => {
+                    let a = brute_bound(root, trail, at, i, u + 1, true);
+                    let b = brute_bound(root, trail, at, i, u - 1, false);
+                    match (a, b) {
+                        (Some(a), Some(b)) if b.0 < a.0 => Some(b.1),
+                        (Some(a), _) => Some(a.1),
+                        (None, b) => b.map(|b| b.1),
+                    }
+                }
+            };
+            if let Some(mut s) = earliest {
+                s.sort_unstable();
+                s.dedup();
+                return s;
+            }
         }
         let mut declared = Vec::new();
         root.values_into(x.index(), &mut declared);
@@ -1240,8 +1524,10 @@ mod tests {
                                 Literal::Le(x, v),
                                 Literal::Eq(x, v),
                             ] {
+                                let mut got = h.supports(lit);
+                                got.sort_unstable();
                                 assert_eq!(
-                                    h.supports(lit),
+                                    got,
                                     brute(&root, &trail, at, lit),
                                     "seed {seed}, step {step}, at {at}, {lit:?}"
                                 );
