@@ -1143,9 +1143,13 @@ impl History<'_> {
             } else {
                 Literal::Le(lit.var(), v)
             };
-            if let Some(k) = t.oldest_implying(b, self.at) {
-                out.push(k);
-                return true;
+            // `lit` itself has no single implying entry (the caller
+            // looked): only `x = u`'s two bounds may have one.
+            if b != lit {
+                if let Some(k) = t.oldest_implying(b, self.at) {
+                    out.push(k);
+                    return true;
+                }
             }
             match t.earliest_bound(x, v, ge, self.at) {
                 Some(plan) => {
