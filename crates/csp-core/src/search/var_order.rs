@@ -22,11 +22,9 @@
 //! fixed is skipped at the next choices while its level is open
 //! ([`SkipHint`]).
 
-use std::sync::Arc;
-
 use super::engine::Engine;
-use super::prepared::Prepared;
 use super::VarOrder;
+use crate::domain::DomainStore;
 
 /// A candidate list's prefix that holds only fixed variables: the first
 /// `pos` candidates of list `key` (a phase of the decision variables by its
@@ -65,9 +63,15 @@ impl Engine<'_> {
     /// first (`Prepared::user_first`).
     fn select_rest(&mut self) -> Option<usize> {
         if !self.prep.user_first.is_empty() {
-            let prep = Arc::clone(&self.prep);
-            let first = self.first_open_user(&prep);
-            let user = prep.user_first[first..].iter().map(|&i| i as usize);
+            let list = &self.prep.user_first;
+            let first = first_open(
+                &mut self.skip_hints,
+                &self.store,
+                USER_FIRST,
+                list.len(),
+                |k| list[k] as usize,
+            );
+            let user = self.prep.user_first[first..].iter().map(|&i| i as usize);
             let x = match self.opts.var_order {
                 VarOrder::Input => user.clone().find(|&i| self.store.is_open(i)),
                 order => self.best_of(user, order),
@@ -77,78 +81,6 @@ impl Engine<'_> {
             }
         }
         self.select_among_all()
-    }
-
-    /// The position of the first open variable of the caller's variables
-    /// (their number if none), read from where a [`SkipHint`] says their
-    /// prefix is fixed, and noted as the new hint.
-    fn first_open_user(&mut self, prep: &Prepared) -> usize {
-        let list = &prep.user_first;
-        let mut k = self.hint_start(USER_FIRST).min(list.len());
-        while k < list.len() && !self.store.is_open(list[k] as usize) {
-            k += 1;
-        }
-        self.note_hint(USER_FIRST, k);
-        k
-    }
-
-    /// The same over the decision variables `start..end` (a phase): the
-    /// offset of the first open one from `start`.
-    fn first_open_decision(&mut self, start: usize, end: usize) -> usize {
-        let key = start as u32;
-        let n = self.store.len();
-        let mut k = self.hint_start(key).min(end - start);
-        while start + k < end && {
-            let i = self.opts.decision_vars[start + k].index();
-            i >= n || !self.store.is_open(i)
-        } {
-            k += 1;
-        }
-        self.note_hint(key, k);
-        k
-    }
-
-    /// Where a candidate list's fixed prefix ends, by the hint for `key`
-    /// (0 without one). Hints of levels closed since are dropped first;
-    /// the hints' levels do not decrease, so those are on top.
-    fn hint_start(&mut self, key: u32) -> usize {
-        let level = self.store.level();
-        while let Some(h) = self.skip_hints.last() {
-            let l = h.level as usize;
-            if l <= level && self.store.level_stamp(l) == h.stamp {
-                break;
-            }
-            self.skip_hints.pop();
-        }
-        self.skip_hints
-            .iter()
-            .rev()
-            .find(|h| h.key == key)
-            .map_or(0, |h| h.pos as usize)
-    }
-
-    /// Notes that list `key`'s first `pos` candidates are fixed now.
-    fn note_hint(&mut self, key: u32, pos: usize) {
-        let level = self.store.level();
-        let stamp = self.store.level_stamp(level);
-        let here = self
-            .skip_hints
-            .iter_mut()
-            .rev()
-            .take_while(|h| h.level as usize == level)
-            .find(|h| h.key == key);
-        match here {
-            Some(h) => {
-                h.pos = pos as u32;
-                h.stamp = stamp;
-            }
-            None => self.skip_hints.push(SkipHint {
-                key,
-                level: level as u32,
-                stamp,
-                pos: pos as u32,
-            }),
-        }
     }
 
     /// [`select_var`](Self::select_var) with a last-conflict variable or
@@ -187,7 +119,14 @@ impl Engine<'_> {
     /// The best open variable of `decision_vars[start..end]`.
     fn select_in(&mut self, start: usize, end: usize, order: VarOrder) -> Option<usize> {
         let n = self.store.len();
-        let skip = self.first_open_decision(start, end);
+        let decision = &self.opts.decision_vars;
+        let skip = first_open(
+            &mut self.skip_hints,
+            &self.store,
+            start as u32,
+            end - start,
+            |k| decision[start + k].index(),
+        );
         let group = self.opts.decision_vars[start + skip..end]
             .iter()
             .map(|x| x.index())
@@ -322,4 +261,58 @@ impl Engine<'_> {
             VarOrder::Largest => self.best_bound(0..n, true),
         }
     }
+}
+
+/// The position of the first open candidate of list `key` (`len`
+/// candidates, the `k`-th being variable `var(k)`; one outside the store
+/// counts as fixed), or `len` if none: read from where a [`SkipHint`] says
+/// the list's prefix is fixed, and noted as the new hint.
+fn first_open(
+    hints: &mut Vec<SkipHint>,
+    store: &DomainStore,
+    key: u32,
+    len: usize,
+    var: impl Fn(usize) -> usize,
+) -> usize {
+    let level = store.level();
+    // Hints of levels closed since go first; the hints' levels do not
+    // decrease, so those are on top.
+    while let Some(h) = hints.last() {
+        let l = h.level as usize;
+        if l <= level && store.level_stamp(l) == h.stamp {
+            break;
+        }
+        hints.pop();
+    }
+    let from = hints
+        .iter()
+        .rev()
+        .find(|h| h.key == key)
+        .map_or(0, |h| h.pos as usize);
+    let mut k = from.min(len);
+    while k < len && {
+        let i = var(k);
+        i >= store.len() || !store.is_open(i)
+    } {
+        k += 1;
+    }
+    let stamp = store.level_stamp(level);
+    let here = hints
+        .iter_mut()
+        .rev()
+        .take_while(|h| h.level as usize == level)
+        .find(|h| h.key == key);
+    match here {
+        Some(h) => {
+            h.pos = k as u32;
+            h.stamp = stamp;
+        }
+        None => hints.push(SkipHint {
+            key,
+            level: level as u32,
+            stamp,
+            pos: k as u32,
+        }),
+    }
+    k
 }
