@@ -458,6 +458,27 @@ fn all_different_two_hidden_singles_fail_with_both_ids_lost() {
     testing::check_explanations(&m).unwrap();
 }
 
+/// All-different's naked singles over a wide window of ids: when two
+/// positions become fixed in one step (here by one table row) and a third
+/// position holds exactly their two ids, removing the first fixes the
+/// third to the second, and the reason of removing that one must name
+/// the position that held it before, not the third itself (which made
+/// the failure read `x0 = 70 ∧ x0 = 70`, satisfiable, and taught the
+/// learning search the false nogood `x0 ≠ 70`: golomb-9 proved 46).
+/// The ids span more than 64 values, so the wide path runs.
+#[test]
+fn all_different_naked_single_never_names_the_pruned_position() {
+    let mut m = Model::new();
+    let d = m.new_var(Domain::range(0, 1)).unwrap();
+    let x0 = m.new_var(Domain::values([0, 70])).unwrap();
+    let x1 = m.new_var(Domain::range(0, 100)).unwrap();
+    let x2 = m.new_var(Domain::range(0, 100)).unwrap();
+    m.all_different(&[x0, x1, x2]).unwrap();
+    m.table(&[d, x1, x2], vec![vec![0, 5, 6], vec![1, 0, 70]])
+        .unwrap();
+    testing::check_explanations(&m).unwrap();
+}
+
 #[test]
 fn weakened_counting_circuit_and_parity_reasons_are_caught() {
     let d3 = [

@@ -163,7 +163,7 @@ impl AllDifferent {
                     pruner.remove(
                         self.vars[j],
                         (id - self.offsets[j] as i64) as Value,
-                        self.holder_of(id),
+                        self.holder_of(id, j),
                     )?;
                     changed = true;
                     hit &= hit - 1;
@@ -329,20 +329,29 @@ impl AllDifferent {
         Ok(Some(changed))
     }
 
-    /// The reason of a naked single: the fixed position whose id is `id`.
-    fn holder_of(&self, id: i64) -> impl FnOnce(&mut Premises<'_>) + '_ {
-        move |r: &mut Premises<'_>| self.holders(r, id, true)
+    /// The reason of a naked single at position `pruned`: the fixed
+    /// position whose id is `id`, other than `pruned`. (The removals before
+    /// this one may have fixed `pruned` itself to `id`: its domain was
+    /// `{id, id'}` and `id'` went first. Named as its own reason, it would
+    /// make the failure that follows read `x = id ∧ x = id`, a conflict
+    /// that holds in no state and teaches the false nogood `x ≠ id`.)
+    fn holder_of(&self, id: i64, pruned: usize) -> impl FnOnce(&mut Premises<'_>) + '_ {
+        move |r: &mut Premises<'_>| self.holders(r, id, Some(pruned))
     }
 
     /// The reason two fixed positions clash: both hold `id`.
     fn holders_of(&self, id: i64) -> impl FnOnce(&mut Premises<'_>) + '_ {
-        move |r: &mut Premises<'_>| self.holders(r, id, false)
+        move |r: &mut Premises<'_>| self.holders(r, id, None)
     }
 
-    /// Pushes `x = v` for the fixed positions whose id is `id` (the first
-    /// one only, with `first`).
-    fn holders(&self, r: &mut Premises<'_>, id: i64, first: bool) {
-        for (&x, &c) in self.vars.iter().zip(&self.offsets) {
+    /// Pushes `x = v` for the fixed positions whose id is `id`: with
+    /// `first_but`, only the first one that is not at that position.
+    fn holders(&self, r: &mut Premises<'_>, id: i64, first_but: Option<usize>) {
+        for (j, (&x, &c)) in self.vars.iter().zip(&self.offsets).enumerate() {
+            if first_but == Some(j) {
+                continue;
+            }
+            let first = first_but.is_some();
             if let Some(v) = r.value(x) {
                 if v as i64 + c as i64 == id {
                     r.push(Literal::Eq(x, v));
