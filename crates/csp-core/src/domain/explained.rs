@@ -665,6 +665,14 @@ impl ExplainTrail {
         }
     }
 
+    /// Is every removal `x ≠ v` of `x` indexed by value (or has `x` none
+    /// yet)? Then [`earliest_bound`](Self::earliest_bound) sees every way
+    /// a bound of `x` can have become true.
+    #[inline]
+    pub(crate) fn ne_indexed(&self, x: usize) -> bool {
+        self.ne_base[x] != NE_WIDE
+    }
+
     /// The slot of `x ≠ v` in `ne_at`, if `x` has slots and `v` is within
     /// its declared bounds.
     #[inline(always)]
@@ -1071,28 +1079,43 @@ impl<'a> History<'a> {
     }
 
     /// [`supports`](Self::supports), appended to `out` (no allocation:
-    /// the learning search's analysis calls it once per premise).
-    pub(crate) fn supports_into(&self, lit: Literal, out: &mut Vec<usize>) {
+    /// the learning search's analysis calls it once per premise). Returns
+    /// whether the support is the *earliest* one, the same wherever on the
+    /// trail after it `lit` is read: its newest entry is the one after
+    /// which `lit` first held (see [`earliest_into`](Self::earliest_into)).
+    /// It is, on a variable whose declared domain has no gap and whose
+    /// removals are indexed; elsewhere the support may name later entries
+    /// (every entry that excludes a value `lit` excludes).
+    pub(crate) fn supports_into(&self, lit: Literal, out: &mut Vec<usize>) -> bool {
         let x = lit.var();
         // A bound in a gap of the declared domain, weakened to the gap's
         // edge (`x ≥ 1024` over the squares is `x ≥ 962`), so that an entry
         // `x ≥ 1000` implies it alone.
         let lit = weakest(self.root, lit);
-        // One entry that implies `lit` alone is the whole support: the
-        // first such (`x = 4` explains `x ≠ 3` without the values removed
-        // before it).
-        if let Some(k) = self.trail.oldest_implying(lit, self.at) {
-            debug_assert!(implies(self.trail.entries[k].lit(), lit));
-            out.push(k);
-            return;
-        }
-        let start = out.len();
+        // The oldest entry that implies `lit` alone (`x = 4` explains
+        // `x ≠ 3` without the values removed before it), unless entries
+        // older than it made `lit` true together: `x ≥ 5` after removals
+        // of 3 and 4, and only later `x ≥ 7`.
         let i = x.index();
+        if held_at_root(self.root, lit) {
+            // The declared domain implies it: no entry.
+            return true;
+        }
+        let single = self.trail.oldest_implying(lit, self.at);
+        let start = out.len();
         let (dlo, dhi) = (self.root.min(i) as i64, self.root.max(i) as i64);
         let gapless = self.root.size(i) as i64 == dhi - dlo + 1;
-        if gapless && self.earliest_into(lit, out) {
+        let indexed = gapless && self.trail.ne_indexed(i);
+        if gapless && self.earliest_into(lit, single, out) {
             debug_assert!(self.jointly_imply(&out[start..], lit), "{lit:?}");
-            return;
+            debug_assert!(!indexed || self.first_held(lit, &out[start..]), "{lit:?}");
+            return indexed;
+        }
+        if let Some(k) = single {
+            debug_assert!(implies(self.trail.entries[k].lit(), lit));
+            out.push(k);
+            debug_assert!(!indexed || self.first_held(lit, &[k]), "{lit:?}");
+            return indexed;
         }
         if gapless {
             // No gap in the declared domain (most): the values `lit`
@@ -1117,67 +1140,97 @@ impl<'a> History<'a> {
             }
         }
         out[start..].reverse();
+        false
     }
+}
+
+/// The earliest support of one bound (see [`History::earliest_into`]).
+#[derive(Clone, Copy, Debug)]
+enum Plan {
+    /// One entry implies it.
+    Single(usize),
+    /// [`ExplainTrail::earliest_bound`]'s set.
+    Set(usize, Option<usize>, Value),
 }
 
 impl History<'_> {
     /// The earliest support of `lit` (on a variable whose declared domain
-    /// has no gap) when no single entry implies it: for a bound, one bound
-    /// entry and the removals between it and the bound
-    /// ([`ExplainTrail::earliest_bound`]); for `x ≠ u`, that of `x ≥ u + 1`
-    /// or `x ≤ u − 1`, whichever held first; for `x = u`, those of its two
-    /// bounds. Appends it to `out` and says whether it found one (else
-    /// `out` is unchanged).
+    /// has no gap) when it is a set of entries older than `single`, the
+    /// oldest entry that implies `lit` alone (if any): for a bound, one
+    /// bound entry and the removals between it and the bound
+    /// ([`ExplainTrail::earliest_bound`]); for `x = u`, the earliest
+    /// supports of its two bounds, each one entry or such a set; for `x ≠
+    /// u`, that of `x ≥ u + 1` or `x ≤ u − 1`, whichever held first.
+    /// Appends it to `out` and says whether it found one (else `out` is
+    /// unchanged, and `single`, if any, is the earliest support).
     ///
-    /// Taking every entry that excludes a value `lit` excludes instead
-    /// (the fallback) brings every earlier bound entry and every removal
-    /// below the last bound into the conflict analysis: each is resolved
-    /// at the conflict level, or kept below it, and the nogood then names
-    /// the premises of entries it does not need.
-    fn earliest_into(&self, lit: Literal, out: &mut Vec<usize>) -> bool {
+    /// Earliest, so that a literal is read the same wherever it is read:
+    /// the conflict analysis places a literal that several entries make
+    /// true just after the newest of them, and resolves it there; read
+    /// through a later single entry at one place and through older
+    /// entries at another, it would sit at two places, and the walk could
+    /// meet it again after resolving it. Taking every entry that excludes
+    /// a value `lit` excludes instead (the fallback) brings every earlier
+    /// bound entry and every removal below the last bound into the
+    /// conflict analysis: each is resolved at the conflict level, or kept
+    /// below it, and the nogood then names the premises of entries it
+    /// does not need.
+    fn earliest_into(&self, lit: Literal, single: Option<usize>, out: &mut Vec<usize>) -> bool {
         let t = self.trail;
         let x = lit.var().index();
-        let bound = |v: Value, ge: bool, out: &mut Vec<usize>| -> bool {
-            let b = if ge {
-                Literal::Ge(lit.var(), v)
-            } else {
-                Literal::Le(lit.var(), v)
-            };
-            // `lit` itself has no single implying entry (the caller
-            // looked): only `x = u`'s two bounds may have one.
-            if b != lit {
-                if let Some(k) = t.oldest_implying(b, self.at) {
-                    out.push(k);
-                    return true;
-                }
-            }
-            match t.earliest_bound(x, v, ge, self.at) {
-                Some(plan) => {
-                    t.push_bound_support(x, v, ge, plan, out);
-                    true
-                }
-                None => false,
-            }
-        };
+        // Every entry of a set found must be older than `single`.
+        let before = single.map_or(self.at, |k| k.min(self.at));
         match lit {
-            Literal::Ge(_, v) => bound(v, true, out),
-            Literal::Le(_, v) => bound(v, false, out),
-            Literal::Eq(_, v) => {
-                let start = out.len();
-                if bound(v, true, out) && bound(v, false, out) {
-                    true
-                } else {
-                    out.truncate(start);
-                    false
+            Literal::Ge(_, v) | Literal::Le(_, v) => {
+                let ge = matches!(lit, Literal::Ge(..));
+                match t.earliest_bound(x, v, ge, before) {
+                    Some(plan) => {
+                        t.push_bound_support(x, v, ge, plan, out);
+                        true
+                    }
+                    None => false,
                 }
             }
+            Literal::Eq(_, u) => {
+                // The earliest support of each bound, before `before`.
+                let plan = |ge: bool| -> Option<Plan> {
+                    let b = if ge {
+                        Literal::Ge(lit.var(), u)
+                    } else {
+                        Literal::Le(lit.var(), u)
+                    };
+                    let one = t.oldest_implying(b, before);
+                    let set = t.earliest_bound(x, u, ge, one.unwrap_or(before));
+                    match (set, one) {
+                        (Some((at, bound, b)), _) => Some(Plan::Set(at, bound, b)),
+                        (None, Some(k)) => Some(Plan::Single(k)),
+                        (None, None) => None,
+                    }
+                };
+                let (Some(lo), Some(hi)) = (plan(true), plan(false)) else {
+                    return false;
+                };
+                for (ge, p) in [(true, lo), (false, hi)] {
+                    match p {
+                        Plan::Single(k) => out.push(k),
+                        Plan::Set(at, bound, b) => {
+                            t.push_bound_support(x, u, ge, (at, bound, b), out)
+                        }
+                    }
+                }
+                true
+            }
+            // Never older than an entry that implies it alone (a set for
+            // `x ≥ u + 1` removes `u` itself unless its bound entry does),
+            // so looked for only when there is none.
+            Literal::Ne(..) if single.is_some() => false,
             Literal::Ne(_, u) => {
                 let above = u
                     .checked_add(1)
-                    .and_then(|w| t.earliest_bound(x, w, true, self.at));
+                    .and_then(|w| t.earliest_bound(x, w, true, before));
                 let below = u
                     .checked_sub(1)
-                    .and_then(|w| t.earliest_bound(x, w, false, self.at));
+                    .and_then(|w| t.earliest_bound(x, w, false, before));
                 match (above, below) {
                     (Some(a), Some(b)) if b.0 < a.0 => {
                         t.push_bound_support(x, u - 1, false, b, out)
@@ -1189,6 +1242,17 @@ impl History<'_> {
                 true
             }
         }
+    }
+
+    /// Did `lit` first hold just after the newest of `entries` (not
+    /// before it)? For debug checks of [`supports_into`](Self::supports_into).
+    fn first_held(&self, lit: Literal, entries: &[usize]) -> bool {
+        let newest = entries.iter().copied().max().unwrap_or(0);
+        !History {
+            at: newest,
+            ..*self
+        }
+        .holds(lit)
     }
 
     /// Do the literals of `entries` together exclude every declared value
@@ -1209,6 +1273,18 @@ impl History<'_> {
                     .iter()
                     .any(|&k| !admits(self.trail.entries[k].lit()))
         })
+    }
+}
+
+/// Does `lit` hold in the declared domains (`root`)?
+#[inline]
+fn held_at_root(root: &DomainStore, lit: Literal) -> bool {
+    let i = lit.var().index();
+    match lit {
+        Literal::Ge(_, v) => root.min(i) >= v,
+        Literal::Le(_, v) => root.max(i) <= v,
+        Literal::Eq(_, v) => root.min(i) == v && root.max(i) == v,
+        Literal::Ne(_, v) => !root.contains(i, v),
     }
 }
 
