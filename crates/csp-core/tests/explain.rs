@@ -479,6 +479,45 @@ fn all_different_naked_single_never_names_the_pruned_position() {
     testing::check_explanations(&m).unwrap();
 }
 
+/// All-different over sparse domains whose ids span 64 to 255 values
+/// (the wide path; the random models elsewhere have spans of a few
+/// values, where the word path runs), with offsets, beside tables that
+/// fix two of its variables in one step from a selector decided first:
+/// every reason audited by brute force. The naked-single case above is
+/// one such model.
+#[test]
+fn all_different_reasons_over_wide_windows() {
+    for seed in 0..400u64 {
+        let mut next = common::rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut m = Model::new();
+        let n = 3 + next(3) as usize;
+        // Four ids, the first and last at least 64 apart.
+        let span = 64 + next(190) as i32;
+        let pool = [0, next(span as u64) as i32, next(span as u64) as i32, span];
+        let pick = |next: &mut dyn FnMut(u64) -> u64| pool[next(4) as usize];
+        // Selectors first: the harness decides the variables in order.
+        let tables = 1 + next(2) as usize;
+        let ds = m.new_vars(tables, Domain::range(0, 2)).unwrap();
+        let xs: Vec<_> = (0..n)
+            .map(|_| {
+                let vals: Vec<i32> = (0..2 + next(2)).map(|_| pick(&mut next)).collect();
+                m.new_var(Domain::values(vals)).unwrap()
+            })
+            .collect();
+        let offsets: Vec<i32> = (0..n).map(|_| next(2) as i32).collect();
+        m.all_different_offset(&xs, &offsets).unwrap();
+        for &d in &ds {
+            let a = next(n as u64) as usize;
+            let b = (a + 1 + next(n as u64 - 1) as usize) % n;
+            let rows: Vec<Vec<i32>> = (0..3)
+                .map(|r| vec![r, pick(&mut next), pick(&mut next)])
+                .collect();
+            m.table(&[d, xs[a], xs[b]], rows).unwrap();
+        }
+        testing::check_explanations(&m).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+}
+
 #[test]
 fn weakened_counting_circuit_and_parity_reasons_are_caught() {
     let d3 = [
