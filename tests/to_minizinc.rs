@@ -369,6 +369,22 @@ fn library_models_count_the_same_in_gecode() {
     let i = m.new_var_named("i", Domain::range(-1, 5)).unwrap();
     m.element(i, &x, c[[0]]).unwrap();
     models.push(("gcc-element", m));
+    // Element counted from 1 (as fzn-csp posts MiniZinc's) and from −2,
+    // with an index that reaches past the array on both sides.
+    for (name, base) in [("element-base-1", 1), ("element-base-minus-2", -2)] {
+        let mut m = Model::new();
+        let x = m.new_vars_named("x", [4], Domain::range(0, 2)).unwrap();
+        let i = m
+            .new_var_named("i", Domain::range(base - 1, base + 4))
+            .unwrap();
+        let r = m.new_var_named("r", Domain::range(1, 2)).unwrap();
+        m.element_offset(i, &x, r, base).unwrap();
+        let j = m
+            .new_var_named("j", Domain::range(base - 1, base + 3))
+            .unwrap();
+        m.element_const_offset(j, &[2, 0, 1, 2], r, base).unwrap();
+        models.push((name, m));
+    }
     let mut m = Model::new();
     let [x, y, z] = m.new_array(Domain::range(-3, 3)).unwrap();
     m.post((x * y).eq(z)).unwrap();

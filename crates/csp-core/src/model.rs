@@ -889,8 +889,57 @@ impl Model {
 
     /// `array[index − base] = result`: [`element`](Model::element) for
     /// an index that counts from `base` (1 for the 1-based arrays of
-    /// MiniZinc and most puzzle texts). The library's own arrays are
-    /// 0-based; this posts `index − base` as an auxiliary variable.
+    /// MiniZinc and most puzzle texts). The index names the array's
+    /// entries directly (`index = base` is `array[0]`; see
+    /// [`Element::with_base`]), with no auxiliary `index − base`
+    /// variable, so the reasons a learning search reads name the index's
+    /// own literals. (Only when the index also appears in the array or as
+    /// the result is `index − base` posted as a variable, as before.)
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, Search};
+    /// let mut m = Model::new();
+    /// let i = m.new_var(Domain::range(0, 9)).unwrap(); // 1-based
+    /// let a = m.new_vars(3, Domain::range(0, 9)).unwrap();
+    /// let r = m.new_var(Domain::range(0, 9)).unwrap();
+    /// m.element_offset(i, &a, r, 1).unwrap();
+    /// m.post(a[1].eq(8)).unwrap();
+    /// m.post(r.eq(8)).unwrap();
+    /// m.post(a[0].ne(8)).unwrap();
+    /// m.post(a[2].ne(8)).unwrap();
+    /// assert_eq!(m.num_vars(), 5); // no auxiliary variable
+    /// let s = Search::new(&m).solve().unwrap().solution.unwrap();
+    /// assert_eq!(s[i], 2); // a[1], the second entry
+    /// ```
+    pub fn element_offset(
+        &mut self,
+        index: VarId,
+        array: &[VarId],
+        result: VarId,
+        base: Value,
+    ) -> Result<ConstraintId, ModelError> {
+        self.check_vars("element", &[index, result])?;
+        self.check_vars("element", array)?;
+        if array.is_empty() {
+            return Err(ModelError::Invalid {
+                constraint: "element",
+                reason: "the array is empty".into(),
+            });
+        }
+        let c = Element::with_base(index, array, result, base);
+        if has_repeats(c.scope()) {
+            // The index or the result repeated in the array: the
+            // 0-based constraint over `index − base`, whose own repeats
+            // (the result in the array) go to the checker.
+            let i0 = self.zero_based(index, result, base)?;
+            return self.element(i0, array, result);
+        }
+        Ok(self.push(Posted::Element(c)))
+    }
+
+    /// `array[index − base] = result` for a constant array (see
+    /// [`element_offset`](Model::element_offset); each constant becomes
+    /// a fixed variable).
     ///
     /// ```
     /// use csp_core::{Domain, Model, Search};
@@ -902,19 +951,6 @@ impl Model {
     /// let s = Search::new(&m).solve().unwrap().solution.unwrap();
     /// assert_eq!(s[i], 2);
     /// ```
-    pub fn element_offset(
-        &mut self,
-        index: VarId,
-        array: &[VarId],
-        result: VarId,
-        base: Value,
-    ) -> Result<ConstraintId, ModelError> {
-        let i0 = self.zero_based(index, result, base)?;
-        self.element(i0, array, result)
-    }
-
-    /// `array[index − base] = result` for a constant array (see
-    /// [`element_offset`](Model::element_offset)).
     pub fn element_const_offset(
         &mut self,
         index: VarId,
@@ -922,8 +958,12 @@ impl Model {
         result: VarId,
         base: Value,
     ) -> Result<ConstraintId, ModelError> {
-        let i0 = self.zero_based(index, result, base)?;
-        self.element_const(i0, array, result)
+        self.check_vars("element", &[index, result])?;
+        let vars = array
+            .iter()
+            .map(|&v| self.new_var(Domain::singleton(v)))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.element_offset(index, &vars, result, base)
     }
 
     /// `index − base` as a variable (`index` itself for base 0).

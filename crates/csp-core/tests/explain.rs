@@ -971,6 +971,105 @@ fn constant_element_reasons_name_only_the_positions_that_hold_the_value() {
     rests_on_givens(&ex.why(Literal::Ne(i, 1)).unwrap(), &[Literal::Ne(r, 7)]);
 }
 
+#[test]
+fn weakened_offset_element_reasons_are_caught() {
+    // The 1-based element of MiniZinc posted with no `index − 1`
+    // variable: the same kinds of domains as above, shifted by the base,
+    // for an array of variables and a constant one (base 1 and −2).
+    let d = [
+        Domain::range(1, 3),
+        Domain::range(0, 3),
+        Domain::range(0, 3),
+        Domain::values([1, 3]),
+        Domain::range(2, 3),
+    ];
+    weakening_is_caught(&d, |m, v| {
+        m.element_offset(v[0], &v[2..], v[1], 1).map(|_| ())
+    });
+    let d = [Domain::values([-3, -2, -1, 1, 2, 4]), Domain::range(0, 5)];
+    weakening_is_caught(&d, |m, v| {
+        m.element_const_offset(v[0], &[2, 4, 2, 1, 4, 3], v[1], -2)
+            .map(|_| ())
+    });
+}
+
+#[test]
+fn offset_element_reasons_check_out_on_random_instances() {
+    // Every reason of `array[index − base] = result`, over random bases,
+    // constant arrays and arrays of variables, checked by brute force;
+    // the index's domain reaches past the array on both sides.
+    let mut below = common::rng(0x2545_F491_4F6C_DD1D);
+    for case in 0..200 {
+        let base = below(7) as i32 - 3;
+        let n = 2 + below(4) as usize;
+        let idx: Vec<i32> = (base - 1..=base + n as i32)
+            .filter(|_| below(3) != 0)
+            .collect();
+        let res: Vec<i32> = (-1..=4).filter(|_| below(4) != 0).collect();
+        if idx.is_empty() || res.is_empty() {
+            continue;
+        }
+        let mut m = Model::new();
+        let i = m.new_var(Domain::values(idx.clone())).unwrap();
+        let r = m.new_var(Domain::values(res.clone())).unwrap();
+        let label = if case % 2 == 0 {
+            let array: Vec<i32> = (0..n).map(|_| below(4) as i32).collect();
+            m.element_const_offset(i, &array, r, base).unwrap();
+            format!("{array:?}")
+        } else {
+            let array: Vec<VarId> = (0..n)
+                .map(|_| {
+                    let lo = below(3) as i32;
+                    m.new_var(Domain::range(lo, lo + below(3) as i32)).unwrap()
+                })
+                .collect();
+            m.element_offset(i, &array, r, base).unwrap();
+            format!("{n} variables")
+        };
+        // No auxiliary variable: the index, the result and the array.
+        assert_eq!(m.num_constraints(), 1, "case {case}");
+        testing::check_explanations(&m)
+            .unwrap_or_else(|e| panic!("case {case}: base {base} {label} {idx:?} {res:?}: {e}"));
+    }
+}
+
+#[test]
+fn offset_element_reasons_name_the_index_itself() {
+    // array = [5, 7, 5, 9, 9] counted from 1, as `fzn-csp` posts
+    // MiniZinc's `array_int_element`. With the index in {2, 4} (given
+    // ≥ 2, ≤ 4 and ≠ 3), `result ≠ 5` needs the index off positions 1
+    // and 3 only: `index ≥ 2` and `index ≠ 3`, the index's own literals
+    // (no `index − 1` variable between), not `index ≤ 4`.
+    let mut m = Model::new();
+    let i = m.new_var_named("i", Domain::range(1, 5)).unwrap();
+    let r = m.new_var_named("r", Domain::range(0, 10)).unwrap();
+    m.element_const_offset(i, &[5, 7, 5, 9, 9], r, 1).unwrap();
+    let mut ex = Explainer::new(&m);
+    for g in [Literal::Ge(i, 2), Literal::Le(i, 4), Literal::Ne(i, 3)] {
+        ex.given(g).unwrap();
+    }
+    ex.propagate().unwrap();
+    rests_on_givens(
+        &ex.why(Literal::Ne(r, 5)).unwrap(),
+        &[Literal::Ge(i, 2), Literal::Ne(i, 3)],
+    );
+    assert!(!ex.holds(Literal::Ne(r, 7)).unwrap());
+    // The other way: `result ≠ 7` takes the second entry, index value 2.
+    let mut ex = Explainer::new(&m);
+    for g in [Literal::Ne(r, 7), Literal::Le(r, 9)] {
+        ex.given(g).unwrap();
+    }
+    ex.propagate().unwrap();
+    rests_on_givens(&ex.why(Literal::Ne(i, 2)).unwrap(), &[Literal::Ne(r, 7)]);
+    // With the index fixed to 4, the result is the fourth entry, 9,
+    // because of `index = 4` alone.
+    let mut ex = Explainer::new(&m);
+    ex.given(Literal::Eq(i, 4)).unwrap();
+    ex.propagate().unwrap();
+    assert!(ex.holds(Literal::Eq(r, 9)).unwrap());
+    rests_on_givens(&ex.why(Literal::Eq(r, 9)).unwrap(), &[Literal::Eq(i, 4)]);
+}
+
 /// `b ⇔ Σ aᵢ·xᵢ ⋈ c` (or `b ⇒ …`), under random bound decisions on the
 /// `xᵢ` in the explaining kernel: after each propagation `b` is fixed to 1
 /// exactly when every point of the domains satisfies the relation (not

@@ -132,8 +132,10 @@ fn post_global(m: &mut Model, kind: usize, next: &mut dyn FnMut(u64) -> u64, poo
             }
         }
         12 => {
-            let i = m.new_var(Domain::range(0, 1)).unwrap();
-            m.element(i, &v[..2], v[2]).unwrap();
+            // 0-based, or counted from 1 as MiniZinc's arrays.
+            let base = next(2) as Value;
+            let i = m.new_var(Domain::range(base, base + 1)).unwrap();
+            m.element_offset(i, &v[..2], v[2], base).unwrap();
         }
         13 => {
             match next(4) {
@@ -218,9 +220,11 @@ fn post_global(m: &mut Model, kind: usize, next: &mut dyn FnMut(u64) -> u64, poo
             }
         }
         26 => {
-            // A constant array indexed by a pool variable.
+            // A constant array indexed by a pool variable, counted from
+            // −1, 0 or 1.
             let a: Vec<Value> = (0..5).map(|_| next(5) as Value).collect();
-            m.element_const(v[0], &a, v[1]).unwrap();
+            m.element_const_offset(v[0], &a, v[1], next(3) as Value - 1)
+                .unwrap();
         }
         27 => {
             m.all_different_offset(&v[..3], &[0, 1, 2]).unwrap();

@@ -593,6 +593,29 @@ fn element_with_an_offset_matches_brute_force() {
         );
         ok(r, &format!("constant element with base {base}"), &[]);
     }
+    // Bases at the ends of i32: an array whose last positions no i32
+    // index can name, and one that starts at i32::MIN.
+    for (base, index) in [
+        (i32::MAX - 1, Domain::range(i32::MAX - 3, i32::MAX)),
+        (i32::MIN, Domain::range(i32::MIN, i32::MIN + 4)),
+    ] {
+        let r = testing::check_constraint(&[index.clone(), Domain::range(0, 9)], |m, v| {
+            m.element_const_offset(v[0], &[3, 1, 4, 1, 5], v[1], base)
+                .map(|_| ())
+        });
+        ok(r, &format!("constant element with base {base}"), &[]);
+        let r = testing::check_constraint(
+            &[
+                index,
+                Domain::range(0, 3),
+                Domain::range(1, 3),
+                Domain::values([0, 2]),
+                Domain::range(0, 4),
+            ],
+            |m, v| m.element_offset(v[0], &v[2..], v[1], base).map(|_| ()),
+        );
+        ok(r, &format!("element with base {base}"), &[]);
+    }
 }
 
 /// `Disjunctive` against brute force on random small schedules (holes,

@@ -5,8 +5,12 @@ use crate::domain::Conflict;
 use crate::ids::{Value, VarId};
 use crate::literal::Literal;
 
-/// `array[index] = result`, with a 0-based `index` variable and an array of
-/// variables (a constant array is an array of fixed variables).
+/// `array[index − base] = result`, with an `index` variable that counts
+/// from `base` (0 by [`Element::new`], 1 for MiniZinc's arrays by
+/// [`Element::with_base`]) and an array of variables (a constant array is
+/// an array of fixed variables). The index names the array's positions
+/// directly, with no auxiliary `index − base` variable, so the reasons
+/// below name the index's own literals.
 ///
 /// Scope order: `index`, `result`, then the array.
 ///
@@ -28,37 +32,61 @@ use crate::literal::Literal;
 /// `≠` for the holes). `index ≠ i`: with `array[i]` fixed to `c`,
 /// `result ≠ c`; with the result fixed to `v`, `array[i] ≠ v`; else both
 /// domains. With the index fixed, `index = i` and the bound or value
-/// copied.
+/// copied. (The positions and index values above are the index's values
+/// `base`, `base + 1`, … for the entries 0, 1, ….)
 #[derive(Debug, Clone)]
 pub struct Element {
     /// index, result, array...
     vars: Vec<VarId>,
+    /// The index value that names the array's first entry.
+    base: Value,
 }
 
 impl Element {
-    /// `array[index] = result`.
+    /// `array[index] = result`, the index counting from 0.
     pub fn new(index: VarId, array: &[VarId], result: VarId) -> Element {
+        Element::with_base(index, array, result, 0)
+    }
+
+    /// `array[index − base] = result`: the index counts from `base`
+    /// (`index = base` names `array[0]`).
+    pub fn with_base(index: VarId, array: &[VarId], result: VarId, base: Value) -> Element {
         let mut vars = Vec::with_capacity(array.len() + 2);
         vars.push(index);
         vars.push(result);
         vars.extend_from_slice(array);
-        Element { vars }
+        Element { vars, base }
+    }
+
+    /// The index value that names the array's first entry.
+    pub fn base(&self) -> Value {
+        self.base
+    }
+
+    /// The array's position an index value names, if any.
+    fn position(&self, i: Value) -> Option<usize> {
+        usize::try_from(i64::from(i) - i64::from(self.base))
+            .ok()
+            .filter(|&p| p < self.vars.len() - 2)
     }
 
     fn prune(&self, pruner: &mut Pruner<'_>) -> Result<(), Conflict> {
         let (index, result, array) = (self.vars[0], self.vars[1], &self.vars[2..]);
-        // The index within the array's positions: bounds, so an index
-        // over all of i32 is never listed.
-        let last = Value::try_from(array.len().saturating_sub(1)).unwrap_or(Value::MAX);
         if array.is_empty() {
             return Err(pruner.fail(Why::Constraint));
         }
-        pruner.set_min(index, 0, Why::Constraint)?;
+        // The index within the array's positions: bounds, so an index
+        // over all of i32 is never listed. (Positions past i32::MAX
+        // cannot be named.)
+        let base = i64::from(self.base);
+        let last = (base + array.len() as i64 - 1).min(i64::from(Value::MAX)) as Value;
+        pruner.set_min(index, self.base, Why::Constraint)?;
         pruner.set_max(index, last, Why::Constraint)?;
+        let at = |i: Value| (i64::from(i) - base) as usize;
         // index: positions whose entry can equal the result.
         let idx: Values = pruner.values(index).collect();
         for i in idx {
-            let a = array[i as usize];
+            let a = array[at(i)];
             if !may_meet(pruner, a, result) {
                 // array[i] and result have no value in common: with one
                 // of them fixed, the other lacks that value (a constant
@@ -87,33 +115,33 @@ impl Element {
         if pruner.size(result) <= WALK_LIMIT {
             let res: Values = pruner.values(result).collect();
             for v in res {
-                if !idx.iter().any(|&i| pruner.contains(array[i as usize], v)) {
+                if !idx.iter().any(|&i| pruner.contains(array[at(i)], v)) {
                     // No entry the index can still name can take v.
                     let idx = &idx;
                     pruner.remove(result, v, move |r: &mut Premises| {
                         for &i in idx {
-                            r.push(Literal::Ne(array[i as usize], v));
+                            r.push(Literal::Ne(array[at(i)], v));
                         }
-                        index_avoids(r, index, array, v);
+                        index_avoids(r, index, array, self.base, v);
                     })?;
                 }
             }
         } else {
-            let entries = || idx.iter().map(|&i| array[i as usize]);
+            let entries = || idx.iter().map(|&i| array[at(i)]);
             let lo = entries().map(|a| pruner.min(a)).min().unwrap_or(Value::MIN);
             let hi = entries().map(|a| pruner.max(a)).max().unwrap_or(Value::MAX);
             let why = |r: &mut Premises| {
                 r.domain(index);
                 for &i in &idx {
-                    r.at_least(array[i as usize]);
-                    r.at_most(array[i as usize]);
+                    r.at_least(array[at(i)]);
+                    r.at_most(array[at(i)]);
                 }
             };
             pruner.set_min(result, lo, why)?;
             pruner.set_max(result, hi, why)?;
         }
         if let Some(i) = pruner.value(index) {
-            mirror(pruner, Literal::Eq(index, i), array[i as usize], result)?;
+            mirror(pruner, Literal::Eq(index, i), array[at(i)], result)?;
         }
         Ok(())
     }
@@ -129,24 +157,30 @@ impl Element {
 /// another value) needs nothing. So a constant array's `result ≠ v` rests
 /// only on the index avoiding the positions that hold `v`, as in the
 /// clauses `[index = j] → [result = aⱼ]` of lazy clause generation, not on
-/// the index's whole domain.
-fn index_avoids(r: &mut Premises<'_>, index: VarId, array: &[VarId], v: Value) {
-    let (lo, hi) = (r.min(index), r.max(index));
+/// the index's whole domain. Position `j` is the index value `base + j`.
+fn index_avoids(r: &mut Premises<'_>, index: VarId, array: &[VarId], base: Value, v: Value) {
+    // Positions as i64 offsets from `base`; the index's bounds were set
+    // within the array's positions first, as facts of the constraint,
+    // so every position named below is an i32 index value.
+    let base = i64::from(base);
+    // Positions past i32::MAX cannot be named.
+    let n = (array.len() as i64).min(i64::from(Value::MAX) - base + 1);
+    let value = |j: i64| (base + j) as Value;
+    let lo = i64::from(r.min(index)) - base;
+    let hi = i64::from(r.max(index)) - base;
     let holds =
-        |r: &Premises<'_>, j: usize| r.declared(index, j as Value) && r.declared(array[j], v);
-    // The index lies within the array's positions (its bounds were set
-    // first, as facts of the constraint).
-    let first = (lo.max(0) as usize).min(array.len());
+        |r: &Premises<'_>, j: i64| r.declared(index, value(j)) && r.declared(array[j as usize], v);
+    let first = lo.clamp(0, n);
     if let Some(p) = (0..first).rev().find(|&j| holds(r, j)) {
-        r.push(Literal::Ge(index, p as Value + 1));
+        r.push(Literal::Ge(index, value(p + 1)));
     }
-    let end = (hi.max(-1) as i64 + 1).min(array.len() as i64) as usize;
-    if let Some(q) = (end..array.len()).find(|&j| holds(r, j)) {
-        r.push(Literal::Le(index, q as Value - 1));
+    let end = (hi + 1).clamp(0, n);
+    if let Some(q) = (end..n).find(|&j| holds(r, j)) {
+        r.push(Literal::Le(index, value(q - 1)));
     }
     for j in first..end {
-        if !r.contains(index, j as Value) && holds(r, j) {
-            r.push(Literal::Ne(index, j as Value));
+        if !r.contains(index, value(j)) && holds(r, j) {
+            r.push(Literal::Ne(index, value(j)));
         }
     }
 }
@@ -226,18 +260,23 @@ impl Constraint for Element {
         &self.vars
     }
     fn is_satisfied(&self, values: &[Value]) -> bool {
-        let i = values[0];
-        i >= 0 && (i as usize) < values.len() - 2 && values[2 + i as usize] == values[1]
+        self.position(values[0])
+            .is_some_and(|p| values[2 + p] == values[1])
     }
     fn name(&self) -> &str {
         "element"
     }
     fn to_minizinc(&self, vars: &[String]) -> Option<String> {
         // MiniZinc arrays count from 1; an index outside makes it false.
+        let shift = 1 - i64::from(self.base);
+        let index = match shift {
+            0 => vars[0].clone(),
+            s if s > 0 => format!("{} + {s}", vars[0]),
+            s => format!("{} - {}", vars[0], -s),
+        };
         Some(format!(
-            "{}[{} + 1] = {}",
+            "{}[{index}] = {}",
             crate::minizinc::list(&vars[2..]),
-            vars[0],
             vars[1]
         ))
     }
