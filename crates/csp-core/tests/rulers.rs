@@ -2,13 +2,15 @@
 //! found by an independent enumeration (issue 28).
 //!
 //! The random models of `learning.rs` have domains of a few values, where
-//! a bound rarely becomes true twice on one branch. A ruler's differences
-//! do: `d ≥ 5` first holds when all-different removes 3 and 4 (after a
-//! bound `d ≥ 3`), and later a difference constraint raises the bound to
-//! `d ≥ 7`, an entry that implies `d ≥ 5` alone. Which entries the
-//! conflict analysis then takes as the reason of `d ≥ 5` decides where the
-//! literal sits among the trail's entries; a version that took the later
-//! single entry proved golomb-9's optimum to be 46 (it is 44). These
+//! a bound rarely becomes true twice on one branch and all-different's
+//! ids never span more than a word. A ruler's differences do both: `d ≥
+//! 5` first holds when all-different removes 3 and 4 (after a bound `d ≥
+//! 3`), and later a difference constraint raises the bound to `d ≥ 7`, an
+//! entry that implies `d ≥ 5` alone (debug builds check that the analysis
+//! is given the earliest support); and golomb's ids span 64 values and
+//! more. A version of the analysis that made such literals first UIPs,
+//! run with a wrong all-different reason over wide ids, proved golomb-9's
+//! optimum to be 46 (it is 44); the second test below caught it. These
 //! models are small enough to enumerate and large enough to learn from.
 //!
 //! Node limits only; no wall-clock assertion.
@@ -34,6 +36,9 @@ struct Ruler {
     diffs: Vec<(usize, usize, VarId)>,
     /// The values forbidden: `(index in diffs, value)`.
     forbidden: Vec<(usize, Value)>,
+    /// Per difference, the offset added to it before all-different
+    /// compares (all 0 for a Golomb ruler).
+    offsets: Vec<Value>,
 }
 
 fn ruler(k: usize, len: Value, seed: u64) -> Ruler {
@@ -57,7 +62,20 @@ fn ruler(k: usize, len: Value, seed: u64) -> Ruler {
         }
     }
     let ds: Vec<VarId> = diffs.iter().map(|&(.., d)| d).collect();
-    m.all_different(&ds).unwrap();
+    // Odd seeds: a ruler-like model whose differences plus offsets of 0
+    // or 64 must be distinct, so that all-different's ids span more than
+    // 64 values with short rulers (its wide path).
+    let offsets: Vec<Value> = ds
+        .iter()
+        .map(|_| {
+            if seed % 2 == 1 && seed != u64::MAX {
+                64 * next(2) as Value
+            } else {
+                0
+            }
+        })
+        .collect();
+    m.all_different_offset(&ds, &offsets).unwrap();
     // The first gap is shorter than the last.
     let (first, last) = (
         ds[0],
@@ -76,6 +94,7 @@ fn ruler(k: usize, len: Value, seed: u64) -> Ruler {
         marks,
         diffs,
         forbidden,
+        offsets,
     }
 }
 
@@ -101,7 +120,7 @@ fn rulers(r: &Ruler, k: usize, len: Value) -> Vec<Vec<Value>> {
     seqs.into_iter()
         .filter_map(|ms| {
             let ds: Vec<Value> = r.diffs.iter().map(|&(i, j, _)| ms[j] - ms[i]).collect();
-            let mut sorted = ds.clone();
+            let mut sorted: Vec<Value> = ds.iter().zip(&r.offsets).map(|(d, c)| d + c).collect();
             sorted.sort_unstable();
             sorted.dedup();
             let distinct = sorted.len() == ds.len();
@@ -152,7 +171,7 @@ fn configs(r: &Ruler) -> Vec<(String, SearchOptions)> {
 #[test]
 fn nogoods_learned_on_rulers_exclude_no_better_ruler() {
     let mut learned = 0;
-    for (k, len, seeds) in [(5, 13, 0..6u64), (6, 19, 0..4), (7, 26, 0..2)] {
+    for (k, len, seeds) in [(5, 13, 0..10u64), (6, 19, 0..6), (7, 26, 0..3)] {
         for seed in seeds {
             let r = ruler(k, len, seed);
             let sols = rulers(&r, k, len);
@@ -219,9 +238,9 @@ fn optimal_rulers(k: usize, len: Value) -> Vec<Vec<Value>> {
 
 /// Golomb-9 as MiniZinc's golomb.mzn has it (marks in `0..81`, the marks
 /// in order, smallest value first by binary branching, no restarts): the
-/// search that proved 46 when one literal sat at two places in the
-/// analysis. The optimum is 44; every nogood learned under a bound of 44
-/// or more admits every optimal ruler.
+/// search that proved 46 when a wrong all-different reason met a first
+/// UIP on composite literals. The optimum is 44; every nogood learned
+/// under a bound of 44 or more admits every optimal ruler.
 #[test]
 fn golomb_9_under_its_minizinc_search_is_proven_44() {
     let (k, len) = (9, 81);
