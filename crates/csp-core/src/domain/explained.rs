@@ -1422,9 +1422,11 @@ mod tests {
         } else {
             Literal::Le(crate::ids::VarId(x as u32), v)
         };
-        if let Some(&k) = ks.iter().find(|&&k| implies(trail.entries[k].lit(), lit)) {
-            return Some((k, vec![k]));
-        }
+        // The oldest entry that implies it alone, unless a set is older.
+        let single = ks
+            .iter()
+            .copied()
+            .find(|&k| implies(trail.entries[k].lit(), lit));
         let removal = |w: Value| {
             ks.iter()
                 .copied()
@@ -1470,51 +1472,66 @@ mod tests {
                 best = Some((t, b, set));
             }
         }
-        best.map(|(t, _, set)| (t, set))
+        match best {
+            Some((t, _, set)) if single.is_none_or(|k| t < k) => Some((t, set)),
+            _ => single.map(|k| (k, vec![k])),
+        }
     }
 
-    /// The support of `lit` by definition: the oldest entry of its
+    /// The support of `lit` by definition: nothing when every declared
+    /// value admits it; else, on a gapless declared domain of at most
+    /// `NE_SPAN` values, the earliest support (the one whose newest entry
+    /// is oldest, one entry implying `lit` on its own winning ties; for
+    /// each bound by [`brute_bound`]); else the oldest entry of its
     /// variable before `at` whose literal implies `lit` (weakened to the
-    /// declared domain's gaps) on its own; else, on a gapless declared
-    /// domain of at most `NE_SPAN` values, the earliest support
-    /// ([`brute_bound`]); else every entry that excludes a declared value
-    /// `lit` excludes, by enumerating those values. Sorted.
+    /// declared domain's gaps) on its own; else every entry that excludes
+    /// a declared value `lit` excludes, by enumerating those values.
+    /// Sorted.
     fn brute(root: &DomainStore, trail: &ExplainTrail, at: usize, lit: Literal) -> Vec<usize> {
         let x = lit.var();
+        let mut declared = Vec::new();
+        root.values_into(x.index(), &mut declared);
+        if declared.iter().all(|&v| lit.admits(v)) {
+            return Vec::new();
+        }
         let ks: Vec<usize> = (0..at)
             .filter(|&k| trail.entries[k].var_index() == x.index())
             .collect();
         let w = weakest(root, lit);
-        if let Some(&k) = ks.iter().find(|&&k| implies(trail.entries[k].lit(), w)) {
-            return vec![k];
-        }
+        let single = ks
+            .iter()
+            .copied()
+            .find(|&k| implies(trail.entries[k].lit(), w));
         let i = x.index();
         let (dlo, dhi) = (root.min(i) as i64, root.max(i) as i64);
         if root.size(i) as i64 == dhi - dlo + 1 && dhi - dlo < NE_SPAN {
             let earliest = match lit {
-                Literal::Ge(_, v) => brute_bound(root, trail, at, i, v, true).map(|(_, s)| s),
-                Literal::Le(_, v) => brute_bound(root, trail, at, i, v, false).map(|(_, s)| s),
+                Literal::Ge(_, v) => brute_bound(root, trail, at, i, v, true),
+                Literal::Le(_, v) => brute_bound(root, trail, at, i, v, false),
                 Literal::Eq(_, v) => brute_bound(root, trail, at, i, v, true)
                     .zip(brute_bound(root, trail, at, i, v, false))
-                    .map(|((_, a), (_, b))| [a, b].concat()),
+                    .map(|((ta, a), (tb, b))| (ta.max(tb), [a, b].concat())),
                 Literal::Ne(_, u) => {
                     let a = brute_bound(root, trail, at, i, u + 1, true);
                     let b = brute_bound(root, trail, at, i, u - 1, false);
                     match (a, b) {
-                        (Some(a), Some(b)) if b.0 < a.0 => Some(b.1),
-                        (Some(a), _) => Some(a.1),
-                        (None, b) => b.map(|b| b.1),
+                        (Some(a), Some(b)) if b.0 < a.0 => Some(b),
+                        (Some(a), _) => Some(a),
+                        (None, b) => b,
                     }
                 }
             };
-            if let Some(mut s) = earliest {
-                s.sort_unstable();
-                s.dedup();
-                return s;
+            if let Some((t, mut s)) = earliest {
+                if single.is_none_or(|k| t < k) {
+                    s.sort_unstable();
+                    s.dedup();
+                    return s;
+                }
             }
         }
-        let mut declared = Vec::new();
-        root.values_into(x.index(), &mut declared);
+        if let Some(k) = single {
+            return vec![k];
+        }
         ks.into_iter()
             .filter(|&k| {
                 let e = trail.entries[k].lit();
