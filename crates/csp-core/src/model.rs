@@ -856,19 +856,7 @@ impl Model {
         array: &[VarId],
         result: VarId,
     ) -> Result<ConstraintId, ModelError> {
-        self.check_vars("element", &[index, result])?;
-        self.check_vars("element", array)?;
-        if array.is_empty() {
-            return Err(ModelError::Invalid {
-                constraint: "element",
-                reason: "the array is empty".into(),
-            });
-        }
-        let c = Element::new(index, array, result);
-        if has_repeats(c.scope()) {
-            return Ok(self.checker_path(Box::new(CheckerOnly(c))));
-        }
-        Ok(self.push(Posted::Element(c)))
+        self.element_offset(index, array, result, 0)
     }
 
     /// `array[index] = result` for a constant array (each constant becomes a
@@ -879,12 +867,7 @@ impl Model {
         array: &[Value],
         result: VarId,
     ) -> Result<ConstraintId, ModelError> {
-        self.check_vars("element", &[index, result])?;
-        let vars = array
-            .iter()
-            .map(|&v| self.new_var(Domain::singleton(v)))
-            .collect::<Result<Vec<_>, _>>()?;
-        self.element(index, &vars, result)
+        self.element_const_offset(index, array, result, 0)
     }
 
     /// `array[index − base] = result`: [`element`](Model::element) for
@@ -928,11 +911,14 @@ impl Model {
         }
         let c = Element::with_base(index, array, result, base);
         if has_repeats(c.scope()) {
+            if base == 0 {
+                return Ok(self.checker_path(Box::new(CheckerOnly(c))));
+            }
             // The index or the result repeated in the array: the
             // 0-based constraint over `index − base`, whose own repeats
             // (the result in the array) go to the checker.
-            let i0 = self.zero_based(index, result, base)?;
-            return self.element(i0, array, result);
+            let i0 = self.define(index - base)?;
+            return self.element_offset(i0, array, result, 0);
         }
         Ok(self.push(Posted::Element(c)))
     }
@@ -964,20 +950,6 @@ impl Model {
             .map(|&v| self.new_var(Domain::singleton(v)))
             .collect::<Result<Vec<_>, _>>()?;
         self.element_offset(index, &vars, result, base)
-    }
-
-    /// `index − base` as a variable (`index` itself for base 0).
-    fn zero_based(
-        &mut self,
-        index: VarId,
-        result: VarId,
-        base: Value,
-    ) -> Result<VarId, ModelError> {
-        self.check_vars("element", &[index, result])?;
-        if base == 0 {
-            return Ok(index);
-        }
-        self.define(index - base)
     }
 
     /// `|{x ∈ vars : x = value}| ⋈ k` (see [`Count`]), where the count

@@ -1079,14 +1079,14 @@ impl<'a> History<'a> {
     }
 
     /// [`supports`](Self::supports), appended to `out` (no allocation:
-    /// the learning search's analysis calls it once per premise). Returns
-    /// whether the support is the *earliest* one, the same wherever on the
-    /// trail after it `lit` is read: its newest entry is the one after
-    /// which `lit` first held (see [`earliest_into`](Self::earliest_into)).
-    /// It is, on a variable whose declared domain has no gap and whose
-    /// removals are indexed; elsewhere the support may name later entries
-    /// (every entry that excludes a value `lit` excludes).
-    pub(crate) fn supports_into(&self, lit: Literal, out: &mut Vec<usize>) -> bool {
+    /// the learning search's analysis calls it once per premise). On a
+    /// variable whose declared domain has no gap and whose removals are
+    /// indexed, the support is the *earliest* one, the same wherever on
+    /// the trail after it `lit` is read: its newest entry is the one after
+    /// which `lit` first held (see [`earliest_into`](Self::earliest_into));
+    /// elsewhere it may name later entries (every entry that excludes a
+    /// value `lit` excludes).
+    pub(crate) fn supports_into(&self, lit: Literal, out: &mut Vec<usize>) {
         let x = lit.var();
         // A bound in a gap of the declared domain, weakened to the gap's
         // edge (`x ≥ 1024` over the squares is `x ≥ 962`), so that an entry
@@ -1099,23 +1099,26 @@ impl<'a> History<'a> {
         let i = x.index();
         if held_at_root(self.root, lit) {
             // The declared domain implies it: no entry.
-            return true;
+            return;
         }
         let single = self.trail.oldest_implying(lit, self.at);
         let start = out.len();
         let (dlo, dhi) = (self.root.min(i) as i64, self.root.max(i) as i64);
         let gapless = self.root.size(i) as i64 == dhi - dlo + 1;
-        let indexed = gapless && self.trail.ne_indexed(i);
+        // Debug builds check that the support is the earliest where it
+        // must be.
+        let earliest =
+            |out: &[usize]| !gapless || !self.trail.ne_indexed(i) || self.first_held(lit, out);
         if gapless && self.earliest_into(lit, single, out) {
             debug_assert!(self.jointly_imply(&out[start..], lit), "{lit:?}");
-            debug_assert!(!indexed || self.first_held(lit, &out[start..]), "{lit:?}");
-            return indexed;
+            debug_assert!(earliest(&out[start..]), "{lit:?}");
+            return;
         }
         if let Some(k) = single {
             debug_assert!(implies(self.trail.entries[k].lit(), lit));
+            debug_assert!(earliest(&[k]), "{lit:?}");
             out.push(k);
-            debug_assert!(!indexed || self.first_held(lit, &[k]), "{lit:?}");
-            return indexed;
+            return;
         }
         if gapless {
             // No gap in the declared domain (most): the values `lit`
@@ -1140,7 +1143,6 @@ impl<'a> History<'a> {
             }
         }
         out[start..].reverse();
-        false
     }
 }
 
@@ -1150,7 +1152,7 @@ enum Plan {
     /// One entry implies it.
     Single(usize),
     /// [`ExplainTrail::earliest_bound`]'s set.
-    Set(usize, Option<usize>, Value),
+    Set((usize, Option<usize>, Value)),
 }
 
 impl History<'_> {
@@ -1201,11 +1203,7 @@ impl History<'_> {
                     };
                     let one = t.oldest_implying(b, before);
                     let set = t.earliest_bound(x, u, ge, one.unwrap_or(before));
-                    match (set, one) {
-                        (Some((at, bound, b)), _) => Some(Plan::Set(at, bound, b)),
-                        (None, Some(k)) => Some(Plan::Single(k)),
-                        (None, None) => None,
-                    }
+                    set.map(Plan::Set).or(one.map(Plan::Single))
                 };
                 let (Some(lo), Some(hi)) = (plan(true), plan(false)) else {
                     return false;
@@ -1213,9 +1211,7 @@ impl History<'_> {
                 for (ge, p) in [(true, lo), (false, hi)] {
                     match p {
                         Plan::Single(k) => out.push(k),
-                        Plan::Set(at, bound, b) => {
-                            t.push_bound_support(x, u, ge, (at, bound, b), out)
-                        }
+                        Plan::Set(set) => t.push_bound_support(x, u, ge, set, out),
                     }
                 }
                 true
