@@ -765,6 +765,48 @@ fn a_bad_cumulative_strength_is_an_error_and_exit_2() {
     assert!(stderr(&o).contains("found nothing"), "{}", stderr(&o));
 }
 
+#[test]
+fn the_all_different_strength_follows_the_engine_and_the_flag() {
+    // A Hall interval ({a, b} on 1..2) leaves c and d two values, which
+    // `c + d <= 6` cannot take: bounds and domain consistency fail at the
+    // root, value consistency (forward checking) needs a search.
+    let nodes = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["-s", "tests/data/fzn/alldiff_pigeons.fzn"]);
+        let o = fzn(&all);
+        let text = stdout(&o);
+        assert!(text.contains("=====UNSATISFIABLE====="), "{args:?}: {text}");
+        stat(&text, "nodes")
+    };
+    // The learning search (the default for one solution) posts bounds.
+    assert_eq!(nodes(&[]), 0);
+    assert_eq!(nodes(&["--all-different-strength", "domain"]), 0);
+    assert!(nodes(&["--all-different-strength", "value"]) > 0);
+    // The ordinary engine and enumeration keep value consistency.
+    assert!(nodes(&["--no-learning"]) > 0);
+    assert!(nodes(&["-a"]) > 0);
+    assert_eq!(
+        nodes(&["--no-learning", "--all-different-strength", "bounds"]),
+        0
+    );
+}
+
+#[test]
+fn a_bad_all_different_strength_is_an_error_and_exit_2() {
+    let o = fzn(&[
+        "--all-different-strength",
+        "strong",
+        "tests/data/fzn/alldiff_pigeons.fzn",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    assert!(stderr(&o)
+        .contains("--all-different-strength: expected value, bounds or domain, found 'strong'"));
+    let o = fzn(&["--all-different-strength"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("found nothing"), "{}", stderr(&o));
+}
+
 /// Every switch in `csp.msc`'s `extraFlags` (the file in
 /// `share/minizinc/solvers/` and the one `csp minizinc-setup` writes) is
 /// one `fzn-csp` accepts, and the two files list the same flags: MiniZinc

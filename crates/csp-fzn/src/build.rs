@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use csp_core::constraint::Consistency;
 use csp_core::constraint::CumulativeStrength;
 use csp_core::{ConstraintId, Domain, Model, Value, VarId};
 use csp_text::TextError;
@@ -188,6 +189,9 @@ pub(crate) struct Builder {
     /// Give the strict `diffn` order literals
     /// ([`BuildOptions::order_literals`]).
     pub(crate) order_literals: bool,
+    /// The strength of an `all_different` the model does not annotate
+    /// ([`BuildOptions::all_different`]).
+    pub(crate) all_different: Option<Consistency>,
 }
 
 /// How [`build_with`] builds a model: the heap's budget and the choices
@@ -207,6 +211,15 @@ pub struct BuildOptions {
     /// disjuncts of MiniZinc's decomposition. `fzn-csp` sets it when it
     /// learns (its default), not when it enumerates.
     pub order_literals: bool,
+    /// The strength of every `all_different` that carries no consistency
+    /// annotation (`fzn-csp --all-different-strength`). `None` or
+    /// `Some(Value)`: value consistency capped at forward checking, as
+    /// Gecode's default (see [`FznModel::full_value_all_different`]);
+    /// `Some(Bounds)`: Hall intervals, whose reasons are bounds, which is
+    /// what `fzn-csp` posts when it learns (golomb-9 with its MiniZinc
+    /// search: 8,250 failures against 22,544 at value consistency,
+    /// `docs/benchmarks.md`); `Some(Domain)`: Régin's matching.
+    pub all_different: Option<Consistency>,
 }
 
 /// Why [`build_within`] stopped.
@@ -763,6 +776,7 @@ pub fn build_with(items: &[Item], opts: BuildOptions) -> Result<FznModel, BuildE
         budget: opts.budget,
         cumulative: opts.cumulative,
         order_literals: opts.order_literals,
+        all_different: opts.all_different,
         over_budget: false,
         m: Model::new(),
         names: HashMap::new(),

@@ -622,7 +622,7 @@ pub(crate) fn post(
         // Native globals (share/minizinc/csp/).
         "fzn_all_different_int" => {
             arity(c, args, 1)?;
-            let id = match consistency(anns) {
+            let id = match consistency(anns).or(c.b.all_different) {
                 None | Some(Consistency::Value) => {
                     let id = match offsets(c, &args[0]) {
                         Some((base, offsets)) => c.b.m.all_different_offset(&base, &offsets),

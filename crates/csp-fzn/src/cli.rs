@@ -3,7 +3,7 @@
 //! [`main`]).
 //!
 //! ```text
-//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--no-learning] [--no-lns] [--cumulative-strength S] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] model.fzn
+//! fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--no-learning] [--no-lns] [--cumulative-strength S] [--all-different-strength S] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] model.fzn
 //! ```
 //!
 //! Exit status: 0 when the run ended normally (including "unsatisfiable"
@@ -20,7 +20,7 @@ use crate::run::{self, Config, Status};
 const WATCHDOG_GRACE_MS: u64 = 500;
 
 const USAGE: &str =
-    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--no-learning] [--no-lns] [--cumulative-strength S] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] FILE.fzn";
+    "usage: fzn-csp [-a] [-i] [-n N] [-f] [-p N] [-r SEED] [-s] [-t MS] [-v] [--node-limit N] [--no-learning] [--no-lns] [--cumulative-strength S] [--all-different-strength S] [--trace-conflicts N] [--memory-limit SIZE] [--why-unsat [--why-unsat-budget N]] FILE.fzn";
 
 const HELP: &str = "fzn-csp: csp as a FlatZinc solver (MiniZinc: minizinc --solver csp model.mzn)
 
@@ -63,6 +63,11 @@ options:
                              plus the energetic overload check (default), plus
                              energetic reasoning that pushes starts (O(n³) per call),
                              or plus time-table edge finding (O(n² log n))
+      --all-different-strength value|bounds|domain
+                             how every all_different without a consistency annotation
+                             propagates: bounds (Hall intervals) where the learning
+                             search runs, value (forward checking) where the ordinary
+                             engine does; or Régin's domain consistency
       --inference fc|mac     one inference level for every constraint (default: mac,
                              with value all-different forward-checked as in Gecode;
                              mac adds hidden singles to it, fc forward-checks all)
@@ -110,6 +115,20 @@ pub fn parse_args(
                     v => {
                         return Err(format!(
                             "--inference: expected fc, mac or none, found {}",
+                            v.map_or("nothing".to_string(), |v| format!("'{v}'"))
+                        ))
+                    }
+                })
+            }
+            "--all-different-strength" => {
+                use csp_core::constraint::Consistency as C;
+                cfg.all_different = Some(match it.next().as_deref() {
+                    Some("value") => C::Value,
+                    Some("bounds") => C::Bounds,
+                    Some("domain") => C::Domain,
+                    v => {
+                        return Err(format!(
+                            "--all-different-strength: expected value, bounds or domain, found {}",
                             v.map_or("nothing".to_string(), |v| format!("'{v}'"))
                         ))
                     }
@@ -225,12 +244,17 @@ pub fn main() -> ExitCode {
     let built = crate::parse(&text)
         .map_err(crate::BuildError::Invalid)
         .and_then(|items| {
+            // Only where the learning search runs: enumeration keeps the
+            // ordinary engine, which has no use for order literals and
+            // is faster with value all-different (Gecode's default).
+            let learning = cfg.learning && !cfg.all && cfg.solutions.is_none_or(|n| n <= 1);
             let opts = crate::BuildOptions {
                 budget,
                 cumulative: cfg.cumulative,
-                // Only where the learning search runs: enumeration keeps
-                // the ordinary engine, which has no use for them.
-                order_literals: cfg.learning && !cfg.all && cfg.solutions.is_none_or(|n| n <= 1),
+                order_literals: learning,
+                all_different: cfg
+                    .all_different
+                    .or(learning.then_some(csp_core::constraint::Consistency::Bounds)),
             };
             crate::build_with(&items, opts)
         });

@@ -36,6 +36,11 @@ pub struct Config {
     /// `--cumulative-strength`: how every `cumulative` propagates
     /// (applied when the model is built, [`crate::BuildOptions`]).
     pub cumulative: csp_core::constraint::CumulativeStrength,
+    /// `--all-different-strength`: the strength of the `all_different`
+    /// constraints the model does not annotate; `None`: bounds where the
+    /// learning search runs, value elsewhere
+    /// ([`crate::BuildOptions::all_different`]).
+    pub all_different: Option<csp_core::constraint::Consistency>,
     /// `-p N`: threads.
     pub threads: usize,
     /// `-r SEED`.
@@ -83,6 +88,7 @@ impl Default for Config {
             free: false,
             inference: None,
             cumulative: csp_core::constraint::CumulativeStrength::default(),
+            all_different: None,
             threads: 1,
             seed: 0,
             stats: false,
