@@ -1184,3 +1184,252 @@ fn reified_linear_fixes_its_boolean_exactly_when_the_bounds_decide() {
     // Both outcomes were met often (the test is not vacuous).
     assert!(fixed > 300 && open > 300, "fixed {fixed}, open {open}");
 }
+
+/// A domain of two to five values from `base` (an `i64`, clamped into
+/// `i32`), laid out so that the store and the propagators take the path
+/// each layout selects: `0` a few consecutive values (one word); `1` those
+/// and one 64 to 253 above (a large bitset domain, id windows of 64 to
+/// 255 values); `2` one 256 to 4255 above (wider than every window); `3`
+/// values 1000 apart (a list domain); `4` one at an end of `i32`; `5` one
+/// of the first two and the value 100 above `base` (two values 64 to 255
+/// apart: a position left with two ids, which a naked single needs).
+fn laid_out(next: &mut dyn FnMut(u64) -> u64, layout: u64, base: i64) -> Vec<Value> {
+    let clamp = |v: i64| v.clamp(Value::MIN as i64, Value::MAX as i64) as Value;
+    let mut vals: Vec<Value> = (0..3).map(|k| clamp(base + k)).collect();
+    match layout {
+        0 => vals.push(clamp(base + 3 + next(2) as i64)),
+        1 => vals.push(clamp(base + 64 + next(190) as i64)),
+        2 => vals.push(clamp(base + 256 + next(4000) as i64)),
+        3 => vals = (0..4).map(|k| clamp(base + 1000 * k)).collect(),
+        4 => vals.push([Value::MIN, Value::MAX][next(2) as usize]),
+        _ => vals = vec![clamp(base + next(2) as i64), clamp(base + 100)],
+    }
+    vals.sort_unstable();
+    vals.dedup();
+    vals
+}
+
+/// The sums [`post_sized`] posted whose magnitude (the constant and each
+/// coefficient times its variable's largest absolute value) passes 2⁶¹:
+/// those the linear propagator reasons on in 128 bits.
+static WIDE_SUMS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The largest absolute value of `d`.
+fn far_end(d: &Domain) -> u64 {
+    let (lo, hi) = (d.min().unwrap_or(0), d.max().unwrap_or(0));
+    lo.unsigned_abs().max(hi.unsigned_abs()) as u64
+}
+
+/// The kinds of constraint [`post_sized`] posts.
+const SIZED_KINDS: u64 = 20;
+
+/// Posts constraint `kind` over `v` (four variables whose domains come
+/// from [`laid_out`] around `base`), its constants drawn from `values`
+/// (the values of `v`'s domains), with a few small fresh variables.
+fn post_sized(
+    m: &mut Model,
+    kind: u64,
+    next: &mut dyn FnMut(u64) -> u64,
+    v: &[VarId],
+    values: &[Value],
+    base: i64,
+) -> Result<(), csp_core::ModelError> {
+    use csp_core::constraint::{Automaton, Consistency, CumulativeStrength, ValuePrecede};
+    let pick = |next: &mut dyn FnMut(u64) -> u64| values[next(values.len() as u64) as usize];
+    let small = |m: &mut Model, hi: Value| m.new_var(Domain::range(0, hi));
+    match kind {
+        0 => m.all_different(v).map(|_| ()),
+        1 => m.all_different_with(v, Consistency::Bounds).map(|_| ()),
+        2 => m.all_different_with(v, Consistency::Domain).map(|_| ()),
+        3 => {
+            let offsets: Vec<Value> = v
+                .iter()
+                .map(|_| [0, 1, 64, -100][next(4) as usize])
+                .collect();
+            m.all_different_offset(v, &offsets).map(|_| ())
+        }
+        4 => m.all_different_except(v, pick(next)).map(|_| ()),
+        5 => {
+            let (a, b) = (pick(next), pick(next));
+            let vals = if a == b { vec![a] } else { vec![a, b] };
+            let counts: Vec<VarId> = vals.iter().map(|_| small(m, 3).unwrap()).collect();
+            m.global_cardinality(&v[..3], &vals, &counts).map(|_| ())
+        }
+        6 => {
+            let mut set = vec![pick(next), pick(next)];
+            set.sort_unstable();
+            set.dedup();
+            let n = small(m, 3)?;
+            m.among(&v[..3], &set, n).map(|_| ())
+        }
+        7 => {
+            let rel = [Relation::Le, Relation::Ge, Relation::Eq][next(3) as usize];
+            let value = pick(next);
+            m.count(&v[..3], value, rel, 1 + next(2) as i64).map(|_| ())
+        }
+        8 => {
+            let n = m.new_var(Domain::range(1, 3))?;
+            m.nvalue(&v[..3], n).map(|_| ())
+        }
+        9 => {
+            // Up to 90 rows: more than one word of tuples.
+            let rows: Vec<Vec<Value>> = (0..3 + next(88))
+                .map(|_| (0..3).map(|_| pick(&mut *next)).collect())
+                .collect();
+            m.table(&v[..3], rows).map(|_| ())
+        }
+        10 => {
+            // A counter modulo `k` (up to 70 states: more than one word of
+            // states), each value adding its rank in `values` mod 3.
+            let k = 2 + next(69) as usize;
+            let mut t = Vec::new();
+            for q in 0..k {
+                for (r, &val) in values.iter().enumerate() {
+                    t.push((q, val, (q + r % 3) % k));
+                }
+            }
+            let accepting: Vec<usize> = (0..k).filter(|q| q % 2 == 0).collect();
+            let a = Automaton::new(k, 0, &accepting, &t).unwrap();
+            m.regular(&v[..3], &a).map(|_| ())
+        }
+        11 => {
+            let i = small(m, 2)?;
+            m.element(i, &v[..3], v[3]).map(|_| ())
+        }
+        12 => {
+            // A constant array indexed from `base` (large, negative or
+            // near an end of `i32`).
+            let array: Vec<Value> = (0..4).map(|_| pick(next)).collect();
+            let first = base.clamp(Value::MIN as i64, Value::MAX as i64 - 8) as Value;
+            m.element_const_offset(v[0], &array, v[1], first)
+                .map(|_| ())
+        }
+        13 => {
+            let c = [0, 1, 64, -200, 1000][next(5) as usize];
+            if next(2) == 0 {
+                m.equal(v[0], v[1], c).map(|_| ())
+            } else {
+                m.not_equal(v[0], v[1], c).map(|_| ())
+            }
+        }
+        14 => {
+            // Coefficients up to 2³¹: near the ends of `i32` the sum's
+            // magnitude passes 2⁶¹ and it takes its 128-bit path.
+            let terms: Vec<(i64, VarId)> = v[..3]
+                .iter()
+                .map(|&x| ([1, -1, 2, 1 << 20, 1 << 31][next(5) as usize], x))
+                .collect();
+            let rhs: i128 = terms
+                .iter()
+                .map(|&(a, _)| a as i128 * pick(&mut *next) as i128)
+                .sum();
+            let rhs = rhs.clamp(i64::MIN as i128 / 2, i64::MAX as i128 / 2) as i64;
+            let magnitude: i128 = rhs.unsigned_abs() as i128
+                + terms
+                    .iter()
+                    .map(|&(a, x)| a.unsigned_abs() as i128 * far_end(m.domain(x)) as i128)
+                    .sum::<i128>();
+            if magnitude > (i64::MAX / 4) as i128 {
+                WIDE_SUMS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            let rel = [Relation::Le, Relation::Ge, Relation::Eq][next(3) as usize];
+            m.linear(&terms, rel, rhs).map(|_| ())
+        }
+        15 => match next(3) {
+            0 => m.lex_less(&v[..2], &v[2..4]).map(|_| ()),
+            1 => m.increasing(&v[..3]).map(|_| ()),
+            _ => m.strictly_increasing(&v[..3]).map(|_| ()),
+        },
+        16 => {
+            let (s, t) = (pick(next), pick(next));
+            m.post(ValuePrecede::new(v.to_vec(), s, t)).map(|_| ())
+        }
+        17 => {
+            let d: Vec<i32> = (0..3).map(|_| 1 + next(3) as i32).collect();
+            m.disjunctive(&v[..3], &d).map(|_| ())
+        }
+        18 => {
+            let d: Vec<i32> = (0..3).map(|_| 1 + next(3) as i32).collect();
+            let r: Vec<i32> = (0..3).map(|_| 1 + next(2) as i32).collect();
+            let strength = [
+                CumulativeStrength::TimeTable,
+                CumulativeStrength::Energetic,
+                CumulativeStrength::EnergeticReasoning,
+                CumulativeStrength::TimeTableEdgeFinding,
+            ][next(4) as usize];
+            m.cumulative_with(&v[..3], &d, &r, 2, strength).map(|_| ())
+        }
+        _ => {
+            let dx = [1 + next(2) as i32, 1 + next(2) as i32];
+            let dy = [1 + next(2) as i32, 1];
+            m.diffn(&v[..2], &v[2..4], &dx, &dy).map(|_| ())
+        }
+    }
+}
+
+/// The layouts of [`laid_out`] each profile draws from: small domains
+/// (the word paths), id windows of 64 to 255 values, wider spans, and the
+/// ends of `i32`.
+const PROFILES: [&[u64]; 4] = [&[0], &[0, 1, 5, 5], &[0, 1, 2, 3, 5], &[0, 2, 4]];
+
+/// Every reason of every propagator whose path depends on the domains'
+/// size, span or representation, audited by brute force on the paths
+/// that small domains never reach: four variables laid out by
+/// [`laid_out`] (each its own layout, from one of the [`PROFILES`])
+/// around a base of 0, ±1000 or near an end of `i32`, one constraint of
+/// [`post_sized`], and a table that fixes two of the variables in one
+/// step from a selector decided first (the all-different defect of
+/// commit dcdcbda needed two positions fixed at once).
+#[test]
+fn reasons_check_out_on_every_size_gated_path() {
+    let bases: [i64; 5] = [0, 1000, -1000, Value::MAX as i64 - 4500, Value::MIN as i64];
+    let (mut audited, mut posted) = (0, [0u32; SIZED_KINDS as usize]);
+    for seed in 0..5 * 5 * 4 * SIZED_KINDS {
+        let mut next = common::rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1);
+        let kind = seed % SIZED_KINDS;
+        let profile = PROFILES[(seed / SIZED_KINDS % 4) as usize];
+        let base = bases[(seed / SIZED_KINDS / 4 % 5) as usize];
+        let mut m = Model::new();
+        let d = m.new_var(Domain::range(0, 2)).unwrap();
+        let doms: Vec<Vec<Value>> = (0..4)
+            .map(|_| {
+                let layout = profile[next(profile.len() as u64) as usize];
+                laid_out(&mut next, layout, base)
+            })
+            .collect();
+        let v: Vec<VarId> = doms
+            .iter()
+            .map(|vals| m.new_var(Domain::values(vals.iter().copied())).unwrap())
+            .collect();
+        let mut values: Vec<Value> = doms.concat();
+        values.sort_unstable();
+        values.dedup();
+        if post_sized(&mut m, kind, &mut next, &v, &values, base).is_err() {
+            continue;
+        }
+        let a = next(4) as usize;
+        let b = (a + 1 + next(3) as usize) % 4;
+        let rows: Vec<Vec<Value>> = (0..3)
+            .map(|r| {
+                let (da, db) = (&doms[a], &doms[b]);
+                vec![
+                    r,
+                    da[next(da.len() as u64) as usize],
+                    db[next(db.len() as u64) as usize],
+                ]
+            })
+            .collect();
+        m.table(&[d, v[a], v[b]], rows).unwrap();
+        testing::check_explanations(&m)
+            .unwrap_or_else(|e| panic!("seed {seed}, kind {kind}, base {base}: {e}\n{m:?}"));
+        audited += 1;
+        posted[kind as usize] += 1;
+    }
+    assert!(audited > 1600, "only {audited} models audited");
+    assert!(
+        posted.iter().all(|&p| p > 40),
+        "posted per kind: {posted:?}"
+    );
+    let wide = WIDE_SUMS.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(wide > 10, "only {wide} sums on the 128-bit path");
+}

@@ -638,7 +638,19 @@ impl ExplainTrail {
                 }
                 _ => break,
             }
-            w = if ge { w - 1 } else { w + 1 };
+            // At an end of `i32` (the declared bound), every value from it
+            // on is removed: the step past it would overflow.
+            let Some(past) = (if ge {
+                w.checked_sub(1)
+            } else {
+                w.checked_add(1)
+            }) else {
+                if let Some(t) = newest.filter(|&t| best.is_none_or(|(bt, ..)| t < bt)) {
+                    best = Some((t, None, w));
+                }
+                break;
+            };
+            w = past;
         }
         best
     }
@@ -1447,7 +1459,7 @@ mod tests {
             let range: Vec<Value> = if ge {
                 (b..v).collect()
             } else {
-                (v + 1..=b).collect()
+                (v as i64 + 1..=b as i64).map(|w| w as Value).collect()
             };
             let Some(mut set) = range
                 .iter()
@@ -1508,8 +1520,12 @@ mod tests {
                     .zip(brute_bound(root, trail, at, i, v, false))
                     .map(|((ta, a), (tb, b))| (ta.max(tb), [a, b].concat())),
                 Literal::Ne(_, u) => {
-                    let a = brute_bound(root, trail, at, i, u + 1, true);
-                    let b = brute_bound(root, trail, at, i, u - 1, false);
+                    let a = u
+                        .checked_add(1)
+                        .and_then(|w| brute_bound(root, trail, at, i, w, true));
+                    let b = u
+                        .checked_sub(1)
+                        .and_then(|w| brute_bound(root, trail, at, i, w, false));
                     match (a, b) {
                         (Some(a), Some(b)) if b.0 < a.0 => Some(b),
                         (Some(a), _) => Some(a),
@@ -1543,8 +1559,12 @@ mod tests {
             Domain::values([0, 1, 3, 4, 5, 9, 10, 11, 15, 20, 21, 22]), // gaps
             Domain::range(-50, 250),                                    // large, indexed
             Domain::range(0, 9000), // wider than the index takes
+            // At the ends of `i32`: a bound's support reaches the
+            // declared bound (the step past it overflowed).
+            Domain::range(Value::MIN, Value::MIN + 40),
+            Domain::range(Value::MAX - 40, Value::MAX),
         ];
-        let root = DomainStore::new(&domains, &[0, 1, 2, 3]);
+        let root = DomainStore::new(&domains, &[0, 1, 2, 3, 4, 5]);
         let n = domains.len();
         let mut checked = 0usize;
         for seed in 0..12u64 {
@@ -1600,11 +1620,12 @@ mod tests {
                     };
                     for i in 0..n {
                         let x = crate::ids::VarId(i as u32);
-                        let (dlo, dhi) = (root.min(i), root.max(i));
+                        let (dlo, dhi) = (root.min(i) as i64, root.max(i) as i64);
                         let mut values: Vec<Value> = (0..12)
-                            .map(|_| dlo - 1 + rng.below((dhi - dlo + 3) as usize) as Value)
+                            .map(|_| dlo - 1 + rng.below((dhi - dlo + 3) as usize) as i64)
+                            .chain([dlo - 1, dlo, dhi, dhi + 1])
+                            .filter_map(|v| Value::try_from(v).ok())
                             .collect();
-                        values.extend([dlo - 1, dlo, dhi, dhi + 1]);
                         values.extend(
                             (0..at)
                                 .filter(|&k| trail.entries[k].var_index() == i)
