@@ -603,16 +603,23 @@ impl ExplainTrail {
         };
         let mut j = before_in(ks, before);
         let value = |k: u32| self.entries[k as usize].value;
-        // Past `b` towards `v`: does bound `b` leave `w` out?
-        let outside = |b: Value, w: Value| if ge { b > w } else { b < w };
+        // Past `b` towards `v`: does bound `b` leave `w` out? (`w` is
+        // wide, so that the step past an end of `i32` cannot overflow.)
+        let outside = |b: Value, w: i64| {
+            if ge {
+                i64::from(b) > w
+            } else {
+                i64::from(b) < w
+            }
+        };
         // The newest removal of the values past `w` up to `v` (exclusive).
         let mut newest: Option<usize> = None;
         let mut best: Option<(usize, Option<usize>, Value)> = None;
-        let mut w = if ge {
+        let mut w = i64::from(if ge {
             v.checked_sub(1)?
         } else {
             v.checked_add(1)?
-        };
+        });
         loop {
             // The bound entries past `w`: each with the removals between
             // it and `v` is a support.
@@ -624,7 +631,7 @@ impl ExplainTrail {
                     best = Some((t, Some(k), self.entries[k].value));
                 }
             }
-            if (ge && w < dlo) || (!ge && w > dhi) {
+            if (ge && w < i64::from(dlo)) || (!ge && w > i64::from(dhi)) {
                 // Every value from the declared bound on is removed.
                 let b = if ge { dlo } else { dhi };
                 if let Some(t) = newest.filter(|&t| best.is_none_or(|(bt, ..)| t < bt)) {
@@ -632,25 +639,14 @@ impl ExplainTrail {
                 }
                 break;
             }
-            match self.ne_slot(x, w).map(|s| self.ne_at[s]) {
+            // `w` lies in the declared domain here.
+            match self.ne_slot(x, w as Value).map(|s| self.ne_at[s]) {
                 Some(k) if k != NE_NONE && (k as usize) < before => {
                     newest = Some(newest.map_or(k as usize, |n| n.max(k as usize)));
                 }
                 _ => break,
             }
-            // At an end of `i32` (the declared bound), every value from it
-            // on is removed: the step past it would overflow.
-            let Some(past) = (if ge {
-                w.checked_sub(1)
-            } else {
-                w.checked_add(1)
-            }) else {
-                if let Some(t) = newest.filter(|&t| best.is_none_or(|(bt, ..)| t < bt)) {
-                    best = Some((t, None, w));
-                }
-                break;
-            };
-            w = past;
+            w += if ge { -1 } else { 1 };
         }
         best
     }
