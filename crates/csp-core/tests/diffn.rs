@@ -242,6 +242,51 @@ fn overload_fails_at_the_root() {
     ex.audit(testing::MAX_ASSIGNMENTS).unwrap();
 }
 
+/// Four 2 × 1 rectangles at x = 5, 5, 5 and 6 with y in 1..=3 all cover
+/// x = 6, so they need four rows where there are three: the time-table
+/// check of the compulsory parts fails at the root, where no pair is
+/// forced apart on y and every energetic window fits (the three at 5 and
+/// the one at 6 take 8 of the 9 cells of `[5, 8) × [1, 4)`). Its reason is
+/// audited by brute force. Three fit (FIR filter scheduling, issue 29:
+/// three multipliers, the filters instances of the MiniZinc benchmarks).
+#[test]
+fn profile_overload_fails_at_the_root() {
+    for (starts, overloaded) in [(&[5, 5, 5, 6][..], true), (&[5, 5, 6][..], false)] {
+        let k = starts.len();
+        let mut m = Model::new();
+        let x: Vec<VarId> = starts
+            .iter()
+            .map(|&s| m.new_var(Domain::singleton(s)).unwrap())
+            .collect();
+        let y = m.new_vars(k, Domain::range(1, 3)).unwrap();
+        m.diffn(&x, &y, &vec![2; k], &vec![1; k]).unwrap();
+        let r = Search::new(&m).inference(Inference::Mac).solve().unwrap();
+        assert_eq!(r.solution.is_none(), overloaded, "{starts:?}");
+        let mut ex = Explainer::new(&m);
+        assert_eq!(ex.propagate().is_err(), overloaded, "{starts:?}");
+        ex.audit(testing::MAX_ASSIGNMENTS).unwrap();
+        if overloaded {
+            assert_eq!(r.stats.nodes, 0, "fails without a decision");
+        }
+    }
+    // With the x origins open, decisions bring the four onto x = 6: the
+    // failure comes with the last of them, and names all four.
+    let mut m = Model::new();
+    let x = m.new_vars(4, Domain::range(4, 7)).unwrap();
+    let y = m.new_vars(4, Domain::range(1, 3)).unwrap();
+    m.diffn(&x, &y, &[2; 4], &[1; 4]).unwrap();
+    let mut ex = Explainer::new(&m);
+    ex.propagate().unwrap();
+    let at: Vec<Literal> = [5, 5, 5, 6]
+        .iter()
+        .zip(&x)
+        .map(|(&s, &v)| Literal::Eq(v, s))
+        .collect();
+    let failed = at.iter().position(|&d| ex.decide(d).is_err());
+    assert_eq!(failed, Some(3), "fails with the fourth");
+    ex.audit(testing::MAX_ASSIGNMENTS).unwrap();
+}
+
 /// A push is explained by the rectangle in the way, not the one far away.
 #[test]
 fn push_is_explained_by_the_rectangle_in_the_way() {

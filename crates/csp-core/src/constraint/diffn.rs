@@ -41,7 +41,13 @@ use crate::{Model, ModelError};
 /// * **energetic overload check**, on each axis: the rectangles of
 ///   positive area whose origins must lie at or after `a` and that must
 ///   end by `b` on that axis fit inside `[a, b)` times their bounding box
-///   on the other axis, so their areas sum to at most that box's area.
+///   on the other axis, so their areas sum to at most that box's area;
+/// * **time-table overload check**, on each axis: the rectangles whose
+///   compulsory parts there (`[max oᵢ, min oᵢ + sᵢ)`) all cover one point
+///   overlap pairwise on that axis, so they lie apart on the other, and
+///   their sizes on the other axis sum to at most the span of their
+///   bounding box there (four 2 × 1 rectangles at x = 5, 5, 5, 6 do not
+///   fit on three rows, though every energetic window does).
 ///
 /// With one origin of a rectangle left open (every other fixed), it also
 /// loses the values in the middle of its domain where the rectangle would
@@ -54,7 +60,9 @@ use crate::{Model, ModelError};
 /// other rectangle's bound that the push copies, in the style of Schutt et
 /// al.'s explanations of time-tabling. An overload is explained by the
 /// rectangles of largest area that overflow the box, each by the four
-/// bounds that keep it inside.
+/// bounds that keep it inside; a time-table overload by the tallest
+/// rectangles at the point that overflow the span, each by the bounds
+/// that keep its compulsory part on the point and it inside the span.
 ///
 /// Cost: O(n²) per call, not idempotent (the kernel calls it again after
 /// its own changes), no entailment. The checker is pairwise, O(n²). Local
@@ -480,6 +488,60 @@ impl DiffnProp<'_> {
         }))
     }
 
+    /// Time-table overload on axis `a`: the rectangles whose compulsory
+    /// parts on `a` (`[max oₖ, min oₖ + sₖ)`, of positive size) all cover
+    /// one point there overlap pairwise on `a`, so they lie apart on the
+    /// other axis, and their sizes there sum to at most the span of their
+    /// bounding box on it. Checked at each point where a compulsory part
+    /// starts. Reads the loaded bounds.
+    fn profile(&mut self, p: &mut Pruner<'_>, a: usize) -> Result<(), Conflict> {
+        let b = 1 - a;
+        let n = self.axes[0].vars.len();
+        let (lo, hi, axes) = (&self.lo, &self.hi, &self.axes);
+        let (sa, sb) = (&axes[a].size, &axes[b].size);
+        let covers = |k: usize, at: i64| sa[k] > 0 && hi[a][k] <= at && at < lo[a][k] + sa[k];
+        for q in 0..n {
+            let at = hi[a][q];
+            if !covers(q, at) {
+                continue;
+            }
+            let (mut sum, mut blo, mut bhi) = (0i64, i64::MAX, i64::MIN);
+            for k in (0..n).filter(|&k| covers(k, at)) {
+                sum += sb[k];
+                blo = blo.min(lo[b][k]);
+                bhi = bhi.max(hi[b][k] + sb[k]);
+            }
+            if sum <= bhi - blo {
+                continue;
+            }
+            // Premises: the tallest rectangles at `at` that already
+            // overflow the span [blo, bhi), each by the bounds that keep
+            // its compulsory part on `at` and it inside the span.
+            let mut tall: Vec<usize> = (0..n).filter(|&k| covers(k, at)).collect();
+            tall.sort_unstable_by_key(|&k| std::cmp::Reverse(sb[k]));
+            let mut got = 0;
+            let keep = tall
+                .iter()
+                .take_while(|&&k| {
+                    let before = got;
+                    got += sb[k];
+                    before <= bhi - blo
+                })
+                .count();
+            tall.truncate(keep);
+            return Err(p.fail(|r: &mut Premises<'_>| {
+                for &k in &tall {
+                    let (va, vb) = (axes[a].vars[k], axes[b].vars[k]);
+                    r.push(Literal::Le(va, clamp(at)));
+                    r.push(Literal::Ge(va, clamp(at - sa[k] + 1)));
+                    r.push(Literal::Ge(vb, clamp(blo)));
+                    r.push(Literal::Le(vb, clamp(bhi - sb[k])));
+                }
+            }));
+        }
+        Ok(())
+    }
+
     /// The forward-checking contract: with the origin of rectangle `i` on
     /// axis `a` the only one open, it loses every value at which `i`
     /// overlaps a fixed rectangle.
@@ -534,6 +596,8 @@ impl Propagator for DiffnProp<'_> {
         }
         self.overload(p, 0)?;
         self.overload(p, 1)?;
+        self.profile(p, 0)?;
+        self.profile(p, 1)?;
         let mut open = (0..2)
             .flat_map(|a| (0..n).map(move |k| (a, k)))
             .filter(|&(a, k)| !p.is_fixed(self.axes[a].vars[k]));
