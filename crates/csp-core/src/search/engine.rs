@@ -96,6 +96,13 @@ pub(crate) struct Engine<'a> {
     /// Prefixes of the variable orders' candidate lists found fixed (see
     /// [`SkipHint`](super::var_order::SkipHint)).
     pub(super) skip_hints: Vec<super::var_order::SkipHint>,
+    /// Break ties of `smallest` and `largest` in an order the search
+    /// reshuffles (see [`TieOrder`](super::var_order::TieOrder)), not
+    /// by the first in the annotation's array: set by the learning
+    /// search.
+    pub(crate) reorder_ties: bool,
+    /// Per phase of the decision variables, its order for ties.
+    pub(super) tie_orders: Vec<super::var_order::TieOrder>,
     /// Does some variable order of the search read `weights` (see
     /// [`reads_weights`])? If not, failures leave them alone.
     keeps_weights: bool,
@@ -238,6 +245,8 @@ impl<'a> Engine<'a> {
             phase_val: phase_values(model.num_vars(), &opts),
             last_conflict: None,
             skip_hints: Vec::new(),
+            reorder_ties: false,
+            tie_orders: Vec::new(),
             root_decided: false,
             root_counts: None,
             observer,

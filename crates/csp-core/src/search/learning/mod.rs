@@ -212,7 +212,8 @@ impl<'a> Learner<'a> {
             (r, _) => r,
         };
         let prep = Arc::new(Prepared::new(model, options.inference));
-        let engine = Engine::new(model, prep, options, None);
+        let mut engine = Engine::new(model, prep, options, None);
+        engine.reorder_ties = true;
         let n = model.num_vars();
         let vars: Vec<u32> = (0..n as u32).collect();
         let mut activity = Activity::new(n, &vars);
