@@ -930,13 +930,13 @@ pub(crate) fn splitmix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The scheduling class of a constraint on the checker path.
-/// The priority of a constraint propagated through its checker path: cheap
-/// when at most two of its variables are free at the root (an `element`
-/// over a constant array relates index and result only, its array being
-/// fixed variables), linear otherwise. Measured on the multi-mode RCPSP
-/// j30_1_1, whose modes are channelled by 150 such `element`s: the same
-/// tree with 25 % fewer propagator calls (docs/benchmarks.md).
+/// The scheduling class of a constraint propagated through its checker
+/// path: cheap when at most two of its variables are free at the root (an
+/// `element` over a constant array relates index and result only, its
+/// array being fixed variables), linear otherwise. Measured on the
+/// multi-mode RCPSP j30_1_1, whose modes are channelled by 150 such
+/// `element`s: the same tree with 25 % fewer propagator calls
+/// (docs/benchmarks.md).
 fn priority_of(c: &dyn crate::Constraint, store: &DomainStore) -> Priority {
     let free = c
         .scope()
