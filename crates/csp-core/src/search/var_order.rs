@@ -159,15 +159,11 @@ impl Engine<'_> {
             }
         };
         let s = &self.store;
-        // Negated minima, so that "largest key" picks for both orders.
-        let key = |x: usize| {
-            if largest {
-                s.max(x) as i64
-            } else {
-                -(s.min(x) as i64)
-            }
-        };
-        pick_reordered(&mut self.tie_orders[k].vars, |x| s.is_open(x), key)
+        pick_reordered(
+            &mut self.tie_orders[k].vars,
+            |x| s.is_open(x),
+            |x| bound_key(s, x, largest),
+        )
     }
 
     /// May the last-conflict variable `x` go first? Always without
@@ -235,12 +231,7 @@ impl Engine<'_> {
             if !s.is_open(i) {
                 continue;
             }
-            // Negated minima, so that "largest key" picks for both orders.
-            let key = if largest {
-                s.max(i) as i64
-            } else {
-                -(s.min(i) as i64)
-            };
+            let key = bound_key(s, i, largest);
             if best.is_none_or(|(_, k)| key > k) {
                 best = Some((i, key));
             }
@@ -348,6 +339,17 @@ fn first_open(
         }),
     }
     k
+}
+
+/// The key `smallest` and `largest` maximise: `x`'s maximum for
+/// `largest`, its negated minimum for `smallest`.
+#[inline]
+fn bound_key(s: &DomainStore, x: usize, largest: bool) -> i64 {
+    if largest {
+        s.max(x) as i64
+    } else {
+        -(s.min(x) as i64)
+    }
 }
 
 /// The open variable of `vars` of largest `key`, ties to the first in
